@@ -1,0 +1,213 @@
+//! 00_prelude.js: pristine built-ins, captured once when the engine is installed.
+//!
+//! Owns: every built-in and DOM accessor the engine uses. Must not: read anything from the
+//! page's globals after install. Later files call only what this file exports.
+//!
+//! Pages may have replaced Array.prototype.push, JSON, Map, Element.prototype.getAttribute
+//! and friends before we arrive. We take built-ins from a fresh realm (a short-lived
+//! about:blank iframe) when one can be made and checked, and fall back to ours otherwise.
+//! Arrays are filled with `a[a.length] = x`, never `push`, so a page's Array.prototype is
+//! never called.
+
+const FRESH = (function () {
+  const W = window;
+  try {
+    const doc = W.document;
+    const ifr = W.Document.prototype.createElement.call(doc, "iframe");
+    const root = doc.documentElement || doc.body;
+    if (!root) return null;
+    W.Node.prototype.appendChild.call(root, ifr);
+    const w = ifr.contentWindow;
+    // A usable realm has its own intrinsics and DOM methods that work on our nodes. Its
+    // interface objects vanish once the frame is removed, so everything is captured below,
+    // before the end of this file removes it.
+    if (w && w !== W && typeof w.Map === "function" && w.Element &&
+        w.Element.prototype.getAttribute.call(doc.documentElement, "__ariasnap_probe__") === null) {
+      return { w: w, ifr: ifr, root: root, remove: W.Node.prototype.removeChild };
+    }
+    W.Node.prototype.removeChild.call(root, ifr);
+  } catch (_) {
+    // no fresh realm: use ours
+  }
+  return null;
+})();
+
+const REALM = FRESH ? FRESH.w : window;
+const R = REALM;
+const uncurry = R.Function.prototype.bind.bind(R.Function.prototype.call);
+const desc = R.Object.getOwnPropertyDescriptor;
+function getter(proto, name) {
+  let p = proto;
+  while (p) {
+    const d = desc(p, name);
+    if (d) return uncurry(d.get || d.value);
+    p = R.Object.getPrototypeOf(p);
+  }
+  return function () {
+    return undefined;
+  };
+}
+function method(proto, name) {
+  return uncurry(proto[name]);
+}
+
+const $Map = R.Map;
+const $Set = R.Set;
+const $WeakMap = R.WeakMap;
+const $WeakRef = R.WeakRef;
+const $RegExp = R.RegExp;
+const $Math = R.Math;
+const $Number = R.Number;
+const $String = R.String;
+const $stringify = R.JSON.stringify;
+const $parse = R.JSON.parse;
+const $now = R.performance ? R.performance.now.bind(R.performance) : R.Date.now;
+const $isArray = R.Array.isArray;
+const $keys = R.Object.keys;
+const $freeze = R.Object.freeze;
+const $defineProperty = R.Object.defineProperty;
+const $create = R.Object.create;
+
+const mapGet = method(R.Map.prototype, "get");
+const mapSet = method(R.Map.prototype, "set");
+const mapHas = method(R.Map.prototype, "has");
+const mapDelete = method(R.Map.prototype, "delete");
+const mapClear = method(R.Map.prototype, "clear");
+const mapSize = getter(R.Map.prototype, "size");
+const mapForEach = method(R.Map.prototype, "forEach");
+const wmGet = method(R.WeakMap.prototype, "get");
+const wmSet = method(R.WeakMap.prototype, "set");
+const wmHas = method(R.WeakMap.prototype, "has");
+const setAdd = method(R.Set.prototype, "add");
+const setHas = method(R.Set.prototype, "has");
+const wrDeref = $WeakRef ? method(R.WeakRef.prototype, "deref") : null;
+
+const strTrim = method(R.String.prototype, "trim");
+const strLower = method(R.String.prototype, "toLowerCase");
+const strReplace = method(R.String.prototype, "replace");
+const strSlice = method(R.String.prototype, "slice");
+const strIndexOf = method(R.String.prototype, "indexOf");
+const strSplit = method(R.String.prototype, "split");
+const strCharCodeAt = method(R.String.prototype, "charCodeAt");
+const strStartsWith = method(R.String.prototype, "startsWith");
+const strWellFormed = R.String.prototype.toWellFormed
+  ? method(R.String.prototype, "toWellFormed")
+  : null;
+const reTest = method(R.RegExp.prototype, "test");
+const arrSort = method(R.Array.prototype, "sort");
+const arrJoin = method(R.Array.prototype, "join");
+
+function push(a, x) {
+  a[a.length] = x;
+}
+function re(src, flags) {
+  return new $RegExp(src, flags || "");
+}
+
+// DOM accessors (from the page's own prototypes when no fresh realm exists; the fresh
+// realm's prototypes otherwise: Blink's bindings accept nodes of any same-origin realm).
+const D = R;
+const NodeP = D.Node.prototype;
+const ElementP = D.Element.prototype;
+const HTMLElementP = D.HTMLElement.prototype;
+const DocumentP = D.Document.prototype;
+
+const nodeType = getter(NodeP, "nodeType");
+const parentNode = getter(NodeP, "parentNode");
+const firstChild = getter(NodeP, "firstChild");
+const nextSibling = getter(NodeP, "nextSibling");
+const childNodes = getter(NodeP, "childNodes");
+const nodeValue = getter(NodeP, "nodeValue");
+const textContent = getter(NodeP, "textContent");
+const isConnected = getter(NodeP, "isConnected");
+const ownerDocument = getter(NodeP, "ownerDocument");
+const getRootNode = method(NodeP, "getRootNode");
+const contains = method(NodeP, "contains");
+const localNameOf = getter(ElementP, "localName");
+const namespaceURIOf = getter(ElementP, "namespaceURI");
+const firstElementChild = getter(ElementP, "firstElementChild");
+const nextElementSibling = getter(ElementP, "nextElementSibling");
+const parentElementOf = getter(NodeP, "parentElement");
+const getAttr = method(ElementP, "getAttribute");
+const hasAttr = method(ElementP, "hasAttribute");
+const shadowRootOf = getter(ElementP, "shadowRoot");
+const assignedSlotOf = getter(ElementP, "assignedSlot");
+const rectOf = method(ElementP, "getBoundingClientRect");
+const querySelectorAll = method(ElementP, "querySelectorAll");
+const docQuerySelectorAll = method(DocumentP, "querySelectorAll");
+const matches = method(ElementP, "matches");
+const closest = method(ElementP, "closest");
+const scrollIntoView = method(ElementP, "scrollIntoView");
+const checkVisibility = ElementP.checkVisibility ? method(ElementP, "checkVisibility") : null;
+const docElementOf = getter(DocumentP, "documentElement");
+const docBodyOf = getter(DocumentP, "body");
+const docTitleOf = getter(DocumentP, "title");
+const docURLOf = getter(DocumentP, "URL");
+const activeElementOf = getter(DocumentP, "activeElement");
+const defaultViewOf = getter(DocumentP, "defaultView");
+const docGetElementsByTagName = method(DocumentP, "getElementsByTagName");
+const elementFromPoint = method(DocumentP, "elementFromPoint");
+const shadowActiveElement = getter(D.ShadowRoot.prototype, "activeElement");
+const shadowHostOf = getter(D.ShadowRoot.prototype, "host");
+const htmlCollectionLength = getter(D.HTMLCollection.prototype, "length");
+const nodeListLength = getter(D.NodeList.prototype, "length");
+const nodeListItem = method(D.NodeList.prototype, "item");
+const assignedNodes = method(D.HTMLSlotElement.prototype, "assignedNodes");
+const contentDocumentOf = getter(D.HTMLIFrameElement.prototype, "contentDocument");
+const frameContentDocumentOf = getter(D.HTMLFrameElement.prototype, "contentDocument");
+const inputValueOf = getter(D.HTMLInputElement.prototype, "value");
+const inputTypeOf = getter(D.HTMLInputElement.prototype, "type");
+const inputCheckedOf = getter(D.HTMLInputElement.prototype, "checked");
+const inputIndeterminateOf = getter(D.HTMLInputElement.prototype, "indeterminate");
+const inputLabelsOf = getter(D.HTMLInputElement.prototype, "labels");
+const textareaValueOf = getter(D.HTMLTextAreaElement.prototype, "value");
+const selectValueOf = getter(D.HTMLSelectElement.prototype, "value");
+const selectSelectedOptions = getter(D.HTMLSelectElement.prototype, "selectedOptions");
+const optionSelectedOf = getter(D.HTMLOptionElement.prototype, "selected");
+const optionTextOf = getter(D.HTMLOptionElement.prototype, "text");
+const detailsOpenOf = getter(D.HTMLDetailsElement.prototype, "open");
+const dialogOpenOf = getter(D.HTMLDialogElement.prototype, "open");
+const isContentEditableOf = getter(HTMLElementP, "isContentEditable");
+const tabIndexOf = getter(HTMLElementP, "tabIndex");
+const anchorHrefOf = getter(D.HTMLAnchorElement.prototype, "href");
+const areaHrefOf = getter(D.HTMLAreaElement.prototype, "href");
+const svgTabIndexOf = D.SVGElement ? getter(D.SVGElement.prototype, "tabIndex") : null;
+
+// Window members live on the global object itself, not on Window.prototype.
+const winGetComputedStyle = uncurry(R.getComputedStyle);
+const styleGet = method(D.CSSStyleDeclaration.prototype, "getPropertyValue");
+const innerWidthOf = getter(R, "innerWidth");
+const innerHeightOf = getter(R, "innerHeight");
+const scrollXOf = getter(R, "scrollX");
+const scrollYOf = getter(R, "scrollY");
+const $MutationObserver = R.MutationObserver;
+const addListener = method(R.EventTarget.prototype, "addEventListener");
+
+const ELEMENT_NODE = 1;
+const TEXT_NODE = 3;
+const DOCUMENT_NODE = 9;
+const DOCUMENT_FRAGMENT_NODE = 11;
+
+/** Makes a string well-formed (no lone surrogates) and caps it. */
+function clean(s, cap) {
+  if (s === null || s === undefined) return "";
+  s = "" + s;
+  if (strWellFormed) s = strWellFormed(s);
+  if (cap && s.length > cap) s = strSlice(s, 0, cap);
+  return s;
+}
+
+const WS_RE = re("[\\s\\u200b\\u00a0]+", "g");
+/** Collapses white space (incl. NBSP) to single spaces and trims. */
+function normalizeWS(s) {
+  return strTrim(strReplace(s, WS_RE, " "));
+}
+
+// Everything is captured: the fresh realm's frame can go.
+if (FRESH) {
+  try {
+    FRESH.remove.call(FRESH.root, FRESH.ifr);
+  } catch (_) {
+    // already gone
+  }
+}

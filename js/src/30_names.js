@@ -1,0 +1,377 @@
+//! 30_names.js: accessible names and descriptions (accname 1.2), each rule citing its step.
+//!
+//! Owns: getName(el, role), getDescription(el). Must not: decide what is shown in the tree
+//! beyond "hidden for naming" (10_dom). Deviations follow Chromium, whose tree is the oracle.
+//! Name-from-content traversal is iterative (pages nest deeper than the call stack) and stops
+//! once the text passes NAME_CAP characters.
+
+const NAME_CAP = 10000;
+let nameCache = null;
+
+function beginNameCaches() {
+  nameCache = new $WeakMap();
+}
+function endNameCaches() {
+  nameCache = null;
+}
+
+// Roles that take their name from content (accname 1.2, 2F; ARIA 1.2 "name from: contents").
+const NAME_FROM_CONTENT = new $Set(strSplit(
+  "button cell checkbox columnheader gridcell heading link menuitem menuitemcheckbox " +
+  "menuitemradio option radio row rowheader switch tab tooltip treeitem caption code deletion " +
+  "emphasis insertion mark strong subscript superscript term time comment",
+  " "));
+
+// Elements whose content adds spaces around it (CSS block-level in practice).
+const INLINE_DISPLAYS = new $Set(["inline", "inline-block", "inline-flex", "inline-grid", "contents", "inline-table", "ruby", "ruby-text"]);
+
+const LABELABLE = new $Set(["input", "select", "textarea", "button", "meter", "output", "progress"]);
+const CONTROL_ROLES = new $Set(["textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton", "range"]);
+
+function trimmed(s) {
+  return s ? normalizeWS(s) : "";
+}
+
+function rootOf(el) {
+  try {
+    return getRootNode(el);
+  } catch (_) {
+    return ownerDocument(el);
+  }
+}
+
+function byId(el, id) {
+  const root = rootOf(el);
+  try {
+    if (root.getElementById) return root.getElementById(id);
+  } catch (_) {
+    // fall through
+  }
+  return null;
+}
+
+function idRefs(el, attrName) {
+  const v = getAttr(el, attrName);
+  if (!v) return [];
+  const ids = strSplit(strTrim(v), re("\\s+"));
+  const out = [];
+  for (let i = 0; i < ids.length; i++) {
+    if (!ids[i]) continue;
+    const t = byId(el, ids[i]);
+    if (t) push(out, t);
+  }
+  return out;
+}
+
+/** Text of the labels of a labelable element (HTML-AAM: label for= and wrapping label). */
+function labelsText(el) {
+  let labels = null;
+  try {
+    labels = el.labels;
+  } catch (_) {
+    labels = null;
+  }
+  if (!labels || !labels.length) return "";
+  const parts = [];
+  for (let i = 0; i < labels.length; i++) {
+    const t = contentText(labels[i], true, el);
+    if (t) push(parts, t);
+  }
+  return trimmed(arrJoin(parts, " "));
+}
+
+/** Value of an embedded control, used when it sits inside a label or labelledby (2C). */
+function embeddedValue(el, role) {
+  const tag = localNameOf(el);
+  if (role === "textbox" || role === "searchbox") {
+    if (tag === "input") return inputValueOf(el);
+    if (tag === "textarea") return textareaValueOf(el);
+    return textContent(el) || "";
+  }
+  if (role === "combobox" || role === "listbox") {
+    if (tag === "select") {
+      const opts = selectSelectedOptions(el);
+      const parts = [];
+      for (let i = 0; i < opts.length; i++) push(parts, optionTextOf(opts[i]));
+      return arrJoin(parts, " ");
+    }
+    if (tag === "input") return inputValueOf(el);
+    return "";
+  }
+  if (role === "slider" || role === "spinbutton" || role === "range") {
+    const vt = getAttr(el, "aria-valuetext");
+    if (vt) return vt;
+    const vn = getAttr(el, "aria-valuenow");
+    if (vn) return vn;
+    if (tag === "input") return inputValueOf(el);
+  }
+  return "";
+}
+
+/** CSS generated content of ::before / ::after, when it is a string. */
+function pseudoText(el, which) {
+  const s = styleOf(el, which);
+  if (!s) return "";
+  const c = cssValue(s, "content");
+  if (!c || c === "none" || c === "normal") return "";
+  if (cssValue(s, "display") === "none") return "";
+  // content: "text" (possibly with alt text after a slash) - keep quoted strings only.
+  const m = strReplace(c, re('^"((?:[^"\\\\]|\\\\.)*)".*$', "s"), "$1");
+  if (m === c) return "";
+  return strReplace(m, re("\\\\(.)", "g"), "$1");
+}
+
+function isBlock(el) {
+  const s = styleOf(el);
+  if (!s) return false;
+  return !setHas(INLINE_DISPLAYS, cssValue(s, "display"));
+}
+
+/**
+ * Name of an element from a source other than its content (2B aria-labelledby, 2C embedded
+ * control, 2D aria-label, 2E native), or null when none applies and content (2F) decides.
+ * `inLabel` is true while inside a labelledby/label traversal; `target` is the element whose
+ * name is being computed (a label's own control is not embedded in itself).
+ */
+function nonContentName(el, role, inLabel, target) {
+  // 2B: aria-labelledby, not followed from inside another labelledby traversal.
+  if (!inLabel) {
+    const refs = idRefs(el, "aria-labelledby");
+    if (refs.length) {
+      const parts = [];
+      for (let i = 0; i < refs.length; i++) {
+        const r = refs[i];
+        const t = r === el ? contentText(r, true, target) : textAlternative(r, true, target);
+        if (t) push(parts, t);
+      }
+      const s = trimmed(arrJoin(parts, " "));
+      if (s) return s;
+    }
+  }
+  // 2C: embedded control inside a label or labelledby traversal.
+  if (inLabel && el !== target && role && setHas(CONTROL_ROLES, role)) {
+    return trimmed(embeddedValue(el, role));
+  }
+  // 2D: aria-label.
+  const al = getAttr(el, "aria-label");
+  if (al && strTrim(al)) return trimmed(al);
+  // 2E: host language label.
+  const native = nativeName(el, role, inLabel);
+  if (native) return native;
+  return null;
+}
+
+/** 2E: names the host language gives (HTML-AAM accessible name computation). */
+function nativeName(el, role, inLabel) {
+  const tag = tagOf(el);
+  if (tag === "input") {
+    const type = strLower(getAttr(el, "type") || "text");
+    if (type === "button" || type === "submit" || type === "reset") {
+      const v = getAttr(el, "value");
+      if (v !== null) return trimmed(v) || null;
+      if (type === "submit") return "Submit";
+      if (type === "reset") return "Reset";
+      const lt = inLabel ? "" : labelsText(el);
+      return lt || null;
+    }
+    if (type === "image") {
+      const lt = inLabel ? "" : labelsText(el);
+      if (lt) return lt;
+      const alt = getAttr(el, "alt");
+      if (alt && strTrim(alt)) return trimmed(alt);
+      const v = getAttr(el, "value");
+      if (v && strTrim(v)) return trimmed(v);
+      const t = getAttr(el, "title");
+      if (t && strTrim(t)) return trimmed(t);
+      return "Submit";
+    }
+    if (!inLabel) {
+      const lt = labelsText(el);
+      if (lt) return lt;
+    }
+    return null;
+  }
+  if (setHas(LABELABLE, tag) && !inLabel) {
+    const lt = labelsText(el);
+    if (lt) return lt;
+    return null;
+  }
+  if (tag === "img" || tag === "area") {
+    const alt = getAttr(el, "alt");
+    if (alt && strTrim(alt)) return trimmed(alt);
+    return null;
+  }
+  if (tag === "fieldset") {
+    for (let c = firstElementChild(el); c; c = nextElementSibling(c))
+      if (localNameOf(c) === "legend") return contentText(c, inLabel, el) || null;
+    return null;
+  }
+  if (tag === "figure") {
+    for (let c = firstElementChild(el); c; c = nextElementSibling(c))
+      if (localNameOf(c) === "figcaption") return contentText(c, inLabel, el) || null;
+    return null;
+  }
+  if (tag === "table") {
+    for (let c = firstElementChild(el); c; c = nextElementSibling(c))
+      if (localNameOf(c) === "caption") return contentText(c, inLabel, el) || null;
+    return null;
+  }
+  if (tag === "optgroup") {
+    const l = getAttr(el, "label");
+    return l ? trimmed(l) : null;
+  }
+  if (tag === "svg") {
+    for (let c = firstElementChild(el); c; c = nextElementSibling(c))
+      if (localNameOf(c) === "title") return trimmed(textContent(c)) || null;
+    return null;
+  }
+  if (tag === "iframe" || tag === "frame") {
+    return null;
+  }
+  return null;
+}
+
+/** Fallback names after content: title (2I), then placeholder for text fields (HTML-AAM). */
+function tooltipName(el) {
+  const t = getAttr(el, "title");
+  if (t && strTrim(t)) return trimmed(t);
+  const tag = localNameOf(el);
+  if (tag === "input" || tag === "textarea") {
+    const ph = getAttr(el, "placeholder");
+    if (ph && strTrim(ph)) return trimmed(ph);
+  }
+  const aph = getAttr(el, "aria-placeholder");
+  if (aph && strTrim(aph)) return trimmed(aph);
+  return "";
+}
+
+/**
+ * The text alternative of a node reached in a traversal (accname 2A-2I for a descendant or a
+ * referenced node). Referenced nodes are included even when hidden (2A exception).
+ */
+function textAlternative(el, inLabel, target) {
+  const role = getRole(el);
+  const nc = nonContentName(el, role, inLabel, target);
+  if (nc !== null) return nc;
+  const c = contentText(el, inLabel, target);
+  if (c) return c;
+  return tooltipName(el);
+}
+
+/**
+ * 2F: the text of an element's content in the flat tree, with ::before/::after and spaces
+ * around block-level elements. Iterative, bounded by NAME_CAP.
+ */
+function contentText(root, inLabel, target) {
+  const out = [];
+  let len = 0;
+  const includeHidden = inLabel && isHiddenForName(root);
+  // Stack entries: a node to visit, a string to append when popped (closing parts), or an
+  // end marker {mark, title}: 2I, the title of an element whose content gave no text.
+  const stack = [root];
+  let first = true;
+  while (stack.length && len < NAME_CAP) {
+    const item = stack[stack.length - 1];
+    stack.length = stack.length - 1;
+    if (typeof item === "string") {
+      push(out, item);
+      len += item.length;
+      continue;
+    }
+    if (item.__end === true) {
+      let empty = true;
+      for (let i = item.mark; i < out.length; i++) if (strTrim(out[i])) { empty = false; break; }
+      if (empty) {
+        push(out, item.title);
+        len += item.title.length;
+      }
+      continue;
+    }
+    const t = nodeType(item);
+    if (t === TEXT_NODE) {
+      const v = nodeValue(item);
+      if (v) {
+        push(out, v);
+        len += v.length;
+      }
+      continue;
+    }
+    if (t !== ELEMENT_NODE) continue;
+    const isRoot = first;
+    first = false;
+    let block = false;
+    let title = "";
+    if (!isRoot) {
+      // 2A: hidden descendants contribute nothing (unless the whole referenced subtree is hidden).
+      if (!includeHidden && isHiddenForName(item)) continue;
+      if (setHas(NEVER_RENDERED, localNameOf(item))) continue;
+      const nc = nonContentName(item, getRole(item), inLabel, target);
+      block = isBlock(item);
+      if (nc !== null) {
+        push(out, block ? " " + nc + " " : nc);
+        len += nc.length;
+        continue;
+      }
+      title = tooltipName(item);
+    }
+    const before = pseudoText(item, "::before");
+    const after = pseudoText(item, "::after");
+    // Pushed in reverse: closing parts first.
+    if (block) push(stack, " ");
+    if (title) push(stack, { __end: true, mark: out.length, title: title });
+    if (after) push(stack, after);
+    const kids = localNameOf(item) === "details" && !detailsOpenOf(item) ? summaryOnly(item) : flatChildren(item);
+    for (let i = kids.length - 1; i >= 0; i--) push(stack, kids[i]);
+    if (before) push(stack, before);
+    if (block) push(stack, " ");
+  }
+  return trimmed(arrJoin(out, ""));
+}
+
+function summaryOnly(details) {
+  const out = [];
+  for (let c = firstElementChild(details); c; c = nextElementSibling(c))
+    if (localNameOf(c) === "summary") {
+      push(out, c);
+      break;
+    }
+  return out;
+}
+
+/**
+ * The accessible name of an element whose role is `role` (accname 1.2 from the root).
+ * Cached per walk.
+ */
+function getName(el, role) {
+  if (nameCache) {
+    const c = wmGet(nameCache, el);
+    if (c !== undefined) return c;
+  }
+  let name = nonContentName(el, role, false, el);
+  if (name === null) {
+    name = "";
+    if (role && setHas(NAME_FROM_CONTENT, role)) name = contentText(el, false, el);
+    if (!name) name = tooltipName(el);
+  }
+  name = clean(name, NAME_CAP);
+  if (nameCache) wmSet(nameCache, el, name);
+  return name;
+}
+
+/** aria-describedby, then title when it was not used for the name. */
+function getDescription(el, name) {
+  const refs = idRefs(el, "aria-describedby");
+  if (refs.length) {
+    const parts = [];
+    for (let i = 0; i < refs.length; i++) {
+      const t = textAlternative(refs[i], true, el);
+      if (t) push(parts, t);
+    }
+    return clean(trimmed(arrJoin(parts, " ")), NAME_CAP);
+  }
+  const ad = getAttr(el, "aria-description");
+  if (ad && strTrim(ad)) return clean(trimmed(ad), NAME_CAP);
+  const t = getAttr(el, "title");
+  if (t && strTrim(t) && trimmed(t) !== name) return clean(trimmed(t), NAME_CAP);
+  return "";
+}

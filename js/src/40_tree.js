@@ -1,0 +1,420 @@
+//! 40_tree.js: the walk. One iterative pass over the flat tree (shadow roots, slots,
+//! same-origin frames) that emits a flat node list with parent indexes.
+//!
+//! Owns: which nodes appear, their states, text merging, truncation, frame stitching.
+//! Must not: mint refs (50_refs does, after the walk) or render text (the host does).
+//! Read-only: it never writes to the DOM, so it causes no layout thrash.
+
+// Text-level roles whose text flows into the parent line instead of becoming a node.
+const INLINE_TEXT_ROLES = new $Set(["strong", "emphasis", "code", "mark", "subscript", "superscript",
+  "deletion", "insertion", "time", "term", "generic", "none", "presentation"]);
+
+const TIER1 = new $Set(["button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox",
+  "slider", "spinbutton", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio"]);
+const TIER2 = new $Set(["listitem", "option", "treeitem", "row", "cell", "gridcell"]);
+const INTERACTIVE_CONTAINERS = new $Set(["listbox", "tree", "grid", "treegrid", "combobox", "menu", "menubar"]);
+const CHECKABLE = new $Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
+const SELECTABLE = new $Set(["option", "tab", "row", "gridcell", "treeitem", "cell", "columnheader", "rowheader"]);
+const EXPANDABLE_NATIVE = new $Set(["summary"]);
+const VALUE_ROLES = new $Set(["textbox", "searchbox", "combobox", "spinbutton", "slider"]);
+const LANDMARKS = new $Set(["banner", "main", "navigation", "contentinfo", "complementary", "search", "form", "region"]);
+
+/** Deep active element (through shadow roots and same-origin frames). */
+function deepActiveElement(doc) {
+  let a = activeElementOf(doc);
+  for (let guard = 0; a && guard < 64; guard++) {
+    const sr = shadowRootOf(a);
+    if (sr && shadowActiveElement(sr)) {
+      a = shadowActiveElement(sr);
+      continue;
+    }
+    const tag = localNameOf(a);
+    if (tag === "iframe" || tag === "frame") {
+      let d = null;
+      try {
+        d = tag === "iframe" ? contentDocumentOf(a) : frameContentDocumentOf(a);
+      } catch (_) {
+        d = null;
+      }
+      if (d && activeElementOf(d)) {
+        a = activeElementOf(d);
+        continue;
+      }
+    }
+    break;
+  }
+  return a;
+}
+
+function ariaBool(el, name) {
+  const v = getAttr(el, name);
+  if (v === null) return undefined;
+  const l = strLower(strTrim(v));
+  if (l === "true") return true;
+  if (l === "mixed") return "mixed";
+  if (l === "false") return false;
+  return undefined;
+}
+
+function isDisabled(el, role) {
+  if (isNativelyDisabled(el)) return true;
+  for (let p = el; p; p = parentElementOf(p)) {
+    const v = getAttr(p, "aria-disabled");
+    if (v !== null) return strLower(v) === "true";
+  }
+  return false;
+}
+
+/** States and properties of a node; only true / meaningful values are set. */
+function statesOf(el, role, tag, focusedEl, verbose) {
+  const s = {};
+  let any = false;
+  if (setHas(CHECKABLE, role)) {
+    let c;
+    if (tag === "input" && (role === "checkbox" || role === "radio" || role === "switch")) {
+      c = inputIndeterminateOf(el) && role === "checkbox" ? "mixed" : inputCheckedOf(el);
+      const ac = ariaBool(el, "aria-checked");
+      if (c === false && ac === "mixed" && role === "checkbox") c = "mixed";
+    } else c = ariaBool(el, "aria-checked");
+    if (c) { s.checked = c; any = true; }
+  }
+  if (isDisabled(el, role)) { s.disabled = true; any = true; }
+  let ex = ariaBool(el, "aria-expanded");
+  if (ex === undefined && setHas(EXPANDABLE_NATIVE, tag)) {
+    const p = parentElementOf(el);
+    if (p && localNameOf(p) === "details") ex = !!detailsOpenOf(p);
+  }
+  if (ex === true || ex === false) { s.expanded = ex; any = true; }
+  if (setHas(SELECTABLE, role)) {
+    let sel = ariaBool(el, "aria-selected");
+    if (sel === undefined && tag === "option") sel = optionSelectedOf(el);
+    if (sel === true) { s.selected = true; any = true; }
+  }
+  const pr = ariaBool(el, "aria-pressed");
+  if (pr === true || pr === "mixed") { s.pressed = pr; any = true; }
+  if (hasAttr(el, "required") || ariaBool(el, "aria-required") === true) {
+    if (tag === "input" || tag === "select" || tag === "textarea" || hasAttr(el, "aria-required")) {
+      s.required = true; any = true;
+    }
+  }
+  if ((hasAttr(el, "readonly") && (tag === "input" || tag === "textarea")) || ariaBool(el, "aria-readonly") === true) {
+    s.readonly = true; any = true;
+  }
+  const inv = getAttr(el, "aria-invalid");
+  if (inv !== null && inv !== "false" && inv !== "") { s.invalid = true; any = true; }
+  if (focusedEl === el) { s.focused = true; any = true; }
+  if (role === "heading") {
+    const al = getAttr(el, "aria-level");
+    let lv = al ? $Number(al) : 0;
+    if (!lv && tag.length === 2 && tag[0] === "h") lv = $Number(tag[1]);
+    if (!lv) lv = 2;
+    s.level = lv; any = true;
+  } else {
+    const al = getAttr(el, "aria-level");
+    if (al && (role === "treeitem" || role === "listitem" || role === "row")) { s.level = $Number(al); any = true; }
+  }
+  if (verbose) {
+    const cur = getAttr(el, "aria-current");
+    if (cur && cur !== "false") { s.current = cur; any = true; }
+    const ml = ariaBool(el, "aria-modal");
+    if (ml === true) { s.modal = true; any = true; }
+    const hp = getAttr(el, "aria-haspopup");
+    if (hp && hp !== "false") { s.haspopup = hp; any = true; }
+    const ms = ariaBool(el, "aria-multiselectable");
+    if (ms === true || (tag === "select" && hasAttr(el, "multiple"))) { s.multiselectable = true; any = true; }
+    const or = getAttr(el, "aria-orientation");
+    if (or) { s.orientation = or; any = true; }
+  }
+  return any ? s : null;
+}
+
+/** The value shown after `:` for controls (text of a field, selected option, range value). */
+function valueOf(el, role, tag) {
+  if (tag === "input") {
+    const type = strLower(getAttr(el, "type") || "text");
+    if (type === "checkbox" || type === "radio" || type === "button" || type === "submit" ||
+        type === "reset" || type === "image" || type === "file" || type === "hidden") return "";
+    if (type === "password") return inputValueOf(el) ? "••••" : "";
+    return inputValueOf(el);
+  }
+  if (tag === "textarea") return textareaValueOf(el);
+  if (tag === "select") {
+    if (role === "combobox") {
+      const opts = selectSelectedOptions(el);
+      return opts.length ? normalizeWS(optionTextOf(opts[0])) : "";
+    }
+    return "";
+  }
+  if (role === "slider" || role === "spinbutton" || role === "progressbar" || role === "meter" || role === "scrollbar") {
+    const vt = getAttr(el, "aria-valuetext");
+    if (vt) return vt;
+    const vn = getAttr(el, "aria-valuenow");
+    if (vn !== null) return vn;
+    if (tag === "progress" || tag === "meter") {
+      const v = getAttr(el, "value");
+      return v === null ? "" : v;
+    }
+    return "";
+  }
+  if ((role === "textbox" || role === "searchbox" || role === "combobox") && isEditable(el)) {
+    return normalizeWS(textContent(el) || "");
+  }
+  return "";
+}
+
+function isEditable(el) {
+  try {
+    return isContentEditableOf(el) === true;
+  } catch (_) {
+    return false;
+  }
+}
+
+function hrefOf(el, tag) {
+  try {
+    if (tag === "a") return anchorHrefOf(el);
+    if (tag === "area") return areaHrefOf(el);
+  } catch (_) {
+    return getAttr(el, "href") || "";
+  }
+  return getAttr(el, "href") || "";
+}
+
+function frameDocument(el, tag) {
+  try {
+    return tag === "iframe" ? contentDocumentOf(el) : frameContentDocumentOf(el);
+  } catch (_) {
+    return null;
+  }
+}
+
+function hasPointerHandler(el) {
+  // Without DevTools we cannot see addEventListener handlers: onclick attributes and
+  // properties, plus a pointer cursor on a focusable element, are what we can observe.
+  if (hasAttr(el, "onclick")) return true;
+  try {
+    if (typeof el.onclick === "function") return true;
+  } catch (_) {
+    return false;
+  }
+  return false;
+}
+
+/**
+ * Walks from `rootEl` and returns {nodes, cands, stats}. Nodes: {p, r, n?, v?, s?, u?, d?,
+ * ph?, b?}. Cands: elements that may get refs {i, el, tier, role, name, frame}.
+ */
+function walk(rootDoc, opts) {
+  const t0 = $now();
+  const nodes = [];
+  const cands = [];
+  const frames = [];
+  const notes = [];
+  const maxNodes = opts.maxNodes > 0 ? opts.maxNodes : 0;
+  const verbose = !!opts.verbose;
+  const wantBoxes = !!opts.viewport || !!opts.boxes;
+  let leftOut = 0;
+  let elements = 0;
+  let closedShadowHosts = 0;
+  const lastKid = [];
+  const els = [];
+
+  const title = docTitleOf(rootDoc);
+  push(nodes, { p: -1, r: "document", n: clean(normalizeWS(title || ""), NAME_CAP) });
+  push(els, rootDoc);
+  lastKid[0] = -1;
+
+  function emit(node, el) {
+    if (maxNodes && nodes.length >= maxNodes) {
+      leftOut++;
+      return -1;
+    }
+    const i = nodes.length;
+    push(nodes, node);
+    push(els, el);
+    lastKid[i] = -1;
+    lastKid[node.p] = i;
+    return i;
+  }
+
+  function emitText(text, p) {
+    if (!text) return;
+    const li = lastKid[p];
+    if (li >= 0 && nodes[li].r === "text") {
+      nodes[li].v += text;
+      return;
+    }
+    if (!strTrim(text)) {
+      // keep the space between neighbouring text pieces only
+      return;
+    }
+    emit({ p: p, r: "text", v: text }, null);
+  }
+
+  // Stack entries: [node, parentOut, ctx], ctx bits: 1 = inside interactive container,
+  // 2 = visibility hidden (inherited), frame index in ctx >> 8.
+  const stack = [];
+  const body = docBodyOf(rootDoc) || docElementOf(rootDoc);
+  const start = opts.rootEl || body;
+  if (!start) return { nodes, cands, frames, notes, stats: { ms: $now() - t0, elements: 0, leftOut: 0 } };
+  push(stack, [start, 0, 0]);
+  const focusedEl = deepActiveElement(rootDoc);
+  const vp = wantBoxes ? viewportOf(start) : null;
+
+  while (stack.length) {
+    const entry = stack[stack.length - 1];
+    stack.length = stack.length - 1;
+    const node = entry[0];
+    const parentOut = entry[1];
+    let ctx = entry[2];
+    if (node === null) {
+      // the end of a block-level container: text on either side must not run together
+      const li = lastKid[parentOut];
+      if (li >= 0 && nodes[li].r === "text") nodes[li].v += " ";
+      continue;
+    }
+    const nt = nodeType(node);
+    if (nt === TEXT_NODE) {
+      if (ctx & 2) continue;
+      const v = nodeValue(node);
+      if (v) emitText(v, parentOut);
+      continue;
+    }
+    if (nt === DOCUMENT_NODE) {
+      const b = docBodyOf(node) || docElementOf(node);
+      if (b) push(stack, [b, parentOut, ctx]);
+      continue;
+    }
+    if (nt !== ELEMENT_NODE) continue;
+    elements++;
+    const el = node;
+    const style = styleOf(el);
+    if (subtreeHiddenReason(el, style)) continue;
+    const visHidden = isVisibilityHidden(style);
+    if (visHidden) ctx |= 2;
+    else ctx &= ~2;
+    const tag = tagOf(el);
+    let out = parentOut;
+    let role = visHidden ? null : getRole(el);
+    if (role && setHas(INLINE_TEXT_ROLES, role)) role = null;
+    if (wantBoxes && role && opts.viewport) {
+      const bx = boxOf(el);
+      if (!intersectsViewport(bx, vp)) role = null;
+    }
+    if (role) {
+      const name = getName(el, role);
+      const n = { p: parentOut, r: role };
+      if (name) n.n = name;
+      const st = statesOf(el, role, tag, focusedEl, verbose);
+      if (st) n.s = st;
+      if (setHas(VALUE_ROLES, role) || role === "progressbar" || role === "meter") {
+        const v = valueOf(el, role, tag);
+        if (v) n.v = clean(v, NAME_CAP);
+      }
+      if (role === "link") {
+        const u = hrefOf(el, tag);
+        if (u) n.u = clean(u, 2048);
+      }
+      if (verbose) {
+        const d = getDescription(el, name);
+        if (d) n.d = d;
+        const ph = getAttr(el, "placeholder") || getAttr(el, "aria-placeholder");
+        if (ph) n.ph = clean(ph, NAME_CAP);
+      }
+      if (wantBoxes) {
+        const bx = boxOf(el);
+        n.b = [$Math.round(bx.x), $Math.round(bx.y), $Math.round(bx.w), $Math.round(bx.h)];
+      }
+      const idx = emit(n, el);
+      if (idx >= 0) {
+        out = idx;
+        let tier = 3;
+        if (setHas(TIER1, role)) tier = 1;
+        else if ((ctx & 1) && setHas(TIER2, role)) tier = 2;
+        else if (!st || !st.disabled) {
+          let ti = null;
+          const tia = getAttr(el, "tabindex");
+          if (tia !== null) ti = $Number(tia);
+          if ((ti !== null && ti >= 0) || (isEditable(el) && tag !== "body")) tier = 1;
+        }
+        if (tier < 3) push(cands, { i: idx, el: el, tier: tier, role: role, name: name, frame: ctx >> 8 });
+        if (setHas(INTERACTIVE_CONTAINERS, role)) ctx |= 1;
+      } else {
+        // over --max-nodes: keep counting what would have been shown, emit nothing more
+        continue;
+      }
+    } else if (!visHidden) {
+      // Generic container: still interactive when focusable or clickable.
+      const tia = getAttr(el, "tabindex");
+      const focusable = tia !== null && $Number(tia) >= 0;
+      if ((focusable || hasPointerHandler(el)) && tag !== "body" && tag !== "html") {
+        const name = getName(el, "generic");
+        const contentName = name || clean(normalizeWS(textContent(el) || ""), 100);
+        const n = { p: parentOut, r: "generic" };
+        if (contentName) n.n = contentName;
+        if (wantBoxes) {
+          const bx = boxOf(el);
+          n.b = [$Math.round(bx.x), $Math.round(bx.y), $Math.round(bx.w), $Math.round(bx.h)];
+        }
+        const idx = emit(n, el);
+        if (idx >= 0) {
+          out = idx;
+          push(cands, { i: idx, el: el, tier: 1, role: "generic", name: contentName, frame: ctx >> 8 });
+        }
+      }
+    }
+
+    // Children, pushed in reverse document order.
+    if (contentsSkipped(style)) continue;
+    if (tag === "iframe" || tag === "frame") {
+      const doc = frameDocument(el, tag);
+      const k = frameIndexOf(el);
+      if (doc && docElementOf(doc)) {
+        push(frames, { k: k, i: out, url: clean(docURLOf(doc), 2048) });
+        push(stack, [doc, out, (ctx & 3) | (k << 8)]);
+      } else {
+        let src = getAttr(el, "src") || "";
+        push(frames, { k: k, i: out, url: clean(src, 2048), unreadable: "cross-origin" });
+      }
+      continue;
+    }
+    if (tag === "details" && !detailsOpenOf(el)) {
+      for (let c = firstElementChild(el); c; c = nextElementSibling(c))
+        if (localNameOf(c) === "summary") {
+          push(stack, [c, out, ctx]);
+          break;
+        }
+      continue;
+    }
+    if (tag === "select" || tag === "textarea" || tag === "svg" || tag === "img") {
+      // Options of a closed select are listed; the text of a textarea is its value.
+      if (tag === "select" && role === "listbox") {
+        const kids = flatChildren(el);
+        for (let i = kids.length - 1; i >= 0; i--) push(stack, [kids[i], out, ctx | 1]);
+      }
+      continue;
+    }
+    if (role === "textbox" || role === "searchbox") continue;
+    if (out === parentOut && !visHidden && style && !setHas(INLINE_DISPLAYS, cssValue(style, "display"))) {
+      const li = lastKid[parentOut];
+      if (li >= 0 && nodes[li].r === "text") nodes[li].v += " ";
+      push(stack, [null, parentOut, 0]);
+    }
+    const kids = flatChildren(el);
+    for (let i = kids.length - 1; i >= 0; i--) push(stack, [kids[i], out, ctx]);
+  }
+
+  // Normalise merged text.
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
+    if (n.r === "text") n.v = clean(normalizeWS(n.v), NAME_CAP);
+  }
+  return {
+    nodes: nodes,
+    els: els,
+    cands: cands,
+    frames: frames,
+    notes: notes,
+    stats: { ms: $now() - t0, elements: elements, leftOut: leftOut, closedShadowHosts: closedShadowHosts },
+  };
+}

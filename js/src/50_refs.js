@@ -1,0 +1,126 @@
+//! 50_refs.js: ref minting (s<n>e<m>, f<k> for frames) and resolution.
+//!
+//! Owns: the ref maps. An element keeps its ref while its role and name hold; refs are never
+//! reused in a page. The authoritative map lives in this closure; window.__ariaRefs.refs is a
+//! public view the page can read (and tamper with: a mismatch is refused, never trusted).
+
+const refByEl = new $WeakMap();
+const refEntries = new $Map();
+const frameCounters = new $Map();
+const frameIdx = new $WeakMap();
+let nextFrame = 1;
+const publicRefs = $create(null);
+
+function frameIndexOf(iframeEl) {
+  let k = wmGet(frameIdx, iframeEl);
+  if (k === undefined) {
+    k = nextFrame++;
+    wmSet(frameIdx, iframeEl, k);
+  }
+  return k;
+}
+
+function nextCounter(k) {
+  const m = (mapGet(frameCounters, k) || 0) + 1;
+  mapSet(frameCounters, k, m);
+  return m;
+}
+
+function weak(el) {
+  return $WeakRef ? new $WeakRef(el) : { el: el };
+}
+function deref(w) {
+  return wrDeref ? wrDeref(w) : w.el;
+}
+
+/**
+ * Gives refs to the walk's candidates. Above 100 candidates only tier 1 gets refs unless
+ * allRefs (SPEC 2, compact refs). Returns {refs, withheld}.
+ */
+function mintRefs(walked, n, allRefs) {
+  const cands = walked.cands;
+  const compact = !allRefs && cands.length > 100;
+  let withheld = 0;
+  let count = 0;
+  for (let i = 0; i < cands.length; i++) {
+    const c = cands[i];
+    if (compact && c.tier > 1) {
+      withheld++;
+      continue;
+    }
+    const prev = wmGet(refByEl, c.el);
+    let ref;
+    if (prev && prev.role === c.role && prev.name === c.name && mapHas(refEntries, prev.ref)) {
+      ref = prev.ref;
+    } else {
+      ref = (c.frame ? "f" + c.frame : "") + "s" + n + "e" + nextCounter(c.frame);
+      const entry = { ref: ref, role: c.role, name: c.name, w: weak(c.el), doc: ownerDocument(c.el) };
+      wmSet(refByEl, c.el, entry);
+      mapSet(refEntries, ref, entry);
+    }
+    publicRefs[ref] = c.el;
+    walked.nodes[c.i].ref = ref;
+    count++;
+  }
+  return { refs: count, withheld: withheld };
+}
+
+const SIMILAR_MIN = 0.5;
+
+/** Similarity of two names (shared prefix and suffix over the longer length). */
+function similarNames(a, b) {
+  if (a === b) return true;
+  const la = a.length;
+  const lb = b.length;
+  const max = la > lb ? la : lb;
+  if (!max) return true;
+  let pre = 0;
+  while (pre < la && pre < lb && a[pre] === b[pre]) pre++;
+  let suf = 0;
+  while (suf < la - pre && suf < lb - pre && a[la - 1 - suf] === b[lb - 1 - suf]) suf++;
+  return (pre + suf) / max >= SIMILAR_MIN;
+}
+
+/**
+ * Resolves a ref to its element. Expected failures are tagged values, never exceptions:
+ * {kind: "unknown" | "gone" | "changed" | "tampered", ...}; success is {kind: "ok", el,
+ * role, name, minor}.
+ */
+function resolveRef(ref) {
+  const e = mapGet(refEntries, ref);
+  if (!e) return { kind: "unknown", ref: ref };
+  const el = deref(e.w);
+  if (!el || !isConnected(el) || ownerDocument(el) !== e.doc) {
+    return { kind: "gone", ref: ref, role: e.role, name: e.name };
+  }
+  if (publicRefs[ref] !== el) {
+    return { kind: "tampered", ref: ref, role: e.role, name: e.name };
+  }
+  beginCaches();
+  try {
+    let role = getRole(el);
+    if (!role || setHas(INLINE_TEXT_ROLES, role)) role = e.role === "generic" ? "generic" : role || "generic";
+    const name = role === "generic" ? e.name : getName(el, role);
+    if (isHiddenForName(el)) return { kind: "gone", ref: ref, role: e.role, name: e.name, hidden: true };
+    if (role !== e.role) return { kind: "changed", ref: ref, was: [e.role, e.name], now: [role, name] };
+    if (name !== e.name) {
+      if (similarNames(name, e.name)) return { kind: "ok", el: el, role: role, name: name, minor: true };
+      return { kind: "changed", ref: ref, was: [e.role, e.name], now: [role, name] };
+    }
+    return { kind: "ok", el: el, role: role, name: name, minor: false };
+  } finally {
+    endCaches();
+  }
+}
+
+/** The ref of an element, minting one (tier aside) when it has none, for search results. */
+function refFor(el, role, name, n, frame) {
+  const prev = wmGet(refByEl, el);
+  if (prev && prev.role === role && prev.name === name) return prev.ref;
+  const ref = (frame ? "f" + frame : "") + "s" + n + "e" + nextCounter(frame);
+  const entry = { ref: ref, role: role, name: name, w: weak(el), doc: ownerDocument(el) };
+  wmSet(refByEl, el, entry);
+  mapSet(refEntries, ref, entry);
+  publicRefs[ref] = el;
+  return ref;
+}

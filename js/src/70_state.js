@@ -1,0 +1,63 @@
+//! 70_state.js: the page fingerprint (SPEC 3): URL, scroll, DOM size, interactive count and a
+//! state checksum, so "unchanged since s3" is answered without a walk.
+//!
+//! Owns: a mutation epoch, bumped by a MutationObserver (attributes, children, text) and by
+//! input/change events (values do not show up as mutations). Must not: walk the tree.
+
+let epoch = 0;
+const observed = new $WeakMap();
+const fingerprints = new $Map();
+
+function bump() {
+  epoch++;
+}
+
+function observeDoc(doc) {
+  if (wmHas(observed, doc)) return;
+  wmSet(observed, doc, true);
+  try {
+    const mo = new $MutationObserver(bump);
+    mo.observe(doc, { attributes: true, childList: true, characterData: true, subtree: true });
+    addListener(doc, "input", bump, true);
+    addListener(doc, "change", bump, true);
+  } catch (_) {
+    // a document we cannot observe is always reported as changed
+    epoch = -1;
+  }
+}
+
+function currentFingerprint(interactive) {
+  const doc = document;
+  return {
+    url: clean(docURLOf(doc), 4096),
+    scroll: [$Math.round(scrollXOf(window)), $Math.round(scrollYOf(window))],
+    dom: htmlCollectionLength(docGetElementsByTagName(doc, "*")),
+    interactive: interactive,
+    epoch: epoch,
+  };
+}
+
+function sameFingerprint(a, b) {
+  return a.url === b.url && a.scroll[0] === b.scroll[0] && a.scroll[1] === b.scroll[1] &&
+    a.dom === b.dom && a.epoch === b.epoch && a.epoch >= 0;
+}
+
+/** Remembers the fingerprint taken with snapshot n (one per snapshot, last 32 kept). */
+function rememberFingerprint(n, fp) {
+  mapSet(fingerprints, n, fp);
+  if (mapSize(fingerprints) > 32) {
+    let oldest = null;
+    mapForEach(fingerprints, function (_v, k) {
+      if (oldest === null || k < oldest) oldest = k;
+    });
+    mapDelete(fingerprints, oldest);
+  }
+}
+
+/** {unchanged, known}: whether the page is as it was at snapshot n. */
+function unchangedSince(n) {
+  const fp = mapGet(fingerprints, n);
+  if (!fp) return { unchanged: false, known: false };
+  const now = currentFingerprint(fp.interactive);
+  return { unchanged: sameFingerprint(fp, now), known: true, fingerprint: now };
+}

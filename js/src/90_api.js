@@ -1,0 +1,134 @@
+//! 90_api.js: the one global the engine installs, window.__ariaRefs: the public ref map
+//! (ref -> element), with the engine's entry point as a non-enumerable, non-writable `call`.
+//!
+//! Owns: argument decoding and the JSON reply of every entry point. Every reply is a JSON
+//! string (one value crosses WebDriver, whatever the page's depth), made by the pristine
+//! JSON.stringify. Expected failures are tagged values ({kind: ...}), not exceptions.
+
+function findRoot(doc, root) {
+  if (!root) return { el: null };
+  const r = strTrim("" + root);
+  if (reTest(re("^(f\\d+)?s\\d+e\\d+$"), r)) {
+    const res = resolveRef(r);
+    if (res.kind !== "ok") return { error: res };
+    return { el: res.el };
+  }
+  const m = re("^role=([a-z]+)$").exec(r);
+  if (m) {
+    const want = m[1];
+    const all = docGetElementsByTagName(doc, "*");
+    const len = htmlCollectionLength(all);
+    beginCaches();
+    try {
+      for (let i = 0; i < len; i++) {
+        const el = all[i];
+        if (getRole(el) === want && !isHiddenForName(el)) return { el: el };
+      }
+    } finally {
+      endCaches();
+    }
+    return { error: { kind: "no_root", root: r } };
+  }
+  let found = null;
+  try {
+    const list = docQuerySelectorAll(doc, r);
+    found = nodeListLength(list) ? nodeListItem(list, 0) : null;
+  } catch (_) {
+    return { error: { kind: "bad_selector", root: r } };
+  }
+  if (!found) return { error: { kind: "no_root", root: r } };
+  return { el: found };
+}
+
+function doSnapshot(opts) {
+  const doc = document;
+  observeDoc(doc);
+  const n = opts.n | 0;
+  const rootRes = findRoot(doc, opts.root);
+  if (rootRes.error) return rootRes.error;
+  beginCaches();
+  let walked;
+  try {
+    walked = walk(doc, {
+      maxNodes: opts.maxNodes | 0,
+      verbose: !!opts.verbose,
+      viewport: !!opts.viewport,
+      boxes: !!opts.boxes,
+      rootEl: rootRes.el,
+    });
+  } finally {
+    endCaches();
+  }
+  for (let i = 0; i < walked.frames.length; i++) {
+    const f = walked.frames[i];
+    if (!f.unreadable) {
+      // observe same-origin frames so their changes count too
+      const fe = walked.els[f.i];
+      if (fe && fe.contentDocument) observeDoc(fe.contentDocument);
+    }
+  }
+  const t1 = $now();
+  const minted = mintRefs(walked, n, !!opts.allRefs);
+  const fp = currentFingerprint(walked.cands.length);
+  rememberFingerprint(n, fp);
+  return {
+    kind: "snapshot",
+    url: clean(docURLOf(doc), 4096),
+    title: clean(docTitleOf(doc), NAME_CAP),
+    snapshot: n,
+    nodes: walked.nodes,
+    frames: walked.frames,
+    viewport: [innerWidthOf(window), innerHeightOf(window)],
+    stats: {
+      walk_ms: walked.stats.ms,
+      refs_ms: $now() - t1,
+      elements: walked.stats.elements,
+      nodes: walked.nodes.length,
+      refs: minted.refs,
+      withheld_refs: minted.withheld,
+      left_out: walked.stats.leftOut,
+      interactive: walked.cands.length,
+    },
+    fingerprint: fp,
+  };
+}
+
+const ENTRY = {
+  snapshot: doSnapshot,
+  since: function (a) {
+    return unchangedSince(a.n | 0);
+  },
+  fingerprint: function () {
+    return currentFingerprint(-1);
+  },
+  ping: function () {
+    return { kind: "pong", hash: ENGINE_HASH };
+  },
+};
+
+function call(method, argsJson) {
+  const t0 = $now();
+  let result;
+  try {
+    const fn = ENTRY[method];
+    if (!fn) result = { kind: "bad_method", method: "" + method };
+    else result = fn(argsJson ? $parse(argsJson) : {});
+  } catch (e) {
+    result = { kind: "exception", message: clean(e && e.message ? e.message : "" + e, 2000) };
+  }
+  if (result && typeof result === "object") result.engine_ms = $now() - t0;
+  return $stringify(result);
+}
+
+(function install() {
+  const existing = window.__ariaRefs;
+  if (existing && existing.hash === ENGINE_HASH) return;
+  try {
+    $defineProperty(publicRefs, "hash", { value: ENGINE_HASH, enumerable: false });
+    $defineProperty(publicRefs, "call", { value: call, enumerable: false });
+    $defineProperty(window, "__ariaRefs", { value: publicRefs, enumerable: false, configurable: false, writable: false });
+  } catch (e) {
+    // A page that pre-defined __ariaRefs as non-configurable blocks the engine; the host
+    // sees no engine after install and reports it.
+  }
+})();

@@ -1,0 +1,244 @@
+//! The browser: attaching to (or starting) a named session, tabs, navigation.
+//!
+//! Owns: the fantoccini client of one command and the session record it works on. Must not:
+//! interpret pages (engine.rs and snapshot/ do).
+
+pub mod launch;
+pub mod session;
+
+use crate::error::{Error, Result};
+use fantoccini::wd::WindowHandle;
+use fantoccini::{Client, ClientBuilder};
+use session::{SessionRecord, TabRecord};
+use std::path::PathBuf;
+use tracing::{debug, info_span, warn, Instrument};
+
+/// How to reach a browser.
+#[derive(Debug, Clone, Default)]
+pub struct BrowserOptions {
+    /// Session name (default "default").
+    pub session: String,
+    /// Use this WebDriver endpoint instead of starting chromedriver.
+    pub webdriver: Option<String>,
+    /// Browser binary.
+    pub browser: Option<PathBuf>,
+    /// Driver binary.
+    pub driver: Option<PathBuf>,
+}
+
+/// A session attached for the length of one command (or one MCP server).
+pub struct Browser {
+    pub client: Client,
+    pub record: SessionRecord,
+}
+
+fn now_secs() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+async fn attach(rec: &SessionRecord) -> Result<Client> {
+    let client = Client::with_existing_session(&rec.webdriver, &rec.session_id, hyper_tls::HttpsConnector::new()).await?;
+    // Dropping this client must not end the browser: it belongs to the session.
+    client.persist().await?;
+    // A cheap command proves the session is alive.
+    client.windows().await?;
+    Ok(client)
+}
+
+/// Cleans up what a dead or closed session left: browser processes of its profile, the
+/// driver's process group, the profile directory and the record.
+fn cleanup(rec: &SessionRecord) {
+    if let Some(pid) = rec.driver_pid {
+        launch::kill_group(pid);
+    }
+    if let Some(dir) = &rec.user_data_dir {
+        let needle = format!("--user-data-dir={}", dir.display());
+        launch::kill_matching(&needle);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    let _ = session::remove(&rec.name);
+}
+
+impl Browser {
+    /// Attaches to the named session, or starts a new browser for it.
+    pub async fn open(opts: &BrowserOptions) -> Result<Browser> {
+        let name = if opts.session.is_empty() { "default" } else { opts.session.as_str() };
+        session::validate_name(name)?;
+        async {
+            if let Some(rec) = session::load(name)? {
+                let driver_dead = rec.driver_pid.is_some_and(|p| !launch::alive(p));
+                if !driver_dead {
+                    match attach(&rec).await {
+                        Ok(client) => {
+                            debug!(session = name, "reattached");
+                            return Ok(Browser { client, record: rec });
+                        }
+                        Err(e) => warn!("session {name:?} is gone ({e}); starting a new browser"),
+                    }
+                } else {
+                    warn!("session {name:?}: its driver died; starting a new browser");
+                }
+                cleanup(&rec);
+            }
+            Self::start(name, opts).await
+        }
+        .instrument(info_span!("browser_initialize", session = name))
+        .await
+    }
+
+    async fn start(name: &str, opts: &BrowserOptions) -> Result<Browser> {
+        let (webdriver, driver_pid, user_data_dir, caps) = match &opts.webdriver {
+            Some(url) => {
+                let mut caps = serde_json::Map::new();
+                caps.insert("browserName".into(), "chrome".into());
+                caps.insert("unhandledPromptBehavior".into(), "ignore".into());
+                caps.insert(
+                    "goog:chromeOptions".into(),
+                    serde_json::json!({"args": launch::CHROMIUM_FLAGS}),
+                );
+                (url.clone(), None, None, caps)
+            }
+            None => {
+                let browser = launch::find_browser(opts.browser.as_deref())?;
+                let driver = launch::find_driver(opts.driver.as_deref())?;
+                let dir = session::sessions_dir()?;
+                let profile = tempfile::Builder::new()
+                    .prefix(&format!("{name}-profile-"))
+                    .tempdir_in(&dir)
+                    .map_err(|e| Error::io("create profile in", &dir, e))?
+                    .keep();
+                let log = dir.join(format!("{name}.driver.log"));
+                let d = launch::start_driver(&driver, &log)?;
+                let caps = launch::chrome_capabilities(&browser, &profile);
+                (d.url, Some(d.pid), Some(profile), caps)
+            }
+        };
+        let connected = ClientBuilder::native().capabilities(caps).connect(&webdriver).await;
+        let client = match connected {
+            Ok(c) => c,
+            Err(e) => {
+                if let Some(pid) = driver_pid {
+                    launch::kill_group(pid);
+                }
+                if let Some(d) = &user_data_dir {
+                    let _ = std::fs::remove_dir_all(d);
+                }
+                return Err(e.into());
+            }
+        };
+        client.persist().await?;
+        let session_id = client
+            .session_id()
+            .await?
+            .ok_or_else(|| Error::Browser("the driver returned no session id".into()))?;
+        let handle = client.window().await?;
+        let rec = SessionRecord {
+            name: name.to_string(),
+            webdriver,
+            session_id,
+            driver_pid,
+            user_data_dir,
+            tabs: vec![TabRecord { alias: "t1".into(), handle: handle_str(&handle) }],
+            current: "t1".into(),
+            next_tab: 2,
+            snapshots: Default::default(),
+            created: now_secs(),
+        };
+        session::save(&rec)?;
+        Ok(Browser { client, record: rec })
+    }
+
+    /// Ends session `name`: the browser, the driver, the profile and the record. Returns
+    /// false when there was no such session.
+    pub async fn close_session(name: &str) -> Result<bool> {
+        let Some(rec) = session::load(name)? else { return Ok(false) };
+        if rec.driver_pid.is_none_or(launch::alive) {
+            if let Ok(client) = Client::with_existing_session(&rec.webdriver, &rec.session_id, hyper_tls::HttpsConnector::new()).await {
+                let _ = tokio::time::timeout(std::time::Duration::from_secs(10), client.close()).await;
+            }
+        }
+        cleanup(&rec);
+        Ok(true)
+    }
+
+    /// Makes tab `alias` current (t1, t2...), when given.
+    pub async fn use_tab(&mut self, alias: Option<&str>) -> Result<()> {
+        let Some(alias) = alias else { return Ok(()) };
+        let tab = self
+            .record
+            .tabs
+            .iter()
+            .find(|t| t.alias == alias)
+            .cloned()
+            .ok_or_else(|| {
+                let known: Vec<&str> = self.record.tabs.iter().map(|t| t.alias.as_str()).collect();
+                Error::Usage(format!("unknown tab {alias:?}: this session has {}", known.join(", ")))
+            })?;
+        if self.record.current != tab.alias {
+            self.client.switch_to_window(WindowHandle::try_from(tab.handle.clone()).map_err(|_| Error::Browser("bad window handle".into()))?).await?;
+            self.record.current = tab.alias.clone();
+            session::save(&self.record)?;
+        }
+        Ok(())
+    }
+
+    /// The current tab's alias.
+    pub fn tab(&self) -> &str {
+        &self.record.current
+    }
+
+    /// Navigates the current tab and waits for the load event.
+    pub async fn goto(&self, url: &str) -> Result<()> {
+        let url = normalize_url(url)?;
+        self.client.goto(&url).await?;
+        Ok(())
+    }
+
+    /// Reserves the next snapshot number of the current tab and records it.
+    pub fn next_snapshot(&mut self) -> Result<u64> {
+        let tab = self.record.current.clone();
+        let n = self.record.snapshots.get(&tab).copied().unwrap_or(0) + 1;
+        self.record.snapshots.insert(tab, n);
+        session::save(&self.record)?;
+        Ok(n)
+    }
+}
+
+fn handle_str(h: &WindowHandle) -> String {
+    String::from(h.clone())
+}
+
+/// Accepts full URLs, `about:` URLs, local file paths and bare host names.
+pub fn normalize_url(s: &str) -> Result<String> {
+    let t = s.trim();
+    if t.is_empty() {
+        return Err(Error::Usage("empty URL: give an address such as http://127.0.0.1:8080/".into()));
+    }
+    if t.contains("://") || t.starts_with("about:") || t.starts_with("data:") {
+        return Ok(t.to_string());
+    }
+    let p = std::path::Path::new(t);
+    if p.exists() {
+        let abs = std::fs::canonicalize(p).map_err(|e| Error::io("resolve", p, e))?;
+        return Ok(format!("file://{}", abs.display()));
+    }
+    if t.contains(char::is_whitespace) {
+        return Err(Error::Usage(format!("not a URL: {t:?}")));
+    }
+    Ok(format!("http://{t}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_normalized() {
+        assert_eq!(normalize_url("http://a.test/x").unwrap(), "http://a.test/x");
+        assert_eq!(normalize_url("about:blank").unwrap(), "about:blank");
+        assert_eq!(normalize_url("example.org").unwrap(), "http://example.org");
+        assert!(normalize_url("Cargo.toml").unwrap().starts_with("file:///"));
+        assert_eq!(normalize_url("  ").unwrap_err().exit_code(), 2);
+        assert_eq!(normalize_url("a b").unwrap_err().exit_code(), 2);
+    }
+}

@@ -1,0 +1,158 @@
+//! Named sessions on disk: a browser that outlives the command (SPEC 6).
+//!
+//! Owns: the session record (`sessions-v1/<name>.json`), where it lives, and its life
+//! cycle (create, reattach, close). Must not: talk to pages (engine.rs does).
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One tab of a session: its alias and WebDriver window handle.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct TabRecord {
+    pub alias: String,
+    pub handle: String,
+}
+
+/// What a session keeps on disk between commands.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SessionRecord {
+    pub name: String,
+    /// WebDriver endpoint.
+    pub webdriver: String,
+    pub session_id: String,
+    /// Set when ariasnap started the driver (and so must stop it).
+    pub driver_pid: Option<u32>,
+    /// The private browser profile ariasnap made, removed on close.
+    pub user_data_dir: Option<PathBuf>,
+    pub tabs: Vec<TabRecord>,
+    /// Alias of the current tab.
+    pub current: String,
+    pub next_tab: u32,
+    /// Snapshot counter per tab alias: the n of `s<n>e<m>`.
+    #[serde(default)]
+    pub snapshots: BTreeMap<String, u64>,
+    /// Unix time of creation.
+    pub created: u64,
+}
+
+/// The directory holding ariasnap's state: $ARIASNAP_HOME, else $XDG_STATE_HOME/ariasnap,
+/// else ~/.local/state/ariasnap, else the temp dir.
+pub fn home() -> PathBuf {
+    if let Some(h) = std::env::var_os("ARIASNAP_HOME").filter(|v| !v.is_empty()) {
+        return PathBuf::from(h);
+    }
+    if let Some(x) = std::env::var_os("XDG_STATE_HOME").filter(|v| !v.is_empty()) {
+        return PathBuf::from(x).join("ariasnap");
+    }
+    if let Some(h) = std::env::var_os("HOME").filter(|v| !v.is_empty()) {
+        return PathBuf::from(h).join(".local/state/ariasnap");
+    }
+    std::env::temp_dir().join("ariasnap")
+}
+
+/// The sessions directory (versioned layout), created private (0700).
+pub fn sessions_dir() -> Result<PathBuf> {
+    let d = home().join("sessions-v1");
+    make_private_dir(&d)?;
+    Ok(d)
+}
+
+/// Creates `d` (and parents) and makes it 0700.
+pub fn make_private_dir(d: &Path) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(d).map_err(|e| Error::io("create directory", d, e))?;
+    std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o700)).map_err(|e| Error::io("set permissions of", d, e))?;
+    Ok(())
+}
+
+/// Checks a session name: letters, digits, `-`, `_`, `.`, at most 64 characters.
+pub fn validate_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && !name.starts_with('.')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.');
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Usage(format!(
+            "invalid session name {name:?}: use letters, digits, '-', '_' or '.' (at most 64)"
+        )))
+    }
+}
+
+fn record_path(name: &str) -> Result<PathBuf> {
+    validate_name(name)?;
+    Ok(sessions_dir()?.join(format!("{name}.json")))
+}
+
+/// Reads the record of session `name`, if any.
+pub fn load(name: &str) -> Result<Option<SessionRecord>> {
+    let p = record_path(name)?;
+    match std::fs::read_to_string(&p) {
+        Ok(s) => match serde_json::from_str(&s) {
+            Ok(r) => Ok(Some(r)),
+            Err(e) => {
+                tracing::warn!("ignoring unreadable session record {}: {e}", p.display());
+                Ok(None)
+            }
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io("read", p, e)),
+    }
+}
+
+/// Writes the record atomically (temp file + rename), mode 0600.
+pub fn save(rec: &SessionRecord) -> Result<()> {
+    use std::io::Write;
+    let p = record_path(&rec.name)?;
+    let dir = p.parent().map(Path::to_path_buf).unwrap_or_else(std::env::temp_dir);
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(|e| Error::io("create temp file in", &dir, e))?;
+    let body = serde_json::to_vec_pretty(rec).map_err(|source| Error::Json { what: "a session record", source })?;
+    tmp.write_all(&body).map_err(|e| Error::io("write", tmp.path().to_path_buf(), e))?;
+    tmp.persist(&p).map_err(|e| Error::io("write", &p, e.error))?;
+    Ok(())
+}
+
+/// Removes the record of session `name`.
+pub fn remove(name: &str) -> Result<()> {
+    let p = record_path(name)?;
+    match std::fs::remove_file(&p) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(Error::io("remove", p, e)),
+    }
+}
+
+/// Names of all recorded sessions.
+pub fn list() -> Result<Vec<String>> {
+    let d = sessions_dir()?;
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(&d).map_err(|e| Error::io("read", &d, e))?.flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "json") {
+            if let Some(stem) = p.file_stem().and_then(|s| s.to_str()) {
+                out.push(stem.to_string());
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_names_are_checked() {
+        assert!(validate_name("default").is_ok());
+        assert!(validate_name("it-42.a_b").is_ok());
+        for bad in ["", "../x", "a/b", ".hidden", "sp ace"] {
+            let e = validate_name(bad).unwrap_err();
+            assert!(e.to_string().contains("invalid session name"), "{e}");
+            assert_eq!(e.exit_code(), 2);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! `ariasnap demo`: serves the bundled demo page on 127.0.0.1 and prints its snapshot, so a
+//! new user sees the whole chain work in one command.
+
+use crate::app::emit_snapshot;
+use crate::browser::{Browser, BrowserOptions};
+use crate::capture::{capture, CaptureOptions};
+use crate::cli::Format;
+use crate::error::{Error, Result};
+use crate::output::OutputOptions;
+use crate::serve;
+use crate::snapshot::render::RenderOptions;
+use include_dir::{include_dir, Dir};
+use std::sync::Arc;
+
+static DEMO: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/fixtures/demo");
+
+/// Runs the demo in session "demo" (closed afterwards unless `keep`).
+pub async fn run(
+    bopts: &BrowserOptions,
+    keep: bool,
+    format: Format,
+    pretty: bool,
+    ropts: &RenderOptions,
+    oopts: &OutputOptions,
+) -> Result<i32> {
+    let lookup: serve::Lookup = Arc::new(|p: &str| DEMO.get_file(p).map(|f| f.contents().to_vec()));
+    let server = serve::serve(lookup, 0).await.map_err(|e| Error::Browser(format!("demo server: {e}")))?;
+    let url = server.url();
+    eprintln!("demo page served at {url}");
+    let mut opts = bopts.clone();
+    opts.session = "demo".into();
+    let mut b = Browser::open(&opts).await?;
+    let result = async {
+        b.goto(&url).await?;
+        let snap = capture(&mut b, &CaptureOptions { verbose: ropts.verbose, ..Default::default() }).await?;
+        emit_snapshot(&snap, format, pretty, ropts, oopts)
+    }
+    .await;
+    if !keep {
+        drop(b);
+        Browser::close_session("demo").await?;
+    }
+    server.task.abort();
+    result.map(|_| 0)
+}

@@ -1,0 +1,109 @@
+//! Ref syntax and the messages for refs that cannot be used (SPEC 2).
+//!
+//! Owns: parsing what users type as a ref (`s1e4`, `@s1e4`, `[ref=s1e4]`, `ref=s1e4`,
+//! `f0s1e4`) and the exact error texts. Must not: talk to the page.
+
+use crate::error::Error;
+use crate::wire::WireSnapshotOrError;
+
+/// Normalizes user input to the canonical ref (`f0` is the main frame and is dropped).
+pub fn parse_ref(input: &str) -> Result<String, Error> {
+    let t = input.trim();
+    let t = t.strip_prefix('[').and_then(|x| x.strip_suffix(']')).unwrap_or(t);
+    let t = t.strip_prefix("ref=").unwrap_or(t);
+    let t = t.strip_prefix('@').unwrap_or(t);
+    let canon = t.strip_prefix("f0").filter(|r| r.starts_with('s')).unwrap_or(t);
+    if is_ref(canon) {
+        Ok(canon.to_string())
+    } else {
+        Err(Error::Ref { message: format!("malformed ref {input:?}: expected s<n>e<m>") })
+    }
+}
+
+/// True for `s<n>e<m>` or `f<k>s<n>e<m>`.
+pub fn is_ref(s: &str) -> bool {
+    let rest = match s.strip_prefix('f') {
+        Some(r) => {
+            let d = r.chars().take_while(char::is_ascii_digit).count();
+            if d == 0 {
+                return false;
+            }
+            &r[d..]
+        }
+        None => s,
+    };
+    let Some(rest) = rest.strip_prefix('s') else { return false };
+    let n = rest.chars().take_while(char::is_ascii_digit).count();
+    if n == 0 {
+        return false;
+    }
+    let Some(m) = rest[n..].strip_prefix('e') else { return false };
+    !m.is_empty() && m.chars().all(|c| c.is_ascii_digit())
+}
+
+/// The SPEC 2 message for a stale or unknown ref reply.
+pub fn stale_error(reply: &WireSnapshotOrError) -> Error {
+    let message = match reply {
+        WireSnapshotOrError::Unknown { r#ref } => format!("unknown ref \"{}\": take a new snapshot", r#ref),
+        WireSnapshotOrError::Gone { r#ref, role, name } => format!(
+            "Element {role} {} (ref {}) no longer exists. Take a new snapshot to see the current page.",
+            serde_json::to_string(name).unwrap_or_default(),
+            r#ref
+        ),
+        WireSnapshotOrError::Changed { was, now, .. } => format!(
+            "Element changed since snapshot. Was: {} {}, now: {} {}. Take a new snapshot.",
+            was.0,
+            serde_json::to_string(&was.1).unwrap_or_default(),
+            now.0,
+            serde_json::to_string(&now.1).unwrap_or_default()
+        ),
+        WireSnapshotOrError::Tampered { r#ref, role, name } => format!(
+            "ref {} ({role} {}) was rewritten by the page in window.__ariaRefs: refused. Take a new snapshot.",
+            r#ref,
+            serde_json::to_string(name).unwrap_or_default()
+        ),
+        other => format!("unexpected reply from the page engine: {other:?}"),
+    };
+    Error::Ref { message }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_documented_spelling_parses() {
+        for s in ["s1e4", "@s1e4", "[ref=s1e4]", "ref=s1e4", "f0s1e4", " s1e4 "] {
+            assert_eq!(parse_ref(s).unwrap(), "s1e4", "{s}");
+        }
+        assert_eq!(parse_ref("f2s3e10").unwrap(), "f2s3e10");
+    }
+
+    #[test]
+    fn malformed_refs_say_what_is_expected() {
+        for s in ["x", "s1", "e4", "s1e", "fs1e4", "s1e4x", ""] {
+            let e = parse_ref(s).unwrap_err();
+            assert_eq!(e.to_string(), format!("malformed ref {s:?}: expected s<n>e<m>"));
+        }
+    }
+
+    #[test]
+    fn stale_messages_match_spec_2() {
+        let gone = WireSnapshotOrError::Gone { r#ref: "s1e4".into(), role: "button".into(), name: "Submit".into() };
+        assert_eq!(
+            stale_error(&gone).to_string(),
+            "Element button \"Submit\" (ref s1e4) no longer exists. Take a new snapshot to see the current page."
+        );
+        let changed = WireSnapshotOrError::Changed {
+            r#ref: "s1e4".into(),
+            was: ("button".into(), "Submit".into()),
+            now: ("button".into(), "Loading...".into()),
+        };
+        assert_eq!(
+            stale_error(&changed).to_string(),
+            "Element changed since snapshot. Was: button \"Submit\", now: button \"Loading...\". Take a new snapshot."
+        );
+        let unknown = WireSnapshotOrError::Unknown { r#ref: "s9e99".into() };
+        assert_eq!(stale_error(&unknown).to_string(), "unknown ref \"s9e99\": take a new snapshot");
+    }
+}

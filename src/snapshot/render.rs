@@ -1,0 +1,506 @@
+//! Renderings of a snapshot: Playwright-style indented text (SPEC 1) and JSON.
+//!
+//! Owns: line format, flags, text cutting, which text children are implied by a name. Must
+//! not: recurse (iterative with explicit stacks; trees can be thousands of levels deep).
+
+use super::{Node, Snapshot};
+use crate::wire::Tri;
+use serde_json::Value;
+use std::fmt::Write as _;
+
+/// Text and names longer than this are cut with `...` in text output.
+pub const TEXT_CUT: usize = 100;
+/// Hard cap for strings in JSON output.
+pub const JSON_CAP: usize = 10_000;
+
+/// Options for rendering.
+#[derive(Debug, Clone, Default)]
+pub struct RenderOptions {
+    /// Show value, description, url, placeholder and the rarer states.
+    pub verbose: bool,
+}
+
+/// Cuts `s` to `max` characters, appending `...` when it was longer.
+pub fn cut(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// Flags in SPEC 1 order, each in its own brackets.
+pub fn flags(n: &Node, verbose: bool) -> String {
+    let s = &n.states;
+    let mut out = String::new();
+    match &s.checked {
+        Some(Tri::Bool(true)) => out.push_str(" [checked]"),
+        Some(Tri::Token(t)) => {
+            let _ = write!(out, " [checked={t}]");
+        }
+        _ => {}
+    }
+    if s.disabled {
+        out.push_str(" [disabled]");
+    }
+    match s.expanded {
+        Some(true) => out.push_str(" [expanded]"),
+        Some(false) => out.push_str(" [collapsed]"),
+        None => {}
+    }
+    if s.selected {
+        out.push_str(" [selected]");
+    }
+    match &s.pressed {
+        Some(Tri::Bool(true)) => out.push_str(" [pressed]"),
+        Some(Tri::Token(t)) => {
+            let _ = write!(out, " [pressed={t}]");
+        }
+        _ => {}
+    }
+    if s.required {
+        out.push_str(" [required]");
+    }
+    if s.readonly {
+        out.push_str(" [readonly]");
+    }
+    if s.invalid {
+        out.push_str(" [invalid]");
+    }
+    if s.focused {
+        out.push_str(" [focused]");
+    }
+    if let Some(l) = s.level {
+        let _ = write!(out, " [level={l}]");
+    }
+    if verbose {
+        if let Some(c) = &s.current {
+            let _ = write!(out, " [current={c}]");
+        }
+        if s.modal {
+            out.push_str(" [modal]");
+        }
+        if let Some(h) = &s.haspopup {
+            let _ = write!(out, " [haspopup={h}]");
+        }
+        if s.multiselectable {
+            out.push_str(" [multiselectable]");
+        }
+        if let Some(o) = &s.orientation {
+            let _ = write!(out, " [orientation={o}]");
+        }
+        if let Some(d) = &n.description {
+            let _ = write!(out, " [description={}]", quote(&cut(d, TEXT_CUT)));
+        }
+        if let Some(p) = &n.placeholder {
+            let _ = write!(out, " [placeholder={}]", quote(&cut(p, TEXT_CUT)));
+        }
+    }
+    out
+}
+
+/// The children worth showing: text runs that only repeat the node's name are implied by it.
+pub fn shown_children<'a>(snap: &'a Snapshot, i: usize) -> &'a [usize] {
+    let kids = &snap.children[i];
+    let n = &snap.nodes[i];
+    if kids.is_empty() || n.name.is_empty() || n.is_text() {
+        return kids;
+    }
+    if kids.iter().all(|&k| snap.nodes[k].is_text()) {
+        let joined: Vec<&str> = kids.iter().filter_map(|&k| snap.nodes[k].value.as_deref()).collect();
+        let joined = joined.join(" ");
+        if squash(&joined) == squash(&n.name) {
+            return &[];
+        }
+    }
+    kids
+}
+
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A URL as shown: same-origin URLs lose their origin.
+pub fn short_url(url: &str, page: &str) -> String {
+    fn origin(u: &str) -> Option<&str> {
+        let scheme_end = u.find("://")? + 3;
+        let rest = &u[scheme_end..];
+        let end = rest.find('/').map(|i| scheme_end + i).unwrap_or(u.len());
+        Some(&u[..end])
+    }
+    match (origin(url), origin(page)) {
+        (Some(a), Some(b)) if a == b => {
+            let rest = &url[a.len()..];
+            if rest.is_empty() { "/".to_string() } else { rest.to_string() }
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// The `- role "name" [flags] [ref=..]` head of a node's line (no indent, no suffix).
+pub fn head(n: &Node, verbose: bool) -> String {
+    let mut line = String::with_capacity(48);
+    line.push_str("- ");
+    line.push_str(&n.role);
+    if !n.name.is_empty() {
+        line.push(' ');
+        line.push_str(&quote(&cut(&n.name, TEXT_CUT)));
+    }
+    line.push_str(&flags(n, verbose));
+    if let Some(r) = &n.ref_ {
+        let _ = write!(line, " [ref={r}]");
+    }
+    line
+}
+
+/// Notes about what the snapshot does not show, as `# ...` comment lines.
+pub fn notes(snap: &Snapshot) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in &snap.frames {
+        if let Some(why) = &f.unreadable {
+            out.push(format!("# frame f{} ({}) could not be read: {why}", f.index, cut(&f.url, TEXT_CUT)));
+        }
+    }
+    if snap.stats.withheld_refs > 0 {
+        out.push(format!(
+            "# compact refs: {} more elements in lists, grids and trees can take refs (use --all-refs)",
+            snap.stats.withheld_refs
+        ));
+    }
+    if snap.stats.left_out > 0 {
+        out.push(format!(
+            "# truncated: {} more nodes left out by --max-nodes {} (raise it, 0 = no limit, or use --root / --detail interactive)",
+            snap.stats.left_out, snap.stats.nodes
+        ));
+    }
+    out
+}
+
+/// Renders the whole snapshot as indented text (SPEC 1).
+pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
+    let mut out = String::with_capacity(snap.nodes.len() * 40);
+    for n in notes(snap) {
+        out.push_str(&n);
+        out.push('\n');
+    }
+    let doc = &snap.nodes[0];
+    let top = &snap.children[0];
+    if top.is_empty() {
+        out.push_str(&head(doc, opts.verbose));
+        out.push_str("\n# no accessible content\n");
+        return out;
+    }
+    // (node, depth)
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    while let Some((i, depth)) = stack.pop() {
+        let n = &snap.nodes[i];
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+        if n.is_text() {
+            out.push_str("- text: ");
+            out.push_str(&cut(n.value.as_deref().unwrap_or(""), TEXT_CUT));
+            out.push('\n');
+            continue;
+        }
+        out.push_str(&head(n, opts.verbose));
+        let kids = shown_children(snap, i);
+        let url = n.url.as_deref().filter(|_| n.role == "link");
+        let single_text = kids.len() == 1 && snap.nodes[kids[0]].is_text() && url.is_none() && n.value.is_none();
+        if single_text {
+            out.push_str(": ");
+            out.push_str(&cut(snap.nodes[kids[0]].value.as_deref().unwrap_or(""), TEXT_CUT));
+            out.push('\n');
+            continue;
+        }
+        if kids.is_empty() && url.is_none() {
+            if let Some(v) = n.value.as_deref().filter(|v| !v.is_empty()) {
+                out.push_str(": ");
+                out.push_str(&cut(v, TEXT_CUT));
+            }
+            out.push('\n');
+            continue;
+        }
+        out.push_str(":\n");
+        if let Some(u) = url {
+            for _ in 0..=depth {
+                out.push_str("  ");
+            }
+            out.push_str("- /url: ");
+            out.push_str(&cut(&short_url(u, &snap.url), 200));
+            out.push('\n');
+        }
+        for &k in kids.iter().rev() {
+            stack.push((k, depth + 1));
+        }
+    }
+    out
+}
+
+fn cap(s: &str) -> &str {
+    match s.char_indices().nth(JSON_CAP) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
+
+fn props_json(n: &Node, page_url: &str, verbose: bool) -> Option<Value> {
+    let s = &n.states;
+    let mut m = serde_json::Map::new();
+    let tri = |t: &Tri| match t {
+        Tri::Bool(b) => Value::Bool(*b),
+        Tri::Token(t) => Value::String(t.clone()),
+    };
+    if let Some(c) = s.checked.as_ref().filter(|c| c.is_on()) {
+        m.insert("checked".into(), tri(c));
+    }
+    if s.disabled {
+        m.insert("disabled".into(), true.into());
+    }
+    if let Some(e) = s.expanded {
+        m.insert("expanded".into(), e.into());
+    }
+    if s.selected {
+        m.insert("selected".into(), true.into());
+    }
+    if let Some(p) = s.pressed.as_ref().filter(|p| p.is_on()) {
+        m.insert("pressed".into(), tri(p));
+    }
+    for (k, on) in [("required", s.required), ("readonly", s.readonly), ("invalid", s.invalid), ("focused", s.focused)] {
+        if on {
+            m.insert(k.into(), true.into());
+        }
+    }
+    if let Some(l) = s.level {
+        m.insert("level".into(), l.into());
+    }
+    if let Some(v) = &n.value {
+        m.insert("value".into(), cap(v).into());
+    }
+    if let Some(u) = &n.url {
+        let shown = if verbose { u.clone() } else { short_url(u, page_url) };
+        m.insert("url".into(), cap(&shown).into());
+    }
+    if verbose {
+        if let Some(d) = &n.description {
+            m.insert("description".into(), cap(d).into());
+        }
+        if let Some(p) = &n.placeholder {
+            m.insert("placeholder".into(), cap(p).into());
+        }
+        if let Some(c) = &s.current {
+            m.insert("current".into(), c.clone().into());
+        }
+        if s.modal {
+            m.insert("modal".into(), true.into());
+        }
+        if let Some(h) = &s.haspopup {
+            m.insert("haspopup".into(), h.clone().into());
+        }
+        if s.multiselectable {
+            m.insert("multiselectable".into(), true.into());
+        }
+        if let Some(o) = &s.orientation {
+            m.insert("orientation".into(), o.clone().into());
+        }
+        if let Some(b) = n.bbox {
+            m.insert("box".into(), serde_json::json!(b));
+        }
+    }
+    if m.is_empty() { None } else { Some(Value::Object(m)) }
+}
+
+/// Renders the snapshot as one JSON document (SPEC 1): nested nodes `{role, name, ref?,
+/// props?, children}`, text runs as strings, the root with url, title, snapshot and stats.
+/// Written iteratively, so any depth is fine.
+pub fn to_json(snap: &Snapshot, opts: &RenderOptions, pretty: bool) -> String {
+    let body = json_with_bytes(snap, opts, 0);
+    let mut bytes = body.len();
+    // stats.bytes is the size of the document itself: settle the fixed point.
+    for _ in 0..3 {
+        let again = json_with_bytes(snap, opts, bytes);
+        if again.len() == bytes {
+            return finish(again, pretty);
+        }
+        bytes = again.len();
+    }
+    finish(json_with_bytes(snap, opts, bytes), pretty)
+}
+
+fn finish(s: String, pretty: bool) -> String {
+    if !pretty {
+        return s;
+    }
+    // Pretty printing re-reads the document without a depth limit concern: serde_json's
+    // reader stops at 128 levels, so deep trees stay compact rather than fail.
+    match serde_json::from_str::<Value>(&s) {
+        Ok(v) => serde_json::to_string_pretty(&v).unwrap_or(s),
+        Err(_) => s,
+    }
+}
+
+fn json_with_bytes(snap: &Snapshot, opts: &RenderOptions, bytes: usize) -> String {
+    let mut out = String::with_capacity(snap.nodes.len() * 48 + 256);
+    let doc = &snap.nodes[0];
+    out.push_str("{\"role\":\"document\",\"name\":");
+    out.push_str(&quote(cap(&doc.name)));
+    let _ = write!(
+        out,
+        ",\"url\":{},\"title\":{},\"snapshot\":{},\"stats\":{{\"nodes\":{},\"refs\":{},\"bytes\":{},\"elements\":{},\"engine_ms\":{:.1},\"walk_ms\":{:.1}}}",
+        quote(&snap.url),
+        quote(cap(&snap.title)),
+        snap.number,
+        snap.nodes.len(),
+        snap.ref_count(),
+        bytes,
+        snap.stats.elements,
+        snap.engine_ms,
+        snap.stats.walk_ms
+    );
+    let notes = notes(snap);
+    if !notes.is_empty() {
+        out.push_str(",\"notes\":");
+        out.push_str(&serde_json::to_string(&notes).unwrap_or_else(|_| "[]".into()));
+    }
+    out.push_str(",\"children\":[");
+    // Stack items: Open(i) writes a node; Close writes "]}"; Sep writes ",".
+    enum It {
+        Open(usize),
+        Close,
+        Sep,
+    }
+    let mut stack: Vec<It> = Vec::new();
+    let top = &snap.children[0];
+    for (j, &k) in top.iter().enumerate().rev() {
+        stack.push(It::Open(k));
+        if j > 0 {
+            stack.push(It::Sep);
+        }
+    }
+    while let Some(it) = stack.pop() {
+        match it {
+            It::Sep => out.push(','),
+            It::Close => out.push_str("]}"),
+            It::Open(i) => {
+                let n = &snap.nodes[i];
+                if n.is_text() {
+                    out.push_str(&quote(cap(n.value.as_deref().unwrap_or(""))));
+                    continue;
+                }
+                out.push_str("{\"role\":");
+                out.push_str(&quote(&n.role));
+                out.push_str(",\"name\":");
+                out.push_str(&quote(cap(&n.name)));
+                if let Some(r) = &n.ref_ {
+                    out.push_str(",\"ref\":");
+                    out.push_str(&quote(r));
+                }
+                if let Some(p) = props_json(n, &snap.url, opts.verbose) {
+                    out.push_str(",\"props\":");
+                    out.push_str(&p.to_string());
+                }
+                out.push_str(",\"children\":[");
+                stack.push(It::Close);
+                let kids = shown_children(snap, i);
+                for (j, &k) in kids.iter().enumerate().rev() {
+                    stack.push(It::Open(k));
+                    if j > 0 {
+                        stack.push(It::Sep);
+                    }
+                }
+            }
+        }
+    }
+    out.push_str("]}");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::tests::snap;
+
+    #[test]
+    fn text_lines_follow_spec_1() {
+        let s = snap(&[
+            (-1, "document", "Shop", None, None),
+            (0, "heading", "Your cart", None, None),
+            (1, "text", "", None, Some("Your cart")),
+            (0, "paragraph", "", None, None),
+            (3, "text", "", None, Some("2 items")),
+            (0, "button", "Pay", Some("s1e4"), None),
+            (0, "textbox", "Email", Some("s1e2"), Some("ada@example.org")),
+        ]);
+        let t = to_text(&s, &RenderOptions::default());
+        assert_eq!(
+            t,
+            "- document \"Shop\":\n  - heading \"Your cart\"\n  - paragraph: 2 items\n  - button \"Pay\" [ref=s1e4]\n  - textbox \"Email\" [ref=s1e2]: ada@example.org\n"
+        );
+    }
+
+    #[test]
+    fn long_names_and_text_are_cut_with_dots() {
+        let long = "x".repeat(150);
+        let s = snap(&[(-1, "document", "", None, None), (0, "button", &long, Some("s1e1"), None), (0, "text", "", None, Some(&long))]);
+        let t = to_text(&s, &RenderOptions::default());
+        assert!(t.contains(&format!("\"{}...\"", "x".repeat(100))), "{t}");
+        assert!(t.contains(&format!("- text: {}...\n", "x".repeat(100))), "{t}");
+        // JSON keeps the full text
+        let j = to_json(&s, &RenderOptions::default(), false);
+        assert!(j.contains(&long));
+    }
+
+    #[test]
+    fn cut_respects_char_boundaries() {
+        let s = "é".repeat(120);
+        assert_eq!(cut(&s, 100).chars().count(), 103);
+        assert_eq!(cut("short", 100), "short");
+    }
+
+    #[test]
+    fn blank_page_is_a_bare_document() {
+        let s = snap(&[(-1, "document", "", None, None)]);
+        assert_eq!(to_text(&s, &RenderOptions::default()), "- document\n# no accessible content\n");
+    }
+
+    #[test]
+    fn json_nests_and_reports_its_own_size() {
+        let s = snap(&[
+            (-1, "document", "T", None, None),
+            (0, "list", "", None, None),
+            (1, "listitem", "", None, None),
+            (2, "text", "", None, Some("one")),
+            (0, "button", "Go", Some("s1e1"), None),
+        ]);
+        let j = to_json(&s, &RenderOptions::default(), false);
+        let v: Value = serde_json::from_str(&j).unwrap();
+        assert_eq!(v["children"][0]["role"], "list");
+        assert_eq!(v["children"][0]["children"][0]["children"][0], "one");
+        assert_eq!(v["children"][1]["ref"], "s1e1");
+        assert_eq!(v["stats"]["bytes"].as_u64().unwrap() as usize, j.len());
+        assert_eq!(v["stats"]["refs"], 1);
+    }
+
+    #[test]
+    fn deep_trees_render_without_recursion() {
+        let mut rows: Vec<(i64, &str, &str, Option<&str>, Option<&str>)> = vec![(-1, "document", "", None, None)];
+        for i in 0..20_000 {
+            rows.push((i, "group", "", None, None));
+        }
+        let s = snap(&rows);
+        let t = to_text(&s, &RenderOptions::default());
+        assert_eq!(t.lines().count(), 20_001);
+        let j = to_json(&s, &RenderOptions::default(), false);
+        assert!(j.ends_with(&"]}".repeat(20_001)));
+    }
+
+    #[test]
+    fn urls_lose_their_own_origin() {
+        assert_eq!(short_url("http://a.test/x?y#z", "http://a.test/page"), "/x?y#z");
+        assert_eq!(short_url("http://a.test", "http://a.test/page"), "/");
+        assert_eq!(short_url("https://b.test/x", "http://a.test/"), "https://b.test/x");
+    }
+}

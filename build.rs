@@ -16,7 +16,10 @@ fn main() {
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
         let text = fs::read_to_string(f).expect("readable engine source");
-        body.push_str(&format!("// ---- {} ----\n", f.file_name().unwrap().to_string_lossy()));
+        body.push_str(&format!(
+            "// ---- {} ----\n",
+            f.file_name().unwrap().to_string_lossy()
+        ));
         body.push_str(&text);
         body.push('\n');
     }
@@ -25,9 +28,8 @@ fn main() {
     let short = &hex[..16];
     // The engine is one IIFE; the hash lets the host tell whether a page already holds
     // this exact engine.
-    let script = format!(
-        "(function(){{\"use strict\";\nconst ENGINE_HASH = \"{short}\";\n{body}\n}})();\n"
-    );
+    let script =
+        format!("(function(){{\"use strict\";\nconst ENGINE_HASH = \"{short}\";\n{body}\n}})();\n");
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
     fs::write(out.join("engine.js"), script).unwrap();
     fs::write(out.join("engine_hash.txt"), short).unwrap();

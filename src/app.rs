@@ -1,12 +1,12 @@
 //! Runs one parsed command: the glue between the CLI, the browser, the engine and output.
 
 use crate::browser::{Browser, BrowserOptions};
-use crate::capture::{capture, CaptureOptions};
+use crate::capture::{CaptureOptions, capture};
 use crate::cli::{Cli, Command, Format, SessionAction, SnapshotArgs};
 use crate::error::{Error, Result};
-use crate::output::{deliver, print_stdout, OutputOptions};
-use crate::snapshot::render::{self, RenderOptions};
+use crate::output::{OutputOptions, deliver, print_stdout};
 use crate::snapshot::Snapshot;
+use crate::snapshot::render::{self, RenderOptions};
 use tracing::info_span;
 
 /// Runs the command; returns the process exit code for successful runs.
@@ -29,7 +29,8 @@ pub async fn run(cli: Cli) -> Result<i32> {
         Command::Snapshot(args) => {
             let mut b = Browser::open(&bopts).await?;
             b.use_tab(g.tab.as_deref()).await?;
-            let snap = snapshot_cmd(&mut b, &args, g.verbose).await?;
+            let r = snapshot_cmd(&mut b, &args, g.verbose).await;
+            let snap = crash_guard(&mut b, r).await?;
             emit_snapshot(&snap, g.format, g.pretty, &ropts, &oopts)?;
             Ok(0)
         }
@@ -46,7 +47,10 @@ pub async fn run(cli: Cli) -> Result<i32> {
         Command::Eval { expr } => {
             let mut b = Browser::open(&bopts).await?;
             b.use_tab(g.tab.as_deref()).await?;
-            let v = b.client.execute(&format!("return ({expr});"), vec![]).await?;
+            let v = b
+                .client
+                .execute(&format!("return ({expr});"), vec![])
+                .await?;
             print_stdout(&v.to_string())?;
             Ok(0)
         }
@@ -74,7 +78,24 @@ pub async fn run(cli: Cli) -> Result<i32> {
                 }
             }
         },
-        Command::Demo { keep } => crate::demo::run(&bopts, keep, g.format, g.pretty, &ropts, &oopts).await,
+        Command::Demo { keep } => {
+            crate::demo::run(&bopts, keep, g.format, g.pretty, &ropts, &oopts).await
+        }
+    }
+}
+
+/// Passes `r` through; when the page crashed its tab, replaces the tab so the session stays
+/// usable, and says so.
+pub async fn crash_guard<T>(b: &mut Browser, r: Result<T>) -> Result<T> {
+    match r {
+        Err(e) if e.to_string().contains("tab crashed") => {
+            let alias = b.tab().to_string();
+            b.replace_crashed_tab().await?;
+            Err(Error::Browser(format!(
+                "the page crashed its browser tab; tab {alias} was replaced by a fresh, blank one (the page is lost: open it again)"
+            )))
+        }
+        other => other,
     }
 }
 
@@ -82,12 +103,23 @@ async fn snapshot_cmd(b: &mut Browser, args: &SnapshotArgs, verbose: bool) -> Re
     if let Some(u) = &args.url {
         b.goto(u).await?;
     }
-    let opts = CaptureOptions { max_nodes: args.max_nodes, all_refs: args.all_refs, verbose, ..Default::default() };
+    let opts = CaptureOptions {
+        max_nodes: args.max_nodes,
+        all_refs: args.all_refs,
+        verbose,
+        ..Default::default()
+    };
     capture(b, &opts).await
 }
 
 /// Renders and delivers a snapshot (spilling when over the inline limit).
-pub fn emit_snapshot(snap: &Snapshot, format: Format, pretty: bool, ropts: &RenderOptions, oopts: &OutputOptions) -> Result<()> {
+pub fn emit_snapshot(
+    snap: &Snapshot,
+    format: Format,
+    pretty: bool,
+    ropts: &RenderOptions,
+    oopts: &OutputOptions,
+) -> Result<()> {
     let body = {
         let _span = info_span!("format_snapshot", nodes = snap.nodes.len()).entered();
         match format {

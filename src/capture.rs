@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::snapshot::Snapshot;
 use crate::wire::WireSnapshotOrError;
 use serde_json::json;
-use tracing::{debug, info_span, Instrument};
+use tracing::{Instrument, debug, info_span};
 
 /// What to capture.
 #[derive(Debug, Clone)]
@@ -28,7 +28,14 @@ pub struct CaptureOptions {
 
 impl Default for CaptureOptions {
     fn default() -> Self {
-        CaptureOptions { max_nodes: 10_000, all_refs: false, verbose: false, viewport: false, root: None, boxes: false }
+        CaptureOptions {
+            max_nodes: 10_000,
+            all_refs: false,
+            verbose: false,
+            viewport: false,
+            root: None,
+            boxes: false,
+        }
     }
 }
 
@@ -49,12 +56,17 @@ pub async fn capture(browser: &mut Browser, opts: &CaptureOptions) -> Result<Sna
         .await?;
     match reply {
         WireSnapshotOrError::Snapshot(w) => {
-            debug!(nodes = w.nodes.len(), walk_ms = w.stats.walk_ms, engine_ms = w.engine_ms, "captured");
+            debug!(
+                nodes = w.nodes.len(),
+                walk_ms = w.stats.walk_ms,
+                engine_ms = w.engine_ms,
+                "captured"
+            );
             Ok(Snapshot::from_wire(*w))
         }
-        WireSnapshotOrError::NoRoot { root } => {
-            Err(Error::Step(format!("--root {root:?} matches nothing on this page")))
-        }
+        WireSnapshotOrError::NoRoot { root } => Err(Error::Step(format!(
+            "--root {root:?} matches nothing on this page"
+        ))),
         WireSnapshotOrError::BadSelector { root } => Err(Error::Usage(format!(
             "--root {root:?} is neither a ref, role=ROLE nor a valid CSS selector"
         ))),

@@ -3,7 +3,12 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
-const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (engine ", env!("ARIASNAP_ENGINE_HASH"), ")");
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (engine ",
+    env!("ARIASNAP_ENGINE_HASH"),
+    ")"
+);
 
 /// Faithful, compact, actionable accessibility snapshots of web pages, for AI agents.
 #[derive(Debug, Parser)]
@@ -29,7 +34,12 @@ pub enum Format {
 #[derive(Debug, Clone, Args)]
 pub struct Global {
     /// Named browser session that outlives the command.
-    #[arg(long, global = true, env = "ARIASNAP_SESSION", default_value = "default")]
+    #[arg(
+        long,
+        global = true,
+        env = "ARIASNAP_SESSION",
+        default_value = "default"
+    )]
     pub session: String,
     /// Use this W3C WebDriver endpoint instead of starting chromedriver (e.g. a Selenium Grid).
     #[arg(long, global = true, env = "ARIASNAP_WEBDRIVER", value_name = "URL")]
@@ -128,10 +138,12 @@ mod tests {
 
     #[test]
     fn global_options_go_before_or_after_the_subcommand() {
-        let a = Cli::try_parse_from(["ariasnap", "--session", "x", "snapshot", "--format", "json"]).unwrap();
+        let a = Cli::try_parse_from(["ariasnap", "--session", "x", "snapshot", "--format", "json"])
+            .unwrap();
         assert_eq!(a.global.session, "x");
         assert_eq!(a.global.format, Format::Json);
-        let b = Cli::try_parse_from(["ariasnap", "snapshot", "http://a/", "--session", "y"]).unwrap();
+        let b =
+            Cli::try_parse_from(["ariasnap", "snapshot", "http://a/", "--session", "y"]).unwrap();
         assert_eq!(b.global.session, "y");
         match b.command {
             Command::Snapshot(s) => assert_eq!(s.url.as_deref(), Some("http://a/")),

@@ -3,13 +3,13 @@
 
 use crate::app::emit_snapshot;
 use crate::browser::{Browser, BrowserOptions};
-use crate::capture::{capture, CaptureOptions};
+use crate::capture::{CaptureOptions, capture};
 use crate::cli::Format;
 use crate::error::{Error, Result};
 use crate::output::OutputOptions;
 use crate::serve;
 use crate::snapshot::render::RenderOptions;
-use include_dir::{include_dir, Dir};
+use include_dir::{Dir, include_dir};
 use std::sync::Arc;
 
 static DEMO: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/fixtures/demo");
@@ -24,7 +24,9 @@ pub async fn run(
     oopts: &OutputOptions,
 ) -> Result<i32> {
     let lookup: serve::Lookup = Arc::new(|p: &str| DEMO.get_file(p).map(|f| f.contents().to_vec()));
-    let server = serve::serve(lookup, 0).await.map_err(|e| Error::Browser(format!("demo server: {e}")))?;
+    let server = serve::serve(lookup, 0)
+        .await
+        .map_err(|e| Error::Browser(format!("demo server: {e}")))?;
     let url = server.url();
     eprintln!("demo page served at {url}");
     let mut opts = bopts.clone();
@@ -32,7 +34,14 @@ pub async fn run(
     let mut b = Browser::open(&opts).await?;
     let result = async {
         b.goto(&url).await?;
-        let snap = capture(&mut b, &CaptureOptions { verbose: ropts.verbose, ..Default::default() }).await?;
+        let snap = capture(
+            &mut b,
+            &CaptureOptions {
+                verbose: ropts.verbose,
+                ..Default::default()
+            },
+        )
+        .await?;
         emit_snapshot(&snap, format, pretty, ropts, oopts)
     }
     .await;

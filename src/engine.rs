@@ -58,12 +58,23 @@ pub async fn call_raw(client: &Client, method: &str, args: &Value) -> Result<Str
 /// Decodes an engine reply, turning `{kind: "exception"}` into an error.
 pub fn decode<T: DeserializeOwned>(raw: &str) -> Result<T> {
     if raw.starts_with("{\"kind\":\"exception\"") || raw.starts_with("{\"kind\":\"bad_method\"") {
-        let v: Value = serde_json::from_str(raw).map_err(|source| Error::Json { what: "the page engine", source })?;
-        let msg = v.get("message").and_then(Value::as_str).unwrap_or("unknown failure");
-        return Err(Error::Engine(format!("the engine threw in the page: {msg}")));
+        let v: Value = serde_json::from_str(raw).map_err(|source| Error::Json {
+            what: "the page engine",
+            source,
+        })?;
+        let msg = v
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("unknown failure");
+        return Err(Error::Engine(format!(
+            "the engine threw in the page: {msg}"
+        )));
     }
     // The wire is flat (a node list with parent indexes), so serde_json's depth limit holds.
-    serde_json::from_str(raw).map_err(|source| Error::Json { what: "the page engine", source })
+    serde_json::from_str(raw).map_err(|source| Error::Json {
+        what: "the page engine",
+        source,
+    })
 }
 
 #[cfg(test)]

@@ -18,16 +18,19 @@ pub enum Error {
     StepFile { path: String, problems: String },
     /// No browser or driver binary could be found.
     #[error("{what} not found{}", .tried.as_ref().map(|t| format!(" (looked for {t})")).unwrap_or_default())]
-    MissingBinary { what: &'static str, tried: Option<String> },
+    MissingBinary {
+        what: &'static str,
+        tried: Option<String>,
+    },
     /// The driver or the browser failed to start or died.
     #[error("browser failure: {0}")]
     Browser(String),
     /// A WebDriver command failed.
     #[error("webdriver command failed: {0}")]
-    WebDriver(#[from] fantoccini::error::CmdError),
+    WebDriver(Box<fantoccini::error::CmdError>),
     /// Creating a WebDriver session failed.
     #[error("could not start a WebDriver session: {0}")]
-    NewSession(#[from] fantoccini::error::NewSessionError),
+    NewSession(Box<fantoccini::error::NewSessionError>),
     /// The injected engine returned something unexpected or threw.
     #[error("page engine error: {0}")]
     Engine(String),
@@ -55,6 +58,18 @@ pub enum Error {
         #[source]
         source: serde_json::Error,
     },
+}
+
+impl From<fantoccini::error::CmdError> for Error {
+    fn from(e: fantoccini::error::CmdError) -> Self {
+        Error::WebDriver(Box::new(e))
+    }
+}
+
+impl From<fantoccini::error::NewSessionError> for Error {
+    fn from(e: fantoccini::error::NewSessionError) -> Self {
+        Error::NewSession(Box::new(e))
+    }
 }
 
 impl Error {
@@ -98,7 +113,15 @@ impl Error {
         }
     }
 
-    pub(crate) fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io { action, path: path.into(), source }
+    pub(crate) fn io(
+        action: &'static str,
+        path: impl Into<PathBuf>,
+        source: std::io::Error,
+    ) -> Self {
+        Error::Io {
+            action,
+            path: path.into(),
+            source,
+        }
     }
 }

@@ -49,7 +49,16 @@ pub fn deliver(
 /// Prints to stdout, adding a final newline; a closed pipe is not an error worth a panic.
 pub fn print_stdout(s: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
-    let r = out.write_all(s.as_bytes()).and_then(|_| if s.ends_with('\n') { Ok(()) } else { out.write_all(b"\n") }).and_then(|_| out.flush());
+    let r = out
+        .write_all(s.as_bytes())
+        .and_then(|_| {
+            if s.ends_with('\n') {
+                Ok(())
+            } else {
+                out.write_all(b"\n")
+            }
+        })
+        .and_then(|_| out.flush());
     match r {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),

@@ -9,14 +9,22 @@ use crate::wire::WireSnapshotOrError;
 /// Normalizes user input to the canonical ref (`f0` is the main frame and is dropped).
 pub fn parse_ref(input: &str) -> Result<String, Error> {
     let t = input.trim();
-    let t = t.strip_prefix('[').and_then(|x| x.strip_suffix(']')).unwrap_or(t);
+    let t = t
+        .strip_prefix('[')
+        .and_then(|x| x.strip_suffix(']'))
+        .unwrap_or(t);
     let t = t.strip_prefix("ref=").unwrap_or(t);
     let t = t.strip_prefix('@').unwrap_or(t);
-    let canon = t.strip_prefix("f0").filter(|r| r.starts_with('s')).unwrap_or(t);
+    let canon = t
+        .strip_prefix("f0")
+        .filter(|r| r.starts_with('s'))
+        .unwrap_or(t);
     if is_ref(canon) {
         Ok(canon.to_string())
     } else {
-        Err(Error::Ref { message: format!("malformed ref {input:?}: expected s<n>e<m>") })
+        Err(Error::Ref {
+            message: format!("malformed ref {input:?}: expected s<n>e<m>"),
+        })
     }
 }
 
@@ -32,19 +40,25 @@ pub fn is_ref(s: &str) -> bool {
         }
         None => s,
     };
-    let Some(rest) = rest.strip_prefix('s') else { return false };
+    let Some(rest) = rest.strip_prefix('s') else {
+        return false;
+    };
     let n = rest.chars().take_while(char::is_ascii_digit).count();
     if n == 0 {
         return false;
     }
-    let Some(m) = rest[n..].strip_prefix('e') else { return false };
+    let Some(m) = rest[n..].strip_prefix('e') else {
+        return false;
+    };
     !m.is_empty() && m.chars().all(|c| c.is_ascii_digit())
 }
 
 /// The SPEC 2 message for a stale or unknown ref reply.
 pub fn stale_error(reply: &WireSnapshotOrError) -> Error {
     let message = match reply {
-        WireSnapshotOrError::Unknown { r#ref } => format!("unknown ref \"{}\": take a new snapshot", r#ref),
+        WireSnapshotOrError::Unknown { r#ref } => {
+            format!("unknown ref \"{}\": take a new snapshot", r#ref)
+        }
         WireSnapshotOrError::Gone { r#ref, role, name } => format!(
             "Element {role} {} (ref {}) no longer exists. Take a new snapshot to see the current page.",
             serde_json::to_string(name).unwrap_or_default(),
@@ -73,7 +87,14 @@ mod tests {
 
     #[test]
     fn every_documented_spelling_parses() {
-        for s in ["s1e4", "@s1e4", "[ref=s1e4]", "ref=s1e4", "f0s1e4", " s1e4 "] {
+        for s in [
+            "s1e4",
+            "@s1e4",
+            "[ref=s1e4]",
+            "ref=s1e4",
+            "f0s1e4",
+            " s1e4 ",
+        ] {
             assert_eq!(parse_ref(s).unwrap(), "s1e4", "{s}");
         }
         assert_eq!(parse_ref("f2s3e10").unwrap(), "f2s3e10");
@@ -83,13 +104,20 @@ mod tests {
     fn malformed_refs_say_what_is_expected() {
         for s in ["x", "s1", "e4", "s1e", "fs1e4", "s1e4x", ""] {
             let e = parse_ref(s).unwrap_err();
-            assert_eq!(e.to_string(), format!("malformed ref {s:?}: expected s<n>e<m>"));
+            assert_eq!(
+                e.to_string(),
+                format!("malformed ref {s:?}: expected s<n>e<m>")
+            );
         }
     }
 
     #[test]
     fn stale_messages_match_spec_2() {
-        let gone = WireSnapshotOrError::Gone { r#ref: "s1e4".into(), role: "button".into(), name: "Submit".into() };
+        let gone = WireSnapshotOrError::Gone {
+            r#ref: "s1e4".into(),
+            role: "button".into(),
+            name: "Submit".into(),
+        };
         assert_eq!(
             stale_error(&gone).to_string(),
             "Element button \"Submit\" (ref s1e4) no longer exists. Take a new snapshot to see the current page."
@@ -103,7 +131,12 @@ mod tests {
             stale_error(&changed).to_string(),
             "Element changed since snapshot. Was: button \"Submit\", now: button \"Loading...\". Take a new snapshot."
         );
-        let unknown = WireSnapshotOrError::Unknown { r#ref: "s9e99".into() };
-        assert_eq!(stale_error(&unknown).to_string(), "unknown ref \"s9e99\": take a new snapshot");
+        let unknown = WireSnapshotOrError::Unknown {
+            r#ref: "s9e99".into(),
+        };
+        assert_eq!(
+            stale_error(&unknown).to_string(),
+            "unknown ref \"s9e99\": take a new snapshot"
+        );
     }
 }

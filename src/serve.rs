@@ -51,14 +51,18 @@ pub async fn serve(lookup: Lookup, port: u16) -> std::io::Result<Server> {
     let addr = listener.local_addr()?;
     let task = tokio::spawn(async move {
         loop {
-            let Ok((stream, _)) = listener.accept().await else { continue };
+            let Ok((stream, _)) = listener.accept().await else {
+                continue;
+            };
             let lookup = lookup.clone();
             tokio::spawn(async move {
                 let svc = service_fn(move |req: Request<hyper::body::Incoming>| {
                     let lookup = lookup.clone();
                     async move { Ok::<_, Infallible>(respond(&lookup, &req)) }
                 });
-                let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), svc).await;
+                let _ = http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), svc)
+                    .await;
             });
         }
     });
@@ -71,7 +75,11 @@ fn respond(lookup: &Lookup, req: &Request<hyper::body::Incoming>) -> Response<Fu
     if path.is_empty() || path.ends_with('/') {
         path.push_str("index.html");
     }
-    let found = if path.split('/').any(|seg| seg == "..") { None } else { lookup(&path) };
+    let found = if path.split('/').any(|seg| seg == "..") {
+        None
+    } else {
+        lookup(&path)
+    };
     let mut resp = match found {
         Some(body) => {
             let mut r = Response::new(Full::new(Bytes::from(body)));

@@ -29,7 +29,10 @@ fn artifacts_dir(chosen: Option<&Path>) -> Result<PathBuf> {
                     )));
                 }
                 Ok(m) if !m.is_dir() => {
-                    return Err(Error::Usage(format!("--artifacts {} is not a directory", d.display())));
+                    return Err(Error::Usage(format!(
+                        "--artifacts {} is not a directory",
+                        d.display()
+                    )));
                 }
                 Ok(_) => {}
                 Err(_) => crate::browser::session::make_private_dir(d)?,
@@ -56,15 +59,24 @@ pub fn write_artifact(body: &[u8], stem: &str, ext: &str, dir: Option<&Path>) ->
         .suffix(ext)
         .tempfile_in(&dir)
         .map_err(|e| Error::io("create artifact in", &dir, e))?;
-    f.write_all(body).map_err(|e| Error::io("write", f.path().to_path_buf(), e))?;
-    let (_, path) = f.keep().map_err(|e| Error::io("keep", dir.clone(), e.error))?;
-    Ok(Artifact { path, bytes: body.len() })
+    f.write_all(body)
+        .map_err(|e| Error::io("write", f.path().to_path_buf(), e))?;
+    let (_, path) = f
+        .keep()
+        .map_err(|e| Error::io("keep", dir.clone(), e.error))?;
+    Ok(Artifact {
+        path,
+        bytes: body.len(),
+    })
 }
 
 /// Writes `body` to exactly `path` (the user's --file), refusing to follow a symlink there.
 pub fn write_user_file(path: &Path, body: &[u8]) -> Result<()> {
     if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-        return Err(Error::Usage(format!("{} is a symbolic link: give a regular file path", path.display())));
+        return Err(Error::Usage(format!(
+            "{} is a symbolic link: give a regular file path",
+            path.display()
+        )));
     }
     std::fs::write(path, body).map_err(|e| Error::io("write", path, e))
 }
@@ -89,7 +101,11 @@ mod tests {
         assert!(write_artifact(b"x", "s", ".txt", Some(&link)).is_err());
         // default dir is 0700
         let b = write_artifact(b"x", "s", ".txt", None).unwrap();
-        let dmode = std::fs::metadata(b.path.parent().unwrap()).unwrap().permissions().mode() & 0o777;
+        let dmode = std::fs::metadata(b.path.parent().unwrap())
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777;
         assert_eq!(dmode, 0o700);
         std::fs::remove_dir_all(b.path.parent().unwrap()).unwrap();
         assert_eq!(std::fs::read(&target).unwrap(), b"keep");

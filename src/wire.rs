@@ -128,12 +128,30 @@ pub struct WireSnapshot {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum WireSnapshotOrError {
     Snapshot(Box<WireSnapshot>),
-    NoRoot { root: String },
-    BadSelector { root: String },
-    Unknown { r#ref: String },
-    Gone { r#ref: String, role: String, name: String },
-    Changed { r#ref: String, was: (String, String), now: (String, String) },
-    Tampered { r#ref: String, role: String, name: String },
+    NoRoot {
+        root: String,
+    },
+    BadSelector {
+        root: String,
+    },
+    Unknown {
+        r#ref: String,
+    },
+    Gone {
+        r#ref: String,
+        role: String,
+        name: String,
+    },
+    Changed {
+        r#ref: String,
+        was: (String, String),
+        now: (String, String),
+    },
+    Tampered {
+        r#ref: String,
+        role: String,
+        name: String,
+    },
 }
 
 /// Reply of `since`.

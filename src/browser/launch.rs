@@ -24,8 +24,18 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
     "--window-size=1280,800",
 ];
 
-const BROWSER_CANDIDATES: &[&str] = &["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"];
-const DRIVER_CANDIDATES: &[&str] = &["chromedriver", "/usr/lib/chromium/chromedriver", "/usr/bin/chromedriver"];
+const BROWSER_CANDIDATES: &[&str] = &[
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+    "chrome",
+];
+const DRIVER_CANDIDATES: &[&str] = &[
+    "chromedriver",
+    "/usr/lib/chromium/chromedriver",
+    "/usr/bin/chromedriver",
+];
 
 fn on_path(name: &str) -> Option<PathBuf> {
     if name.contains('/') {
@@ -33,7 +43,9 @@ fn on_path(name: &str) -> Option<PathBuf> {
         return p.is_file().then_some(p);
     }
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
 }
 
 /// The browser binary: `explicit`, else the first of the usual names on PATH.
@@ -51,19 +63,31 @@ fn find(what: &'static str, explicit: Option<&Path>, names: &[&str]) -> Result<P
         return if p.is_file() {
             Ok(p.to_path_buf())
         } else {
-            Err(Error::MissingBinary { what, tried: Some(p.display().to_string()) })
+            Err(Error::MissingBinary {
+                what,
+                tried: Some(p.display().to_string()),
+            })
         };
     }
     names
         .iter()
         .find_map(|n| on_path(n))
-        .ok_or_else(|| Error::MissingBinary { what, tried: Some(names.join(", ")) })
+        .ok_or_else(|| Error::MissingBinary {
+            what,
+            tried: Some(names.join(", ")),
+        })
 }
+
+/// Stack limit given to the browser's processes (bytes).
+pub const RENDERER_STACK: libc::rlim_t = 512 * 1024 * 1024;
 
 /// A free TCP port on 127.0.0.1.
 pub fn free_port() -> Result<u16> {
-    let l = TcpListener::bind("127.0.0.1:0").map_err(|e| Error::Browser(format!("no free local port: {e}")))?;
-    Ok(l.local_addr().map_err(|e| Error::Browser(e.to_string()))?.port())
+    let l = TcpListener::bind("127.0.0.1:0")
+        .map_err(|e| Error::Browser(format!("no free local port: {e}")))?;
+    Ok(l.local_addr()
+        .map_err(|e| Error::Browser(e.to_string()))?
+        .port())
 }
 
 /// A started driver: where it listens and its process id.
@@ -87,6 +111,34 @@ pub fn start_driver(driver: &Path, log: &Path) -> Result<Driver> {
         .stdout(logf)
         .stderr(logf2)
         .process_group(0);
+    // Chromium lays out nested blocks recursively on the renderer's main thread, whose stack
+    // is bounded by RLIMIT_STACK (8 MiB by default): a few thousand nested <div>s crash the
+    // tab. The driver, the browser and its renderers inherit a larger limit from here.
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        cmd.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: RENDERER_STACK,
+                rlim_max: libc::RLIM_INFINITY,
+            };
+            let mut cur = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            if libc::getrlimit(libc::RLIMIT_STACK, &mut cur) == 0 {
+                let want = libc::rlimit {
+                    rlim_cur: if cur.rlim_max == libc::RLIM_INFINITY {
+                        lim.rlim_cur
+                    } else {
+                        lim.rlim_cur.min(cur.rlim_max)
+                    },
+                    rlim_max: cur.rlim_max,
+                };
+                libc::setrlimit(libc::RLIMIT_STACK, &want);
+            }
+            Ok(())
+        });
+    }
     let mut child = cmd
         .spawn()
         .map_err(|e| Error::Browser(format!("could not start {}: {e}", driver.display())))?;
@@ -107,17 +159,26 @@ pub fn start_driver(driver: &Path, log: &Path) -> Result<Driver> {
         }
         if Instant::now() > deadline {
             kill_group(pid);
-            return Err(Error::Browser(format!("{} did not listen on port {port} within 20 s", driver.display())));
+            return Err(Error::Browser(format!(
+                "{} did not listen on port {port} within 20 s",
+                driver.display()
+            )));
         }
         std::thread::sleep(Duration::from_millis(25));
     }
     // The driver must outlive this process: forget the handle without waiting.
     std::mem::forget(child);
-    Ok(Driver { url: format!("http://127.0.0.1:{port}"), pid })
+    Ok(Driver {
+        url: format!("http://127.0.0.1:{port}"),
+        pid,
+    })
 }
 
 /// WebDriver capabilities for headless Chromium with our flags and a private profile.
-pub fn chrome_capabilities(browser: &Path, user_data_dir: &Path) -> serde_json::Map<String, serde_json::Value> {
+pub fn chrome_capabilities(
+    browser: &Path,
+    user_data_dir: &Path,
+) -> serde_json::Map<String, serde_json::Value> {
     let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|s| s.to_string()).collect();
     args.push(format!("--user-data-dir={}", user_data_dir.display()));
     let caps = serde_json::json!({
@@ -138,7 +199,9 @@ pub fn chrome_capabilities(browser: &Path, user_data_dir: &Path) -> serde_json::
 
 /// True while a process with this pid exists.
 pub fn alive(pid: u32) -> bool {
-    let Ok(pid) = i32::try_from(pid) else { return false };
+    let Ok(pid) = i32::try_from(pid) else {
+        return false;
+    };
     // SAFETY: kill with signal 0 only checks for existence.
     unsafe { libc::kill(pid, 0) == 0 }
 }
@@ -177,14 +240,20 @@ fn reap(pid: i32) {
 /// clean up.
 pub fn kill_matching(needle: &str) -> usize {
     let mut killed = 0;
-    let Ok(dir) = std::fs::read_dir("/proc") else { return 0 };
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
     let me = std::process::id();
     for e in dir.flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
         if pid == me {
             continue;
         }
-        let Ok(cmd) = std::fs::read(e.path().join("cmdline")) else { continue };
+        let Ok(cmd) = std::fs::read(e.path().join("cmdline")) else {
+            continue;
+        };
         let cmd = String::from_utf8_lossy(&cmd);
         if cmd.contains(needle) {
             // SAFETY: signal to a process we identified by its command line.
@@ -201,9 +270,13 @@ pub fn kill_matching(needle: &str) -> usize {
 /// Pids of processes whose command line names `needle`.
 pub fn pids_matching(needle: &str) -> Vec<u32> {
     let mut out = Vec::new();
-    let Ok(dir) = std::fs::read_dir("/proc") else { return out };
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return out;
+    };
     for e in dir.flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
         if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
             // zombies have an empty command line
             if !cmd.is_empty() && String::from_utf8_lossy(&cmd).contains(needle) {

@@ -11,7 +11,7 @@ use fantoccini::wd::WindowHandle;
 use fantoccini::{Client, ClientBuilder};
 use session::{SessionRecord, TabRecord};
 use std::path::PathBuf;
-use tracing::{debug, info_span, warn, Instrument};
+use tracing::{Instrument, debug, info_span, warn};
 
 /// How to reach a browser.
 #[derive(Debug, Clone, Default)]
@@ -33,11 +33,19 @@ pub struct Browser {
 }
 
 fn now_secs() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
 }
 
 async fn attach(rec: &SessionRecord) -> Result<Client> {
-    let client = Client::with_existing_session(&rec.webdriver, &rec.session_id, hyper_tls::HttpsConnector::new()).await?;
+    let client = Client::with_existing_session(
+        &rec.webdriver,
+        &rec.session_id,
+        hyper_tls::HttpsConnector::new(),
+    )
+    .await?;
     // Dropping this client must not end the browser: it belongs to the session.
     client.persist().await?;
     // A cheap command proves the session is alive.
@@ -62,7 +70,11 @@ fn cleanup(rec: &SessionRecord) {
 impl Browser {
     /// Attaches to the named session, or starts a new browser for it.
     pub async fn open(opts: &BrowserOptions) -> Result<Browser> {
-        let name = if opts.session.is_empty() { "default" } else { opts.session.as_str() };
+        let name = if opts.session.is_empty() {
+            "default"
+        } else {
+            opts.session.as_str()
+        };
         session::validate_name(name)?;
         async {
             if let Some(rec) = session::load(name)? {
@@ -71,7 +83,10 @@ impl Browser {
                     match attach(&rec).await {
                         Ok(client) => {
                             debug!(session = name, "reattached");
-                            return Ok(Browser { client, record: rec });
+                            return Ok(Browser {
+                                client,
+                                record: rec,
+                            });
                         }
                         Err(e) => warn!("session {name:?} is gone ({e}); starting a new browser"),
                     }
@@ -113,7 +128,10 @@ impl Browser {
                 (d.url, Some(d.pid), Some(profile), caps)
             }
         };
-        let connected = ClientBuilder::native().capabilities(caps).connect(&webdriver).await;
+        let connected = ClientBuilder::native()
+            .capabilities(caps)
+            .connect(&webdriver)
+            .await;
         let client = match connected {
             Ok(c) => c,
             Err(e) => {
@@ -138,23 +156,38 @@ impl Browser {
             session_id,
             driver_pid,
             user_data_dir,
-            tabs: vec![TabRecord { alias: "t1".into(), handle: handle_str(&handle) }],
+            tabs: vec![TabRecord {
+                alias: "t1".into(),
+                handle: handle_str(&handle),
+            }],
             current: "t1".into(),
             next_tab: 2,
             snapshots: Default::default(),
             created: now_secs(),
         };
         session::save(&rec)?;
-        Ok(Browser { client, record: rec })
+        Ok(Browser {
+            client,
+            record: rec,
+        })
     }
 
     /// Ends session `name`: the browser, the driver, the profile and the record. Returns
     /// false when there was no such session.
     pub async fn close_session(name: &str) -> Result<bool> {
-        let Some(rec) = session::load(name)? else { return Ok(false) };
+        let Some(rec) = session::load(name)? else {
+            return Ok(false);
+        };
         if rec.driver_pid.is_none_or(launch::alive) {
-            if let Ok(client) = Client::with_existing_session(&rec.webdriver, &rec.session_id, hyper_tls::HttpsConnector::new()).await {
-                let _ = tokio::time::timeout(std::time::Duration::from_secs(10), client.close()).await;
+            if let Ok(client) = Client::with_existing_session(
+                &rec.webdriver,
+                &rec.session_id,
+                hyper_tls::HttpsConnector::new(),
+            )
+            .await
+            {
+                let _ =
+                    tokio::time::timeout(std::time::Duration::from_secs(10), client.close()).await;
             }
         }
         cleanup(&rec);
@@ -172,14 +205,48 @@ impl Browser {
             .cloned()
             .ok_or_else(|| {
                 let known: Vec<&str> = self.record.tabs.iter().map(|t| t.alias.as_str()).collect();
-                Error::Usage(format!("unknown tab {alias:?}: this session has {}", known.join(", ")))
+                Error::Usage(format!(
+                    "unknown tab {alias:?}: this session has {}",
+                    known.join(", ")
+                ))
             })?;
         if self.record.current != tab.alias {
-            self.client.switch_to_window(WindowHandle::try_from(tab.handle.clone()).map_err(|_| Error::Browser("bad window handle".into()))?).await?;
+            self.client
+                .switch_to_window(
+                    WindowHandle::try_from(tab.handle.clone())
+                        .map_err(|_| Error::Browser("bad window handle".into()))?,
+                )
+                .await?;
             self.record.current = tab.alias.clone();
             session::save(&self.record)?;
         }
         Ok(())
+    }
+
+    /// Replaces the current tab with a fresh one (after the page crashed its renderer), so the
+    /// session stays usable. The alias is kept.
+    pub async fn replace_crashed_tab(&mut self) -> Result<()> {
+        let alias = self.record.current.clone();
+        let old = self
+            .record
+            .tabs
+            .iter()
+            .find(|t| t.alias == alias)
+            .map(|t| t.handle.clone());
+        let fresh = self.client.new_window(true).await?;
+        let handle = fresh.handle;
+        if let Some(old) = old.and_then(|h| WindowHandle::try_from(h).ok()) {
+            if self.client.switch_to_window(old).await.is_ok() {
+                let _ = self.client.close_window().await;
+            }
+        }
+        self.client.switch_to_window(handle.clone()).await?;
+        for t in &mut self.record.tabs {
+            if t.alias == alias {
+                t.handle = handle_str(&handle);
+            }
+        }
+        session::save(&self.record)
     }
 
     /// The current tab's alias.
@@ -212,7 +279,9 @@ fn handle_str(h: &WindowHandle) -> String {
 pub fn normalize_url(s: &str) -> Result<String> {
     let t = s.trim();
     if t.is_empty() {
-        return Err(Error::Usage("empty URL: give an address such as http://127.0.0.1:8080/".into()));
+        return Err(Error::Usage(
+            "empty URL: give an address such as http://127.0.0.1:8080/".into(),
+        ));
     }
     if t.contains("://") || t.starts_with("about:") || t.starts_with("data:") {
         return Ok(t.to_string());

@@ -63,7 +63,8 @@ pub fn sessions_dir() -> Result<PathBuf> {
 pub fn make_private_dir(d: &Path) -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
     std::fs::create_dir_all(d).map_err(|e| Error::io("create directory", d, e))?;
-    std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o700)).map_err(|e| Error::io("set permissions of", d, e))?;
+    std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o700))
+        .map_err(|e| Error::io("set permissions of", d, e))?;
     Ok(())
 }
 
@@ -72,7 +73,9 @@ pub fn validate_name(name: &str) -> Result<()> {
     let ok = !name.is_empty()
         && name.len() <= 64
         && !name.starts_with('.')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.');
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.');
     if ok {
         Ok(())
     } else {
@@ -107,11 +110,20 @@ pub fn load(name: &str) -> Result<Option<SessionRecord>> {
 pub fn save(rec: &SessionRecord) -> Result<()> {
     use std::io::Write;
     let p = record_path(&rec.name)?;
-    let dir = p.parent().map(Path::to_path_buf).unwrap_or_else(std::env::temp_dir);
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(|e| Error::io("create temp file in", &dir, e))?;
-    let body = serde_json::to_vec_pretty(rec).map_err(|source| Error::Json { what: "a session record", source })?;
-    tmp.write_all(&body).map_err(|e| Error::io("write", tmp.path().to_path_buf(), e))?;
-    tmp.persist(&p).map_err(|e| Error::io("write", &p, e.error))?;
+    let dir = p
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(std::env::temp_dir);
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir)
+        .map_err(|e| Error::io("create temp file in", &dir, e))?;
+    let body = serde_json::to_vec_pretty(rec).map_err(|source| Error::Json {
+        what: "a session record",
+        source,
+    })?;
+    tmp.write_all(&body)
+        .map_err(|e| Error::io("write", tmp.path().to_path_buf(), e))?;
+    tmp.persist(&p)
+        .map_err(|e| Error::io("write", &p, e.error))?;
     Ok(())
 }
 
@@ -129,7 +141,10 @@ pub fn remove(name: &str) -> Result<()> {
 pub fn list() -> Result<Vec<String>> {
     let d = sessions_dir()?;
     let mut out = Vec::new();
-    for e in std::fs::read_dir(&d).map_err(|e| Error::io("read", &d, e))?.flatten() {
+    for e in std::fs::read_dir(&d)
+        .map_err(|e| Error::io("read", &d, e))?
+        .flatten()
+    {
         let p = e.path();
         if p.extension().is_some_and(|x| x == "json") {
             if let Some(stem) = p.file_stem().and_then(|s| s.to_str()) {

@@ -83,9 +83,8 @@ impl Snapshot {
             });
         }
         let mut children = vec![Vec::new(); nodes.len()];
-        for i in 1..nodes.len() {
-            let p = nodes[i].parent.unwrap_or(0);
-            children[p].push(i);
+        for (i, n) in nodes.iter().enumerate().skip(1) {
+            children[n.parent.unwrap_or(0)].push(i);
         }
         let frames = w
             .frames
@@ -136,7 +135,11 @@ fn node_from_wire(i: usize, n: WireNode) -> Node {
     let is_text = n.r == "text";
     Node {
         parent,
-        name: if is_text { String::new() } else { n.n.unwrap_or_default() },
+        name: if is_text {
+            String::new()
+        } else {
+            n.n.unwrap_or_default()
+        },
         value: n.v,
         role: n.r,
         ref_: n.ref_,
@@ -153,14 +156,21 @@ pub(crate) mod tests {
     use super::*;
     use crate::wire::{Fingerprint, WireStats};
 
-    /// A snapshot from (parent, role, name, ref, value) rows; the first row is the document.
-    pub fn snap(rows: &[(i64, &str, &str, Option<&str>, Option<&str>)]) -> Snapshot {
+    /// (parent, role, name, ref, value)
+    pub type Row<'a> = (i64, &'a str, &'a str, Option<&'a str>, Option<&'a str>);
+
+    /// A snapshot from rows; the first row is the document.
+    pub fn snap(rows: &[Row]) -> Snapshot {
         let nodes = rows
             .iter()
             .map(|(p, r, n, rf, v)| WireNode {
                 p: *p,
                 r: r.to_string(),
-                n: if n.is_empty() { None } else { Some(n.to_string()) },
+                n: if n.is_empty() {
+                    None
+                } else {
+                    Some(n.to_string())
+                },
                 v: v.map(str::to_string),
                 s: None,
                 u: None,
@@ -178,14 +188,24 @@ pub(crate) mod tests {
             frames: vec![],
             viewport: [800.0, 600.0],
             stats: WireStats::default(),
-            fingerprint: Fingerprint { url: String::new(), scroll: [0, 0], dom: 0, interactive: 0, epoch: 0 },
+            fingerprint: Fingerprint {
+                url: String::new(),
+                scroll: [0, 0],
+                dom: 0,
+                interactive: 0,
+                epoch: 0,
+            },
             engine_ms: 0.0,
         })
     }
 
     #[test]
     fn forward_parent_pointers_are_reattached_to_the_document() {
-        let s = snap(&[(-1, "document", "T", None, None), (5, "button", "A", None, None), (1, "text", "", None, Some("x"))]);
+        let s = snap(&[
+            (-1, "document", "T", None, None),
+            (5, "button", "A", None, None),
+            (1, "text", "", None, Some("x")),
+        ]);
         assert_eq!(s.nodes[1].parent, Some(0));
         assert_eq!(s.children[0], vec![1]);
         assert_eq!(s.children[1], vec![2]);

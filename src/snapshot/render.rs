@@ -103,14 +103,17 @@ pub fn flags(n: &Node, verbose: bool) -> String {
 }
 
 /// The children worth showing: text runs that only repeat the node's name are implied by it.
-pub fn shown_children<'a>(snap: &'a Snapshot, i: usize) -> &'a [usize] {
+pub fn shown_children(snap: &Snapshot, i: usize) -> &[usize] {
     let kids = &snap.children[i];
     let n = &snap.nodes[i];
     if kids.is_empty() || n.name.is_empty() || n.is_text() {
         return kids;
     }
     if kids.iter().all(|&k| snap.nodes[k].is_text()) {
-        let joined: Vec<&str> = kids.iter().filter_map(|&k| snap.nodes[k].value.as_deref()).collect();
+        let joined: Vec<&str> = kids
+            .iter()
+            .filter_map(|&k| snap.nodes[k].value.as_deref())
+            .collect();
         let joined = joined.join(" ");
         if squash(&joined) == squash(&n.name) {
             return &[];
@@ -134,7 +137,11 @@ pub fn short_url(url: &str, page: &str) -> String {
     match (origin(url), origin(page)) {
         (Some(a), Some(b)) if a == b => {
             let rest = &url[a.len()..];
-            if rest.is_empty() { "/".to_string() } else { rest.to_string() }
+            if rest.is_empty() {
+                "/".to_string()
+            } else {
+                rest.to_string()
+            }
         }
         _ => url.to_string(),
     }
@@ -161,7 +168,11 @@ pub fn notes(snap: &Snapshot) -> Vec<String> {
     let mut out = Vec::new();
     for f in &snap.frames {
         if let Some(why) = &f.unreadable {
-            out.push(format!("# frame f{} ({}) could not be read: {why}", f.index, cut(&f.url, TEXT_CUT)));
+            out.push(format!(
+                "# frame f{} ({}) could not be read: {why}",
+                f.index,
+                cut(&f.url, TEXT_CUT)
+            ));
         }
     }
     if snap.stats.withheld_refs > 0 {
@@ -209,10 +220,17 @@ pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
         out.push_str(&head(n, opts.verbose));
         let kids = shown_children(snap, i);
         let url = n.url.as_deref().filter(|_| n.role == "link");
-        let single_text = kids.len() == 1 && snap.nodes[kids[0]].is_text() && url.is_none() && n.value.is_none();
+        let single_text = i != 0
+            && kids.len() == 1
+            && snap.nodes[kids[0]].is_text()
+            && url.is_none()
+            && n.value.is_none();
         if single_text {
             out.push_str(": ");
-            out.push_str(&cut(snap.nodes[kids[0]].value.as_deref().unwrap_or(""), TEXT_CUT));
+            out.push_str(&cut(
+                snap.nodes[kids[0]].value.as_deref().unwrap_or(""),
+                TEXT_CUT,
+            ));
             out.push('\n');
             continue;
         }
@@ -269,7 +287,12 @@ fn props_json(n: &Node, page_url: &str, verbose: bool) -> Option<Value> {
     if let Some(p) = s.pressed.as_ref().filter(|p| p.is_on()) {
         m.insert("pressed".into(), tri(p));
     }
-    for (k, on) in [("required", s.required), ("readonly", s.readonly), ("invalid", s.invalid), ("focused", s.focused)] {
+    for (k, on) in [
+        ("required", s.required),
+        ("readonly", s.readonly),
+        ("invalid", s.invalid),
+        ("focused", s.focused),
+    ] {
         if on {
             m.insert(k.into(), true.into());
         }
@@ -281,7 +304,11 @@ fn props_json(n: &Node, page_url: &str, verbose: bool) -> Option<Value> {
         m.insert("value".into(), cap(v).into());
     }
     if let Some(u) = &n.url {
-        let shown = if verbose { u.clone() } else { short_url(u, page_url) };
+        let shown = if verbose {
+            u.clone()
+        } else {
+            short_url(u, page_url)
+        };
         m.insert("url".into(), cap(&shown).into());
     }
     if verbose {
@@ -310,7 +337,11 @@ fn props_json(n: &Node, page_url: &str, verbose: bool) -> Option<Value> {
             m.insert("box".into(), serde_json::json!(b));
         }
     }
-    if m.is_empty() { None } else { Some(Value::Object(m)) }
+    if m.is_empty() {
+        None
+    } else {
+        Some(Value::Object(m))
+    }
 }
 
 /// Renders the snapshot as one JSON document (SPEC 1): nested nodes `{role, name, ref?,
@@ -444,10 +475,17 @@ mod tests {
     #[test]
     fn long_names_and_text_are_cut_with_dots() {
         let long = "x".repeat(150);
-        let s = snap(&[(-1, "document", "", None, None), (0, "button", &long, Some("s1e1"), None), (0, "text", "", None, Some(&long))]);
+        let s = snap(&[
+            (-1, "document", "", None, None),
+            (0, "button", &long, Some("s1e1"), None),
+            (0, "text", "", None, Some(&long)),
+        ]);
         let t = to_text(&s, &RenderOptions::default());
         assert!(t.contains(&format!("\"{}...\"", "x".repeat(100))), "{t}");
-        assert!(t.contains(&format!("- text: {}...\n", "x".repeat(100))), "{t}");
+        assert!(
+            t.contains(&format!("- text: {}...\n", "x".repeat(100))),
+            "{t}"
+        );
         // JSON keeps the full text
         let j = to_json(&s, &RenderOptions::default(), false);
         assert!(j.contains(&long));
@@ -463,7 +501,10 @@ mod tests {
     #[test]
     fn blank_page_is_a_bare_document() {
         let s = snap(&[(-1, "document", "", None, None)]);
-        assert_eq!(to_text(&s, &RenderOptions::default()), "- document\n# no accessible content\n");
+        assert_eq!(
+            to_text(&s, &RenderOptions::default()),
+            "- document\n# no accessible content\n"
+        );
     }
 
     #[test]
@@ -486,7 +527,7 @@ mod tests {
 
     #[test]
     fn deep_trees_render_without_recursion() {
-        let mut rows: Vec<(i64, &str, &str, Option<&str>, Option<&str>)> = vec![(-1, "document", "", None, None)];
+        let mut rows: Vec<crate::snapshot::tests::Row> = vec![(-1, "document", "", None, None)];
         for i in 0..20_000 {
             rows.push((i, "group", "", None, None));
         }
@@ -499,8 +540,14 @@ mod tests {
 
     #[test]
     fn urls_lose_their_own_origin() {
-        assert_eq!(short_url("http://a.test/x?y#z", "http://a.test/page"), "/x?y#z");
+        assert_eq!(
+            short_url("http://a.test/x?y#z", "http://a.test/page"),
+            "/x?y#z"
+        );
         assert_eq!(short_url("http://a.test", "http://a.test/page"), "/");
-        assert_eq!(short_url("https://b.test/x", "http://a.test/"), "https://b.test/x");
+        assert_eq!(
+            short_url("https://b.test/x", "http://a.test/"),
+            "https://b.test/x"
+        );
     }
 }

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The demo: installs Chromium and ChromeDriver when missing, builds ariasnap and prints the
+# snapshot of a bundled demo page served on 127.0.0.1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+cargo run --quiet -- demo "$@"

@@ -1,0 +1,142 @@
+//! Shared test context: the binary, a private ARIASNAP_HOME, the fixture server, and helpers
+//! to run commands against the suite's session.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::Mutex;
+
+/// A test: a name and a function that panics on failure.
+pub type Test = (&'static str, fn(&Ctx));
+
+pub struct Ctx {
+    pub bin: PathBuf,
+    pub home: tempfile::TempDir,
+    pub base: String,
+    pub fixtures: PathBuf,
+    /// Sessions made by tests besides the shared one, closed at the end.
+    pub extra_sessions: Mutex<Vec<String>>,
+    _rt: tokio::runtime::Runtime,
+}
+
+/// The shared session's name.
+pub const SESSION: &str = "it";
+
+impl Ctx {
+    pub fn start() -> Ctx {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let server = rt
+            .block_on(ariasnap::serve::serve(
+                ariasnap::serve::dir_lookup(fixtures.clone()),
+                0,
+            ))
+            .expect("fixture server");
+        let base = server.url();
+        Ctx {
+            bin: PathBuf::from(env!("CARGO_BIN_EXE_ariasnap")),
+            home: tempfile::tempdir().unwrap(),
+            base,
+            fixtures,
+            extra_sessions: Mutex::new(Vec::new()),
+            _rt: rt,
+        }
+    }
+
+    /// URL of a fixture file, e.g. `html/basic/page.html`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    /// A command for the binary with the suite's home and session.
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::new(&self.bin);
+        c.env("ARIASNAP_HOME", self.home.path())
+            .env("ARIASNAP_SESSION", SESSION)
+            .env_remove("ARIASNAP_WEBDRIVER")
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null());
+        c
+    }
+
+    /// Runs the binary with `args`; returns the output whatever the exit code.
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).output().expect("run ariasnap")
+    }
+
+    /// Runs and asserts success; returns stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let o = self.run(args);
+        assert!(
+            o.status.success(),
+            "ariasnap {args:?} failed ({}):\nstdout: {}\nstderr: {}",
+            o.status,
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).expect("utf-8 stdout")
+    }
+
+    /// Opens a fixture and returns its text snapshot.
+    pub fn snapshot(&self, path: &str) -> String {
+        self.ok(&["snapshot", &self.url(path), "--inline-limit", "0"])
+    }
+
+    /// Opens a fixture and returns its JSON snapshot.
+    pub fn snapshot_json(&self, path: &str) -> serde_json::Value {
+        let s = self.ok(&[
+            "snapshot",
+            &self.url(path),
+            "--format",
+            "json",
+            "--inline-limit",
+            "0",
+        ]);
+        serde_json::from_str(&s).expect("JSON snapshot")
+    }
+
+    /// Remembers a session to close at the end.
+    pub fn track_session(&self, name: &str) {
+        self.extra_sessions.lock().unwrap().push(name.to_string());
+    }
+
+    pub fn shutdown(&self) {
+        let mut names = vec![SESSION.to_string()];
+        names.extend(self.extra_sessions.lock().unwrap().drain(..));
+        for n in names {
+            let _ = self.run(&["session", "close", &n]);
+        }
+    }
+}
+
+/// Pulls every `[ref=...]` out of a text snapshot.
+pub fn refs_in(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in text.split("[ref=").skip(1) {
+        if let Some(end) = part.find(']') {
+            out.push(part[..end].to_string());
+        }
+    }
+    out
+}
+
+/// The first line of `text` containing `needle`.
+pub fn line_with<'a>(text: &'a str, needle: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?} in:\n{text}"))
+}
+
+/// The ref on the first line containing `needle`.
+pub fn ref_of(text: &str, needle: &str) -> String {
+    let l = line_with(text, needle);
+    refs_in(l)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("no ref on line {l:?}"))
+}

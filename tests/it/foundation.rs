@@ -1,0 +1,265 @@
+//! Issue: the foundation. A first faithful snapshot, JSON output, stable refs, persistent
+//! sessions (reattach and close), deep pages, text cutting, blank pages, hidden content.
+
+use crate::common::{Ctx, Test, line_with, ref_of, refs_in};
+use std::collections::HashSet;
+
+pub fn tests() -> Vec<Test> {
+    vec![
+        ("foundation::basic_page_lines", basic_page_lines),
+        ("foundation::json_output_parses", json_output_parses),
+        (
+            "foundation::refs_are_stable_and_follow_names",
+            refs_are_stable_and_follow_names,
+        ),
+        (
+            "foundation::reattach_and_close_leave_nothing",
+            reattach_and_close_leave_nothing,
+        ),
+        ("foundation::deep_page_5000_divs", deep_page_5000_divs),
+        ("foundation::long_text_is_cut", long_text_is_cut),
+        ("foundation::blank_page_is_minimal", blank_page_is_minimal),
+        (
+            "foundation::hidden_content_never_shows",
+            hidden_content_never_shows,
+        ),
+        (
+            "foundation::missing_browser_says_how_to_fix",
+            missing_browser_says_how_to_fix,
+        ),
+        (
+            "foundation::version_shows_engine_hash",
+            version_shows_engine_hash,
+        ),
+        ("foundation::demo_runs", demo_runs),
+    ]
+}
+
+fn basic_page_lines(c: &Ctx) {
+    let t = c.snapshot("html/basic/page.html");
+    assert!(t.starts_with("- document \"Basic page\":\n"), "{t}");
+    assert!(
+        t.contains("  - heading \"Welcome aboard\" [level=1]\n"),
+        "{t}"
+    );
+    assert!(
+        t.contains("  - paragraph: This paragraph explains the page.\n"),
+        "{t}"
+    );
+    let link = line_with(&t, "- link \"Next page\"");
+    assert!(link.contains("[ref=s"), "{link}");
+    let save = line_with(&t, "- button \"Save draft\"");
+    assert!(
+        save.starts_with("  - button \"Save draft\" [ref=s"),
+        "{save}"
+    );
+    let tb = line_with(&t, "- textbox \"Full name\"");
+    assert!(tb.contains("[ref=s"), "{tb}");
+    let cb = line_with(&t, "- checkbox \"I accept the terms\"");
+    assert!(cb.contains("[ref=s") && !cb.contains("[checked]"), "{cb}");
+    let refs = refs_in(&t);
+    assert_eq!(refs.len(), 5, "link, 2 buttons, textbox, checkbox: {t}");
+    let uniq: HashSet<&String> = refs.iter().collect();
+    assert_eq!(uniq.len(), refs.len(), "refs must be unique: {refs:?}");
+    for r in &refs {
+        assert!(ariasnap::refs::is_ref(r), "{r}");
+    }
+}
+
+fn json_output_parses(c: &Ctx) {
+    let v = c.snapshot_json("html/basic/page.html");
+    assert_eq!(v["role"], "document");
+    assert_eq!(v["name"], "Basic page");
+    assert_eq!(v["title"], "Basic page");
+    assert!(
+        v["url"]
+            .as_str()
+            .unwrap()
+            .ends_with("/html/basic/page.html")
+    );
+    assert!(v["snapshot"].as_u64().unwrap() >= 1);
+    let kids = v["children"].as_array().unwrap();
+    let button = kids
+        .iter()
+        .find(|k| k["name"] == "Save draft")
+        .expect("button");
+    assert_eq!(button["role"], "button");
+    assert!(button["ref"].as_str().unwrap().starts_with('s'));
+    assert!(button["children"].is_array());
+    let cb = kids
+        .iter()
+        .find(|k| k["role"] == "checkbox")
+        .expect("checkbox");
+    assert_eq!(cb["name"], "I accept the terms");
+    assert_eq!(v["stats"]["refs"], 5);
+}
+
+fn refs_are_stable_and_follow_names(c: &Ctx) {
+    let first = c.snapshot("html/basic/page.html");
+    let second = c.ok(&["snapshot"]);
+    assert_eq!(
+        refs_in(&first),
+        refs_in(&second),
+        "unchanged page keeps every ref"
+    );
+    let save = ref_of(&second, "\"Save draft\"");
+    let cancel = ref_of(&second, "\"Cancel\"");
+    let link = ref_of(&second, "\"Next page\"");
+    c.ok(&[
+        "eval",
+        "document.getElementById('save').textContent = 'Publish now'",
+    ]);
+    let third = c.ok(&["snapshot"]);
+    let publish = ref_of(&third, "\"Publish now\"");
+    assert_ne!(publish, save, "a renamed button gets a new ref");
+    assert!(
+        publish.starts_with(&format!("s{}e", third_snapshot_number(&third, c))),
+        "new ref minted by this snapshot: {publish}"
+    );
+    assert_eq!(ref_of(&third, "\"Cancel\""), cancel);
+    assert_eq!(ref_of(&third, "\"Next page\""), link);
+    assert!(!third.contains("Save draft"));
+}
+
+fn third_snapshot_number(_t: &str, c: &Ctx) -> u64 {
+    // the JSON of one more snapshot says its number; the text one before it was n - 1
+    let v: serde_json::Value =
+        serde_json::from_str(&c.ok(&["snapshot", "--format", "json"])).unwrap();
+    v["snapshot"].as_u64().unwrap() - 1
+}
+
+fn reattach_and_close_leave_nothing(c: &Ctx) {
+    let name = "it-reattach";
+    c.track_session(name);
+    let url = c.url("html/basic/page.html");
+    let first = c.ok(&["--session", name, "snapshot", &url]);
+    assert!(first.contains("Welcome aboard"));
+    // a second process, same session: sees the page the first one opened
+    let second = c.ok(&["snapshot", "--session", name]);
+    assert!(second.contains("Welcome aboard"), "{second}");
+    assert_eq!(refs_in(&first), refs_in(&second));
+    // the record names the driver and the profile
+    let rec_path = c
+        .home
+        .path()
+        .join("sessions-v1")
+        .join(format!("{name}.json"));
+    let rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rec_path).unwrap()).unwrap();
+    let driver_pid = rec["driver_pid"].as_u64().unwrap() as u32;
+    let profile = rec["user_data_dir"].as_str().unwrap().to_string();
+    assert!(ariasnap::browser::launch::alive(driver_pid));
+    let needle = format!("--user-data-dir={profile}");
+    assert!(
+        !ariasnap::browser::launch::pids_matching(&needle).is_empty(),
+        "browser runs"
+    );
+    c.ok(&["session", "close", name]);
+    assert!(!rec_path.exists(), "record removed");
+    assert!(
+        !ariasnap::browser::launch::alive(driver_pid),
+        "driver ended"
+    );
+    let left = ariasnap::browser::launch::pids_matching(&needle);
+    assert!(left.is_empty(), "browser processes left: {left:?}");
+    assert!(!std::path::Path::new(&profile).exists(), "profile removed");
+}
+
+fn deep_page_5000_divs(c: &Ctx) {
+    let t = c.snapshot("html/basic/deep.html");
+    for lvl in [1000, 2000, 3000, 4000, 5000] {
+        assert!(
+            t.contains(&format!("- button \"Level {lvl}\" [ref=")),
+            "level {lvl} in:\n{t}"
+        );
+    }
+    assert!(t.contains("Bottom of the well"));
+    let v = c.snapshot_json("html/basic/deep.html");
+    assert!(v["stats"]["elements"].as_u64().unwrap() >= 5000);
+}
+
+fn long_text_is_cut(c: &Ctx) {
+    let t = c.snapshot("html/basic/long.html");
+    let p = line_with(&t, "- paragraph:");
+    assert!(p.ends_with("..."), "{p}");
+    assert!(!p.contains("END-OF-LONG-TEXT"));
+    assert_eq!(p.trim_start_matches("  - paragraph: ").chars().count(), 103);
+    let b = line_with(&t, "- button \"A button");
+    assert!(b.contains("...\" [ref="), "{b}");
+    assert!(!t.contains("LONG-NAME-TAIL"));
+    assert!(t.contains("- button \"Short and sweet\" [ref="));
+    // JSON keeps full names
+    let j = c.ok(&["snapshot", "--format", "json", "--inline-limit", "0"]);
+    assert!(j.contains("LONG-NAME-TAIL") && j.contains("END-OF-LONG-TEXT"));
+}
+
+fn blank_page_is_minimal(c: &Ctx) {
+    let t = c.ok(&["snapshot", "about:blank"]);
+    assert_eq!(t, "- document\n# no accessible content\n");
+    let t = c.snapshot("html/basic/blank.html");
+    assert_eq!(t, "- document\n# no accessible content\n");
+}
+
+fn hidden_content_never_shows(c: &Ctx) {
+    let t = c.snapshot("html/basic/hidden.html");
+    let j = c.ok(&[
+        "snapshot",
+        "--format",
+        "json",
+        "--verbose",
+        "--inline-limit",
+        "0",
+    ]);
+    for out in [&t, &j] {
+        assert!(!out.contains("MARKER-"), "hidden text leaked:\n{out}");
+    }
+    assert!(t.contains("Visible paragraph"));
+    assert!(
+        t.contains("Visible again"),
+        "visibility:visible child of a hidden parent shows:\n{t}"
+    );
+    assert!(t.contains("- button \"Inside display contents\""), "{t}");
+    assert!(t.contains("- button \"Closed details\" [collapsed]"), "{t}");
+}
+
+fn missing_browser_says_how_to_fix(c: &Ctx) {
+    let o = c
+        .cmd()
+        .args([
+            "--session",
+            "it-nobrowser",
+            "--browser",
+            "/nonexistent/chromium",
+            "snapshot",
+            "about:blank",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("not found") && err.contains("/nonexistent/chromium"),
+        "{err}"
+    );
+    assert!(
+        err.contains("hint:") && err.contains("apt-get install") && err.contains("--webdriver"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty(), "stdout is data only");
+}
+
+fn version_shows_engine_hash(c: &Ctx) {
+    let v = c.ok(&["--version"]);
+    assert!(v.contains(ariasnap::engine::ENGINE_HASH), "{v}");
+}
+
+fn demo_runs(c: &Ctx) {
+    let o = c.cmd().args(["demo"]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let t = String::from_utf8_lossy(&o.stdout);
+    assert!(t.contains("- heading \"Your cart\" [level=1]"), "{t}");
+    assert!(t.contains("- button \"Pay\" [ref="), "{t}");
+    assert!(!t.contains("hidden text"), "{t}");
+    let rec = c.home.path().join("sessions-v1").join("demo.json");
+    assert!(!rec.exists(), "demo closes its session");
+}

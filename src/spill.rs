@@ -40,8 +40,10 @@ fn artifacts_dir(chosen: Option<&Path>) -> Result<PathBuf> {
             Ok(d.to_path_buf())
         }
         None => {
+            use std::os::unix::fs::PermissionsExt;
             let d = tempfile::Builder::new()
                 .prefix("ariasnap-")
+                .permissions(std::fs::Permissions::from_mode(0o700))
                 .tempdir()
                 .map_err(|e| Error::io("create artifact directory in", std::env::temp_dir(), e))?;
             Ok(d.keep())
@@ -54,7 +56,9 @@ pub fn write_artifact(body: &[u8], stem: &str, ext: &str, dir: Option<&Path>) ->
     let dir = artifacts_dir(dir)?;
     // tempfile opens with O_CREAT|O_EXCL and mode 0600: an existing name or a planted
     // symlink makes it pick another name rather than write through it.
+    use std::os::unix::fs::PermissionsExt;
     let mut f = tempfile::Builder::new()
+        .permissions(std::fs::Permissions::from_mode(0o600))
         .prefix(&format!("{stem}-"))
         .suffix(ext)
         .tempfile_in(&dir)

@@ -39,13 +39,26 @@ fn now_secs() -> u64 {
         .unwrap_or(0)
 }
 
+/// Connects to an existing WebDriver session. Plain-HTTP endpoints (the local driver) skip TLS
+/// set-up, which costs tens of milliseconds per command (OpenSSL loads the system root store).
+async fn connect_existing(webdriver: &str, session_id: &str) -> Result<Client> {
+    let client = if webdriver.starts_with("https:") {
+        Client::with_existing_session(webdriver, session_id, hyper_tls::HttpsConnector::new())
+            .await?
+    } else {
+        Client::with_existing_session(webdriver, session_id, http_connector()).await?
+    };
+    Ok(client)
+}
+
+fn http_connector() -> hyper_util::client::legacy::connect::HttpConnector {
+    let mut http = hyper_util::client::legacy::connect::HttpConnector::new();
+    http.set_nodelay(true);
+    http
+}
+
 async fn attach(rec: &SessionRecord) -> Result<Client> {
-    let client = Client::with_existing_session(
-        &rec.webdriver,
-        &rec.session_id,
-        hyper_tls::HttpsConnector::new(),
-    )
-    .await?;
+    let client = connect_existing(&rec.webdriver, &rec.session_id).await?;
     // Dropping this client must not end the browser: it belongs to the session.
     client.persist().await?;
     // A cheap command proves the session is alive.
@@ -128,10 +141,17 @@ impl Browser {
                 (d.url, Some(d.pid), Some(profile), caps)
             }
         };
-        let connected = ClientBuilder::native()
-            .capabilities(caps)
-            .connect(&webdriver)
-            .await;
+        let connected = if webdriver.starts_with("https:") {
+            ClientBuilder::native()
+                .capabilities(caps)
+                .connect(&webdriver)
+                .await
+        } else {
+            ClientBuilder::new(http_connector())
+                .capabilities(caps)
+                .connect(&webdriver)
+                .await
+        };
         let client = match connected {
             Ok(c) => c,
             Err(e) => {
@@ -179,13 +199,7 @@ impl Browser {
             return Ok(false);
         };
         if rec.driver_pid.is_none_or(launch::alive) {
-            if let Ok(client) = Client::with_existing_session(
-                &rec.webdriver,
-                &rec.session_id,
-                hyper_tls::HttpsConnector::new(),
-            )
-            .await
-            {
+            if let Ok(client) = connect_existing(&rec.webdriver, &rec.session_id).await {
                 let _ =
                     tokio::time::timeout(std::time::Duration::from_secs(10), client.close()).await;
             }

@@ -33,7 +33,7 @@ if [ ${#args[@]} -eq 0 ]; then args=(--corpus synthetic,readability); fi
   cd "$bench"
   SAVE_SNAPSHOTS=1 CANDIDATE_NAME=ariasnap \
   CANDIDATE_PREP_CMD="'$bin' goto {url} --session bench" \
-  CANDIDATE_CMD="'$bin' snapshot --session bench --format json --inline-limit 0 --max-nodes 0" \
+  CANDIDATE_CMD="'$bin' snapshot --session bench --format json --inline-limit 0 --max-nodes 0 --no-cache" \
   node measure.js --out "$out" --name "$name" "${args[@]}"
 )
 node "$here/scripts/bench-report.js" "$out/$name.json" "$out/snapshots/$name"

@@ -106,6 +106,7 @@ async fn snapshot_cmd(b: &mut Browser, args: &SnapshotArgs, verbose: bool) -> Re
     let opts = CaptureOptions {
         max_nodes: args.max_nodes,
         all_refs: args.all_refs,
+        no_cache: args.no_cache,
         verbose,
         ..Default::default()
     };

@@ -24,6 +24,8 @@ pub struct CaptureOptions {
     pub root: Option<String>,
     /// Boxes for every node.
     pub boxes: bool,
+    /// Skip the engine's short-lived snapshot cache.
+    pub no_cache: bool,
 }
 
 impl Default for CaptureOptions {
@@ -35,6 +37,7 @@ impl Default for CaptureOptions {
             viewport: false,
             root: None,
             boxes: false,
+            no_cache: false,
         }
     }
 }
@@ -50,6 +53,7 @@ pub async fn capture(browser: &mut Browser, opts: &CaptureOptions) -> Result<Sna
         "viewport": opts.viewport,
         "root": opts.root,
         "boxes": opts.boxes,
+        "noCache": opts.no_cache,
     });
     let reply: WireSnapshotOrError = engine::call(&browser.client, "snapshot", &args)
         .instrument(info_span!("capture_snapshot", n))

@@ -84,6 +84,9 @@ pub struct SnapshotArgs {
     /// Give refs to every interactive element, even above 100 of them.
     #[arg(long)]
     pub all_refs: bool,
+    /// Always walk the page (skip the 5-second snapshot cache).
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// Commands.

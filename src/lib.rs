@@ -12,6 +12,7 @@ pub mod cli;
 pub mod demo;
 pub mod engine;
 pub mod error;
+pub mod mcp;
 pub mod output;
 pub mod refs;
 pub mod serve;

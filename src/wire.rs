@@ -121,6 +121,9 @@ pub struct WireSnapshot {
     pub fingerprint: Fingerprint,
     #[serde(default)]
     pub engine_ms: f64,
+    /// Served from the engine's short-lived snapshot cache (no walk).
+    #[serde(default)]
+    pub cached: bool,
 }
 
 /// Replies that are not a snapshot: tagged by `kind`.

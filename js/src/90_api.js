@@ -93,8 +93,44 @@ function doSnapshot(opts) {
   };
 }
 
+// Short-lived snapshot cache (issue: speed): the same snapshot asked again within
+// CACHE_MS, with the page's fingerprint unchanged and no action in between, is answered
+// without a walk. --all-refs neither reads nor replaces it.
+const CACHE_MS = 5000;
+let cached = null;
+let walks = 0;
+let cacheHits = 0;
+
+function cacheKey(opts) {
+  return $stringify([opts.maxNodes | 0, !!opts.verbose, !!opts.viewport, !!opts.boxes, opts.root || null]);
+}
+
+function snapshotCached(opts) {
+  const useCache = !opts.allRefs && !opts.noCache;
+  const key = cacheKey(opts);
+  if (useCache && cached && cached.key === key && $now() - cached.at < CACHE_MS &&
+      sameFingerprint(cached.fp, currentFingerprint(cached.fp.interactive))) {
+    cacheHits++;
+    cached.reply.cached = true;
+    return cached.reply;
+  }
+  walks++;
+  const reply = doSnapshot(opts);
+  if (useCache && reply && reply.kind === "snapshot") {
+    cached = { key: key, at: $now(), fp: reply.fingerprint, reply: reply };
+  }
+  return reply;
+}
+
 const ENTRY = {
-  snapshot: doSnapshot,
+  snapshot: snapshotCached,
+  invalidate: function () {
+    cached = null;
+    return { kind: "ok" };
+  },
+  stats: function () {
+    return { kind: "stats", walks: walks, cache_hits: cacheHits };
+  },
   since: function (a) {
     return unchangedSince(a.n | 0);
   },

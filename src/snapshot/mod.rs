@@ -58,6 +58,8 @@ pub struct Snapshot {
     pub engine_ms: f64,
     /// Viewport size [w, h].
     pub viewport: [f64; 2],
+    /// Served from the engine's snapshot cache, without a walk.
+    pub cached: bool,
 }
 
 impl Snapshot {
@@ -107,6 +109,7 @@ impl Snapshot {
             fingerprint: w.fingerprint,
             engine_ms: w.engine_ms,
             viewport: w.viewport,
+            cached: w.cached,
         }
     }
 
@@ -196,6 +199,7 @@ pub(crate) mod tests {
                 epoch: 0,
             },
             engine_ms: 0.0,
+            cached: false,
         })
     }
 

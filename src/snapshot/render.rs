@@ -380,7 +380,7 @@ fn json_with_bytes(snap: &Snapshot, opts: &RenderOptions, bytes: usize) -> Strin
     out.push_str(&quote(cap(&doc.name)));
     let _ = write!(
         out,
-        ",\"url\":{},\"title\":{},\"snapshot\":{},\"stats\":{{\"nodes\":{},\"refs\":{},\"bytes\":{},\"elements\":{},\"engine_ms\":{:.1},\"walk_ms\":{:.1}}}",
+        ",\"url\":{},\"title\":{},\"snapshot\":{},\"stats\":{{\"nodes\":{},\"refs\":{},\"bytes\":{},\"elements\":{},\"engine_ms\":{:.1},\"walk_ms\":{:.1},\"cached\":{}}}",
         quote(&snap.url),
         quote(cap(&snap.title)),
         snap.number,
@@ -389,7 +389,8 @@ fn json_with_bytes(snap: &Snapshot, opts: &RenderOptions, bytes: usize) -> Strin
         bytes,
         snap.stats.elements,
         snap.engine_ms,
-        snap.stats.walk_ms
+        snap.stats.walk_ms,
+        snap.cached
     );
     let notes = notes(snap);
     if !notes.is_empty() {

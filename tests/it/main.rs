@@ -2,6 +2,7 @@
 //! shared by the suite (tests run one at a time against it), one module per capability.
 //! Every session is closed at the end, even when tests panic.
 
+mod cache;
 mod common;
 mod foundation;
 
@@ -17,7 +18,8 @@ fn main() {
     }
     let ctx = Arc::new(Ctx::start());
     let mut trials = Vec::new();
-    for (name, f) in foundation::tests() {
+    let all = [foundation::tests(), cache::tests()].concat();
+    for (name, f) in all {
         let c = ctx.clone();
         trials.push(Trial::test(name, move || {
             f(&c);

@@ -1,0 +1,59 @@
+//! The short-lived snapshot cache: served without a walk while nothing changed, bypassed by
+//! --all-refs and --no-cache, dropped by any change to the page.
+
+use crate::common::{Ctx, Test};
+use serde_json::Value;
+
+pub fn tests() -> Vec<Test> {
+    vec![(
+        "cache::repeat_snapshot_is_served_without_a_walk",
+        repeat_snapshot_is_served_without_a_walk,
+    )]
+}
+
+fn json_snapshot(c: &Ctx, extra: &[&str]) -> Value {
+    let mut args = vec!["snapshot", "--format", "json", "--inline-limit", "0"];
+    args.extend_from_slice(extra);
+    serde_json::from_str(&c.ok(&args)).expect("JSON")
+}
+
+fn walks(c: &Ctx) -> u64 {
+    let v: Value =
+        serde_json::from_str(&c.ok(&["eval", "JSON.parse(window.__ariaRefs.call('stats', '{}'))"]))
+            .unwrap();
+    v["walks"].as_u64().expect("walk counter")
+}
+
+fn repeat_snapshot_is_served_without_a_walk(c: &Ctx) {
+    c.snapshot("html/basic/page.html");
+    let before = walks(c);
+    let a = json_snapshot(c, &[]);
+    let b = json_snapshot(c, &[]);
+    assert_eq!(
+        b["stats"]["cached"], true,
+        "second snapshot within 5 s comes from the cache"
+    );
+    assert_eq!(a["children"], b["children"]);
+    assert_eq!(
+        walks(c),
+        before,
+        "no walk for either: the first was cached by the text snapshot"
+    );
+    // --all-refs and --no-cache always walk
+    let _ = json_snapshot(c, &["--all-refs"]);
+    let n = json_snapshot(c, &["--no-cache"]);
+    assert_eq!(n["stats"]["cached"], false);
+    assert_eq!(walks(c), before + 2);
+    // a change to the page drops the cache
+    c.ok(&[
+        "eval",
+        "document.getElementById('other').setAttribute('aria-pressed', 'true')",
+    ]);
+    let d = json_snapshot(c, &[]);
+    assert_eq!(d["stats"]["cached"], false);
+    assert!(
+        serde_json::to_string(&d)
+            .unwrap()
+            .contains("\"pressed\":true")
+    );
+}

@@ -28,5 +28,7 @@ fn main() {
     }
     let conclusion = libtest_mimic::run(&args, trials);
     ctx.shutdown();
+    // exit() skips destructors: drop the context (its temp home) first.
+    drop(ctx);
     conclusion.exit();
 }

@@ -34,25 +34,11 @@ pub async fn run(cli: Cli) -> Result<i32> {
             emit_snapshot(&snap, g.format, g.pretty, &ropts, &oopts)?;
             Ok(0)
         }
-        Command::Goto { url } => {
+        Command::Run { steps, timeout } => {
+            let steps = crate::steps::parse::read_file(&steps)?;
             let mut b = Browser::open(&bopts).await?;
             b.use_tab(g.tab.as_deref()).await?;
-            b.goto(&url).await?;
-            let cur = b.client.current_url().await?;
-            let title = b.client.title().await.unwrap_or_default();
-            let v = serde_json::json!({"status": "ok", "tab": b.tab(), "url": cur.as_str(), "title": title});
-            print_stdout(&v.to_string())?;
-            Ok(0)
-        }
-        Command::Eval { expr } => {
-            let mut b = Browser::open(&bopts).await?;
-            b.use_tab(g.tab.as_deref()).await?;
-            let v = b
-                .client
-                .execute(&format!("return ({expr});"), vec![])
-                .await?;
-            print_stdout(&v.to_string())?;
-            Ok(0)
+            run_and_print(&mut b, &steps, timeout, g, &oopts).await
         }
         Command::Session { action } => match action {
             SessionAction::List => {
@@ -81,6 +67,169 @@ pub async fn run(cli: Cli) -> Result<i32> {
         Command::Demo { keep } => {
             crate::demo::run(&bopts, keep, g.format, g.pretty, &ropts, &oopts).await
         }
+        other => {
+            let Some(step) = command_step(&other) else {
+                return Err(Error::Usage("this command is not a step".into()));
+            };
+            let parsed =
+                crate::steps::parse::parse_step(&step, 0).map_err(|p| Error::StepFile {
+                    path: "<command line>".into(),
+                    problems: p.join("\n"),
+                })?;
+            let file = crate::steps::StepFile {
+                tab: None,
+                timeout: None,
+                steps: vec![parsed],
+            };
+            let mut b = Browser::open(&bopts).await?;
+            b.use_tab(g.tab.as_deref()).await?;
+            run_and_print(&mut b, &file, None, g, &oopts).await
+        }
+    }
+}
+
+async fn run_and_print(
+    b: &mut Browser,
+    file: &crate::steps::StepFile,
+    timeout: Option<u64>,
+    g: &crate::cli::Global,
+    oopts: &OutputOptions,
+) -> Result<i32> {
+    let mut ropts = crate::steps::runner::RunOptions {
+        output: oopts.clone(),
+        verbose: g.verbose,
+        ..Default::default()
+    };
+    if let Some(t) = timeout {
+        ropts.timeout = std::time::Duration::from_millis(t);
+    }
+    let mut file = file.clone();
+    if timeout.is_some() {
+        file.timeout = timeout;
+    }
+    let result = crate::steps::runner::run(b, &file, &ropts).await;
+    let body = if g.pretty {
+        serde_json::to_string_pretty(&result)
+    } else {
+        serde_json::to_string(&result)
+    }
+    .map_err(|source| Error::Json {
+        what: "a run result",
+        source,
+    })?;
+    for s in &result.steps {
+        if let Some(e) = &s.error {
+            eprintln!("error: step {} failed: {e}", s.action);
+        }
+    }
+    print_stdout(&body)?;
+    Ok(result.exit_code)
+}
+
+/// The step a single-action command stands for (SPEC 6: same code path as step files).
+pub fn command_step(c: &Command) -> Option<serde_json::Value> {
+    use serde_json::json;
+    let v = match c {
+        Command::Goto { url } => json!({"goto": url}),
+        Command::Reload => json!({"reload": {}}),
+        Command::Back => json!({"back": {}}),
+        Command::Forward => json!({"forward": {}}),
+        Command::NewTab { url } => json!({"newTab": url}),
+        Command::SwitchTab { tab } => json!({"switchTab": tab}),
+        Command::CloseTab { tab } => json!({"closeTab": tab}),
+        Command::Tabs => json!({"listTabs": {}}),
+        Command::Click {
+            target,
+            double,
+            button,
+            force,
+        } => {
+            json!({"click": {"ref": target, "double": double, "button": button, "force": force}})
+        }
+        Command::Fill { target, value } => json!({"fill": {"ref": target, "value": value}}),
+        Command::Type {
+            text,
+            target,
+            submit,
+        } => json!({"type": {"text": text, "ref": target, "submit": submit}}),
+        Command::Press { key, target } => json!({"press": {"key": key, "ref": target}}),
+        Command::Hover { target } => json!({"hover": target}),
+        Command::Select { target, values } => json!({"select": {"ref": target, "values": values}}),
+        Command::Check { target } => json!({"check": target}),
+        Command::Uncheck { target } => json!({"uncheck": target}),
+        Command::Scroll {
+            target,
+            direction,
+            dx,
+            dy,
+        } => {
+            json!({"scroll": {"ref": target, "direction": direction, "dx": dx, "dy": dy}})
+        }
+        Command::Drag { from, to } => json!({"drag": {"from": from, "to": to}}),
+        Command::Upload { target, files } => json!({"upload": {"ref": target, "files": files}}),
+        Command::Wait {
+            text,
+            target,
+            selector,
+            url,
+            hidden,
+            timeout,
+        } => json!({"wait": {
+            "text": text, "ref": target, "selector": selector, "url": url, "hidden": hidden, "timeout": timeout}}),
+        Command::Sleep { ms } => json!({"sleep": ms}),
+        Command::Eval { expr } => json!({"eval": expr}),
+        Command::Assert {
+            text,
+            target,
+            selector,
+            url,
+            title,
+            value,
+            checked,
+            not,
+        } => json!({"assert": {
+            "text": text, "ref": target, "selector": selector, "url": url, "title": title,
+            "value": value, "checked": checked, "not": not}}),
+        Command::Get { target, what } => json!({"get": {"ref": target, "what": what}}),
+        Command::GetUrl => json!({"getUrl": {}}),
+        Command::GetTitle => json!({"getTitle": {}}),
+        Command::Viewport { width, height } => {
+            json!({"viewport": {"width": width, "height": height}})
+        }
+        Command::Frame { target } => match target.parse::<u16>() {
+            Ok(i) => json!({"frame": i}),
+            Err(_) => json!({"frame": target}),
+        },
+        Command::Cookies {
+            action,
+            name,
+            value,
+        } => json!({"cookies": {"action": action, "name": name, "value": value}}),
+        Command::Console { clear } => json!({"console": {"clear": clear}}),
+        Command::Screenshot { path, target } => {
+            json!({"screenshot": {"path": path, "ref": target}})
+        }
+        _ => return None,
+    };
+    // Optional flags map to absent fields (top-level nulls stay: `{"newTab": null}`).
+    Some(match v {
+        serde_json::Value::Object(m) => {
+            serde_json::Value::Object(m.into_iter().map(|(k, v)| (k, strip_nulls(v))).collect())
+        }
+        other => other,
+    })
+}
+
+/// Drops null fields, so optional CLI flags map to absent step fields.
+fn strip_nulls(v: serde_json::Value) -> serde_json::Value {
+    match v {
+        serde_json::Value::Object(m) => serde_json::Value::Object(
+            m.into_iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k, strip_nulls(v)))
+                .collect(),
+        ),
+        other => other,
     }
 }
 

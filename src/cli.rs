@@ -94,10 +94,190 @@ pub struct SnapshotArgs {
 pub enum Command {
     /// Print the accessibility snapshot of the current page (or of URL).
     Snapshot(SnapshotArgs),
+    /// Run a step file (`-` reads standard input) and print the result JSON.
+    Run {
+        /// Step file path, or - for stdin.
+        #[arg(value_name = "FILE")]
+        steps: String,
+        /// Limit per step in ms (overrides the file's "timeout").
+        #[arg(long)]
+        timeout: Option<u64>,
+    },
     /// Open URL in the current tab.
     Goto {
         /// Address to open.
         url: String,
+    },
+    /// Reload the page.
+    Reload,
+    /// Go back in history.
+    Back,
+    /// Go forward in history.
+    Forward,
+    /// Open a new tab (optionally at URL) and make it current.
+    #[command(alias = "newTab")]
+    NewTab { url: Option<String> },
+    /// Make a tab current (t1, t2...).
+    #[command(alias = "switchTab")]
+    SwitchTab { tab: String },
+    /// Close a tab (default: the current one).
+    #[command(alias = "closeTab")]
+    CloseTab { tab: Option<String> },
+    /// List tabs.
+    #[command(alias = "listTabs", alias = "list-tabs")]
+    Tabs,
+    /// Click an element by ref.
+    Click {
+        #[arg(value_name = "REF")]
+        target: String,
+        /// Double click.
+        #[arg(long)]
+        double: bool,
+        /// left, middle or right.
+        #[arg(long)]
+        button: Option<String>,
+        /// Click even when another element covers the target.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Clear a field and type VALUE.
+    Fill {
+        #[arg(value_name = "REF")]
+        target: String,
+        value: String,
+    },
+    /// Type TEXT (into --ref, or the focused element).
+    Type {
+        text: String,
+        #[arg(long = "ref", value_name = "REF")]
+        target: Option<String>,
+        /// Press Enter afterwards.
+        #[arg(long)]
+        submit: bool,
+    },
+    /// Press a key or chord (Enter, Control+a...).
+    Press {
+        key: String,
+        #[arg(long = "ref", value_name = "REF")]
+        target: Option<String>,
+    },
+    /// Move the pointer over an element.
+    Hover {
+        #[arg(value_name = "REF")]
+        target: String,
+    },
+    /// Choose options of a select by value or text.
+    Select {
+        #[arg(value_name = "REF")]
+        target: String,
+        #[arg(required = true)]
+        values: Vec<String>,
+    },
+    /// Check a checkbox, radio or switch.
+    Check {
+        #[arg(value_name = "REF")]
+        target: String,
+    },
+    /// Uncheck a checkbox or switch.
+    Uncheck {
+        #[arg(value_name = "REF")]
+        target: String,
+    },
+    /// Scroll a ref into view, or the page (--direction, --dx/--dy).
+    Scroll {
+        #[arg(value_name = "REF")]
+        target: Option<String>,
+        #[arg(long)]
+        direction: Option<String>,
+        #[arg(long, allow_hyphen_values = true)]
+        dx: Option<f64>,
+        #[arg(long, allow_hyphen_values = true)]
+        dy: Option<f64>,
+    },
+    /// Drag one element onto another.
+    Drag { from: String, to: String },
+    /// Set the files of a file input.
+    Upload {
+        #[arg(value_name = "REF")]
+        target: String,
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
+    /// Wait for text, a ref, a selector or a URL (--hidden: for it to go away).
+    Wait {
+        #[arg(long)]
+        text: Option<String>,
+        #[arg(long = "ref", value_name = "REF")]
+        target: Option<String>,
+        #[arg(long)]
+        selector: Option<String>,
+        #[arg(long)]
+        url: Option<String>,
+        #[arg(long)]
+        hidden: bool,
+        /// Limit in ms.
+        #[arg(long)]
+        timeout: Option<u64>,
+    },
+    /// Pause for MS milliseconds.
+    Sleep { ms: u64 },
+    /// Check a condition; exit 1 when it does not hold.
+    Assert {
+        #[arg(long)]
+        text: Option<String>,
+        #[arg(long = "ref", value_name = "REF")]
+        target: Option<String>,
+        #[arg(long)]
+        selector: Option<String>,
+        #[arg(long)]
+        url: Option<String>,
+        #[arg(long)]
+        title: Option<String>,
+        #[arg(long)]
+        value: Option<String>,
+        #[arg(long)]
+        checked: Option<bool>,
+        #[arg(long)]
+        not: bool,
+    },
+    /// Read text, value, name, role, html, box or attr:NAME of a ref (uncut).
+    Get {
+        #[arg(value_name = "REF")]
+        target: String,
+        #[arg(long, default_value = "text")]
+        what: String,
+    },
+    /// Print the current URL.
+    #[command(alias = "getUrl")]
+    GetUrl,
+    /// Print the current title.
+    #[command(alias = "getTitle")]
+    GetTitle,
+    /// Resize the viewport.
+    Viewport { width: u32, height: u32 },
+    /// Act in a frame: main, an index, or an iframe ref.
+    Frame { target: String },
+    /// List, set or clear cookies.
+    Cookies {
+        /// list, set or clear
+        #[arg(default_value = "list")]
+        action: String,
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long)]
+        value: Option<String>,
+    },
+    /// Console messages of the page.
+    Console {
+        #[arg(long)]
+        clear: bool,
+    },
+    /// Save a PNG screenshot (of the viewport or --ref).
+    Screenshot {
+        #[arg(long)]
+        path: Option<String>,
+        #[arg(long = "ref", value_name = "REF")]
+        target: Option<String>,
     },
     /// Evaluate a JavaScript expression in the page and print its JSON value.
     Eval {

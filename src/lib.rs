@@ -5,6 +5,7 @@
 //! names and refs; this crate drives the browser over WebDriver, renders, diffs, spills and
 //! runs steps.
 
+pub mod actions;
 pub mod app;
 pub mod browser;
 pub mod capture;
@@ -18,6 +19,7 @@ pub mod refs;
 pub mod serve;
 pub mod snapshot;
 pub mod spill;
+pub mod steps;
 pub mod wire;
 
 pub use error::{Error, Result};

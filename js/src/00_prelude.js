@@ -203,6 +203,38 @@ function normalizeWS(s) {
   return strTrim(strReplace(s, WS_RE, " "));
 }
 
+// Captures for actions (55_actions.js).
+const $scrollIntoView = scrollIntoView;
+const focusEl = method(HTMLElementP, "focus");
+const svgFocus = D.SVGElement ? method(D.SVGElement.prototype, "focus") : null;
+const inputSelect = method(D.HTMLInputElement.prototype, "select");
+const textareaSelect = method(D.HTMLTextAreaElement.prototype, "select");
+const frameElementOf = getter(R, "frameElement");
+const clientLeftOf = getter(ElementP, "clientLeft");
+const clientTopOf = getter(ElementP, "clientTop");
+const shadowElementFromPoint = D.ShadowRoot.prototype.elementFromPoint
+  ? method(D.ShadowRoot.prototype, "elementFromPoint")
+  : null;
+const getSelection = R.getSelection ? uncurry(R.getSelection) : null;
+const selectionSelectAll = D.Selection ? method(D.Selection.prototype, "selectAllChildren") : null;
+const docReadyState = getter(DocumentP, "readyState");
+const perfEntriesByType = R.performance ? method(R.Performance.prototype, "getEntriesByType") : null;
+const mainPerformance = getter(R, "performance")(window);
+const optionValueOf = getter(D.HTMLOptionElement.prototype, "value");
+const selectOptionsOf = getter(D.HTMLSelectElement.prototype, "options");
+const htmlCollectionItem = method(D.HTMLCollection.prototype, "item");
+const optionsCollectionLength = getter(D.HTMLOptionsCollection.prototype, "length");
+const optionsCollectionItem = method(D.HTMLOptionsCollection.prototype, "item");
+const setOptionSelected = desc(D.HTMLOptionElement.prototype, "selected").set;
+const dispatchEvent = method(R.EventTarget.prototype, "dispatchEvent");
+const $Event = R.Event;
+const innerTextOf = getter(HTMLElementP, "innerText");
+const outerHTMLOf = getter(ElementP, "outerHTML");
+const winScrollBy = uncurry(R.scrollBy);
+const winScrollTo = uncurry(R.scrollTo);
+const $apply = R.Reflect.apply;
+
+
 // Everything is captured: the fresh realm's frame can go.
 if (FRESH) {
   try {

@@ -50,7 +50,10 @@ function mintRefs(walked, n, allRefs) {
     }
     const prev = wmGet(refByEl, c.el);
     let ref;
-    if (prev && prev.role === c.role && prev.name === c.name && mapHas(refEntries, prev.ref)) {
+    // A ref whose public entry the page rewrote (or deleted) stays refused: the element gets
+    // a new ref instead of the page's edit being silently undone.
+    if (prev && publicRefs[prev.ref] !== c.el) prev.tampered = true;
+    if (prev && !prev.tampered && prev.role === c.role && prev.name === c.name && mapHas(refEntries, prev.ref)) {
       ref = prev.ref;
     } else {
       ref = (c.frame ? "f" + c.frame : "") + "s" + n + "e" + nextCounter(c.frame);
@@ -93,7 +96,8 @@ function resolveRef(ref) {
   if (!el || !isConnected(el) || ownerDocument(el) !== e.doc) {
     return { kind: "gone", ref: ref, role: e.role, name: e.name };
   }
-  if (publicRefs[ref] !== el) {
+  if (e.tampered || publicRefs[ref] !== el) {
+    e.tampered = true;
     return { kind: "tampered", ref: ref, role: e.role, name: e.name };
   }
   beginCaches();

@@ -10,6 +10,7 @@ const fingerprints = new $Map();
 
 function bump() {
   epoch++;
+  noteMutation();
 }
 
 function observeDoc(doc) {

@@ -137,6 +137,15 @@ const ENTRY = {
   fingerprint: function () {
     return currentFingerprint(-1);
   },
+  point: pointFor,
+  focus: focusRef,
+  get: getInfo,
+  checked: checkedState,
+  select: selectOptions,
+  scroll: scrollTo,
+  condition: checkCondition,
+  activity: activity,
+  console: consoleMessages,
   ping: function () {
     return { kind: "pong", hash: ENGINE_HASH };
   },
@@ -162,6 +171,17 @@ function call(method, argsJson) {
   try {
     $defineProperty(publicRefs, "hash", { value: ENGINE_HASH, enumerable: false });
     $defineProperty(publicRefs, "call", { value: call, enumerable: false });
+    // The element behind a ref, for WebDriver element commands (send keys, upload): resolved
+    // through the private map with the same checks as every action.
+    $defineProperty(publicRefs, "element", {
+      value: function (ref) {
+        const res = resolveRef("" + ref);
+        return res.kind === "ok" ? res.el : null;
+      },
+      enumerable: false,
+    });
+    captureConsole();
+    observeDoc(document);
     $defineProperty(window, "__ariaRefs", { value: publicRefs, enumerable: false, configurable: false, writable: false });
   } catch (e) {
     // A page that pre-defined __ariaRefs as non-configurable blocks the engine; the host

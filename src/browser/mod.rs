@@ -263,6 +263,88 @@ impl Browser {
         session::save(&self.record)
     }
 
+    /// Opens a new tab, makes it current and returns its alias.
+    pub async fn new_tab(&mut self) -> Result<String> {
+        let w = self.client.new_window(true).await?;
+        self.client.switch_to_window(w.handle.clone()).await?;
+        let alias = format!("t{}", self.record.next_tab);
+        self.record.next_tab += 1;
+        self.record.tabs.push(TabRecord {
+            alias: alias.clone(),
+            handle: handle_str(&w.handle),
+        });
+        self.record.current = alias.clone();
+        session::save(&self.record)?;
+        Ok(alias)
+    }
+
+    /// Closes a tab (default: the current one); returns the alias now current.
+    pub async fn close_tab(&mut self, alias: Option<&str>) -> Result<String> {
+        let target = alias.unwrap_or(&self.record.current).to_string();
+        if self.record.tabs.len() <= 1 {
+            return Err(Error::Usage(format!(
+                "tab {target} is the last tab of the session: close the session instead (ariasnap session close)"
+            )));
+        }
+        self.use_tab(Some(&target)).await?;
+        self.client.close_window().await?;
+        self.record.tabs.retain(|t| t.alias != target);
+        self.record.snapshots.remove(&target);
+        let next = self
+            .record
+            .tabs
+            .last()
+            .map(|t| t.alias.clone())
+            .unwrap_or_default();
+        let handle = self
+            .record
+            .tabs
+            .last()
+            .map(|t| t.handle.clone())
+            .unwrap_or_default();
+        self.client
+            .switch_to_window(
+                WindowHandle::try_from(handle)
+                    .map_err(|_| Error::Browser("bad window handle".into()))?,
+            )
+            .await?;
+        self.record.current = next.clone();
+        session::save(&self.record)?;
+        Ok(next)
+    }
+
+    /// Tabs with their URLs and titles (the current tab stays current).
+    pub async fn list_tabs(&mut self) -> Result<serde_json::Value> {
+        let current = self.record.current.clone();
+        let live: Vec<String> = self
+            .client
+            .windows()
+            .await?
+            .into_iter()
+            .map(String::from)
+            .collect();
+        // Tabs the page closed by itself are dropped from the record.
+        self.record.tabs.retain(|t| live.contains(&t.handle));
+        let mut out = Vec::new();
+        let tabs = self.record.tabs.clone();
+        for t in &tabs {
+            self.use_tab(Some(&t.alias)).await?;
+            let url = self
+                .client
+                .current_url()
+                .await
+                .map(|u| u.to_string())
+                .unwrap_or_default();
+            let title = self.client.title().await.unwrap_or_default();
+            out.push(serde_json::json!({"tab": t.alias, "url": url, "title": title, "current": t.alias == current}));
+        }
+        if tabs.iter().any(|t| t.alias == current) {
+            self.use_tab(Some(&current)).await?;
+        }
+        session::save(&self.record)?;
+        Ok(serde_json::Value::Array(out))
+    }
+
     /// The current tab's alias.
     pub fn tab(&self) -> &str {
         &self.record.current

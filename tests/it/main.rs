@@ -5,6 +5,7 @@
 mod cache;
 mod common;
 mod foundation;
+mod steps;
 
 use common::Ctx;
 use libtest_mimic::{Arguments, Trial};
@@ -18,7 +19,7 @@ fn main() {
     }
     let ctx = Arc::new(Ctx::start());
     let mut trials = Vec::new();
-    let all = [foundation::tests(), cache::tests()].concat();
+    let all = [foundation::tests(), cache::tests(), steps::tests()].concat();
     for (name, f) in all {
         let c = ctx.clone();
         trials.push(Trial::test(name, move || {

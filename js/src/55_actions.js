@@ -1,0 +1,407 @@
+//! 55_actions.js: what actions need from the page: a ref's point after scrolling it into
+//! view and checking nothing covers it, focus and selection, values, checks for `wait`
+//! and `assert`, page activity for settling, and console capture.
+//!
+//! Owns: hit testing and in-page state reads for actions. Must not: send input (the host
+//! sends real input through WebDriver) or mint refs.
+
+let lastMutationAt = $now();
+let resourcesSeen = 0;
+const consoleLog = [];
+const CONSOLE_MAX = 500;
+
+function noteMutation() {
+  lastMutationAt = $now();
+}
+
+/** Records console messages from install on (a bounded ring). */
+function captureConsole() {
+  const con = window.console;
+  if (!con) return;
+  const levels = ["log", "info", "warn", "error", "debug"];
+  for (let i = 0; i < levels.length; i++) {
+    const level = levels[i];
+    const orig = con[level];
+    if (typeof orig !== "function") continue;
+    try {
+      con[level] = function () {
+        const parts = [];
+        for (let j = 0; j < arguments.length; j++) {
+          let s;
+          try {
+            const a = arguments[j];
+            s = typeof a === "string" ? a : $stringify(a);
+          } catch (_) {
+            s = "" + arguments[j];
+          }
+          push(parts, clean(s, 2000));
+        }
+        if (consoleLog.length >= CONSOLE_MAX) {
+          for (let k = 1; k < consoleLog.length; k++) consoleLog[k - 1] = consoleLog[k];
+          consoleLog.length = consoleLog.length - 1;
+        }
+        push(consoleLog, { level: level, text: arrJoin(parts, " "), at: $now() });
+        return $apply(orig, this, arguments);
+      };
+    } catch (_) {
+      // a frozen console: messages are not captured
+    }
+  }
+}
+
+/** Deep element at a point, through open shadow roots. */
+function deepElementFromPoint(doc, x, y) {
+  let el = elementFromPoint(doc, x, y);
+  for (let guard = 0; el && guard < 32; guard++) {
+    const sr = shadowRootOf(el);
+    if (!sr || !shadowElementFromPoint) break;
+    const inner = shadowElementFromPoint(sr, x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  return el;
+}
+
+/** Flat-tree containment (shadow hosts contain their shadow content). */
+function flatContains(ancestor, node) {
+  for (let n = node; n; n = flatParent(n)) if (n === ancestor) return true;
+  return false;
+}
+
+/** role "name" of an element, for messages. */
+function describe(el) {
+  beginCaches();
+  try {
+    const role = getRole(el) || tagOf(el);
+    let name = "";
+    try {
+      name = getName(el, role);
+    } catch (_) {
+      name = "";
+    }
+    if (!name) name = normalizeWS(textContent(el) || "");
+    return { role: role, name: clean(name, 80) };
+  } finally {
+    endCaches();
+  }
+}
+
+/** Offset of an element's document inside the top-level viewport (same-origin frames). */
+function frameOffset(el) {
+  let x = 0;
+  let y = 0;
+  let view = viewOf(el);
+  for (let guard = 0; view && view !== window && guard < 16; guard++) {
+    let fe = null;
+    try {
+      fe = frameElementOf(view);
+    } catch (_) {
+      fe = null;
+    }
+    if (!fe) break;
+    const r = rectOf(fe);
+    x += r.left + clientLeftOf(fe);
+    y += r.top + clientTopOf(fe);
+    view = viewOf(fe);
+  }
+  return { x: x, y: y };
+}
+
+function labelFor(hit, el) {
+  for (let n = hit; n; n = parentElementOf(n)) {
+    if (localNameOf(n) === "label") {
+      try {
+        return n.control === el;
+      } catch (_) {
+        return false;
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * The point to act on for `ref`: resolves it, scrolls it into view, and checks what is at
+ * its centre. {kind: "ok", x, y, ...} in top-level viewport CSS pixels, or a tagged failure
+ * (stale kinds, "covered" with the covering element, "invisible").
+ */
+function pointFor(a) {
+  const res = resolveRef(a.ref);
+  if (res.kind !== "ok") return res;
+  const el = res.el;
+  let r = rectOf(el);
+  const vp = viewportOf(el);
+  if (r.width === 0 && r.height === 0) {
+    return { kind: "invisible", ref: a.ref, role: res.role, name: res.name };
+  }
+  if (r.top < 0 || r.left < 0 || r.bottom > vp.h || r.right > vp.w) {
+    try {
+      $scrollIntoView(el, { block: "center", inline: "center", behavior: "instant" });
+    } catch (_) {
+      $scrollIntoView(el);
+    }
+    r = rectOf(el);
+  }
+  const cx = r.left + $Math.min(r.width, vp.w) / 2;
+  const cy = r.top + $Math.min(r.height, vp.h) / 2;
+  const off = frameOffset(el);
+  const out = {
+    kind: "ok",
+    x: $Math.round(cx + off.x),
+    y: $Math.round(cy + off.y),
+    role: res.role,
+    name: res.name,
+    minor: res.minor,
+    tag: localNameOf(el),
+  };
+  if (a.check !== false) {
+    const hit = deepElementFromPoint(ownerDocument(el), cx, cy);
+    if (hit && hit !== el && !flatContains(el, hit) && !labelFor(hit, el)) {
+      // Name the overlay: the highest ancestor of the hit that does not contain the target.
+      let cover = hit;
+      for (let p = flatParentElement(cover); p && !flatContains(p, el); p = flatParentElement(p)) cover = p;
+      const d = describe(cover);
+      out.kind = "covered";
+      out.ref = a.ref;
+      out.by = d;
+    }
+  }
+  return out;
+}
+
+/** Focuses the element of `ref`; `select` also selects its whole content. */
+function focusRef(a) {
+  const res = resolveRef(a.ref);
+  if (res.kind !== "ok") return res;
+  const el = res.el;
+  try {
+    if (svgFocus && namespaceURIOf(el) === "http://www.w3.org/2000/svg") svgFocus(el);
+    else focusEl(el);
+  } catch (_) {
+    return { kind: "not_focusable", ref: a.ref, role: res.role, name: res.name };
+  }
+  if (a.select) {
+    const tag = localNameOf(el);
+    try {
+      if (tag === "input") inputSelect(el);
+      else if (tag === "textarea") textareaSelect(el);
+      else if (getSelection && selectionSelectAll) selectionSelectAll(getSelection(viewOf(el)), el);
+    } catch (_) {
+      // inputs without selection (number, email in some engines): the host clears with keys
+    }
+  }
+  return { kind: "ok", role: res.role, name: res.name, minor: res.minor, tag: localNameOf(el), value: currentValue(el) };
+}
+
+function currentValue(el) {
+  const tag = localNameOf(el);
+  if (tag === "input") {
+    const t = strLower(getAttr(el, "type") || "text");
+    if (t === "checkbox" || t === "radio") return inputCheckedOf(el) ? "true" : "false";
+    return inputValueOf(el);
+  }
+  if (tag === "textarea") return textareaValueOf(el);
+  if (tag === "select") {
+    const opts = selectSelectedOptions(el);
+    const parts = [];
+    for (let i = 0; i < opts.length; i++) push(parts, optionTextOf(opts[i]));
+    return arrJoin(parts, ", ");
+  }
+  try {
+    if (isContentEditableOf(el)) return innerTextOf(el);
+  } catch (_) {
+    return "";
+  }
+  return "";
+}
+
+/** Reads things about a ref for `get` (full, uncut text). */
+function getInfo(a) {
+  const res = resolveRef(a.ref);
+  if (res.kind !== "ok") return res;
+  const el = res.el;
+  const what = a.what || "text";
+  let v;
+  if (what === "text") {
+    try {
+      v = innerTextOf(el);
+    } catch (_) {
+      v = textContent(el);
+    }
+  } else if (what === "value") v = currentValue(el);
+  else if (what === "name") v = res.name;
+  else if (what === "role") v = res.role;
+  else if (what === "html") v = outerHTMLOf(el);
+  else if (what === "box") {
+    const b = boxOf(el);
+    return { kind: "ok", value: [b.x, b.y, b.w, b.h] };
+  } else if (strStartsWith(what, "attr:")) v = getAttr(el, strSlice(what, 5));
+  else return { kind: "bad_what", what: what };
+  return { kind: "ok", value: v === null || v === undefined ? null : clean(v, 1000000) };
+}
+
+/** Checked state of a checkbox-like ref: true, false or "mixed". */
+function checkedState(a) {
+  const res = resolveRef(a.ref);
+  if (res.kind !== "ok") return res;
+  const el = res.el;
+  const tag = localNameOf(el);
+  let c;
+  if (tag === "input") c = inputIndeterminateOf(el) ? "mixed" : inputCheckedOf(el);
+  else {
+    const v = getAttr(el, "aria-checked") || getAttr(el, "aria-pressed") || getAttr(el, "aria-selected");
+    c = v === "true" ? true : v === "mixed" ? "mixed" : false;
+  }
+  return { kind: "ok", checked: c, role: res.role, name: res.name };
+}
+
+/** Selects options of a native <select> by value or visible text; fires input and change. */
+function selectOptions(a) {
+  const res = resolveRef(a.ref);
+  if (res.kind !== "ok") return res;
+  const el = res.el;
+  if (localNameOf(el) !== "select") return { kind: "not_select", ref: a.ref, role: res.role, name: res.name };
+  const want = a.values || [];
+  const opts = selectOptionsOf(el);
+  const n = optionsCollectionLength(opts);
+  const multiple = hasAttr(el, "multiple");
+  const picked = [];
+  const missing = [];
+  for (let w = 0; w < want.length; w++) {
+    let found = false;
+    for (let i = 0; i < n; i++) {
+      const o = optionsCollectionItem(opts, i);
+      if (optionValueOf(o) === want[w] || normalizeWS(optionTextOf(o)) === normalizeWS(want[w])) {
+        found = true;
+        push(picked, o);
+        break;
+      }
+    }
+    if (!found) push(missing, want[w]);
+  }
+  if (missing.length) {
+    const avail = [];
+    for (let i = 0; i < n && i < 50; i++) push(avail, normalizeWS(optionTextOf(optionsCollectionItem(opts, i))));
+    return { kind: "no_option", ref: a.ref, missing: missing, available: avail };
+  }
+  if (!multiple && picked.length > 1) return { kind: "not_multiple", ref: a.ref };
+  for (let i = 0; i < n; i++) {
+    const o = optionsCollectionItem(opts, i);
+    let on = false;
+    for (let j = 0; j < picked.length; j++) if (picked[j] === o) on = true;
+    if (multiple || on) setOptionSelected.call(o, on);
+  }
+  dispatchEvent(el, new $Event("input", { bubbles: true, composed: true }));
+  dispatchEvent(el, new $Event("change", { bubbles: true }));
+  return { kind: "ok", value: currentValue(el) };
+}
+
+/** Scrolls a ref into view, or the window by (dx, dy), or to (x, y). */
+function scrollTo(a) {
+  if (a.ref) {
+    const res = resolveRef(a.ref);
+    if (res.kind !== "ok") return res;
+    try {
+      $scrollIntoView(res.el, { block: "center", inline: "nearest", behavior: "instant" });
+    } catch (_) {
+      $scrollIntoView(res.el);
+    }
+  } else if (a.to) {
+    winScrollTo(window, a.to[0], a.to[1]);
+  } else {
+    winScrollBy(window, a.dx || 0, a.dy || 0);
+  }
+  return { kind: "ok", scroll: [$Math.round(scrollXOf(window)), $Math.round(scrollYOf(window))] };
+}
+
+function visibleText(doc) {
+  const b = docBodyOf(doc);
+  if (!b) return "";
+  try {
+    return innerTextOf(b) || "";
+  } catch (_) {
+    return textContent(b) || "";
+  }
+}
+
+function selectorVisible(doc, sel) {
+  let list;
+  try {
+    list = docQuerySelectorAll(doc, sel);
+  } catch (_) {
+    return { bad: true };
+  }
+  const n = nodeListLength(list);
+  beginCaches();
+  try {
+    for (let i = 0; i < n; i++) {
+      const el = nodeListItem(list, i);
+      if (!isHiddenForName(el) && (checkVisibility ? checkVisibility(el) : true)) return { found: true };
+    }
+  } finally {
+    endCaches();
+  }
+  return { found: false };
+}
+
+/** One check of a `wait` / `assert` condition: {met, detail}. */
+function checkCondition(a) {
+  const doc = document;
+  if (a.text !== undefined && a.text !== null) {
+    const hay = strLower(normalizeWS(visibleText(doc)));
+    const present = strIndexOf(hay, strLower(normalizeWS("" + a.text))) >= 0;
+    return { kind: "ok", met: a.hidden ? !present : present };
+  }
+  if (a.selector) {
+    const v = selectorVisible(doc, a.selector);
+    if (v.bad) return { kind: "bad_selector", selector: a.selector };
+    return { kind: "ok", met: a.hidden ? !v.found : v.found };
+  }
+  if (a.ref) {
+    const res = resolveRef(a.ref);
+    const there = res.kind === "ok";
+    return { kind: "ok", met: a.hidden ? !there : there, state: res.kind };
+  }
+  if (a.url !== undefined && a.url !== null) {
+    const u = docURLOf(doc);
+    let met;
+    if (a.urlRegex) {
+      try {
+        met = reTest(re(a.url), u);
+      } catch (_) {
+        return { kind: "bad_pattern", pattern: a.url };
+      }
+    } else met = strIndexOf(u, a.url) >= 0;
+    return { kind: "ok", met: met, url: u };
+  }
+  if (a.title !== undefined && a.title !== null) {
+    return { kind: "ok", met: strIndexOf(docTitleOf(doc), a.title) >= 0 };
+  }
+  return { kind: "ok", met: true };
+}
+
+/** Page activity for settling: ready state, ms since the last DOM mutation, new resources. */
+function activity() {
+  let res = 0;
+  try {
+    res = perfEntriesByType ? perfEntriesByType(mainPerformance, "resource").length : 0;
+  } catch (_) {
+    res = 0;
+  }
+  const fresh = res !== resourcesSeen;
+  resourcesSeen = res;
+  return {
+    kind: "ok",
+    ready: docReadyState(document),
+    quiet_ms: $now() - lastMutationAt,
+    new_resources: fresh,
+    url: clean(docURLOf(document), 4096),
+  };
+}
+
+function consoleMessages(a) {
+  const out = [];
+  for (let i = 0; i < consoleLog.length; i++) push(out, consoleLog[i]);
+  if (a.clear) consoleLog.length = 0;
+  return { kind: "ok", messages: out };
+}

@@ -1,0 +1,532 @@
+//! Acting by ref: the engine resolves the ref (exists, connected, same document, same role
+//! and name), scrolls it into view and checks what is at its centre; the host then sends
+//! real input through WebDriver actions (pointer and keys).
+//!
+//! Owns: input dispatch, key-chord parsing, settling after an action, dialogs. Must not:
+//! decide what a step's result looks like (the runner does).
+
+use crate::browser::Browser;
+use crate::engine;
+use crate::error::{Error, Result};
+use crate::refs::{parse_ref, stale_error};
+use crate::wire::WireSnapshotOrError;
+use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, PointerAction};
+use fantoccini::key::Key;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+/// What an action reports besides success: notes for the step's `warning`.
+#[derive(Debug, Default, Clone)]
+pub struct Outcome {
+    pub output: Option<Value>,
+    pub warnings: Vec<String>,
+}
+
+impl Outcome {
+    fn with(output: Value) -> Self {
+        Outcome {
+            output: Some(output),
+            warnings: vec![],
+        }
+    }
+}
+
+/// Calls the engine and turns tagged failures into errors (SPEC 2 messages).
+pub async fn engine_ok(b: &Browser, method: &str, args: Value) -> Result<Value> {
+    let v: Value = engine::call(&b.client, method, &args).await?;
+    check_kind(v)
+}
+
+fn check_kind(v: Value) -> Result<Value> {
+    let kind = v
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    match kind.as_str() {
+        "ok" | "stats" | "snapshot" => Ok(v),
+        "unknown" | "gone" | "changed" | "tampered" => {
+            let w: WireSnapshotOrError =
+                serde_json::from_value(v.clone()).map_err(|source| Error::Json {
+                    what: "the page engine",
+                    source,
+                })?;
+            Err(stale_error(&w))
+        }
+        "covered" => {
+            let r = v.get("ref").and_then(Value::as_str).unwrap_or("");
+            let by = &v["by"];
+            Err(Error::Ref {
+                message: format!(
+                    "{} {} (ref {r}) is covered by {} {}: dismiss it first",
+                    v["role"].as_str().unwrap_or(""),
+                    quote(v["name"].as_str().unwrap_or("")),
+                    by["role"].as_str().unwrap_or("element"),
+                    quote(by["name"].as_str().unwrap_or(""))
+                ),
+            })
+        }
+        "invisible" => Err(Error::Step(format!(
+            "{} {} (ref {}) has no size on screen: it cannot be clicked; take a new snapshot",
+            v["role"].as_str().unwrap_or(""),
+            quote(v["name"].as_str().unwrap_or("")),
+            v["ref"].as_str().unwrap_or("")
+        ))),
+        "no_option" => Err(Error::Step(format!(
+            "no option {} in this select; options are: {}",
+            v["missing"], v["available"]
+        ))),
+        "not_select" => Err(Error::Step(format!(
+            "{} {} is not a native <select>: click it, then click the option",
+            v["role"].as_str().unwrap_or(""),
+            quote(v["name"].as_str().unwrap_or(""))
+        ))),
+        "bad_selector" => Err(Error::Usage(format!(
+            "invalid CSS selector {}",
+            v["selector"]
+        ))),
+        "bad_pattern" => Err(Error::Usage(format!(
+            "invalid regular expression {}",
+            v["pattern"]
+        ))),
+        other => Err(Error::Engine(format!(
+            "unexpected engine reply {other:?}: {v}"
+        ))),
+    }
+}
+
+fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+fn minor_note(v: &Value) -> Vec<String> {
+    if v.get("minor").and_then(Value::as_bool) == Some(true) {
+        vec!["Note: element may have changed; used its current state.".into()]
+    } else {
+        vec![]
+    }
+}
+
+/// Resolves a ref to the point to act on (after scrolling and the covered check).
+async fn point(b: &Browser, r: &str, check: bool) -> Result<(f64, f64, Value)> {
+    let r = parse_ref(r)?;
+    let v = engine_ok(b, "point", json!({"ref": r, "check": check})).await?;
+    let x = v["x"].as_f64().unwrap_or(0.0);
+    let y = v["y"].as_f64().unwrap_or(0.0);
+    Ok((x, y, v))
+}
+
+fn button_code(name: Option<&str>) -> Result<u64> {
+    match name.unwrap_or("left") {
+        "left" => Ok(fantoccini::actions::MOUSE_BUTTON_LEFT),
+        "middle" => Ok(fantoccini::actions::MOUSE_BUTTON_MIDDLE),
+        "right" => Ok(fantoccini::actions::MOUSE_BUTTON_RIGHT),
+        other => Err(Error::Usage(format!(
+            "unknown mouse button {other:?}: use left, middle or right"
+        ))),
+    }
+}
+
+/// Clicks a ref with real pointer input.
+pub async fn click(
+    b: &Browser,
+    r: &str,
+    button: Option<&str>,
+    double: bool,
+    force: bool,
+) -> Result<Outcome> {
+    let btn = button_code(button)?;
+    let (x, y, v) = point(b, r, !force).await?;
+    let mut m = MouseActions::new("mouse".into()).then(PointerAction::MoveTo {
+        duration: None,
+        x,
+        y,
+    });
+    for _ in 0..if double { 2 } else { 1 } {
+        m = m
+            .then(PointerAction::Down { button: btn })
+            .then(PointerAction::Up { button: btn });
+    }
+    b.client.perform_actions(m).await?;
+    let _ = b.client.release_actions().await;
+    Ok(Outcome {
+        output: None,
+        warnings: minor_note(&v),
+    })
+}
+
+/// Moves the pointer over a ref.
+pub async fn hover(b: &Browser, r: &str) -> Result<Outcome> {
+    let (x, y, v) = point(b, r, true).await?;
+    let m = MouseActions::new("mouse".into()).then(PointerAction::MoveTo {
+        duration: None,
+        x,
+        y,
+    });
+    b.client.perform_actions(m).await?;
+    Ok(Outcome {
+        output: None,
+        warnings: minor_note(&v),
+    })
+}
+
+/// Drags from one ref to another.
+pub async fn drag(b: &Browser, from: &str, to: &str) -> Result<Outcome> {
+    let (x1, y1, _) = point(b, from, true).await?;
+    let (x2, y2, _) = point(b, to, false).await?;
+    let left = fantoccini::actions::MOUSE_BUTTON_LEFT;
+    let m = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: x1,
+            y: y1,
+        })
+        .then(PointerAction::Down { button: left })
+        .then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(100)),
+            x: (x1 + x2) / 2.0,
+            y: (y1 + y2) / 2.0,
+        })
+        .then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(100)),
+            x: x2,
+            y: y2,
+        })
+        .then(PointerAction::Up { button: left });
+    b.client.perform_actions(m).await?;
+    let _ = b.client.release_actions().await;
+    Ok(Outcome::default())
+}
+
+/// Focuses a ref (optionally selecting its content).
+async fn focus(b: &Browser, r: &str, select: bool) -> Result<Value> {
+    let r = parse_ref(r)?;
+    let v = engine_ok(b, "focus", json!({"ref": r, "select": select})).await?;
+    Ok(v)
+}
+
+fn key_for(name: &str) -> Option<char> {
+    let k = match name.to_ascii_lowercase().as_str() {
+        "enter" | "return" => Key::Enter,
+        "tab" => Key::Tab,
+        "escape" | "esc" => Key::Escape,
+        "backspace" => Key::Backspace,
+        "delete" | "del" => Key::Delete,
+        "space" => return Some(' '),
+        "arrowup" | "up" => Key::Up,
+        "arrowdown" | "down" => Key::Down,
+        "arrowleft" | "left" => Key::Left,
+        "arrowright" | "right" => Key::Right,
+        "home" => Key::Home,
+        "end" => Key::End,
+        "pageup" => Key::PageUp,
+        "pagedown" => Key::PageDown,
+        "insert" => Key::Insert,
+        "control" | "ctrl" => Key::Control,
+        "shift" => Key::Shift,
+        "alt" => Key::Alt,
+        "meta" | "command" | "cmd" => Key::Meta,
+        "f1" => Key::F1,
+        "f2" => Key::F2,
+        "f3" => Key::F3,
+        "f4" => Key::F4,
+        "f5" => Key::F5,
+        "f6" => Key::F6,
+        "f7" => Key::F7,
+        "f8" => Key::F8,
+        "f9" => Key::F9,
+        "f10" => Key::F10,
+        "f11" => Key::F11,
+        "f12" => Key::F12,
+        _ => {
+            let mut cs = name.chars();
+            return match (cs.next(), cs.next()) {
+                (Some(c), None) => Some(c),
+                _ => None,
+            };
+        }
+    };
+    Some(k.into())
+}
+
+/// Parses `Control+Shift+a` into key code points (modifiers first).
+pub fn parse_chord(chord: &str) -> Result<Vec<char>> {
+    if chord == "+" {
+        return Ok(vec!['+']);
+    }
+    let parts: Vec<&str> = chord.split('+').collect();
+    let mut out = Vec::new();
+    for p in parts {
+        let k = key_for(p.trim()).ok_or_else(|| {
+            Error::Usage(format!(
+                "unknown key {p:?} in {chord:?}: use a single character or Enter, Tab, Escape, Backspace, Delete, Space, ArrowUp/Down/Left/Right, Home, End, PageUp, PageDown, F1-F12, with Control+, Shift+, Alt+, Meta+"
+            ))
+        })?;
+        out.push(k);
+    }
+    Ok(out)
+}
+
+/// Presses a chord: all keys down in order, then up in reverse.
+async fn press_chord(b: &Browser, keys: &[char]) -> Result<()> {
+    let mut k = KeyActions::new("keyboard".into());
+    for &c in keys {
+        k = k.then(KeyAction::Down { value: c });
+    }
+    for &c in keys.iter().rev() {
+        k = k.then(KeyAction::Up { value: c });
+    }
+    b.client.perform_actions(k).await?;
+    Ok(())
+}
+
+/// Types text with real key events (one down/up per character; newlines press Enter).
+async fn type_text(b: &Browser, text: &str) -> Result<()> {
+    let chars: Vec<char> = text.chars().collect();
+    for chunk in chars.chunks(200) {
+        let mut k = KeyActions::new("keyboard".into());
+        for &c in chunk {
+            let c = if c == '\n' { Key::Enter.into() } else { c };
+            k = k
+                .then(KeyAction::Down { value: c })
+                .then(KeyAction::Up { value: c });
+        }
+        b.client.perform_actions(k).await?;
+    }
+    Ok(())
+}
+
+/// Clears a field and types `value` (real key input, so framework state follows).
+pub async fn fill(b: &Browser, r: &str, value: &str) -> Result<Outcome> {
+    let (_, _, pv) = point(b, r, true).await?;
+    let v = focus(b, r, true).await?;
+    // Select everything with the keyboard too (inputs without a selection API), then delete.
+    press_chord(b, &[Key::Control.into(), 'a']).await?;
+    press_chord(b, &[Key::Backspace.into()]).await?;
+    type_text(b, value).await?;
+    let after = engine_ok(b, "get", json!({"ref": parse_ref(r)?, "what": "value"})).await?;
+    let mut out = Outcome {
+        output: None,
+        warnings: minor_note(&pv),
+    };
+    out.warnings.extend(minor_note(&v));
+    let got = after["value"].as_str().unwrap_or("");
+    if got != value {
+        out.warnings.push(format!(
+            "the field now holds {} (the page changed what was typed)",
+            quote(got)
+        ));
+    }
+    Ok(out)
+}
+
+/// Types text into a ref (or the focused element), optionally pressing Enter.
+pub async fn type_into(b: &Browser, r: Option<&str>, text: &str, submit: bool) -> Result<Outcome> {
+    let mut out = Outcome::default();
+    if let Some(r) = r {
+        point(b, r, true).await?;
+        let v = focus(b, r, false).await?;
+        out.warnings.extend(minor_note(&v));
+    }
+    type_text(b, text).await?;
+    if submit {
+        press_chord(b, &[Key::Enter.into()]).await?;
+    }
+    Ok(out)
+}
+
+/// Presses a key or chord, on a ref when given.
+pub async fn press(b: &Browser, key: &str, r: Option<&str>) -> Result<Outcome> {
+    let keys = parse_chord(key)?;
+    if let Some(r) = r {
+        focus(b, r, false).await?;
+    }
+    press_chord(b, &keys).await?;
+    Ok(Outcome::default())
+}
+
+/// Makes a checkbox-like ref checked (or unchecked) with a real click, when it is not already.
+pub async fn set_checked(b: &Browser, r: &str, want: bool) -> Result<Outcome> {
+    let rr = parse_ref(r)?;
+    let st = engine_ok(b, "checked", json!({"ref": rr})).await?;
+    let is_on = st["checked"] == json!(true);
+    if is_on == want {
+        return Ok(Outcome::with(json!({"checked": want, "changed": false})));
+    }
+    let mut out = click(b, r, None, false, false).await?;
+    let after = engine_ok(b, "checked", json!({"ref": rr})).await;
+    match after {
+        Ok(a) if (a["checked"] == json!(true)) == want => {}
+        Ok(a) => out.warnings.push(format!(
+            "after the click the element is checked={}",
+            a["checked"]
+        )),
+        Err(_) => out
+            .warnings
+            .push("the element changed after the click; take a new snapshot".into()),
+    }
+    out.output = Some(json!({"checked": want, "changed": true}));
+    Ok(out)
+}
+
+/// Selects options of a native select.
+pub async fn select(b: &Browser, r: &str, values: &[String]) -> Result<Outcome> {
+    point(b, r, true).await?;
+    let v = engine_ok(b, "select", json!({"ref": parse_ref(r)?, "values": values})).await?;
+    Ok(Outcome::with(json!({"value": v["value"]})))
+}
+
+/// Sets the files of a file input (WebDriver send keys with paths).
+pub async fn upload(b: &Browser, r: &str, files: &[String]) -> Result<Outcome> {
+    let mut abs = Vec::new();
+    for f in files {
+        let p = std::path::Path::new(f);
+        let a = std::fs::canonicalize(p)
+            .map_err(|e| Error::Usage(format!("upload: cannot read {f}: {e}")))?;
+        abs.push(a.display().to_string());
+    }
+    let el = element(b, r).await?;
+    el.send_keys(&abs.join("\n")).await?;
+    Ok(Outcome::with(json!({"files": abs})))
+}
+
+/// The WebDriver element behind a ref (resolved with the engine's checks).
+pub async fn element(b: &Browser, r: &str) -> Result<fantoccini::elements::Element> {
+    let rr = parse_ref(r)?;
+    // Resolve first for a precise error message.
+    engine_ok(b, "point", json!({"ref": rr, "check": false})).await?;
+    let v = b
+        .client
+        .execute(
+            "var a = window.__ariaRefs; return a && a.element ? a.element(arguments[0]) : null;",
+            vec![json!(rr)],
+        )
+        .await?;
+    let id = v
+        .as_object()
+        .and_then(|o| o.values().next())
+        .and_then(Value::as_str)
+        .ok_or_else(|| Error::Ref {
+            message: format!("unknown ref {rr:?}: take a new snapshot"),
+        })?;
+    Ok(fantoccini::elements::Element::from_element_id(
+        b.client.clone(),
+        id.to_string().into(),
+    ))
+}
+
+/// Handles open dialogs by the documented policy (accept alerts, confirms, prompts and
+/// beforeunload), returning what they said.
+pub async fn handle_dialogs(b: &Browser) -> Vec<Value> {
+    let mut seen = Vec::new();
+    for _ in 0..5 {
+        match b.client.get_alert_text().await {
+            Ok(text) => {
+                let _ = b.client.accept_alert().await;
+                seen.push(json!({"message": text, "handled": "accepted"}));
+            }
+            Err(_) => break,
+        }
+    }
+    seen
+}
+
+fn is_transient(e: &Error) -> bool {
+    let s = e.to_string();
+    s.contains("context")
+        || s.contains("detached")
+        || s.contains("navigat")
+        || s.contains("alert")
+        || s.contains("unload")
+}
+
+/// Waits until the page is quiet: loaded, no DOM mutation and no new resource for
+/// `quiet_ms`, at most `max` (then it just goes on). Dialogs met on the way are handled.
+pub async fn settle(b: &Browser, quiet_ms: f64, max: Duration) -> Vec<Value> {
+    let start = Instant::now();
+    let mut dialogs = Vec::new();
+    loop {
+        match engine_ok(b, "activity", json!({})).await {
+            Ok(a) => {
+                let ready = a["ready"].as_str() == Some("complete");
+                let quiet = a["quiet_ms"].as_f64().unwrap_or(0.0) >= quiet_ms;
+                let fresh = a["new_resources"].as_bool().unwrap_or(false);
+                if ready && quiet && !fresh {
+                    break;
+                }
+            }
+            Err(e) if is_transient(&e) => {
+                dialogs.extend(handle_dialogs(b).await);
+            }
+            Err(_) => break,
+        }
+        if start.elapsed() >= max {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+    dialogs
+}
+
+/// Polls a `wait` condition until it holds or `limit` passes.
+pub async fn wait_for(b: &Browser, cond: Value, limit: Duration, what: &str) -> Result<Outcome> {
+    let start = Instant::now();
+    loop {
+        match engine_ok(b, "condition", cond.clone()).await {
+            Ok(v) if v["met"] == json!(true) => {
+                return Ok(Outcome::with(
+                    json!({"waited_ms": start.elapsed().as_millis() as u64}),
+                ));
+            }
+            Ok(_) => {}
+            Err(e) if e.is_usage() => return Err(e),
+            Err(e) if is_transient(&e) => {
+                handle_dialogs(b).await;
+            }
+            Err(_) => {}
+        }
+        if start.elapsed() >= limit {
+            return Err(Error::Timeout(format!(
+                "{what} did not happen within {} ms",
+                limit.as_millis()
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(k: Key) -> char {
+        k.into()
+    }
+
+    #[test]
+    fn chords_parse_modifiers_and_named_keys() {
+        assert_eq!(parse_chord("Enter").unwrap(), vec![c(Key::Enter)]);
+        assert_eq!(
+            parse_chord("Control+a").unwrap(),
+            vec![c(Key::Control), 'a']
+        );
+        assert_eq!(
+            parse_chord("Shift+Tab").unwrap(),
+            vec![c(Key::Shift), c(Key::Tab)]
+        );
+        assert_eq!(parse_chord("+").unwrap(), vec!['+']);
+        let e = parse_chord("Control+Bogus").unwrap_err();
+        assert!(e.to_string().contains("unknown key \"Bogus\""), "{e}");
+        assert_eq!(e.exit_code(), 2);
+    }
+
+    #[test]
+    fn covered_replies_name_the_overlay() {
+        let v = json!({"kind": "covered", "ref": "s1e4", "role": "button", "name": "Pay", "by": {"role": "dialog", "name": "Cookie banner"}});
+        let e = check_kind(v).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "button \"Pay\" (ref s1e4) is covered by dialog \"Cookie banner\": dismiss it first"
+        );
+    }
+}

@@ -1,0 +1,716 @@
+//! The step runner: runs validated steps in order in one session, times each, stops at the
+//! first failing required step, and reports what changed on screen (SPEC 5).
+//!
+//! Owns: the run result, the before/after viewport snapshots for `changes`, settling and
+//! dialogs between steps, tabs and frames. Must not: parse files (parse.rs) or render trees
+//! (snapshot/).
+
+use super::{Action, EvalArg, FrameArg, GetArg, PressArg, Step, StepFile, UrlArg};
+use crate::actions::{self, Outcome, engine_ok};
+use crate::browser::Browser;
+use crate::capture::{CaptureOptions, capture};
+use crate::error::{Error, Result};
+use crate::output::OutputOptions;
+use crate::refs::parse_ref;
+use crate::snapshot::Snapshot;
+use crate::snapshot::diff;
+use crate::snapshot::render::{self, RenderOptions};
+use crate::spill;
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+/// How a run behaves.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Limit per step (default 30 s).
+    pub timeout: Duration,
+    /// Where big outputs go.
+    pub output: OutputOptions,
+    /// Upper bound of the wait for the page to settle after an action.
+    pub settle_max: Duration,
+    pub verbose: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            timeout: Duration::from_millis(30_000),
+            output: OutputOptions {
+                file: None,
+                inline_limit: spill::DEFAULT_INLINE_LIMIT,
+                artifacts: None,
+                json: false,
+            },
+            settle_max: Duration::from_millis(3_000),
+            verbose: false,
+        }
+    }
+}
+
+/// One step's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct StepResult {
+    pub action: String,
+    /// ok, error, skipped
+    pub status: String,
+    pub ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dialogs: Vec<Value>,
+}
+
+/// The whole run's result (printed as JSON on stdout).
+#[derive(Debug, Clone, Serialize)]
+pub struct RunResult {
+    /// ok or error
+    pub status: String,
+    pub tab: String,
+    pub steps: Vec<StepResult>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Value>,
+    pub context: Value,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub artifacts: Vec<String>,
+    /// Process exit code (SPEC 5).
+    #[serde(skip)]
+    pub exit_code: i32,
+}
+
+fn verb(a: &Action) -> &'static str {
+    match a {
+        Action::Click(_) => "Clicked",
+        Action::Fill(_) => "Filled",
+        Action::Type(_) => "Typed",
+        Action::Press(_) => "Pressed",
+        Action::Hover(_) => "Hovered",
+        Action::Select(_) => "Selected",
+        Action::Check(_) => "Checked",
+        Action::Uncheck(_) => "Unchecked",
+        Action::Scroll(_) => "Scrolled",
+        Action::Drag(_) => "Dragged",
+        Action::Goto(_) => "Opened",
+        _ => "Done",
+    }
+}
+
+/// Runs a step file in the session.
+pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResult {
+    let mut opts = opts.clone();
+    if let Some(t) = file.timeout {
+        opts.timeout = Duration::from_millis(t);
+    }
+    let mut results = Vec::new();
+    let mut artifacts = Vec::new();
+    let mut failed: Option<i32> = None;
+    if let Err(e) = b.use_tab(file.tab.as_deref()).await {
+        failed = Some(e.exit_code());
+        results.push(StepResult {
+            action: "tab".into(),
+            status: "error".into(),
+            ms: 0,
+            output: None,
+            warning: None,
+            error: Some(e.to_string()),
+            dialogs: vec![],
+        });
+    }
+    let mut before: Option<(Snapshot, String)> = None;
+    let mut start_url: Option<String> = None;
+    let mut last_verb = "Done";
+    for step in &file.steps {
+        if failed.is_some() {
+            results.push(StepResult {
+                action: step.action.name().into(),
+                status: "skipped".into(),
+                ms: 0,
+                output: None,
+                warning: None,
+                error: None,
+                dialogs: vec![],
+            });
+            continue;
+        }
+        if step.action.is_visual() && before.is_none() && start_url.is_none() {
+            if matches!(step.action, Action::Goto(_)) {
+                // A navigation replaces the diff: no "before" walk of a page about to go.
+                start_url = Some(
+                    b.client
+                        .current_url()
+                        .await
+                        .map(|u| u.to_string())
+                        .unwrap_or_default(),
+                );
+            } else if let Ok(s) = viewport_snapshot(b).await {
+                // The diff's "before": the viewport as it is now.
+                let url = s.url.clone();
+                before = Some((s, url));
+            }
+        }
+        let t0 = Instant::now();
+        let r = tokio::time::timeout(opts.timeout, run_step(b, step, &opts, &mut artifacts)).await;
+        let r = match r {
+            Ok(r) => r,
+            Err(_) => Err(Error::Timeout(format!(
+                "step took over {} ms",
+                opts.timeout.as_millis()
+            ))),
+        };
+        let mut dialogs = Vec::new();
+        if step.action.modifies_page() {
+            let _ = engine_ok(b, "invalidate", json!({})).await;
+            dialogs = actions::settle(b, 120.0, opts.settle_max).await;
+            if step.action.is_visual() {
+                last_verb = verb(&step.action);
+            }
+        }
+        let ms = t0.elapsed().as_millis() as u64;
+        let r = crate::app::crash_guard(b, r).await;
+        let res = match r {
+            Ok(o) => StepResult {
+                action: step.action.name().into(),
+                status: "ok".into(),
+                ms,
+                output: o.output,
+                warning: if o.warnings.is_empty() {
+                    None
+                } else {
+                    Some(o.warnings.join(" "))
+                },
+                error: None,
+                dialogs,
+            },
+            Err(e) => {
+                if !step.optional {
+                    failed = Some(match e.exit_code() {
+                        0 => 1,
+                        c => c,
+                    });
+                }
+                StepResult {
+                    action: step.action.name().into(),
+                    status: "error".into(),
+                    ms,
+                    output: None,
+                    warning: e.hint().map(|h| format!("hint: {h}")),
+                    error: Some(e.to_string()),
+                    dialogs,
+                }
+            }
+        };
+        results.push(res);
+    }
+    let mut changes = None;
+    if let Some(from) = start_url {
+        let to = b
+            .client
+            .current_url()
+            .await
+            .map(|u| u.to_string())
+            .unwrap_or_default();
+        changes = Some(diff::navigated(&from, &to));
+    } else if let Some((bs, burl)) = before {
+        if let Ok(after) = viewport_snapshot(b).await {
+            if strip_hash(&after.url) != strip_hash(&burl) {
+                changes = Some(diff::navigated(&burl, &after.url));
+            } else {
+                let d = diff::diff(&bs, &after, last_verb);
+                changes = serde_json::to_value(d).ok();
+            }
+        }
+    }
+    let context = context(b).await;
+    RunResult {
+        status: if failed.is_some() {
+            "error".into()
+        } else {
+            "ok".into()
+        },
+        tab: b.tab().to_string(),
+        steps: results,
+        changes,
+        context,
+        artifacts,
+        exit_code: failed.unwrap_or(0),
+    }
+}
+
+fn strip_hash(u: &str) -> &str {
+    u.split('#').next().unwrap_or(u)
+}
+
+async fn viewport_snapshot(b: &mut Browser) -> Result<Snapshot> {
+    capture(
+        b,
+        &CaptureOptions {
+            viewport: true,
+            no_cache: true,
+            max_nodes: 0,
+            ..Default::default()
+        },
+    )
+    .await
+}
+
+async fn context(b: &Browser) -> Value {
+    let url = b
+        .client
+        .current_url()
+        .await
+        .map(|u| u.to_string())
+        .unwrap_or_default();
+    let title = b.client.title().await.unwrap_or_default();
+    let scroll = match crate::engine::call::<Value>(&b.client, "fingerprint", &json!({})).await {
+        Ok(v) => v.get("scroll").cloned().unwrap_or(json!([0, 0])),
+        Err(_) => json!([0, 0]),
+    };
+    json!({"url": url, "title": title, "scroll": scroll})
+}
+
+fn out(v: Value) -> Outcome {
+    Outcome {
+        output: Some(v),
+        warnings: vec![],
+    }
+}
+
+async fn run_step(
+    b: &mut Browser,
+    step: &Step,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+) -> Result<Outcome> {
+    match &step.action {
+        Action::Goto(u) => {
+            b.goto(u.url()).await?;
+            Ok(out(json!({"url": b.client.current_url().await?.as_str()})))
+        }
+        Action::Reload(_) => {
+            b.client.refresh().await?;
+            Ok(Outcome::default())
+        }
+        Action::Back(_) => {
+            b.client.back().await?;
+            Ok(Outcome::default())
+        }
+        Action::Forward(_) => {
+            b.client.forward().await?;
+            Ok(Outcome::default())
+        }
+        Action::NewTab(u) => {
+            let alias = b.new_tab().await?;
+            if let Some(u) = u {
+                b.goto(u.url()).await?;
+            }
+            Ok(out(json!({"tab": alias})))
+        }
+        Action::SwitchTab(t) => {
+            b.use_tab(Some(t)).await?;
+            Ok(out(json!({"tab": t})))
+        }
+        Action::CloseTab(t) => {
+            let now = b.close_tab(t.as_deref()).await?;
+            Ok(out(
+                json!({"closed": t.clone().unwrap_or_default(), "tab": now}),
+            ))
+        }
+        Action::ListTabs(_) => Ok(out(b.list_tabs().await?)),
+        Action::Snapshot(a) => snapshot_step(b, a, opts, artifacts).await,
+        Action::Search(a) => Ok(out(crate::steps::hooks::search(b, a).await?)),
+        Action::Query(a) => Ok(out(crate::steps::hooks::query(b, a).await?)),
+        Action::Click(t) => {
+            let a = t.args();
+            actions::click(b, &a.ref_, a.button.as_deref(), a.double, a.force).await
+        }
+        Action::Fill(f) => actions::fill(b, &f.ref_, &f.value).await,
+        Action::Type(t) => actions::type_into(b, t.ref_.as_deref(), &t.text, t.submit).await,
+        Action::Press(p) => match p {
+            PressArg::Key(k) => actions::press(b, k, None).await,
+            PressArg::Full { key, ref_ } => actions::press(b, key, ref_.as_deref()).await,
+        },
+        Action::Hover(t) => actions::hover(b, t.ref_str()).await,
+        Action::Select(s) => actions::select(b, &s.ref_, &s.values.to_vec()).await,
+        Action::Check(t) => actions::set_checked(b, t.ref_str(), true).await,
+        Action::Uncheck(t) => actions::set_checked(b, t.ref_str(), false).await,
+        Action::Scroll(s) => {
+            let mut args = json!({});
+            if let Some(r) = &s.ref_ {
+                args["ref"] = json!(parse_ref(r)?);
+            } else if let Some(to) = s.to {
+                args["to"] = json!(to);
+            } else {
+                let (mut dx, mut dy) = (s.dx.unwrap_or(0.0), s.dy.unwrap_or(0.0));
+                match s.direction.as_deref() {
+                    Some("down") => dy = 600.0,
+                    Some("up") => dy = -600.0,
+                    Some("right") => dx = 600.0,
+                    Some("left") => dx = -600.0,
+                    Some(other) => {
+                        return Err(Error::Usage(format!(
+                            "scroll direction {other:?}: use up, down, left or right"
+                        )));
+                    }
+                    None if s.dx.is_none() && s.dy.is_none() => dy = 600.0,
+                    None => {}
+                }
+                args["dx"] = json!(dx);
+                args["dy"] = json!(dy);
+            }
+            let v = engine_ok(b, "scroll", args).await?;
+            Ok(out(json!({"scroll": v["scroll"]})))
+        }
+        Action::Drag(d) => actions::drag(b, &d.from, &d.to).await,
+        Action::Upload(u) => actions::upload(b, &u.ref_, &u.files.to_vec()).await,
+        Action::Wait(w) => {
+            let limit = w
+                .timeout
+                .map(Duration::from_millis)
+                .unwrap_or(opts.timeout)
+                .min(opts.timeout);
+            let (cond, what) = if let Some(t) = &w.text {
+                (
+                    json!({"text": t, "hidden": w.hidden}),
+                    format!("text {t:?}{}", gone(w.hidden)),
+                )
+            } else if let Some(r) = &w.ref_ {
+                (
+                    json!({"ref": parse_ref(r)?, "hidden": w.hidden}),
+                    format!("ref {r}{}", gone(w.hidden)),
+                )
+            } else if let Some(s) = &w.selector {
+                (
+                    json!({"selector": s, "hidden": w.hidden}),
+                    format!("selector {s:?}{}", gone(w.hidden)),
+                )
+            } else if let Some(u) = &w.url {
+                (
+                    json!({"url": u, "urlRegex": w.regex}),
+                    format!("URL matching {u:?}"),
+                )
+            } else {
+                return Err(Error::Usage(
+                    "wait needs one of text, ref, selector or url".into(),
+                ));
+            };
+            actions::wait_for(b, cond, limit, &what).await
+        }
+        Action::Sleep(ms) => {
+            tokio::time::sleep(Duration::from_millis(*ms)).await;
+            Ok(Outcome::default())
+        }
+        Action::Eval(e) => eval(b, e).await,
+        Action::Assert(a) => assert_step(b, a).await,
+        Action::Get(g) => {
+            let (r, what) = match g {
+                GetArg::Ref(r) => (r.clone(), "text".to_string()),
+                GetArg::Full { ref_, what } => {
+                    (ref_.clone(), what.clone().unwrap_or_else(|| "text".into()))
+                }
+            };
+            let v = engine_ok(b, "get", json!({"ref": parse_ref(&r)?, "what": what})).await;
+            match v {
+                Ok(v) => Ok(out(v["value"].clone())),
+                Err(Error::Engine(m)) if m.contains("bad_what") => Err(Error::Usage(format!(
+                    "get: unknown {what:?}: use text, value, name, role, html, box or attr:NAME"
+                ))),
+                Err(e) => Err(e),
+            }
+        }
+        Action::GetUrl(_) => Ok(out(json!(b.client.current_url().await?.as_str()))),
+        Action::GetTitle(_) => Ok(out(json!(b.client.title().await?))),
+        Action::Viewport(v) => {
+            b.client.set_window_size(v.width, v.height).await?;
+            let inner = b
+                .client
+                .execute("return [window.innerWidth, window.innerHeight]", vec![])
+                .await?;
+            Ok(out(json!({"viewport": inner})))
+        }
+        Action::Frame(f) => frame(b, f).await,
+        Action::Cookies(c) => cookies(b, c).await,
+        Action::Console(c) => {
+            let v = engine_ok(b, "console", json!({"clear": c.clear})).await?;
+            Ok(out(v["messages"].clone()))
+        }
+        Action::Screenshot(s) => {
+            let png = match &s.ref_ {
+                Some(r) => actions::element(b, r).await?.screenshot().await?,
+                None => b.client.screenshot().await?,
+            };
+            let path = match &s.path {
+                Some(p) => {
+                    spill::write_user_file(std::path::Path::new(p), &png)?;
+                    p.clone()
+                }
+                None => {
+                    let a = spill::write_artifact(
+                        &png,
+                        "screenshot",
+                        ".png",
+                        opts.output.artifacts.as_deref(),
+                    )?;
+                    a.path.display().to_string()
+                }
+            };
+            artifacts.push(path.clone());
+            Ok(out(json!({"path": path, "bytes": png.len()})))
+        }
+    }
+}
+
+fn gone(hidden: bool) -> &'static str {
+    if hidden { " to go away" } else { "" }
+}
+
+async fn snapshot_step(
+    b: &mut Browser,
+    a: &super::SnapshotArgs,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+) -> Result<Outcome> {
+    if let Some(since) = &a.since {
+        let n = since
+            .trim()
+            .strip_prefix('s')
+            .and_then(|n| n.parse::<u64>().ok())
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "since {since:?}: expected a snapshot number like \"s3\""
+                ))
+            })?;
+        let v: Value = crate::engine::call(&b.client, "since", &json!({"n": n})).await?;
+        if v["unchanged"] == json!(true) {
+            return Ok(out(json!({"unchanged": true, "since": since})));
+        }
+    }
+    if let Some(d) = a.detail.as_deref() {
+        if d != "full" {
+            return Ok(out(crate::steps::hooks::snapshot_detail(b, a).await?));
+        }
+    }
+    let snap = capture(
+        b,
+        &CaptureOptions {
+            max_nodes: a.max_nodes.unwrap_or(10_000),
+            all_refs: a.all_refs,
+            verbose: a.verbose || opts.verbose,
+            viewport: a.viewport,
+            root: a.root.clone(),
+            ..Default::default()
+        },
+    )
+    .await?;
+    if a.silent {
+        return Ok(out(
+            json!({"snapshot": snap.number, "nodes": snap.nodes.len(), "refs": snap.ref_count()}),
+        ));
+    }
+    let ropts = RenderOptions {
+        verbose: a.verbose || opts.verbose,
+    };
+    let json_fmt = a.format.as_deref() == Some("json");
+    let body = if json_fmt {
+        render::to_json(&snap, &ropts, false)
+    } else {
+        render::to_text(&snap, &ropts)
+    };
+    let limit = opts.output.inline_limit;
+    if limit > 0 && body.len() > limit {
+        let ext = if json_fmt { ".json" } else { ".txt" };
+        let art = spill::write_artifact(
+            body.as_bytes(),
+            &format!("snapshot-s{}", snap.number),
+            ext,
+            opts.output.artifacts.as_deref(),
+        )?;
+        artifacts.push(art.path.display().to_string());
+        return Ok(out(json!({
+            "snapshot": format!("s{}", snap.number),
+            "spilled": {"path": art.path, "bytes": art.bytes},
+            "nodes": snap.nodes.len(),
+            "refs": snap.ref_count(),
+            "hint": "the snapshot is in the file; narrow it with detail \"interactive\", root, viewport or search",
+        })));
+    }
+    if json_fmt {
+        let v: Value = serde_json::from_str(&body).map_err(|source| Error::Json {
+            what: "a rendered snapshot",
+            source,
+        })?;
+        Ok(out(v))
+    } else {
+        Ok(out(Value::String(body)))
+    }
+}
+
+async fn eval(b: &Browser, e: &EvalArg) -> Result<Outcome> {
+    let (expr, offset, limit) = match e {
+        EvalArg::Expr(x) => (x.clone(), None, None),
+        EvalArg::Full {
+            expression,
+            offset,
+            limit,
+        } => (expression.clone(), *offset, *limit),
+    };
+    let v = b
+        .client
+        .execute(&format!("return ({expr});"), vec![])
+        .await
+        .map_err(|err| {
+            let m = err.to_string();
+            if m.contains("javascript error") || m.contains("SyntaxError") {
+                Error::Step(format!("eval failed in the page: {m}"))
+            } else {
+                err.into()
+            }
+        })?;
+    if offset.is_none() && limit.is_none() {
+        return Ok(out(v));
+    }
+    let off = offset.unwrap_or(0);
+    let lim = limit.unwrap_or(100).clamp(1, 10_000);
+    let paged = match &v {
+        Value::Array(a) => {
+            let items: Vec<Value> = a.iter().skip(off).take(lim).cloned().collect();
+            json!({"items": items, "total_items": a.len(), "offset": off, "limit": lim, "has_more": off + lim < a.len()})
+        }
+        Value::String(s) => {
+            let chars: Vec<char> = s.chars().collect();
+            let part: String = chars.iter().skip(off).take(lim).collect();
+            json!({"items": part, "total_items": chars.len(), "offset": off, "limit": lim, "has_more": off + lim < chars.len()})
+        }
+        other => other.clone(),
+    };
+    Ok(out(paged))
+}
+
+async fn assert_step(b: &Browser, a: &super::AssertArgs) -> Result<Outcome> {
+    let mut checks: Vec<(Value, String)> = Vec::new();
+    if let Some(t) = &a.text {
+        checks.push((json!({"text": t}), format!("text {t:?} is on the page")));
+    }
+    if let Some(s) = &a.selector {
+        checks.push((
+            json!({"selector": s}),
+            format!("selector {s:?} matches a visible element"),
+        ));
+    }
+    if let Some(u) = &a.url {
+        checks.push((json!({"url": u}), format!("URL contains {u:?}")));
+    }
+    if let Some(t) = &a.title {
+        checks.push((json!({"title": t}), format!("title contains {t:?}")));
+    }
+    let mut failures = Vec::new();
+    for (cond, what) in checks {
+        let v = engine_ok(b, "condition", cond).await?;
+        let met = v["met"] == json!(true);
+        if met == a.not {
+            failures.push(if a.not {
+                format!("expected not: {what}")
+            } else {
+                format!("expected: {what}")
+            });
+        }
+    }
+    if let Some(r) = &a.ref_ {
+        let rr = parse_ref(r)?;
+        if a.value.is_none() && a.checked.is_none() {
+            let v = engine_ok(b, "condition", json!({"ref": rr})).await?;
+            if (v["met"] == json!(true)) == a.not {
+                failures.push(format!(
+                    "expected ref {r} {}to resolve (it is {})",
+                    if a.not { "not " } else { "" },
+                    v["state"]
+                ));
+            }
+        }
+        if let Some(want) = &a.value {
+            let v = engine_ok(b, "get", json!({"ref": rr, "what": "value"})).await?;
+            let got = v["value"].as_str().unwrap_or("");
+            if (got == want) == a.not {
+                failures.push(format!(
+                    "expected value of {r} {}to be {want:?}, it is {got:?}",
+                    if a.not { "not " } else { "" }
+                ));
+            }
+        }
+        if let Some(want) = a.checked {
+            let v = engine_ok(b, "checked", json!({"ref": rr})).await?;
+            let got = v["checked"] == json!(true);
+            if (got == want) == a.not {
+                failures.push(format!(
+                    "expected {r} checked={want}, it is {}",
+                    v["checked"]
+                ));
+            }
+        }
+    }
+    if failures.is_empty() {
+        Ok(out(json!({"passed": true})))
+    } else {
+        Err(Error::Step(format!(
+            "assertion failed: {}",
+            failures.join("; ")
+        )))
+    }
+}
+
+async fn frame(b: &mut Browser, f: &FrameArg) -> Result<Outcome> {
+    match f {
+        FrameArg::Name(n) if n == "main" || n == "top" => {
+            for _ in 0..16 {
+                b.client.enter_parent_frame().await?;
+            }
+            Ok(out(json!({"frame": "main"})))
+        }
+        FrameArg::Name(r) => {
+            let el = actions::element(b, r).await?;
+            el.enter_frame().await?;
+            Ok(out(json!({"frame": r})))
+        }
+        FrameArg::Index(i) => {
+            b.client.enter_frame(*i).await?;
+            Ok(out(json!({"frame": i})))
+        }
+    }
+}
+
+async fn cookies(b: &Browser, c: &super::CookiesArgs) -> Result<Outcome> {
+    match c.action.as_deref().unwrap_or("list") {
+        "list" => {
+            let all = b.client.get_all_cookies().await?;
+            let list: Vec<Value> = all
+                .iter()
+                .map(|k| json!({"name": k.name(), "value": k.value(), "domain": k.domain(), "path": k.path()}))
+                .collect();
+            Ok(out(json!(list)))
+        }
+        "set" => {
+            let (Some(name), Some(value)) = (&c.name, &c.value) else {
+                return Err(Error::Usage("cookies set needs name and value".into()));
+            };
+            let cookie = fantoccini::cookies::Cookie::new(name.clone(), value.clone());
+            b.client.add_cookie(cookie).await?;
+            Ok(out(json!({"set": name})))
+        }
+        "clear" => {
+            b.client.delete_all_cookies().await?;
+            Ok(out(json!({"cleared": true})))
+        }
+        other => Err(Error::Usage(format!(
+            "cookies action {other:?}: use list, set or clear"
+        ))),
+    }
+}
+
+impl From<UrlArg> for String {
+    fn from(u: UrlArg) -> String {
+        u.url().to_string()
+    }
+}

@@ -1,0 +1,496 @@
+//! Acting by ref: step files, actions, stale-ref safety, covered targets, diffs, dialogs,
+//! malformed input and `--since`.
+
+use crate::common::{Ctx, Test, ref_of};
+use serde_json::{Value, json};
+
+pub fn tests() -> Vec<Test> {
+    vec![
+        (
+            "steps::shop_flow_in_one_step_file",
+            shop_flow_in_one_step_file,
+        ),
+        (
+            "steps::controlled_input_state_follows_fill",
+            controlled_input_state_follows_fill,
+        ),
+        (
+            "steps::covered_click_is_refused_and_names_the_overlay",
+            covered_click_is_refused,
+        ),
+        ("steps::stale_ref_messages", stale_ref_messages),
+        (
+            "steps::randomized_rounds_never_act_on_the_wrong_element",
+            randomized_rounds,
+        ),
+        (
+            "steps::malformed_step_file_runs_nothing",
+            malformed_step_file_runs_nothing,
+        ),
+        (
+            "steps::since_says_unchanged_until_a_toggle",
+            since_says_unchanged_until_a_toggle,
+        ),
+        (
+            "steps::dialogs_are_reported_not_hanging",
+            dialogs_are_reported,
+        ),
+        (
+            "steps::tabs_open_switch_and_close",
+            tabs_open_switch_and_close,
+        ),
+        (
+            "steps::optional_steps_and_exit_codes",
+            optional_steps_and_exit_codes,
+        ),
+    ]
+}
+
+/// Runs a step file given as JSON through stdin; returns (exit code, result).
+fn run(c: &Ctx, session: Option<&str>, steps: &Value) -> (i32, Value) {
+    use std::io::Write;
+    let mut cmd = c.cmd();
+    if let Some(s) = session {
+        cmd.args(["--session", s]);
+    }
+    let mut child = cmd
+        .args(["run", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(steps.to_string().as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let code = o.status.code().unwrap_or(-1);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "result JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    });
+    (code, v)
+}
+
+fn eval(c: &Ctx, expr: &str) -> Value {
+    let out: Value = serde_json::from_str(&c.ok(&["eval", expr])).unwrap();
+    out["steps"][0]["output"].clone()
+}
+
+fn shop_flow_in_one_step_file(c: &Ctx) {
+    let session = "it-shop";
+    c.track_session(session);
+    let steps = json!({"steps": [
+        {"goto": c.url("html/actions/shop.html")},
+        {"snapshot": {}},
+        {"fill": {"ref": "s1e1", "value": "ada@example.org"}},
+        {"check": "s1e2"},
+        {"click": "s1e4"},
+        {"wait": {"text": "Order placed"}},
+        {"search": {"text": "order placed", "role": "heading"}, "optional": true}
+    ]});
+    let (code, r) = run(c, Some(session), &steps);
+    // the optional search step may fail without failing the run
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["status"], "ok");
+    let snap = r["steps"][1]["output"].as_str().unwrap();
+    assert!(
+        snap.contains("- textbox \"Email\" [required] [ref=s1e1]"),
+        "{snap}"
+    );
+    assert!(
+        snap.contains("- checkbox \"Gift wrap\" [ref=s1e2]"),
+        "{snap}"
+    );
+    for s in r["steps"].as_array().unwrap().iter().take(6) {
+        assert_eq!(s["status"], "ok", "{s}");
+        assert!(s["ms"].as_u64().is_some());
+    }
+    // a navigation in the run: the diff is replaced by the URL
+    assert!(
+        r["changes"]["navigated"]["to"]
+            .as_str()
+            .unwrap()
+            .ends_with("shop.html"),
+        "{r:#}"
+    );
+    // the same flow on the loaded page shows the diff
+    let steps = json!([
+        {"fill": {"ref": "s1e1", "value": "bob@example.org"}},
+        {"uncheck": "s1e2"},
+        {"click": "s1e4"}
+    ]);
+    let (code, r) = run(c, Some(session), &steps);
+    assert_eq!(code, 0, "{r:#}");
+    let ch = &r["changes"];
+    let summary = ch["summary"].as_str().unwrap();
+    assert!(summary.starts_with("Clicked."), "{summary}");
+    assert!(
+        ch["added"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["role"] == "heading" && a["name"] == "Order placed"),
+        "{ch:#}"
+    );
+    assert!(
+        ch["changed"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"ref": "s1e2", "field": "checked", "from": true, "to": false})),
+        "{ch:#}"
+    );
+    assert!(
+        ch["changed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["ref"] == "s1e1" && c["to"] == "bob@example.org"),
+        "{ch:#}"
+    );
+    assert_eq!(r["context"]["title"], "Checkout");
+}
+
+fn controlled_input_state_follows_fill(c: &Ctx) {
+    let t = c.snapshot("html/actions/react-like.html");
+    let r = ref_of(&t, "textbox \"Name\"");
+    assert!(t.contains(": old value"), "{t}");
+    c.ok(&["fill", &r, "Grace Hopper"]);
+    assert_eq!(eval(c, "window.readState()"), json!("Grace Hopper"));
+    let t = c.ok(&["snapshot"]);
+    assert!(t.contains("state: Grace Hopper"), "{t}");
+}
+
+fn covered_click_is_refused(c: &Ctx) {
+    let t = c.snapshot("html/actions/overlay.html");
+    let pay = ref_of(&t, "button \"Pay\"");
+    let o = c.run(&["click", &pay]);
+    assert_eq!(o.status.code(), Some(1));
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let err = r["steps"][0]["error"].as_str().unwrap();
+    assert_eq!(
+        err,
+        format!("button \"Pay\" (ref {pay}) is covered by div \"Cookie banner\": dismiss it first")
+    );
+    assert_eq!(
+        eval(c, "document.title"),
+        json!("Overlay"),
+        "nothing was clicked"
+    );
+    // dismiss the banner, then the click goes through
+    let accept = ref_of(&t, "button \"Accept cookies\"");
+    c.ok(&["click", &accept]);
+    c.ok(&["click", &pay]);
+    assert_eq!(eval(c, "document.title"), json!("paid"));
+}
+
+fn step_error(c: &Ctx, args: &[&str]) -> String {
+    let o = c.run(args);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    r["steps"][0]["error"].as_str().unwrap().to_string()
+}
+
+fn stale_ref_messages(c: &Ctx) {
+    let t = c.snapshot("html/actions/stale.html");
+    let a = ref_of(&t, "\"Alpha\"");
+    let b = ref_of(&t, "\"Bravo\"");
+    let s = ref_of(&t, "\"Submit order\"");
+    // unknown and malformed
+    assert_eq!(
+        step_error(c, &["click", "s999e99"]),
+        "unknown ref \"s999e99\": take a new snapshot"
+    );
+    let o = c.run(&["click", "bogus"]);
+    assert_eq!(o.status.code(), Some(1));
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        r["steps"][0]["error"],
+        "malformed ref \"bogus\": expected s<n>e<m>"
+    );
+    // every accepted spelling works
+    for spelling in [
+        format!("@{a}"),
+        format!("[ref={a}]"),
+        format!("ref={a}"),
+        format!("f0{a}"),
+    ] {
+        c.ok(&["click", &spelling]);
+    }
+    // changed: same role, very different name
+    eval(c, "document.getElementById('c').textContent = 'Loading...'");
+    assert_eq!(
+        step_error(c, &["click", &s]),
+        "Element changed since snapshot. Was: button \"Submit order\", now: button \"Loading...\". Take a new snapshot."
+    );
+    // minor change proceeds with a note
+    eval(c, "document.getElementById('b').textContent = 'Bravo!'");
+    let out: Value = serde_json::from_str(&c.ok(&["click", &b])).unwrap();
+    assert_eq!(
+        out["steps"][0]["warning"],
+        "Note: element may have changed; used its current state."
+    );
+    // gone
+    eval(c, "document.getElementById('a').remove()");
+    assert_eq!(
+        step_error(c, &["click", &a]),
+        format!(
+            "Element button \"Alpha\" (ref {a}) no longer exists. Take a new snapshot to see the current page."
+        )
+    );
+    // a ref the page rewrote in window.__ariaRefs is refused
+    let t = c.ok(&["snapshot"]);
+    let b2 = ref_of(&t, "\"Bravo!\"");
+    eval(
+        c,
+        &format!("(window.__ariaRefs['{b2}'] = document.getElementById('c'), 1)"),
+    );
+    let e = step_error(c, &["click", &b2]);
+    assert!(e.contains("rewritten by the page"), "{e}");
+    // a ref from before a navigation never acts on the new page
+    c.snapshot("html/actions/stale.html");
+    let e = step_error(c, &["click", &b2]);
+    assert!(e.starts_with("unknown ref"), "{e}");
+    assert_eq!(eval(c, "window.clicked || []"), json!([]));
+}
+
+/// A small deterministic generator (no extra crate for one test).
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+fn randomized_rounds(c: &Ctx) {
+    // Each round: snapshot, remember the ref of one button and its label, mutate the page
+    // (rename, re-render, remove, shuffle or navigate), click the old ref. The click must
+    // either hit exactly the element the ref was issued for, or be refused.
+    let mut rng = Lcg(42);
+    c.snapshot("html/actions/stale.html");
+    let setup = "(function(){ window.log = []; var area = document.getElementById('area'); area.innerHTML = ''; \
+        for (var i = 0; i < 6; i++) { var b = document.createElement('button'); b.textContent = 'Item ' + i; \
+        b.dataset.id = 'id' + i; b.onclick = function(){ window.log.push(this.dataset.id); }; area.appendChild(b); } return 1; })()";
+    let mut acted = 0;
+    let mut refused = 0;
+    for round in 0..200 {
+        if round % 40 == 0 {
+            c.snapshot("html/actions/stale.html");
+            eval(c, setup);
+        }
+        let t = c.ok(&["snapshot"]);
+        let k = rng.next(6);
+        let name = format!("Item {k}");
+        let line = t
+            .lines()
+            .find(|l| l.contains(&format!("\"{name}\"")))
+            .map(str::to_string);
+        let Some(line) = line else {
+            // the item was removed earlier: bring the buttons back
+            eval(c, setup);
+            continue;
+        };
+        let r = crate::common::refs_in(&line)[0].clone();
+        let id = format!("id{k}");
+        let js = match rng.next(5) {
+            0 => format!("(document.querySelector('[data-id={id}]').textContent = 'Renamed {k} ' + Math.random(), 1)"),
+            1 => "(function(){ var a = document.getElementById('area'); a.innerHTML = a.innerHTML; \
+                   a.querySelectorAll('button').forEach(function(b){ b.onclick = function(){ window.log.push(this.dataset.id); }; }); return 1; })()".to_string(),
+            2 => format!("(document.querySelector('[data-id={id}]').remove(), 1)"),
+            3 => "(function(){ var a = document.getElementById('area'); var bs = Array.from(a.children); bs.reverse().forEach(function(b){ a.appendChild(b); }); return 1; })()".to_string(),
+            _ => "1".to_string(),
+        };
+        eval(c, "(window.log = [], 1)");
+        eval(c, &js);
+        let o = c.run(&["click", &r]);
+        let log = eval(c, "window.log || []");
+        if o.status.success() {
+            acted += 1;
+            assert_eq!(
+                log,
+                json!([id]),
+                "round {round}: ref {r} for {id} clicked {log}"
+            );
+        } else {
+            refused += 1;
+            assert_eq!(
+                log,
+                json!([]),
+                "round {round}: a refused click still acted: {log}"
+            );
+        }
+        if rng.next(10) == 0 {
+            // navigate away and back: old refs must not act on the new document
+            c.snapshot("html/actions/stale.html");
+            eval(c, setup);
+            let o = c.run(&["click", &r]);
+            assert!(
+                !o.status.success(),
+                "round {round}: ref {r} acted after a navigation"
+            );
+        }
+    }
+    assert!(
+        acted > 20 && refused > 20,
+        "both outcomes exercised: {acted} acted, {refused} refused"
+    );
+}
+
+fn malformed_step_file_runs_nothing(c: &Ctx) {
+    let before = eval(c, "location.href");
+    let steps = json!({"steps": [
+        {"goto": c.url("html/actions/shop.html")},
+        {"clik": "s1e1"},
+        {"fill": {"ref": "s1e2"}},
+        {"sleep": "later"}
+    ]});
+    let o = {
+        use std::io::Write;
+        let mut child = c
+            .cmd()
+            .args(["run", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(steps.to_string().as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("step 2: unknown action \"clik\" (did you mean \"click\"?)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("step 3 (fill): missing field `value`"),
+        "{err}"
+    );
+    assert!(err.contains("step 4 (sleep)"), "{err}");
+    assert!(o.stdout.is_empty());
+    assert_eq!(eval(c, "location.href"), before, "nothing ran");
+    // bad JSON names line and column
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("bad.json");
+    std::fs::write(&p, "{\"steps\": [\n  {\"goto\" \"x\"}\n]}").unwrap();
+    let o = c.run(&["run", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bad.json") && err.contains("line 2, column 11"),
+        "{err}"
+    );
+}
+
+fn since_says_unchanged_until_a_toggle(c: &Ctx) {
+    c.snapshot("html/actions/shop.html");
+    let v: Value =
+        serde_json::from_str(&c.ok(&["snapshot", "--format", "json", "--no-cache"])).unwrap();
+    let n = format!("s{}", v["snapshot"]);
+    let cb = v["children"][0]["children"][2]["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["role"] == "checkbox")
+        .unwrap()["ref"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (_, r) = run(c, None, &json!([{"snapshot": {"since": n}}]));
+    assert_eq!(
+        r["steps"][0]["output"],
+        json!({"unchanged": true, "since": n})
+    );
+    eval(c, "(document.getElementById('gift').click(), 1)");
+    let (_, r) = run(c, None, &json!([{"snapshot": {"since": n}}]));
+    let out = r["steps"][0]["output"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a snapshot: {r}"));
+    assert!(
+        out.contains(&format!("- checkbox \"Gift wrap\" [checked] [ref={cb}]")),
+        "{out}"
+    );
+}
+
+fn dialogs_are_reported(c: &Ctx) {
+    let t = c.snapshot("html/actions/dialogs.html");
+    let alert = ref_of(&t, "\"Alert me\"");
+    let confirm = ref_of(&t, "\"Confirm me\"");
+    let (code, r) = run(
+        c,
+        None,
+        &json!([{"click": alert}, {"click": confirm}, {"getTitle": {}}]),
+    );
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["steps"][0]["dialogs"][0]["message"], "Saved!");
+    assert_eq!(r["steps"][1]["dialogs"][0]["message"], "Sure?");
+    assert_eq!(r["steps"][2]["output"], "confirmed");
+}
+
+fn tabs_open_switch_and_close(c: &Ctx) {
+    c.snapshot("html/basic/page.html");
+    let (code, r) = run(
+        c,
+        None,
+        &json!([{"newTab": c.url("html/actions/shop.html")}, {"listTabs": {}}]),
+    );
+    assert_eq!(code, 0, "{r:#}");
+    let new = r["steps"][0]["output"]["tab"].as_str().unwrap().to_string();
+    let tabs = r["steps"][1]["output"].as_array().unwrap();
+    assert!(tabs.len() >= 2);
+    assert!(
+        tabs.iter()
+            .any(|t| t["tab"] == new && t["current"] == true && t["title"] == "Checkout")
+    );
+    let (code, r) = run(c, None, &json!([{"closeTab": new}, {"getTitle": {}}]));
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["steps"][1]["output"], "Basic page");
+}
+
+fn optional_steps_and_exit_codes(c: &Ctx) {
+    c.snapshot("html/basic/page.html");
+    let (code, r) = run(
+        c,
+        None,
+        &json!([{"click": "s999e1", "optional": true}, {"getTitle": {}}, {"assert": {"text": "nowhere to be found"}}, {"getUrl": {}}]),
+    );
+    assert_eq!(code, 1);
+    assert_eq!(r["status"], "error");
+    assert_eq!(r["steps"][0]["status"], "error");
+    assert_eq!(r["steps"][1]["status"], "ok");
+    assert_eq!(r["steps"][2]["status"], "error");
+    assert!(
+        r["steps"][2]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("assertion failed")
+    );
+    assert_eq!(r["steps"][3]["status"], "skipped");
+    let (code, _) = run(
+        c,
+        None,
+        &json!([{"wait": {"text": "never appears", "timeout": 300}}]),
+    );
+    assert_eq!(code, 4);
+}

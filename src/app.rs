@@ -64,6 +64,20 @@ pub async fn run(cli: Cli) -> Result<i32> {
                 }
             }
         },
+        Command::Mcp => {
+            let mut bopts = bopts.clone();
+            // Without an explicit --session the server gets a private session it closes at exit.
+            if std::env::var_os("ARIASNAP_SESSION").is_none() && !session_flag_given() {
+                bopts.session.clear();
+            }
+            let ropts = crate::steps::runner::RunOptions {
+                output: oopts.clone(),
+                verbose: g.verbose,
+                ..Default::default()
+            };
+            crate::mcp::serve(bopts, ropts).await?;
+            Ok(0)
+        }
         Command::Demo { keep } => {
             crate::demo::run(&bopts, keep, g.format, g.pretty, &ropts, &oopts).await
         }
@@ -231,6 +245,10 @@ fn strip_nulls(v: serde_json::Value) -> serde_json::Value {
         ),
         other => other,
     }
+}
+
+fn session_flag_given() -> bool {
+    std::env::args().any(|a| a == "--session" || a.starts_with("--session="))
 }
 
 /// Passes `r` through; when the page crashed its tab, replaces the tab so the session stays

@@ -289,6 +289,8 @@ pub enum Command {
         #[command(subcommand)]
         action: SessionAction,
     },
+    /// Serve MCP on stdio: every step action as a tool (stdout carries protocol only).
+    Mcp,
     /// Serve a bundled demo page on 127.0.0.1 and print its snapshot.
     Demo {
         /// Keep the demo's browser session open afterwards (session "demo").

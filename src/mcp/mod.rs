@@ -1,6 +1,298 @@
-//! MCP server over stdio (`ariasnap mcp`): the step actions as tools.
+//! MCP server over stdio (`ariasnap mcp`): every step action as a tool, plus
+//! `browser_run_steps` for a whole step list.
 //!
-//! Owns: the protocol side. Tools come from the step schema (tools.rs); calls run through
-//! the same step runner as step files and the CLI. stdout carries protocol messages only.
+//! Owns: the protocol side. Tools come from the step schema (tools.rs), calls run through the
+//! same step runner as step files and the CLI, so the three never drift apart. stdout carries
+//! protocol messages only (logs go to stderr). The browser starts on the first tool call and
+//! its session is closed when the client disconnects (unless it was an existing session).
 
 pub mod tools;
+
+use crate::browser::{Browser, BrowserOptions};
+use crate::error::{Error, Result};
+use crate::steps::runner::{RunOptions, RunResult, run};
+use crate::steps::{StepFile, parse};
+use rmcp::ServiceExt;
+use rmcp::handler::server::ServerHandler;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    InitializeResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, Tool,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::{Map, Value};
+use std::sync::Arc;
+use tokio::sync::Mutex;
+use tools::ToolDef;
+
+/// The MCP server's state.
+pub struct Server {
+    tools: Vec<ToolDef>,
+    browser: Mutex<Option<Browser>>,
+    bopts: BrowserOptions,
+    ropts: RunOptions,
+    /// True when the session was made for this server (then it is closed at the end).
+    own_session: bool,
+}
+
+/// The tool list, derived from the step schema.
+pub fn tool_defs() -> Vec<ToolDef> {
+    tools::tools_from_schema(&crate::steps::step_schema(), &crate::steps::steps_schema())
+}
+
+impl Server {
+    /// A server using `bopts` (session name empty: a private session `mcp-<pid>`).
+    pub fn new(mut bopts: BrowserOptions, ropts: RunOptions) -> Self {
+        let own_session = bopts.session.is_empty();
+        if own_session {
+            bopts.session = format!("mcp-{}", std::process::id());
+        }
+        Server {
+            tools: tool_defs(),
+            browser: Mutex::new(None),
+            bopts,
+            ropts,
+            own_session,
+        }
+    }
+
+    async fn run_call(&self, def: &ToolDef, args: Map<String, Value>) -> Result<RunResult> {
+        let file: StepFile = match &def.action {
+            None => {
+                let steps = args.get("steps").cloned().unwrap_or(Value::Null);
+                parse::parse_value(&steps, def.name.as_str())?
+            }
+            Some(_) => {
+                let step = tools::step_from_call(def, args);
+                let parsed = parse::parse_step(&step, 0).map_err(|p| Error::StepFile {
+                    path: def.name.clone(),
+                    problems: p.join("\n"),
+                })?;
+                StepFile {
+                    tab: None,
+                    timeout: None,
+                    steps: vec![parsed],
+                }
+            }
+        };
+        let mut guard = self.browser.lock().await;
+        if guard.is_none() {
+            *guard = Some(Browser::open(&self.bopts).await?);
+        }
+        let b = guard
+            .as_mut()
+            .ok_or_else(|| Error::Browser("no browser".into()))?;
+        Ok(run(b, &file, &self.ropts).await)
+    }
+
+    /// Closes the browser session when this server made it.
+    pub async fn shutdown(&self) {
+        let had = self.browser.lock().await.take();
+        if had.is_some() && self.own_session {
+            let _ = Browser::close_session(&self.bopts.session).await;
+        }
+    }
+}
+
+/// The short text part of a result: snapshot text, the changes summary, or errors.
+fn text_of(r: &RunResult) -> String {
+    let mut parts = Vec::new();
+    for s in &r.steps {
+        if let Some(e) = &s.error {
+            parts.push(format!("{} failed: {e}", s.action));
+        } else if let Some(Value::String(t)) = &s.output {
+            parts.push(t.clone());
+        } else if let Some(o) = &s.output {
+            parts.push(format!("{}: {o}", s.action));
+        }
+        if let Some(w) = &s.warning {
+            parts.push(w.clone());
+        }
+    }
+    if let Some(c) = r
+        .changes
+        .as_ref()
+        .and_then(|c| c.get("summary"))
+        .and_then(Value::as_str)
+    {
+        parts.push(c.to_string());
+    }
+    if parts.is_empty() {
+        parts.push(format!(
+            "{}: {}",
+            r.status,
+            r.context["url"].as_str().unwrap_or("")
+        ));
+    }
+    parts.join("\n")
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> InitializeResult {
+        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("ariasnap", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Browser tools over an accessibility snapshot: call browser_navigate or browser_snapshot, \
+                 then act with the refs it prints (s1e4). Actions return what changed.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<ListToolsResult, rmcp::ErrorData> {
+        let tools = self
+            .tools
+            .iter()
+            .map(|t| {
+                Tool::new(
+                    t.name.clone(),
+                    t.description.clone(),
+                    Arc::new(t.input_schema.clone()),
+                )
+            })
+            .collect();
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<CallToolResponse, rmcp::ErrorData> {
+        let Some(def) = self.tools.iter().find(|t| t.name == request.name) else {
+            return Err(rmcp::ErrorData::invalid_params(
+                format!("unknown tool {:?}", request.name),
+                None,
+            ));
+        };
+        let args = request.arguments.unwrap_or_default();
+        let result = match self.run_call(def, args).await {
+            Ok(r) => {
+                let text = text_of(&r);
+                let failed = r.status != "ok";
+                let structured = serde_json::to_value(&r).unwrap_or(Value::Null);
+                let mut r = if failed {
+                    CallToolResult::error(vec![ContentBlock::text(text)])
+                } else {
+                    CallToolResult::success(vec![ContentBlock::text(text)])
+                };
+                r.structured_content = Some(structured);
+                r
+            }
+            Err(e) => {
+                let mut msg = format!("error: {e}");
+                if let Some(h) = e.hint() {
+                    msg.push_str(&format!("\nhint: {h}"));
+                }
+                CallToolResult::error(vec![ContentBlock::text(msg)])
+            }
+        };
+        Ok(result.into())
+    }
+}
+
+/// Serves MCP on stdin/stdout until the client disconnects, then closes the browser.
+pub async fn serve(bopts: BrowserOptions, ropts: RunOptions) -> Result<()> {
+    let server = Arc::new(Server::new(bopts, ropts));
+    let handler = ArcServer(server.clone());
+    let running = handler
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| Error::Browser(format!("MCP start-up failed: {e}")))?;
+    let _ = running.waiting().await;
+    server.shutdown().await;
+    Ok(())
+}
+
+/// A cheap handle so the server's state outlives the protocol service.
+struct ArcServer(Arc<Server>);
+
+impl ServerHandler for ArcServer {
+    fn get_info(&self) -> InitializeResult {
+        self.0.get_info()
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> std::result::Result<ListToolsResult, rmcp::ErrorData> {
+        self.0.list_tools(request, context).await
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> std::result::Result<CallToolResponse, rmcp::ErrorData> {
+        self.0.call_tool(request, context).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_step_action_has_a_tool_and_every_tool_an_action() {
+        let defs = tool_defs();
+        for a in crate::steps::ACTIONS {
+            assert!(
+                defs.iter().any(|d| d.action.as_deref() == Some(a)),
+                "no tool for step action {a}"
+            );
+        }
+        for d in &defs {
+            match &d.action {
+                Some(a) => assert!(
+                    crate::steps::ACTIONS.contains(&a.as_str()),
+                    "tool {} maps to no action",
+                    d.name
+                ),
+                None => assert_eq!(d.name, "browser_run_steps"),
+            }
+            assert_eq!(
+                d.input_schema.get("type"),
+                Some(&Value::from("object")),
+                "{}",
+                d.name
+            );
+        }
+        assert_eq!(defs.len(), crate::steps::ACTIONS.len() + 1);
+        for name in [
+            "browser_navigate",
+            "browser_snapshot",
+            "browser_search",
+            "browser_click",
+            "browser_type",
+            "browser_fill",
+            "browser_press_key",
+            "browser_hover",
+            "browser_select_option",
+            "browser_tabs",
+            "browser_evaluate",
+            "browser_run_steps",
+        ] {
+            assert!(defs.iter().any(|d| d.name == name), "{name} missing");
+        }
+    }
+
+    #[test]
+    fn tool_calls_parse_as_steps() {
+        let defs = tool_defs();
+        let by = |n: &str| defs.iter().find(|d| d.name == n).unwrap().clone();
+        let mut a = Map::new();
+        a.insert("url".into(), "http://127.0.0.1/".into());
+        let s = tools::step_from_call(&by("browser_navigate"), a);
+        assert!(parse::parse_step(&s, 0).is_ok(), "{s}");
+        let mut a = Map::new();
+        a.insert("ref".into(), "s1e2".into());
+        let s = tools::step_from_call(&by("browser_click"), a);
+        assert!(parse::parse_step(&s, 0).is_ok(), "{s}");
+        let s = tools::step_from_call(&by("browser_tabs"), Map::new());
+        assert!(parse::parse_step(&s, 0).is_ok(), "{s}");
+        let s = tools::step_from_call(&by("browser_snapshot"), Map::new());
+        assert!(parse::parse_step(&s, 0).is_ok(), "{s}");
+    }
+}

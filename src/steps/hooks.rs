@@ -26,3 +26,8 @@ pub async fn snapshot_detail(_b: &mut Browser, a: &SnapshotArgs) -> Result<Value
         a.detail.as_deref().unwrap_or("")
     )))
 }
+
+/// `snapshot` with a JMESPath query, flattening or pagination.
+pub async fn snapshot_query(_b: &mut Browser, _a: &SnapshotArgs) -> Result<Value> {
+    Err(Error::Step("snapshot queries (jmespath_query, flatten, limit, offset, cache_key) are not available in this build yet".into()))
+}

@@ -73,13 +73,24 @@ pub enum UrlArg {
     Full {
         /// Address to open.
         url: String,
+        /// Take a snapshot once loaded and return it (omit to stay silent).
+        #[serde(default)]
+        snapshot: Option<SnapshotArgs>,
     },
 }
 
 impl UrlArg {
     pub fn url(&self) -> &str {
         match self {
-            UrlArg::Url(u) | UrlArg::Full { url: u } => u,
+            UrlArg::Url(u) | UrlArg::Full { url: u, .. } => u,
+        }
+    }
+
+    /// Snapshot options of a navigation that also returns the page.
+    pub fn snapshot(&self) -> Option<&SnapshotArgs> {
+        match self {
+            UrlArg::Full { snapshot, .. } => snapshot.as_ref(),
+            UrlArg::Url(_) => None,
         }
     }
 }
@@ -325,13 +336,27 @@ pub struct SnapshotArgs {
     #[serde(default)]
     pub max_nodes: Option<u64>,
     /// text (default) or json.
-    #[serde(default)]
+    #[serde(default, rename = "output_format", alias = "format")]
     pub format: Option<String>,
     #[serde(default)]
     pub verbose: bool,
     /// Capture without returning the tree.
-    #[serde(default)]
+    #[serde(default, rename = "silent_mode", alias = "silent")]
     pub silent: bool,
+    /// JMESPath query over the snapshot.
+    #[serde(default, rename = "jmespath_query", alias = "query")]
+    pub query: Option<String>,
+    /// Query the flattened node list (`_depth`, `_parent_role`, `_index`).
+    #[serde(default)]
+    pub flatten: bool,
+    /// Page size of a query result (1..10000).
+    #[serde(default)]
+    pub limit: Option<usize>,
+    #[serde(default)]
+    pub offset: Option<usize>,
+    /// Cache key of an earlier paged result.
+    #[serde(default, rename = "cache_key")]
+    pub cache_key: Option<String>,
 }
 
 /// `search` (SPEC 4).

@@ -288,7 +288,15 @@ async fn run_step(
     match &step.action {
         Action::Goto(u) => {
             b.goto(u.url()).await?;
-            Ok(out(json!({"url": b.client.current_url().await?.as_str()})))
+            let url = b.client.current_url().await?.to_string();
+            match u.snapshot() {
+                Some(sa) => {
+                    actions::settle(b, 120.0, opts.settle_max).await;
+                    let snap = snapshot_step(b, sa, opts, artifacts).await?;
+                    Ok(out(json!({"url": url, "snapshot": snap.output})))
+                }
+                None => Ok(out(json!({"url": url}))),
+            }
         }
         Action::Reload(_) => {
             b.client.refresh().await?;
@@ -487,6 +495,14 @@ async fn snapshot_step(
         if v["unchanged"] == json!(true) {
             return Ok(out(json!({"unchanged": true, "since": since})));
         }
+    }
+    if a.query.is_some()
+        || a.flatten
+        || a.limit.is_some()
+        || a.offset.is_some()
+        || a.cache_key.is_some()
+    {
+        return Ok(out(crate::steps::hooks::snapshot_query(b, a).await?));
     }
     if let Some(d) = a.detail.as_deref() {
         if d != "full" {

@@ -17,7 +17,8 @@ pub struct Ctx {
     pub fixtures: PathBuf,
     /// Sessions made by tests besides the shared one, closed at the end.
     pub extra_sessions: Mutex<Vec<String>>,
-    _rt: tokio::runtime::Runtime,
+    /// The suite's async runtime (fixture server; async clients in tests).
+    pub rt: tokio::runtime::Runtime,
 }
 
 /// The shared session's name.
@@ -44,7 +45,7 @@ impl Ctx {
             base,
             fixtures,
             extra_sessions: Mutex::new(Vec::new()),
-            _rt: rt,
+            rt,
         }
     }
 

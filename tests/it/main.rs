@@ -5,6 +5,7 @@
 mod cache;
 mod common;
 mod foundation;
+mod mcp;
 mod steps;
 
 use common::Ctx;
@@ -19,7 +20,13 @@ fn main() {
     }
     let ctx = Arc::new(Ctx::start());
     let mut trials = Vec::new();
-    let all = [foundation::tests(), cache::tests(), steps::tests()].concat();
+    let all = [
+        foundation::tests(),
+        cache::tests(),
+        steps::tests(),
+        mcp::tests(),
+    ]
+    .concat();
     for (name, f) in all {
         let c = ctx.clone();
         trials.push(Trial::test(name, move || {

@@ -1,0 +1,163 @@
+//! MCP over stdio, spoken by the official Rust SDK's client (rmcp) to the real binary, in a
+//! real browser: initialize, tools/list, navigate, snapshot, click by ref, see the diff.
+
+use crate::common::{Ctx, Test};
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Map, Value, json};
+
+pub fn tests() -> Vec<Test> {
+    vec![("mcp::stdio_session_navigate_snapshot_click", stdio_session)]
+}
+
+fn args(v: Value) -> Map<String, Value> {
+    v.as_object().cloned().unwrap_or_default()
+}
+
+fn stdio_session(c: &Ctx) {
+    let mut cmd = tokio::process::Command::new(&c.bin);
+    cmd.arg("mcp")
+        .env("ARIASNAP_HOME", c.home.path())
+        .env_remove("ARIASNAP_SESSION")
+        .env(
+            "RUST_LOG",
+            std::env::var("IT_MCP_LOG").unwrap_or_else(|_| "warn".into()),
+        );
+    let url = c.url("html/actions/shop.html");
+    let home = c.home.path().to_path_buf();
+    c.rt.block_on(async move {
+        let transport = TokioChildProcess::new(cmd).expect("spawn ariasnap mcp");
+        let client = ().serve(transport).await.expect("initialize");
+        let info = client.peer_info().expect("server info");
+        assert_eq!(
+            info.server_info.as_ref().map(|s| s.name.as_str()),
+            Some("ariasnap")
+        );
+        let tools = client.list_all_tools().await.expect("tools/list");
+        let names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+        for n in [
+            "browser_navigate",
+            "browser_snapshot",
+            "browser_click",
+            "browser_fill",
+            "browser_run_steps",
+        ] {
+            assert!(names.contains(&n.to_string()), "{n} in {names:?}");
+        }
+        // navigate and get the snapshot in the same call
+        let r = client
+            .call_tool(
+                CallToolRequestParams::new("browser_navigate")
+                    .with_arguments(args(json!({"url": url, "snapshot": {}}))),
+            )
+            .await
+            .expect("navigate");
+        assert_eq!(r.is_error, Some(false), "{r:?}");
+        let s = r.structured_content.clone().unwrap();
+        let snap = s["steps"][0]["output"]["snapshot"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(snap.contains("- button \"Pay\" [ref="), "{snap}");
+        // a snapshot call
+        let r = client
+            .call_tool(CallToolRequestParams::new("browser_snapshot").with_arguments(Map::new()))
+            .await
+            .unwrap();
+        let text = format!("{:?}", r.content);
+        assert!(text.contains("checkbox"), "{text}");
+        let snap = r.structured_content.unwrap()["steps"][0]["output"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let gift = crate::common::ref_of(&snap, "checkbox \"Gift wrap\"");
+        let pay = crate::common::ref_of(&snap, "button \"Pay\"");
+        // click by ref: the result is the diff, not the page
+        let r = client
+            .call_tool(
+                CallToolRequestParams::new("browser_click")
+                    .with_arguments(args(json!({"ref": gift}))),
+            )
+            .await
+            .unwrap();
+        let s = r.structured_content.unwrap();
+        assert_eq!(
+            s["changes"]["changed"][0],
+            json!({"ref": gift, "field": "checked", "from": false, "to": true}),
+            "{s:#}"
+        );
+        let email = crate::common::ref_of(&snap, "textbox \"Email\"");
+        let r = client
+            .call_tool(
+                CallToolRequestParams::new("browser_fill")
+                    .with_arguments(args(json!({"ref": email, "value": "ada@example.org"}))),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(false), "{r:?}");
+        let r = client
+            .call_tool(
+                CallToolRequestParams::new("browser_click")
+                    .with_arguments(args(json!({"ref": pay}))),
+            )
+            .await
+            .unwrap();
+        let s = r.structured_content.unwrap();
+        assert!(
+            s["changes"]["added"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|a| a["name"] == "Order placed"),
+            "{s:#}"
+        );
+        // errors are tool errors with the CLI's messages
+        let r = client
+            .call_tool(
+                CallToolRequestParams::new("browser_click")
+                    .with_arguments(args(json!({"ref": "s999e9"}))),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(true));
+        assert!(
+            format!("{:?}", r.content).contains("unknown ref \\\"s999e9\\\": take a new snapshot"),
+            "{:?}",
+            r.content
+        );
+        // a whole step list in one call
+        let r = client
+            .call_tool(
+                CallToolRequestParams::new("browser_run_steps")
+                    .with_arguments(args(json!({"steps": [{"getTitle": {}}, {"getUrl": {}}]}))),
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            r.structured_content.unwrap()["steps"][0]["output"],
+            "Checkout"
+        );
+        client.cancel().await.expect("disconnect");
+    });
+    // the server closed its private session when the client went away
+    for _ in 0..50 {
+        let left: Vec<_> = std::fs::read_dir(home.join("sessions-v1"))
+            .map(|d| {
+                d.flatten()
+                    .filter(|e| {
+                        e.file_name().to_string_lossy().starts_with("mcp-")
+                            && e.file_name().to_string_lossy().ends_with(".json")
+                    })
+                    .count()
+            })
+            .unwrap_or(0)
+            .to_string()
+            .into_bytes();
+        if left == b"0" {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("the MCP session was not closed after the client disconnected");
+}

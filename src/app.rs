@@ -1,12 +1,12 @@
 //! Runs one parsed command: the glue between the CLI, the browser, the engine and output.
 
 use crate::browser::{Browser, BrowserOptions};
-use crate::capture::{CaptureOptions, capture};
+use crate::capture::CaptureOptions;
 use crate::cli::{Cli, Command, Format, SessionAction, SnapshotArgs};
 use crate::error::{Error, Result};
 use crate::output::{OutputOptions, deliver, print_stdout};
 use crate::snapshot::Snapshot;
-use crate::snapshot::render::{self, RenderOptions};
+use crate::snapshot::render::RenderOptions;
 use tracing::info_span;
 
 /// Runs the command; returns the process exit code for successful runs.
@@ -30,8 +30,8 @@ pub async fn run(cli: Cli) -> Result<i32> {
             let mut b = Browser::open(&bopts).await?;
             b.use_tab(g.tab.as_deref()).await?;
             let r = snapshot_cmd(&mut b, &args, g.verbose).await;
-            let snap = crash_guard(&mut b, r).await?;
-            emit_snapshot(&snap, g.format, g.pretty, &ropts, &oopts)?;
+            let v = crash_guard(&mut b, r).await?;
+            emit_view(&v, g.format, g.pretty, &ropts, &oopts)?;
             Ok(0)
         }
         Command::Run { steps, timeout } => {
@@ -152,6 +152,23 @@ pub fn command_step(c: &Command) -> Option<serde_json::Value> {
         Command::SwitchTab { tab } => json!({"switchTab": tab}),
         Command::CloseTab { tab } => json!({"closeTab": tab}),
         Command::Tabs => json!({"listTabs": {}}),
+        Command::Search {
+            text,
+            exact,
+            pattern,
+            role,
+            near,
+            limit,
+        } => json!({"search": {
+            "text": text, "exact": exact, "pattern": pattern, "role": role, "near": near, "limit": limit}}),
+        Command::Query {
+            expr,
+            flatten,
+            limit,
+            offset,
+            cache_key,
+        } => json!({"query": {
+            "query": expr, "flatten": flatten, "limit": limit, "offset": offset, "cache_key": cache_key}}),
         Command::Click {
             target,
             double,
@@ -266,21 +283,108 @@ pub async fn crash_guard<T>(b: &mut Browser, r: Result<T>) -> Result<T> {
     }
 }
 
-async fn snapshot_cmd(b: &mut Browser, args: &SnapshotArgs, verbose: bool) -> Result<Snapshot> {
+fn snapshot_args(args: &SnapshotArgs, verbose: bool) -> crate::steps::SnapshotArgs {
+    crate::steps::SnapshotArgs {
+        detail: args.detail.clone(),
+        all_refs: args.all_refs,
+        since: args.since.clone(),
+        viewport: args.viewport,
+        root: args.root.clone(),
+        max_nodes: Some(args.max_nodes),
+        format: None,
+        verbose,
+        silent: args.silent,
+        query: args.query.clone(),
+        flatten: args.flatten,
+        limit: args.limit,
+        offset: args.offset,
+        cache_key: args.cache_key.clone(),
+    }
+}
+
+async fn snapshot_cmd(
+    b: &mut Browser,
+    args: &SnapshotArgs,
+    verbose: bool,
+) -> Result<crate::query::view::View> {
     if let Some(u) = &args.url {
         b.goto(u).await?;
     }
-    let opts = CaptureOptions {
-        max_nodes: args.max_nodes,
-        all_refs: args.all_refs,
+    let extra = CaptureOptions {
         no_cache: args.no_cache,
         verbose,
         ..Default::default()
     };
-    capture(b, &opts).await
+    crate::query::view::view(b, &snapshot_args(args, verbose), &extra).await
 }
 
-/// Renders and delivers a snapshot (spilling when over the inline limit).
+/// Renders and delivers a view (spilling when over the inline limit).
+pub fn emit_view(
+    v: &crate::query::view::View,
+    format: Format,
+    pretty: bool,
+    ropts: &RenderOptions,
+    oopts: &OutputOptions,
+) -> Result<()> {
+    use crate::query::view::{self, View, ViewFormat};
+    let fmt = match format {
+        Format::Text => ViewFormat::Text,
+        Format::Json => ViewFormat::Json,
+        Format::Yaml => ViewFormat::Yaml,
+    };
+    let body = {
+        let _span = info_span!("format_snapshot").entered();
+        view::render_view(v, fmt, ropts.verbose, pretty)?
+    };
+    let View::Tree(snap, _) = v else {
+        return deliver(&body, "query", oopts, |a| {
+            serde_json::json!({"spilled": {"path": a.path, "bytes": a.bytes}, "hint": "the full result is in the file; page it with --limit/--offset"}).to_string()
+        })
+        .map(|_| ());
+    };
+    let refs = snap.ref_count();
+    let nodes = snap.nodes.len();
+    let mut refs_file = None;
+    if oopts.file.is_none()
+        && oopts.inline_limit > 0
+        && body.len() > oopts.inline_limit
+        && refs > view::REFS_FILE_OVER
+    {
+        let map = view::refs_map(snap).to_string();
+        refs_file = Some(
+            crate::spill::write_artifact(
+                map.as_bytes(),
+                &format!("snapshot-s{}.refs", snap.number),
+                ".json",
+                oopts.artifacts.as_deref(),
+            )?
+            .path,
+        );
+    }
+    deliver(&body, &format!("snapshot-s{}", snap.number), oopts, |a| match format {
+        Format::Json | Format::Yaml => serde_json::json!({
+            "spilled": {"path": a.path, "bytes": a.bytes, "nodes": nodes, "refs": refs, "refs_file": refs_file},
+            "url": snap.url, "title": snap.title, "snapshot": snap.number,
+            "summary": crate::snapshot::detail::summary_json(snap),
+            "hint": "the full snapshot is in the file; narrow it with --detail interactive, --root, --viewport or search",
+        })
+        .to_string(),
+        Format::Text => format!(
+            "# snapshot s{} of {} is {} bytes, over the inline limit: written to {}\n# {} nodes, {} refs{}. Read the file, or narrow it with --detail interactive, --root, --viewport or search.\n{}",
+            snap.number,
+            snap.url,
+            a.bytes,
+            a.path.display(),
+            nodes,
+            refs,
+            refs_file.as_ref().map(|p| format!(" (refs map: {})", p.display())).unwrap_or_default(),
+            crate::snapshot::detail::summary_text(snap)
+        ),
+    })
+    .map(|_| ())
+}
+
+/// Renders and delivers a full snapshot (spilling when over the inline limit).
 pub fn emit_snapshot(
     snap: &Snapshot,
     format: Format,
@@ -288,34 +392,9 @@ pub fn emit_snapshot(
     ropts: &RenderOptions,
     oopts: &OutputOptions,
 ) -> Result<()> {
-    let body = {
-        let _span = info_span!("format_snapshot", nodes = snap.nodes.len()).entered();
-        match format {
-            Format::Text => render::to_text(snap, ropts),
-            Format::Json => render::to_json(snap, ropts, pretty),
-        }
-    };
-    let refs = snap.ref_count();
-    let nodes = snap.nodes.len();
-    deliver(&body, &format!("snapshot-s{}", snap.number), oopts, |a| match format {
-        Format::Json => serde_json::json!({
-            "spilled": {"path": a.path, "bytes": a.bytes, "nodes": nodes, "refs": refs},
-            "url": snap.url, "title": snap.title, "snapshot": snap.number,
-            "hint": "the full snapshot is in the file; narrow it with --detail interactive, --root or search",
-        })
-        .to_string(),
-        Format::Text => format!(
-            "# snapshot s{} of {} is {} bytes, over the inline limit: written to {}\n# {} nodes, {} refs. Read the file, or narrow it with --detail interactive, --root or search.\n{}",
-            snap.number,
-            snap.url,
-            a.bytes,
-            a.path.display(),
-            nodes,
-            refs,
-            render::head(&snap.nodes[0], false)
-        ),
-    })
-    .map(|_| ())
+    let v =
+        crate::query::view::View::Tree(Box::new(snap.clone()), crate::query::view::Detail::Full);
+    emit_view(&v, format, pretty, ropts, oopts)
 }
 
 /// Errors in argument values found after parsing.

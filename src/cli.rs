@@ -28,6 +28,8 @@ pub enum Format {
     Text,
     /// One JSON document.
     Json,
+    /// YAML (query results, detail levels, the tree).
+    Yaml,
 }
 
 /// Options accepted before or after the subcommand.
@@ -87,6 +89,36 @@ pub struct SnapshotArgs {
     /// Always walk the page (skip the 5-second snapshot cache).
     #[arg(long)]
     pub no_cache: bool,
+    /// full (default), interactive (elements with refs and their landmark path), summary.
+    #[arg(long, value_parser = ["full", "interactive", "summary"])]
+    pub detail: Option<String>,
+    /// Only what intersects the viewport.
+    #[arg(long)]
+    pub viewport: bool,
+    /// Scope the snapshot: a ref, a CSS selector or role=ROLE.
+    #[arg(long)]
+    pub root: Option<String>,
+    /// Answer {"unchanged": true} when nothing changed since this snapshot (e.g. s3).
+    #[arg(long)]
+    pub since: Option<String>,
+    /// JMESPath query over the JSON tree (or the flattened list with --flatten).
+    #[arg(long)]
+    pub query: Option<String>,
+    /// Query the depth-first node list (_depth, _parent_role, _index) instead of the tree.
+    #[arg(long)]
+    pub flatten: bool,
+    /// Page size (1..10000) of a list result.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// First item of the page.
+    #[arg(long)]
+    pub offset: Option<usize>,
+    /// Page through an earlier result without walking the page again.
+    #[arg(long)]
+    pub cache_key: Option<String>,
+    /// Capture (and mint refs) without printing the tree.
+    #[arg(long)]
+    pub silent: bool,
 }
 
 /// Commands.
@@ -126,6 +158,38 @@ pub enum Command {
     /// List tabs.
     #[command(alias = "listTabs", alias = "list-tabs")]
     Tabs,
+    /// Find elements by text, regex, role or position; matches carry refs.
+    Search {
+        /// Text to find (case-insensitive substring of name or value).
+        text: Option<String>,
+        /// Whole-name match instead of substring.
+        #[arg(long)]
+        exact: bool,
+        /// Regular expression on name or value.
+        #[arg(long)]
+        pattern: Option<String>,
+        /// Only this role.
+        #[arg(long)]
+        role: Option<String>,
+        /// X,Y[,RADIUS] in CSS pixels: nearest first.
+        #[arg(long)]
+        near: Option<String>,
+        /// Most matches (default 10).
+        #[arg(long)]
+        limit: Option<usize>,
+    },
+    /// JMESPath query over the snapshot (see snapshot --query).
+    Query {
+        expr: String,
+        #[arg(long)]
+        flatten: bool,
+        #[arg(long)]
+        limit: Option<usize>,
+        #[arg(long)]
+        offset: Option<usize>,
+        #[arg(long)]
+        cache_key: Option<String>,
+    },
     /// Click an element by ref.
     Click {
         #[arg(value_name = "REF")]

@@ -15,6 +15,7 @@ pub mod engine;
 pub mod error;
 pub mod mcp;
 pub mod output;
+pub mod query;
 pub mod refs;
 pub mod serve;
 pub mod snapshot;

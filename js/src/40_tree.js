@@ -305,6 +305,7 @@ function walk(rootDoc, opts) {
       const name = getName(el, role);
       const n = { p: parentOut, r: role };
       if (name) n.n = name;
+      if (ctx >> 8) n.f = ctx >> 8;
       const st = statesOf(el, role, tag, focusedEl, verbose);
       if (st) n.s = st;
       if (setHas(VALUE_ROLES, role) || role === "progressbar" || role === "meter") {

@@ -1,4 +1,94 @@
-//! 60_search.js: text / regex / role / near queries over the walk.
+//! 60_search.js: text / regex / role / near queries over a walk (SPEC 4).
 //!
-//! Owns: matching snapshot nodes against a query. Must not: mint refs outside 50_refs.
-//! (Filled in with the search capability; the walk already carries what it needs.)
+//! Owns: matching and ranking. Matches get refs through refFor() (50_refs), minted when the
+//! element had none. Must not: render.
+
+function landmarkPath(nodes, i) {
+  const parts = [];
+  for (let p = nodes[i].p; p > 0; p = nodes[p].p) {
+    const n = nodes[p];
+    if (setHas(LANDMARKS, n.r) || n.r === "dialog" || n.r === "alertdialog") {
+      push(parts, n.n ? n.r + " " + $stringify(strSlice(n.n, 0, 40)) : n.r);
+    }
+  }
+  const out = [];
+  for (let k = parts.length - 1; k >= 0; k--) push(out, parts[k]);
+  return arrJoin(out, " > ");
+}
+
+function boxDistance(b, x, y) {
+  const dx = x < b[0] ? b[0] - x : x > b[0] + b[2] ? x - (b[0] + b[2]) : 0;
+  const dy = y < b[1] ? b[1] - y : y > b[1] + b[3] ? y - (b[1] + b[3]) : 0;
+  return $Math.sqrt(dx * dx + dy * dy);
+}
+
+function doSearch(a) {
+  observeDoc(document);
+  let rx = null;
+  if (a.pattern) {
+    try {
+      rx = re(a.pattern, "i");
+    } catch (e) {
+      return { kind: "bad_pattern", pattern: "" + a.pattern };
+    }
+  }
+  const text = a.text ? strLower(normalizeWS("" + a.text)) : null;
+  const near = a.near || null;
+  beginCaches();
+  let walked;
+  try {
+    walked = walk(document, { boxes: true, maxNodes: 0 });
+  } finally {
+    endCaches();
+  }
+  const nodes = walked.nodes;
+  const els = walked.els;
+  const seen = new $Set();
+  let matches = [];
+  for (let i = 1; i < nodes.length; i++) {
+    let idx = i;
+    const n = nodes[i];
+    let hay;
+    if (n.r === "text") {
+      idx = n.p;
+      if (idx <= 0) continue;
+      hay = n.v || "";
+    } else {
+      hay = (n.n || "") + (n.v ? " " + n.v : "");
+    }
+    const node = nodes[idx];
+    if (a.role && node.r !== a.role) continue;
+    if (text !== null) {
+      const h = strLower(normalizeWS(hay));
+      if (a.exact ? h !== text && strLower(normalizeWS(node.n || "")) !== text : strIndexOf(h, text) < 0) continue;
+    }
+    if (rx && !reTest(rx, hay)) continue;
+    if (text === null && !rx && !a.role && !near) continue;
+    if (setHas(seen, idx)) continue;
+    setAdd(seen, idx);
+    let dist = 0;
+    if (near) {
+      const b = node.b;
+      if (!b || (b[2] === 0 && b[3] === 0)) continue;
+      dist = boxDistance(b, +near.x, +near.y);
+      if (dist > (near.radius === undefined ? 50 : +near.radius)) continue;
+    }
+    push(matches, { i: idx, d: dist });
+  }
+  if (near) arrSort(matches, function (p, q) { return p.d - q.d; });
+  const total = matches.length;
+  const limit = a.limit > 0 ? a.limit : 10;
+  const out = [];
+  const n = a.n | 0;
+  for (let k = 0; k < matches.length && k < limit; k++) {
+    const idx = matches[k].i;
+    const node = nodes[idx];
+    const el = els[idx];
+    const ref = el && nodeType(el) === ELEMENT_NODE ? refFor(el, node.r, node.n || "", n, node.f || 0) : null;
+    const m = { ref: ref, role: node.r, name: node.n || "", path: landmarkPath(nodes, idx), box: node.b || null };
+    if (node.v) m.value = node.v;
+    if (near) m.distance = $Math.round(matches[k].d);
+    push(out, m);
+  }
+  return { kind: "ok", matches: out, total: total };
+}

@@ -137,6 +137,7 @@ const ENTRY = {
   fingerprint: function () {
     return currentFingerprint(-1);
   },
+  search: doSearch,
   point: pointFor,
   focus: focusRef,
   get: getInfo,

@@ -3,6 +3,7 @@
 //! Owns: the `Snapshot` model (flat, pre-order, parent indexes: no recursion anywhere, pages
 //! nest deeper than any stack) and rendering in `render`. Must not: talk to the browser.
 
+pub mod detail;
 pub mod diff;
 pub mod render;
 

@@ -3,7 +3,6 @@
 //! Owns: the `Action` enum (externally tagged: `{"click": ...}`), argument types with their
 //! shorthand forms, and the JSON schema. Must not: run anything (runner.rs does).
 
-pub mod hooks;
 pub mod parse;
 pub mod runner;
 

@@ -14,7 +14,6 @@ use crate::output::OutputOptions;
 use crate::refs::parse_ref;
 use crate::snapshot::Snapshot;
 use crate::snapshot::diff;
-use crate::snapshot::render::{self, RenderOptions};
 use crate::spill;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -329,8 +328,19 @@ async fn run_step(
         }
         Action::ListTabs(_) => Ok(out(b.list_tabs().await?)),
         Action::Snapshot(a) => snapshot_step(b, a, opts, artifacts).await,
-        Action::Search(a) => Ok(out(crate::steps::hooks::search(b, a).await?)),
-        Action::Query(a) => Ok(out(crate::steps::hooks::query(b, a).await?)),
+        Action::Search(a) => Ok(out(crate::query::search::search(b, a).await?)),
+        Action::Query(q) => {
+            let a = super::SnapshotArgs {
+                query: Some(q.query.clone()),
+                flatten: q.flatten,
+                limit: q.limit,
+                offset: q.offset,
+                cache_key: q.cache_key.clone(),
+                format: Some("json".into()),
+                ..Default::default()
+            };
+            snapshot_step(b, &a, opts, artifacts).await
+        }
         Action::Click(t) => {
             let a = t.args();
             actions::click(b, &a.ref_, a.button.as_deref(), a.double, a.force).await
@@ -481,86 +491,66 @@ async fn snapshot_step(
     opts: &RunOptions,
     artifacts: &mut Vec<String>,
 ) -> Result<Outcome> {
-    if let Some(since) = &a.since {
-        let n = since
-            .trim()
-            .strip_prefix('s')
-            .and_then(|n| n.parse::<u64>().ok())
-            .ok_or_else(|| {
-                Error::Usage(format!(
-                    "since {since:?}: expected a snapshot number like \"s3\""
-                ))
-            })?;
-        let v: Value = crate::engine::call(&b.client, "since", &json!({"n": n})).await?;
-        if v["unchanged"] == json!(true) {
-            return Ok(out(json!({"unchanged": true, "since": since})));
-        }
-    }
-    if a.query.is_some()
-        || a.flatten
-        || a.limit.is_some()
-        || a.offset.is_some()
-        || a.cache_key.is_some()
-    {
-        return Ok(out(crate::steps::hooks::snapshot_query(b, a).await?));
-    }
-    if let Some(d) = a.detail.as_deref() {
-        if d != "full" {
-            return Ok(out(crate::steps::hooks::snapshot_detail(b, a).await?));
-        }
-    }
-    let snap = capture(
-        b,
-        &CaptureOptions {
-            max_nodes: a.max_nodes.unwrap_or(10_000),
-            all_refs: a.all_refs,
-            verbose: a.verbose || opts.verbose,
-            viewport: a.viewport,
-            root: a.root.clone(),
-            ..Default::default()
-        },
-    )
-    .await?;
-    if a.silent {
-        return Ok(out(
-            json!({"snapshot": snap.number, "nodes": snap.nodes.len(), "refs": snap.ref_count()}),
-        ));
-    }
-    let ropts = RenderOptions {
-        verbose: a.verbose || opts.verbose,
+    use crate::query::view::{self, View, ViewFormat};
+    let fmt = ViewFormat::parse(a.format.as_deref())?;
+    let extra = CaptureOptions {
+        verbose: opts.verbose,
+        ..Default::default()
     };
-    let json_fmt = a.format.as_deref() == Some("json");
-    let body = if json_fmt {
-        render::to_json(&snap, &ropts, false)
-    } else {
-        render::to_text(&snap, &ropts)
-    };
+    let v = view::view(b, a, &extra).await?;
+    let verbose = a.verbose || opts.verbose;
+    let body = view::render_view(&v, fmt, verbose, false)?;
     let limit = opts.output.inline_limit;
     if limit > 0 && body.len() > limit {
-        let ext = if json_fmt { ".json" } else { ".txt" };
+        let ext = match fmt {
+            ViewFormat::Json => ".json",
+            ViewFormat::Yaml => ".yaml",
+            ViewFormat::Text => ".txt",
+        };
+        let stem = match &v {
+            View::Tree(s, _) => format!("snapshot-s{}", s.number),
+            View::Data(_) => "query".to_string(),
+        };
         let art = spill::write_artifact(
             body.as_bytes(),
-            &format!("snapshot-s{}", snap.number),
+            &stem,
             ext,
             opts.output.artifacts.as_deref(),
         )?;
         artifacts.push(art.path.display().to_string());
-        return Ok(out(json!({
-            "snapshot": format!("s{}", snap.number),
+        let mut reply = json!({
             "spilled": {"path": art.path, "bytes": art.bytes},
-            "nodes": snap.nodes.len(),
-            "refs": snap.ref_count(),
-            "hint": "the snapshot is in the file; narrow it with detail \"interactive\", root, viewport or search",
-        })));
+            "hint": "the full reply is in the file; narrow it with detail \"interactive\", root, viewport, a query or search",
+        });
+        if let View::Tree(s, _) = &v {
+            reply["snapshot"] = json!(format!("s{}", s.number));
+            reply["nodes"] = json!(s.nodes.len());
+            reply["refs"] = json!(s.ref_count());
+            reply["summary"] = json!(crate::snapshot::detail::summary_text(s));
+            if s.ref_count() > view::REFS_FILE_OVER {
+                let map = view::refs_map(s).to_string();
+                let r = spill::write_artifact(
+                    map.as_bytes(),
+                    &format!("{stem}.refs"),
+                    ".json",
+                    opts.output.artifacts.as_deref(),
+                )?;
+                artifacts.push(r.path.display().to_string());
+                reply["refs_file"] = json!(r.path);
+            }
+        }
+        return Ok(out(reply));
     }
-    if json_fmt {
-        let v: Value = serde_json::from_str(&body).map_err(|source| Error::Json {
-            what: "a rendered snapshot",
-            source,
-        })?;
-        Ok(out(v))
-    } else {
-        Ok(out(Value::String(body)))
+    match (&v, fmt) {
+        (View::Data(d), ViewFormat::Text | ViewFormat::Json) => Ok(out(d.clone())),
+        (View::Tree(_, _), ViewFormat::Json) => {
+            let v: Value = serde_json::from_str(&body).map_err(|source| Error::Json {
+                what: "a rendered snapshot",
+                source,
+            })?;
+            Ok(out(v))
+        }
+        _ => Ok(out(Value::String(body))),
     }
 }
 

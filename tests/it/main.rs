@@ -7,6 +7,7 @@ mod common;
 mod foundation;
 mod mcp;
 mod steps;
+mod views;
 
 use common::Ctx;
 use libtest_mimic::{Arguments, Trial};
@@ -25,6 +26,7 @@ fn main() {
         cache::tests(),
         steps::tests(),
         mcp::tests(),
+        views::tests(),
     ]
     .concat();
     for (name, f) in all {

@@ -1,0 +1,289 @@
+//! Big pages and targeted views: detail levels, spilling, search, JMESPath, flatten and
+//! pagination served from the cache.
+
+use crate::common::{Ctx, Test, refs_in};
+use serde_json::{Value, json};
+
+pub fn tests() -> Vec<Test> {
+    vec![
+        (
+            "views::big_page_detail_levels_and_spill",
+            big_page_detail_levels_and_spill,
+        ),
+        (
+            "views::search_by_text_regex_role_near",
+            search_by_text_regex_role_near,
+        ),
+        (
+            "views::flatten_query_and_cached_pages",
+            flatten_query_and_cached_pages,
+        ),
+        (
+            "views::bad_queries_and_paging_values",
+            bad_queries_and_paging_values,
+        ),
+        (
+            "views::planted_symlink_is_not_followed",
+            planted_symlink_is_not_followed,
+        ),
+    ]
+}
+
+fn eval(c: &Ctx, expr: &str) -> Value {
+    let out: Value = serde_json::from_str(&c.ok(&["eval", expr])).unwrap();
+    out["steps"][0]["output"].clone()
+}
+
+fn big_page_detail_levels_and_spill(c: &Ctx) {
+    let url = c.url("html/big/generated.html?n=50000");
+    let arts = tempfile::tempdir().unwrap();
+    let arts_s = arts.path().to_str().unwrap();
+    // full: spills to a private file whose path is in the reply
+    let reply = c.ok(&["snapshot", &url, "--max-nodes", "0", "--artifacts", arts_s]);
+    assert!(reply.starts_with("# snapshot s"), "{reply}");
+    let path = reply
+        .split("written to ")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .trim()
+        .to_string();
+    let meta = std::fs::metadata(&path).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    let full = std::fs::read_to_string(&path).unwrap();
+    assert!(full.len() > 9000);
+    assert!(
+        reply.contains("refs map: "),
+        "over 1000 refs: their own .refs.json: {reply}"
+    );
+    let elements = eval(c, "document.getElementsByTagName('*').length")
+        .as_u64()
+        .unwrap();
+    assert!(elements >= 50_000, "{elements}");
+    // interactive: every interactive element with a ref, far smaller
+    let inter = c.ok(&[
+        "snapshot",
+        "--detail",
+        "interactive",
+        "--max-nodes",
+        "0",
+        "--inline-limit",
+        "0",
+    ]);
+    let interactive = eval(
+        c,
+        "document.querySelectorAll('a[href], button, input').length",
+    )
+    .as_u64()
+    .unwrap() as usize;
+    let refs = refs_in(&inter);
+    assert_eq!(
+        refs.len(),
+        interactive,
+        "every interactive element has a ref"
+    );
+    assert!(
+        inter.len() * 3 <= full.len(),
+        "interactive {} vs full {}",
+        inter.len(),
+        full.len()
+    );
+    assert!(inter.starts_with("- document \"Generated page\"\n- banner:\n  - navigation \"Top\":\n    - link \"Alpha\" [ref="), "{}", &inter[..300]);
+    // summary: small
+    let summary = c.ok(&["snapshot", "--detail", "summary", "--max-nodes", "0"]);
+    assert!(summary.len() < 2000, "{} bytes:\n{summary}", summary.len());
+    assert!(
+        summary.contains(&format!("{interactive} interactive")),
+        "{summary}"
+    );
+}
+
+fn search(c: &Ctx, args: &[&str]) -> Vec<Value> {
+    let mut a = vec!["search"];
+    a.extend_from_slice(args);
+    let out: Value = serde_json::from_str(&c.ok(&a)).unwrap();
+    out["steps"][0]["output"]["matches"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn search_by_text_regex_role_near(c: &Ctx) {
+    c.snapshot("html/search/page.html");
+    let m = search(c, &["download"]);
+    assert_eq!(m[0]["role"], "button");
+    assert_eq!(m[0]["name"], "Download invoice");
+    assert_eq!(m[0]["path"], "main");
+    assert_eq!(m[0]["box"].as_array().unwrap().len(), 4);
+    let download = m[0]["ref"].as_str().unwrap().to_string();
+    let m = search(c, &["--pattern", "Orders \\d{4}"]);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(m[0]["name"], "Orders 2026");
+    assert_eq!(m[0]["path"], "navigation \"Main\"");
+    let m = search(c, &["--role", "heading"]);
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[0]["name"], "Order history");
+    assert!(
+        m[0]["ref"].as_str().is_some(),
+        "a ref is minted for an element without one"
+    );
+    // exact: the whole name
+    assert!(search(c, &["Download", "--exact"]).is_empty());
+    assert_eq!(search(c, &["download invoice", "--exact"]).len(), 1);
+    // near: nearest first, within the radius
+    let mid = search(
+        c,
+        &["--role", "button", "--limit", "1", "--near", "0,0,10000"],
+    );
+    let tl = mid[0]["box"].as_array().unwrap().clone();
+    let (x, y) = (tl[0].as_f64().unwrap() + 5.0, tl[1].as_f64().unwrap() + 5.0);
+    let _ = (x, y);
+    let grid: Value = eval(
+        c,
+        "(function(){ var b = document.querySelector('.grid button:nth-child(2)').getBoundingClientRect(); return [b.x + b.width / 2, b.y + b.height / 2]; })()",
+    );
+    let (gx, gy) = (grid[0].as_f64().unwrap(), grid[1].as_f64().unwrap());
+    let near = search(
+        c,
+        &["--near", &format!("{gx},{gy},400"), "--role", "button"],
+    );
+    assert_eq!(near[0]["name"], "Middle", "{near:?}");
+    assert_eq!(near[0]["distance"], 0);
+    let d: Vec<f64> = near
+        .iter()
+        .map(|m| m["distance"].as_f64().unwrap())
+        .collect();
+    assert!(d.windows(2).all(|w| w[0] <= w[1]), "nearest first: {d:?}");
+    assert!(
+        near.iter()
+            .all(|m| m["name"] != "Bottom right" || m["distance"].as_f64().unwrap() <= 400.0)
+    );
+    // a returned ref can be clicked
+    c.ok(&["click", &download]);
+    assert_eq!(eval(c, "document.title"), json!("downloaded"));
+}
+
+fn snapshot_json(c: &Ctx, args: &[&str]) -> Value {
+    let mut a = vec!["snapshot", "--inline-limit", "0"];
+    a.extend_from_slice(args);
+    serde_json::from_str(&c.ok(&a)).unwrap()
+}
+
+fn walks(c: &Ctx) -> u64 {
+    let v: Value =
+        serde_json::from_str(&c.ok(&["eval", "JSON.parse(window.__ariaRefs.call('stats', '{}'))"]))
+            .unwrap();
+    v["steps"][0]["output"]["walks"].as_u64().unwrap()
+}
+
+fn flatten_query_and_cached_pages(c: &Ctx) {
+    c.snapshot("html/big/generated.html?n=2000");
+    let names = snapshot_json(c, &["--flatten", "--query", "[?role == 'button'].name"]);
+    let buttons = eval(
+        c,
+        "Array.from(document.querySelectorAll('button')).map(b => b.textContent)",
+    );
+    assert_eq!(names, buttons, "exactly the buttons");
+    // page through [?_depth < `3`] 20 at a time
+    let first = snapshot_json(
+        c,
+        &["--flatten", "--query", "[?_depth < `3`]", "--limit", "20"],
+    );
+    let key = first["cache_key"].as_str().unwrap().to_string();
+    let total = first["total_items"].as_u64().unwrap() as usize;
+    assert!(total > 40, "{total}");
+    let mut items: Vec<Value> = first["items"].as_array().unwrap().clone();
+    let before = walks(c);
+    // the page changes between two pages of one cache_key: the pages still come from the cache
+    eval(
+        c,
+        "(document.querySelector('h1').textContent = 'Changed heading', 1)",
+    );
+    let mut offset = 20;
+    loop {
+        let p = snapshot_json(
+            c,
+            &[
+                "--cache-key",
+                &key,
+                "--limit",
+                "20",
+                "--offset",
+                &offset.to_string(),
+            ],
+        );
+        assert_eq!(p["cache_key"], key.as_str());
+        assert_eq!(p["total_items"], total);
+        items.extend(p["items"].as_array().unwrap().iter().cloned());
+        if p["has_more"] == false {
+            break;
+        }
+        offset += 20;
+    }
+    assert_eq!(items.len(), total);
+    assert_eq!(
+        walks(c),
+        before,
+        "later pages came from the cache, not from a walk"
+    );
+    assert!(items.iter().all(|i| i["_depth"].as_u64().unwrap() < 3));
+    assert!(
+        !serde_json::to_string(&items)
+            .unwrap()
+            .contains("Changed heading")
+    );
+    let idx: Vec<u64> = items
+        .iter()
+        .map(|i| i["_index"].as_u64().unwrap())
+        .collect();
+    assert!(
+        idx.windows(2).all(|w| w[0] < w[1]),
+        "depth-first order kept"
+    );
+}
+
+fn bad_queries_and_paging_values(c: &Ctx) {
+    c.snapshot("html/search/page.html");
+    let o = c.run(&["snapshot", "--flatten", "--query", "[?role =="]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("invalid JMESPath query: "), "{err}");
+    let o = c.run(&["snapshot", "--flatten", "--limit", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("invalid limit 0: it must be between 1 and 10000")
+    );
+    let o = c.run(&["snapshot", "--cache-key", "../../etc", "--limit", "5"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = c.run(&["snapshot", "--query", "title", "--limit", "5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("pagination needs a list"));
+}
+
+fn planted_symlink_is_not_followed(c: &Ctx) {
+    c.snapshot("html/big/generated.html?n=2000");
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    // the artifacts directory itself is a planted symlink: refused
+    let link = dir.path().join("artifacts");
+    std::os::unix::fs::symlink(dir.path(), &link).unwrap();
+    let o = c.run(&["snapshot", "--artifacts", link.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("symbolic link"));
+    // --file pointing at a planted symlink: refused, the target untouched
+    let flink = dir.path().join("out.txt");
+    std::os::unix::fs::symlink(&victim, &flink).unwrap();
+    let o = c.run(&["snapshot", "--file", flink.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+}

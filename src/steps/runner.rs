@@ -135,9 +135,10 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
             });
             continue;
         }
-        if step.action.is_visual() && before.is_none() && start_url.is_none() {
-            if matches!(step.action, Action::Goto(_)) {
-                // A navigation replaces the diff: no "before" walk of a page about to go.
+        if matches!(step.action, Action::Goto(_)) {
+            // A navigation starts a new page: the diff's baseline is taken after it, and the
+            // run reports where it went.
+            if start_url.is_none() && before.is_none() {
                 start_url = Some(
                     b.client
                         .current_url()
@@ -145,8 +146,11 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
                         .map(|u| u.to_string())
                         .unwrap_or_default(),
                 );
-            } else if let Ok(s) = viewport_snapshot(b).await {
-                // The diff's "before": the viewport as it is now.
+            }
+            before = None;
+        } else if step.action.is_visual() && before.is_none() {
+            // The diff's "before": the viewport as it is now.
+            if let Ok(s) = viewport_snapshot(b).await {
                 let url = s.url.clone();
                 before = Some((s, url));
             }
@@ -205,23 +209,30 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
         results.push(res);
     }
     let mut changes = None;
-    if let Some(from) = start_url {
-        let to = b
-            .client
-            .current_url()
-            .await
-            .map(|u| u.to_string())
-            .unwrap_or_default();
-        changes = Some(diff::navigated(&from, &to));
-    } else if let Some((bs, burl)) = before {
-        if let Ok(after) = viewport_snapshot(b).await {
-            if strip_hash(&after.url) != strip_hash(&burl) {
-                changes = Some(diff::navigated(&burl, &after.url));
-            } else {
-                let d = diff::diff(&bs, &after, last_verb);
-                changes = serde_json::to_value(d).ok();
+    let final_url = b
+        .client
+        .current_url()
+        .await
+        .map(|u| u.to_string())
+        .unwrap_or_default();
+    if let Some((bs, burl)) = before {
+        if strip_hash(&final_url) != strip_hash(&burl) {
+            changes = Some(diff::navigated(&burl, &final_url));
+        } else if let Ok(after) = viewport_snapshot(b).await {
+            let d = diff::diff(&bs, &after, last_verb);
+            let mut v = serde_json::to_value(d).unwrap_or(Value::Null);
+            if let Some(from) = start_url
+                .as_deref()
+                .filter(|f| strip_hash(f) != strip_hash(&final_url))
+            {
+                v["navigated"] = json!({"from": from, "to": final_url});
+                let summary = v["summary"].as_str().unwrap_or("").to_string();
+                v["summary"] = json!(format!("Navigated to {final_url}. {summary}"));
             }
+            changes = Some(v);
         }
+    } else if let Some(from) = start_url {
+        changes = Some(diff::navigated(&from, &final_url));
     }
     let context = context(b).await;
     RunResult {

@@ -22,7 +22,7 @@ const FAST_PATH: &str = "var a = window.__ariaRefs; \
 fn install_script() -> String {
     format!(
         "{ENGINE_JS}\nvar a = window.__ariaRefs; \
-         if (!a || a.hash !== arguments[0]) return '__blocked__'; \
+         if (!a || a.hash !== arguments[0]) return '__blocked__:' + (a && typeof a.hash === 'string' ? a.hash : ''); \
          return a.call(arguments[1], arguments[2]);"
     )
 }
@@ -47,11 +47,20 @@ pub async fn call_raw(client: &Client, method: &str, args: &Value) -> Result<Str
         other => other,
     };
     match reply {
-        Value::String(s) if s == "__blocked__" => Err(Error::Engine(
-            "the page blocks the engine (window.__ariaRefs was defined by the page and cannot be replaced)".into(),
-        )),
+        Value::String(s) if s.starts_with("__blocked__:") => {
+            let other = &s["__blocked__:".len()..];
+            Err(Error::Engine(if other.is_empty() {
+                "the page blocks the engine (window.__ariaRefs was defined by the page and cannot be replaced)".into()
+            } else {
+                format!(
+                    "this page holds the engine of another ariasnap build ({other}); reload the page (ariasnap reload) to install this one ({ENGINE_HASH})"
+                )
+            }))
+        }
         Value::String(s) => Ok(s),
-        other => Err(Error::Engine(format!("unexpected reply from the page: {other}"))),
+        other => Err(Error::Engine(format!(
+            "unexpected reply from the page: {other}"
+        ))),
     }
 }
 

@@ -84,6 +84,7 @@ const wrDeref = $WeakRef ? method(R.WeakRef.prototype, "deref") : null;
 
 const strTrim = method(R.String.prototype, "trim");
 const strLower = method(R.String.prototype, "toLowerCase");
+const strUpper = method(R.String.prototype, "toUpperCase");
 const strReplace = method(R.String.prototype, "replace");
 const strSlice = method(R.String.prototype, "slice");
 const strIndexOf = method(R.String.prototype, "indexOf");

@@ -8,11 +8,14 @@
 let cacheDepth = 0;
 let styleCache = null;
 let hiddenCache = null;
+// Per-walk memo for 20_roles (table kinds); lives here so it is reset with the others.
+let tableKindCache = null;
 
 function beginCaches() {
   if (cacheDepth++ === 0) {
     styleCache = new $WeakMap();
     hiddenCache = new $WeakMap();
+    tableKindCache = new $WeakMap();
     beginNameCaches();
   }
 }
@@ -20,6 +23,7 @@ function endCaches() {
   if (--cacheDepth === 0) {
     styleCache = null;
     hiddenCache = null;
+    tableKindCache = null;
     endNameCaches();
   }
 }

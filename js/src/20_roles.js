@@ -119,7 +119,30 @@ function tableRoleOf(el) {
   const r = explicitRole(table);
   if (r === "grid" || r === "treegrid") return "grid";
   if (r === "none" || r === "presentation") return "none";
-  return "table";
+  return isLayoutTable(table) ? "none" : "table";
+}
+
+/**
+ * Layout tables (tables used for page layout) are not exposed as tables: Chromium (like
+ * WebKit before it) decides with a heuristic; this follows its main signals. A table is a
+ * data table when it has an explicit role, a caption, summary, thead, tfoot, col or colgroup,
+ * a th or a cell with headers / scope / abbr, a border attribute, or 20 rows or more.
+ */
+function isLayoutTable(table) {
+  if (tableKindCache) {
+    const c = wmGet(tableKindCache, table);
+    if (c !== undefined) return c;
+  }
+  let layout = true;
+  if (getAttr(table, "role") || hasAttr(table, "summary") || (getAttr(table, "border") && getAttr(table, "border") !== "0")) {
+    layout = false;
+  } else {
+    const marks = querySelectorAll(table, "caption, thead, tfoot, col, colgroup, th, td[headers], td[scope], td[abbr]");
+    if (nodeListLength(marks) > 0) layout = false;
+    else if (nodeListLength(querySelectorAll(table, "tr")) >= 20) layout = false;
+  }
+  if (tableKindCache) wmSet(tableKindCache, table, layout);
+  return layout;
 }
 
 function thRole(el) {
@@ -229,8 +252,12 @@ function implicitRole(el) {
     case "sup": return "superscript";
     case "summary": return "button";
     case "svg": return "img";
-    case "table": return "table";
-    case "tbody": case "thead": case "tfoot": return "rowgroup";
+    case "table": {
+      const r = explicitRole(el);
+      return r || !isLayoutTable(el) ? "table" : null;
+    }
+    // Row groups are not exposed by Chromium; their rows hang from the table.
+    case "tbody": case "thead": case "tfoot": return null;
     case "td": {
       const t = tableRoleOf(el);
       if (t === "none") return null;

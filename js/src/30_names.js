@@ -17,13 +17,15 @@ function endNameCaches() {
 
 // Roles that take their name from content (accname 1.2, 2F; ARIA 1.2 "name from: contents").
 const NAME_FROM_CONTENT = new $Set(strSplit(
+  // row is left out: Chromium names rows only when authors do (HTML-AAM leaves it open).
   "button cell checkbox columnheader gridcell heading link menuitem menuitemcheckbox " +
-  "menuitemradio option radio row rowheader switch tab tooltip treeitem caption code deletion " +
+  "menuitemradio option radio rowheader switch tab tooltip treeitem caption code deletion " +
   "emphasis insertion mark strong subscript superscript term time comment",
   " "));
 
 // Elements whose content adds spaces around it (CSS block-level in practice).
-const INLINE_DISPLAYS = new $Set(["inline", "inline-block", "inline-flex", "inline-grid", "contents", "inline-table", "ruby", "ruby-text"]);
+// Chromium also separates inline-block boxes and embedded objects (images, SVG) with spaces.
+const INLINE_DISPLAYS = new $Set(["inline", "contents", "ruby", "ruby-text"]);
 
 const LABELABLE = new $Set(["input", "select", "textarea", "button", "meter", "output", "progress"]);
 const CONTROL_ROLES = new $Set(["textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton", "range"]);
@@ -289,7 +291,7 @@ function contentText(root, inLabel, target) {
     }
     const t = nodeType(item);
     if (t === TEXT_NODE) {
-      const v = nodeValue(item);
+      const v = renderedText(item);
       if (v) {
         push(out, v);
         len += v.length;
@@ -297,6 +299,10 @@ function contentText(root, inLabel, target) {
       continue;
     }
     if (t !== ELEMENT_NODE) continue;
+    if (localNameOf(item) === "br") {
+      push(out, " ");
+      continue;
+    }
     const isRoot = first;
     first = false;
     let block = false;
@@ -308,7 +314,8 @@ function contentText(root, inLabel, target) {
       const nc = nonContentName(item, getRole(item), inLabel, target);
       block = isBlock(item);
       if (nc !== null) {
-        push(out, block ? " " + nc + " " : nc);
+        // a name that does not come from text (alt, aria-label, a control's value) stands apart
+        push(out, " " + nc + " ");
         len += nc.length;
         continue;
       }
@@ -326,6 +333,28 @@ function contentText(root, inLabel, target) {
     if (block) push(stack, " ");
   }
   return trimmed(arrJoin(out, ""));
+}
+
+/**
+ * The text of a text node as rendered: CSS text-transform applied (Chromium names use the
+ * rendered text, so `text-transform: capitalize` changes names).
+ */
+function renderedText(textNode) {
+  const v = nodeValue(textNode);
+  if (!v) return v;
+  const p = parentElementOf(textNode);
+  if (!p) return v;
+  const s = styleOf(p);
+  const tt = s ? cssValue(s, "text-transform") : "none";
+  if (tt === "uppercase") return strUpper(v);
+  if (tt === "lowercase") return strLower(v);
+  if (tt === "capitalize") return strReplace(v, CAPITALIZE_RE, capitalizeWord);
+  return v;
+}
+
+const CAPITALIZE_RE = re("(^|[\\s\\u00a0(\\[{\"'\\-/])([a-z\\u00df-\\u00ff])", "g");
+function capitalizeWord(_m, pre, c) {
+  return pre + strUpper(c);
 }
 
 function summaryOnly(details) {

@@ -276,7 +276,7 @@ function walk(rootDoc, opts) {
     const nt = nodeType(node);
     if (nt === TEXT_NODE) {
       if (ctx & 2) continue;
-      const v = nodeValue(node);
+      const v = renderedText(node);
       if (v) emitText(v, parentOut);
       continue;
     }
@@ -294,6 +294,11 @@ function walk(rootDoc, opts) {
     if (visHidden) ctx |= 2;
     else ctx &= ~2;
     const tag = tagOf(el);
+    if (tag === "br") {
+      const li = lastKid[parentOut];
+      if (li >= 0 && nodes[li].r === "text") nodes[li].v += " ";
+      continue;
+    }
     let out = parentOut;
     let role = visHidden ? null : getRole(el);
     if (role && setHas(INLINE_TEXT_ROLES, role)) role = null;
@@ -389,7 +394,8 @@ function walk(rootDoc, opts) {
     }
     if (tag === "select" || tag === "textarea" || tag === "svg" || tag === "img") {
       // Options of a closed select are listed; the text of a textarea is its value.
-      if (tag === "select" && role === "listbox") {
+      // Options are listed for both select forms (Chromium exposes them; agents need them).
+      if (tag === "select" && (role === "listbox" || role === "combobox")) {
         const kids = flatChildren(el);
         for (let i = kids.length - 1; i >= 0; i--) push(stack, [kids[i], out, ctx | 1]);
       }

@@ -343,6 +343,7 @@ function walk(rootDoc, opts) {
           if (tia !== null) ti = $Number(tia);
           if ((ti !== null && ti >= 0) || (isEditable(el) && tag !== "body")) tier = 1;
         }
+        if (ctx & 4) tier = 3;
         if (tier < 3) push(cands, { i: idx, el: el, tier: tier, role: role, name: name, frame: ctx >> 8 });
         if (setHas(INTERACTIVE_CONTAINERS, role)) ctx |= 1;
       } else {
@@ -395,9 +396,12 @@ function walk(rootDoc, opts) {
     if (tag === "select" || tag === "textarea" || tag === "svg" || tag === "img") {
       // Options of a closed select are listed; the text of a textarea is its value.
       // Options are listed for both select forms (Chromium exposes them; agents need them).
+      // Options of a drop-down (combobox) select take no refs: they are chosen with
+      // `select`, not clicked (ctx bit 4).
       if (tag === "select" && (role === "listbox" || role === "combobox")) {
         const kids = flatChildren(el);
-        for (let i = kids.length - 1; i >= 0; i--) push(stack, [kids[i], out, ctx | 1]);
+        const bits = role === "combobox" ? 1 | 4 : 1;
+        for (let i = kids.length - 1; i >= 0; i--) push(stack, [kids[i], out, ctx | bits]);
       }
       continue;
     }

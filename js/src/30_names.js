@@ -19,7 +19,7 @@ function endNameCaches() {
 const NAME_FROM_CONTENT = new $Set(strSplit(
   // row is left out: Chromium names rows only when authors do (HTML-AAM leaves it open).
   "button cell checkbox columnheader gridcell heading link menuitem menuitemcheckbox " +
-  "menuitemradio option radio rowheader switch tab tooltip treeitem caption code deletion " +
+  "menuitemradio option radio rowheader switch tab tooltip treeitem code deletion " +
   "emphasis insertion mark strong subscript superscript term time comment",
   " "));
 
@@ -208,11 +208,8 @@ function nativeName(el, role, inLabel) {
       if (localNameOf(c) === "legend") return contentText(c, inLabel, el) || null;
     return null;
   }
-  if (tag === "figure") {
-    for (let c = firstElementChild(el); c; c = nextElementSibling(c))
-      if (localNameOf(c) === "figcaption") return contentText(c, inLabel, el) || null;
-    return null;
-  }
+  // figure / figcaption: HTML-AAM names the figure from its caption, Chromium (the oracle)
+  // does not; we follow Chromium.
   if (tag === "table") {
     for (let c = firstElementChild(el); c; c = nextElementSibling(c))
       if (localNameOf(c) === "caption") return contentText(c, inLabel, el) || null;

@@ -102,6 +102,26 @@ pub fn flags(n: &Node, verbose: bool) -> String {
     out
 }
 
+/// Roles whose name is their content: text under them says nothing the name does not.
+const NAME_IS_CONTENT: &[&str] = &[
+    "button",
+    "link",
+    "heading",
+    "cell",
+    "gridcell",
+    "columnheader",
+    "rowheader",
+    "option",
+    "tab",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "treeitem",
+    "checkbox",
+    "radio",
+    "switch",
+];
+
 /// The children worth showing: text runs that only repeat the node's name are implied by it.
 pub fn shown_children(snap: &Snapshot, i: usize) -> &[usize] {
     let kids = &snap.children[i];
@@ -109,7 +129,11 @@ pub fn shown_children(snap: &Snapshot, i: usize) -> &[usize] {
     if kids.is_empty() || n.name.is_empty() || n.is_text() {
         return kids;
     }
-    if kids.iter().all(|&k| snap.nodes[k].is_text()) {
+    let all_text = kids.iter().all(|&k| snap.nodes[k].is_text());
+    if all_text && NAME_IS_CONTENT.contains(&n.role.as_str()) {
+        return &[];
+    }
+    if all_text {
         let joined: Vec<&str> = kids
             .iter()
             .filter_map(|&k| snap.nodes[k].value.as_deref())

@@ -4,6 +4,7 @@
 
 mod cache;
 mod common;
+mod fidelity;
 mod foundation;
 mod mcp;
 mod steps;
@@ -27,6 +28,7 @@ fn main() {
         steps::tests(),
         mcp::tests(),
         views::tests(),
+        fidelity::tests(),
     ]
     .concat();
     for (name, f) in all {

@@ -1,0 +1,199 @@
+//! Fidelity: one fixture per rule family (roles, names, hidden, shadow DOM, frames), each
+//! asserting the exact lines (checked against Chromium's own accessibility tree when written),
+//! and hidden content never reaching any output.
+
+use crate::common::{Ctx, Test, ref_of};
+use serde_json::Value;
+
+pub fn tests() -> Vec<Test> {
+    vec![
+        ("fidelity::roles_exact_lines", roles_exact_lines),
+        ("fidelity::names_exact_lines", names_exact_lines),
+        ("fidelity::hidden_exact_lines", hidden_exact_lines),
+        ("fidelity::shadow_exact_lines", shadow_exact_lines),
+        (
+            "fidelity::frames_exact_lines_and_frame_refs_act",
+            frames_exact_lines,
+        ),
+        (
+            "fidelity::hidden_markers_in_no_output",
+            hidden_markers_in_no_output,
+        ),
+    ]
+}
+
+/// Refs vary with the snapshot number: `[ref=s3e1]` -> `[ref=*]`, `[ref=f1s3e2]` -> `[ref=f1*]`.
+fn normalize(t: &str) -> String {
+    let re = regex::Regex::new(r"\[ref=(f\d+)?s\d+e\d+\]").unwrap();
+    re.replace_all(t, "[ref=$1*]").into_owned()
+}
+
+fn check(c: &Ctx, path: &str, want: &str) {
+    let got = normalize(&c.snapshot(path));
+    if got != want {
+        let diff = similar::TextDiff::from_lines(want, got.as_str());
+        panic!(
+            "{path} differs (- expected, + got):\n{}",
+            diff.unified_diff()
+        );
+    }
+}
+
+const ROLES: &str = r#"- document "Implicit roles":
+  - banner:
+    - link "Home" [ref=*]:
+      - /url: /
+  - navigation "Site":
+    - list:
+      - listitem:
+        - link "A" [ref=*]:
+          - /url: /a
+      - listitem: Plain item
+  - main:
+    - text: Unnamed section
+    - region "Named section":
+      - paragraph: In a region
+    - article: Article header Article footer
+    - complementary "Related": Aside text
+    - form "Search form":
+      - searchbox "Query" [ref=*]
+    - text: Anchor without href
+    - img "Logo"
+    - checkbox "Agree" [ref=*]
+    - radio "Pick" [ref=*]
+    - slider "Volume" [ref=*]: 30
+    - spinbutton "Count" [ref=*]: 3
+    - textbox "Mail" [ref=*]
+    - combobox "With list" [ref=*]
+    - listbox "Multi":
+      - option "M1" [ref=*]
+      - option "M2" [selected] [ref=*]
+    - status: 42
+    - progressbar "Progress": 3
+    - separator
+    - dialog "Note": Dialog body
+    - table "Data":
+      - caption: Data
+      - row:
+        - columnheader "Col"
+        - rowheader "Row"
+      - row:
+        - cell "Cell"
+        - cell "Cell 2"
+  - contentinfo: Page footer
+"#;
+const NAMES: &str = r#"- document "Names":
+  - text: Billing
+  - textbox "Billing address" [ref=*]
+  - text: Quantity
+  - spinbutton "Quantity items Buy quantity" [ref=*]: 2
+  - text: items
+  - button "Buy quantity" [ref=*]
+  - button "Close dialog" [ref=*]
+  - button "★ Starred" [ref=*]
+  - link "News (new)" [ref=*]:
+    - /url: /html/names/accname.html#
+  - button "Save draft" [ref=*]
+  - group "Delivery":
+    - text: Delivery
+    - radio "Fast" [ref=*]
+  - figure:
+    - img "Chart"
+    - text: Sales in 2026
+  - button "Submit" [ref=*]
+  - button "Reset" [ref=*]
+  - button "Submit" [ref=*]
+  - textbox "Title only" [ref=*]
+  - textbox "Placeholder only" [ref=*]
+  - link "Tooltip link" [ref=*]:
+    - /url: /html/names/accname.html#
+  - button "Delete" [ref=*]
+  - paragraph: Cannot be undone
+"#;
+const HIDDEN: &str = r#"- document "Hiding techniques":
+  - paragraph: Shown text
+  - button "Back in sight" [ref=*]
+  - group:
+    - button "Open me" [collapsed] [ref=*]
+  - button "Contents child" [ref=*]
+  - button "by hidden label" [ref=*]
+"#;
+const SHADOW: &str = r#"- document "Shadow DOM":
+  - heading "Card title" [level=2]
+  - paragraph: Light paragraph
+  - button "Shadow action" [ref=*]
+  - heading [level=3]
+  - link "Deep link" [ref=*]:
+    - /url: /html/shadow/slots.html#deep
+"#;
+const FRAMES: &str = r#"- document "Frames":
+  - button "Top button" [ref=*]
+  - iframe "Payment":
+    - text: Card number
+    - textbox "Card number" [ref=f1*]
+    - button "Pay in frame" [ref=f1*]
+"#;
+
+fn roles_exact_lines(c: &Ctx) {
+    check(c, "html/roles/implicit.html", ROLES);
+}
+
+fn names_exact_lines(c: &Ctx) {
+    check(c, "html/names/accname.html", NAMES);
+}
+
+fn hidden_exact_lines(c: &Ctx) {
+    check(c, "html/hidden/markers.html", HIDDEN);
+}
+
+fn shadow_exact_lines(c: &Ctx) {
+    check(c, "html/shadow/slots.html", SHADOW);
+}
+
+fn frames_exact_lines(c: &Ctx) {
+    check(c, "html/frames/same-origin.html", FRAMES);
+    let t = c.ok(&["snapshot"]);
+    let pay = ref_of(&t, "button \"Pay in frame\"");
+    assert!(pay.starts_with("f1s"), "{pay}");
+    c.ok(&["click", &pay]);
+    let out: Value = serde_json::from_str(&c.ok(&[
+        "eval",
+        "document.querySelector('iframe').contentDocument.title",
+    ]))
+    .unwrap();
+    assert_eq!(out["steps"][0]["output"], "paid in frame");
+}
+
+fn hidden_markers_in_no_output(c: &Ctx) {
+    let url = c.url("html/hidden/markers.html");
+    let mut outputs = vec![c.ok(&["snapshot", &url, "--inline-limit", "0"])];
+    for args in [
+        vec!["snapshot", "--format", "json", "--inline-limit", "0"],
+        vec![
+            "snapshot",
+            "--format",
+            "json",
+            "--verbose",
+            "--inline-limit",
+            "0",
+            "--no-cache",
+        ],
+        vec!["snapshot", "--format", "yaml", "--inline-limit", "0"],
+        vec!["snapshot", "--detail", "interactive"],
+        vec!["snapshot", "--detail", "summary"],
+        vec!["snapshot", "--flatten", "--query", "[].name"],
+        vec!["search", "HIDDEN-M"],
+        vec!["search", "--pattern", "M[0-9]+"],
+    ] {
+        outputs.push(c.ok(&args));
+    }
+    for (i, o) in outputs.iter().enumerate() {
+        assert!(
+            !o.contains("HIDDEN-M"),
+            "output {i} leaks hidden text:\n{o}"
+        );
+    }
+    // the searches found nothing at all
+    let s: Value = serde_json::from_str(&outputs[7]).unwrap();
+    assert_eq!(s["steps"][0]["output"]["total"], 0);
+}

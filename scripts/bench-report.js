@@ -47,8 +47,8 @@ for (const p of res.pages) {
     const fd = p.fidelity && p.fidelity[tool];
     if (p.corpus === 'readability' && fd) {
       pooled[k][0] += fd.matched;
-      pooled[k][1] += fd.candidate;
-      pooled[k][2] += fd.reference;
+      pooled[k][1] += fd.candidate_pairs;
+      pooled[k][2] += fd.reference_pairs;
     }
   }
 }

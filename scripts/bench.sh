@@ -36,7 +36,8 @@ if [ ${#args[@]} -eq 0 ]; then args=(--corpus synthetic,readability); fi
   CANDIDATE_CMD="'$bin' snapshot --session bench --format json --inline-limit 0 --max-nodes 0 --no-cache" \
   node measure.js --out "$out" --name "$name" "${args[@]}"
 )
-node "$here/scripts/bench-report.js" "$out/$name.json" "$out/snapshots/$name"
+snaps="$out/snapshots/$name"; [ -d "$snaps" ] || snaps="$out/snapshots"
+node "$here/scripts/bench-report.js" "$out/$name.json" "$snaps"
 # Host memory: peak RSS of one snapshot process on the largest page measured.
 python3 - "$bin" "$out/$name.json" <<'PY'
 import json, resource, subprocess, sys

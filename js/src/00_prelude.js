@@ -169,6 +169,7 @@ const optionTextOf = getter(D.HTMLOptionElement.prototype, "text");
 const detailsOpenOf = getter(D.HTMLDetailsElement.prototype, "open");
 const dialogOpenOf = getter(D.HTMLDialogElement.prototype, "open");
 const isContentEditableOf = getter(HTMLElementP, "isContentEditable");
+const labelControlOf = getter(D.HTMLLabelElement.prototype, "control");
 const tabIndexOf = getter(HTMLElementP, "tabIndex");
 const anchorHrefOf = getter(D.HTMLAnchorElement.prototype, "href");
 const areaHrefOf = getter(D.HTMLAreaElement.prototype, "href");

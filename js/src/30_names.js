@@ -7,12 +7,43 @@
 
 const NAME_CAP = 10000;
 let nameCache = null;
+let labelMaps = null;
 
 function beginNameCaches() {
   nameCache = new $WeakMap();
+  labelMaps = new $WeakMap();
 }
 function endNameCaches() {
   nameCache = null;
+  labelMaps = null;
+}
+
+/**
+ * control -> its <label> elements, for a whole document, built once per walk. Blink computes
+ * `input.labels` by scanning the document on first use, which made the first snapshot of a
+ * page with many fields quadratic.
+ */
+function labelMapOf(doc) {
+  let m = labelMaps ? wmGet(labelMaps, doc) : undefined;
+  if (m) return m;
+  m = new $Map();
+  const all = docGetElementsByTagName(doc, "label");
+  const n = htmlCollectionLength(all);
+  for (let i = 0; i < n; i++) {
+    const label = all[i];
+    let control = null;
+    try {
+      control = labelControlOf(label);
+    } catch (_) {
+      control = null;
+    }
+    if (!control) continue;
+    const list = mapGet(m, control);
+    if (list) push(list, label);
+    else mapSet(m, control, [label]);
+  }
+  if (labelMaps) wmSet(labelMaps, doc, m);
+  return m;
 }
 
 // Roles that take their name from content (accname 1.2, 2F; ARIA 1.2 "name from: contents").
@@ -68,10 +99,16 @@ function idRefs(el, attrName) {
 /** Text of the labels of a labelable element (HTML-AAM: label for= and wrapping label). */
 function labelsText(el) {
   let labels = null;
-  try {
-    labels = el.labels;
-  } catch (_) {
-    labels = null;
+  const root = rootOf(el);
+  if (labelMaps && root && nodeType(root) === DOCUMENT_NODE) {
+    labels = mapGet(labelMapOf(root), el) || null;
+  } else {
+    // in a shadow tree (or outside a walk): the element's own list
+    try {
+      labels = el.labels;
+    } catch (_) {
+      labels = null;
+    }
   }
   if (!labels || !labels.length) return "";
   const parts = [];

@@ -165,6 +165,15 @@ impl Browser {
             }
         };
         client.persist().await?;
+        // Walks of very large pages take longer than WebDriver's default 30 s script limit on
+        // their first pass; steps have their own limits.
+        client
+            .update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+                Some(std::time::Duration::from_secs(600)),
+                Some(std::time::Duration::from_secs(300)),
+                Some(std::time::Duration::from_secs(0)),
+            ))
+            .await?;
         let session_id = client
             .session_id()
             .await?
@@ -350,11 +359,28 @@ impl Browser {
         &self.record.current
     }
 
-    /// Navigates the current tab and waits for the load event.
+    /// Navigates the current tab and waits for the load event and the first rendered frames
+    /// (style and layout done, as a user would see the page), at most 10 s for the latter.
     pub async fn goto(&self, url: &str) -> Result<()> {
         let url = normalize_url(url)?;
         self.client.goto(&url).await?;
+        self.rendered().await;
         Ok(())
+    }
+
+    /// Waits for layout and two animation frames in the current document (bounded).
+    pub async fn rendered(&self) {
+        let script = "var done = arguments[arguments.length - 1]; \
+            try { var b = document.body || document.documentElement; if (b) b.getBoundingClientRect(); } catch (e) {} \
+            var raf = window.requestAnimationFrame; \
+            if (typeof raf !== 'function' || document.visibilityState === 'hidden') { done(true); return; } \
+            var t = setTimeout(function () { done(false); }, 10000); \
+            raf(function () { raf(function () { clearTimeout(t); done(true); }); });";
+        let _ = tokio::time::timeout(
+            std::time::Duration::from_secs(12),
+            self.client.execute_async(script, vec![]),
+        )
+        .await;
     }
 
     /// Reserves the next snapshot number of the current tab and records it.

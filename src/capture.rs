@@ -60,6 +60,11 @@ pub async fn capture(browser: &mut Browser, opts: &CaptureOptions) -> Result<Sna
         .await?;
     match reply {
         WireSnapshotOrError::Snapshot(w) => {
+            if w.cached {
+                debug!(n = w.snapshot, "snapshot cache hit: no walk");
+            } else {
+                debug!(n, "snapshot cache miss: walked");
+            }
             debug!(
                 nodes = w.nodes.len(),
                 walk_ms = w.stats.walk_ms,

@@ -77,6 +77,9 @@ fn cleanup(rec: &SessionRecord) {
         launch::kill_matching(&needle);
         let _ = std::fs::remove_dir_all(dir);
     }
+    if let Ok(dir) = session::sessions_dir() {
+        let _ = std::fs::remove_file(dir.join(format!("{}.driver.log", rec.name)));
+    }
     let _ = session::remove(&rec.name);
 }
 

@@ -7,6 +7,10 @@ use serde_json::{Value, json};
 pub fn tests() -> Vec<Test> {
     vec![
         (
+            "views::viewport_root_max_nodes_and_silent",
+            viewport_root_max_nodes_and_silent,
+        ),
+        (
             "views::big_page_detail_levels_and_spill",
             big_page_detail_levels_and_spill,
         ),
@@ -286,4 +290,67 @@ fn planted_symlink_is_not_followed(c: &Ctx) {
     let o = c.run(&["snapshot", "--file", flink.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+}
+
+fn viewport_root_max_nodes_and_silent(c: &Ctx) {
+    let url = c.url("html/big/generated.html?n=3000");
+    let full = c.ok(&["snapshot", &url, "--inline-limit", "0", "--max-nodes", "0"]);
+    assert!(full.contains("\"Section 150\""));
+    // --viewport: only what intersects the viewport (the first sections)
+    let vp = c.ok(&["snapshot", "--viewport", "--inline-limit", "0"]);
+    assert!(vp.contains("\"Section 0\""), "{vp}");
+    assert!(!vp.contains("\"Section 150\""), "far below the fold");
+    assert!(vp.len() * 5 < full.len());
+    // --root: a CSS selector, role=ROLE, a ref
+    let r = c.ok(&[
+        "snapshot",
+        "--root",
+        "section[aria-label='Section 7']",
+        "--inline-limit",
+        "0",
+    ]);
+    assert!(
+        r.contains("- region \"Section 7\"") && !r.contains("Section 8"),
+        "{r}"
+    );
+    let nav = c.ok(&[
+        "snapshot",
+        "--root",
+        "role=navigation",
+        "--inline-limit",
+        "0",
+    ]);
+    assert!(
+        nav.contains("- navigation \"Top\"") && !nav.contains("Section 1"),
+        "{nav}"
+    );
+    let t = c.ok(&["snapshot", "--detail", "interactive", "--inline-limit", "0"]);
+    let b3 = crate::common::ref_of(&t, "button \"Button 3\"");
+    let by_ref = c.ok(&["snapshot", "--root", &b3, "--inline-limit", "0"]);
+    assert!(by_ref.contains("- button \"Button 3\""), "{by_ref}");
+    assert_eq!(
+        c.run(&["snapshot", "--root", "#nothing-here"])
+            .status
+            .code(),
+        Some(1)
+    );
+    // --max-nodes: stops and says how many were left out
+    let cut = c.ok(&["snapshot", "--max-nodes", "50", "--inline-limit", "0"]);
+    assert!(
+        cut.starts_with("# truncated: "),
+        "{}",
+        &cut[..200.min(cut.len())]
+    );
+    assert!(
+        cut.lines()
+            .filter(|l| l.trim_start().starts_with("- "))
+            .count()
+            <= 50
+    );
+    // --silent: captures and mints refs, prints no tree
+    let s: Value = serde_json::from_str(&c.ok(&["snapshot", "--silent"])).unwrap();
+    assert!(
+        s["refs"].as_u64().unwrap() > 100 && s["snapshot"].as_str().unwrap().starts_with('s'),
+        "{s}"
+    );
 }

@@ -712,8 +712,14 @@ async fn cookies(b: &Browser, c: &super::CookiesArgs) -> Result<Outcome> {
             let (Some(name), Some(value)) = (&c.name, &c.value) else {
                 return Err(Error::Usage("cookies set needs name and value".into()));
             };
-            let cookie = fantoccini::cookies::Cookie::new(name.clone(), value.clone());
-            b.client.add_cookie(cookie).await?;
+            // A host-only cookie for the current page, set as the page would (WebDriver's
+            // Add Cookie wants a domain, which Chromium refuses for IP hosts).
+            b.client
+                .execute(
+                    "document.cookie = arguments[0] + '=' + arguments[1] + '; path=/'; return document.cookie.indexOf(arguments[0] + '=') >= 0;",
+                    vec![json!(name), json!(value)],
+                )
+                .await?;
             Ok(out(json!({"set": name})))
         }
         "clear" => {

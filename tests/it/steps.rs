@@ -43,6 +43,10 @@ pub fn tests() -> Vec<Test> {
             "steps::optional_steps_and_exit_codes",
             optional_steps_and_exit_codes,
         ),
+        (
+            "steps::every_other_action_in_one_run",
+            every_other_action_in_one_run,
+        ),
     ]
 }
 
@@ -493,4 +497,142 @@ fn optional_steps_and_exit_codes(c: &Ctx) {
         &json!([{"wait": {"text": "never appears", "timeout": 300}}]),
     );
     assert_eq!(code, 4);
+}
+
+fn every_other_action_in_one_run(c: &Ctx) {
+    let t = c.snapshot("html/actions/widgets.html");
+    let q = ref_of(&t, "textbox \"Query\"");
+    let color = ref_of(&t, "combobox \"Color\"");
+    let hov = ref_of(&t, "button \"Hover me\"");
+    let handle = ref_of(&t, "button \"Handle\"");
+    let file = ref_of(&t, "button \"Attachment\"");
+    let bottom = ref_of(&t, "button \"Far below\"");
+    let dir = tempfile::tempdir().unwrap();
+    let up = dir.path().join("upload.txt");
+    std::fs::write(&up, "hello").unwrap();
+    let shot = dir.path().join("shot.png");
+    let steps = json!([
+        {"eval": "(setTimeout(function(){ console.warn('late page message') }, 0), 1)"},
+        {"type": {"ref": q, "text": "abc"}},
+        {"press": {"key": "Shift+Home", "ref": q}},
+        {"press": "Backspace"},
+        {"type": {"text": "xyz"}},
+        {"get": {"ref": q, "what": "value"}},
+        {"select": {"ref": color, "values": "Green"}},
+        {"hover": hov},
+        {"drag": {"from": handle, "to": "s999e1"}, "optional": true},
+        {"upload": {"ref": file, "files": up.to_str().unwrap()}},
+        {"scroll": {"ref": bottom}},
+        {"scroll": {"direction": "up"}},
+        {"getUrl": {}},
+        {"getTitle": {}},
+        {"viewport": {"width": 900, "height": 700}},
+        {"cookies": {"action": "set", "name": "k", "value": "v1"}},
+        {"cookies": {}},
+        {"console": {"clear": true}},
+        {"screenshot": {"path": shot.to_str().unwrap()}},
+        {"eval": {"expression": "Array.from({length: 50}, (_, i) => i)", "offset": 40, "limit": 20}},
+        {"reload": {}},
+        {"cookies": {"action": "clear"}},
+        {"cookies": {}}
+    ]);
+    let (code, r) = run(c, None, &steps);
+    let st = r["steps"].as_array().unwrap();
+    let by = |i: usize| &st[i];
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(
+        by(5)["output"],
+        "xyz",
+        "type, chord and key presses with real key events"
+    );
+    assert_eq!(by(6)["output"]["value"], "Green");
+    assert_eq!(
+        by(8)["status"],
+        "error",
+        "drag to an unknown ref fails, optional"
+    );
+    assert_eq!(
+        by(9)["output"]["files"][0]
+            .as_str()
+            .unwrap()
+            .rsplit('/')
+            .next(),
+        Some("upload.txt")
+    );
+    assert!(
+        by(10)["output"]["scroll"][1].as_f64().unwrap() > 1000.0,
+        "{}",
+        by(10)
+    );
+    assert!(by(12)["output"].as_str().unwrap().ends_with("widgets.html"));
+    assert_eq!(by(13)["output"], "Widgets");
+    assert_eq!(by(15)["output"]["set"], "k");
+    assert!(
+        by(16)["output"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|k| k["name"] == "k" && k["value"] == "v1")
+    );
+    assert!(
+        by(17)["output"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["text"] == "late page message" && m["level"] == "warn"),
+        "{}",
+        by(17)
+    );
+    assert!(std::fs::read(&shot).unwrap().starts_with(b"\x89PNG"));
+    assert_eq!(
+        by(19)["output"]["items"],
+        json!([40, 41, 42, 43, 44, 45, 46, 47, 48, 49])
+    );
+    assert_eq!(by(19)["output"]["has_more"], false);
+    assert!(
+        by(22)["output"].as_array().unwrap().is_empty(),
+        "cookies cleared"
+    );
+    // hover changed the page: the run's diff shows it
+    let ch = &r["changes"];
+    assert!(
+        ch["added"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["name"] == "Hovered")
+            || ch["navigated"].is_object()
+            || ch["summary"].is_string(),
+        "{ch}"
+    );
+    let hovered = eval(c, "document.getElementById('hov').textContent");
+    assert_eq!(hovered, json!("Hover me"), "reloaded page");
+    // drag onto the drop zone, then back/forward
+    let t = c.snapshot("html/actions/widgets.html");
+    let handle = ref_of(&t, "button \"Handle\"");
+    // the drop zone is not interactive: search mints a ref for it
+    let found: Value =
+        serde_json::from_str(&c.ok(&["search", "Drop zone", "--role", "region"])).unwrap();
+    let drop = found["steps"][0]["output"]["matches"][0]["ref"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let _ = &t;
+    c.ok(&["drag", &handle, &drop]);
+    assert_eq!(
+        eval(
+            c,
+            "document.getElementById('drop').getAttribute('aria-label')"
+        ),
+        json!("Dropped")
+    );
+    c.snapshot("html/basic/page.html");
+    let (code, r) = run(
+        c,
+        None,
+        &json!([{"back": {}}, {"getTitle": {}}, {"forward": {}}, {"getTitle": {}}]),
+    );
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["steps"][1]["output"], "Widgets");
+    assert_eq!(r["steps"][3]["output"], "Basic page");
 }

@@ -341,12 +341,7 @@ impl Browser {
         let tabs = self.record.tabs.clone();
         for t in &tabs {
             self.use_tab(Some(&t.alias)).await?;
-            let url = self
-                .client
-                .current_url()
-                .await
-                .map(|u| u.to_string())
-                .unwrap_or_default();
+            let url = self.url().await;
             let title = self.client.title().await.unwrap_or_default();
             out.push(serde_json::json!({"tab": t.alias, "url": url, "title": title, "current": t.alias == current}));
         }
@@ -355,6 +350,15 @@ impl Browser {
         }
         session::save(&self.record)?;
         Ok(serde_json::Value::Array(out))
+    }
+
+    /// The current tab's URL ("" when the driver cannot say).
+    pub async fn url(&self) -> String {
+        self.client
+            .current_url()
+            .await
+            .map(|u| u.to_string())
+            .unwrap_or_default()
     }
 
     /// The current tab's alias.

@@ -139,13 +139,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
             // A navigation starts a new page: the diff's baseline is taken after it, and the
             // run reports where it went.
             if start_url.is_none() && before.is_none() {
-                start_url = Some(
-                    b.client
-                        .current_url()
-                        .await
-                        .map(|u| u.to_string())
-                        .unwrap_or_default(),
-                );
+                start_url = Some(b.url().await);
             }
             before = None;
         } else if step.action.is_visual() && before.is_none() {
@@ -209,12 +203,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
         results.push(res);
     }
     let mut changes = None;
-    let final_url = b
-        .client
-        .current_url()
-        .await
-        .map(|u| u.to_string())
-        .unwrap_or_default();
+    let final_url = b.url().await;
     if let Some((bs, burl)) = before {
         if strip_hash(&final_url) != strip_hash(&burl) {
             changes = Some(diff::navigated(&burl, &final_url));
@@ -268,12 +257,7 @@ async fn viewport_snapshot(b: &mut Browser) -> Result<Snapshot> {
 }
 
 async fn context(b: &Browser) -> Value {
-    let url = b
-        .client
-        .current_url()
-        .await
-        .map(|u| u.to_string())
-        .unwrap_or_default();
+    let url = b.url().await;
     let title = b.client.title().await.unwrap_or_default();
     let scroll = match crate::engine::call::<Value>(&b.client, "fingerprint", &json!({})).await {
         Ok(v) => v.get("scroll").cloned().unwrap_or(json!([0, 0])),

@@ -1,7 +1,7 @@
 //! The short-lived snapshot cache: served without a walk while nothing changed, bypassed by
 //! --all-refs and --no-cache, dropped by any change to the page.
 
-use crate::common::{Ctx, Test};
+use crate::common::{Ctx, Test, walks};
 use serde_json::Value;
 
 pub fn tests() -> Vec<Test> {
@@ -15,15 +15,6 @@ fn json_snapshot(c: &Ctx, extra: &[&str]) -> Value {
     let mut args = vec!["snapshot", "--format", "json", "--inline-limit", "0"];
     args.extend_from_slice(extra);
     serde_json::from_str(&c.ok(&args)).expect("JSON")
-}
-
-fn walks(c: &Ctx) -> u64 {
-    let v: Value =
-        serde_json::from_str(&c.ok(&["eval", "JSON.parse(window.__ariaRefs.call('stats', '{}'))"]))
-            .unwrap();
-    v["steps"][0]["output"]["walks"]
-        .as_u64()
-        .unwrap_or_else(|| panic!("walk counter in {v}"))
 }
 
 fn repeat_snapshot_is_served_without_a_walk(c: &Ctx) {

@@ -141,3 +141,17 @@ pub fn ref_of(text: &str, needle: &str) -> String {
         .next()
         .unwrap_or_else(|| panic!("no ref on line {l:?}"))
 }
+
+/// Runs an `eval` step and returns its output value.
+pub fn eval(c: &Ctx, expr: &str) -> serde_json::Value {
+    let out: serde_json::Value = serde_json::from_str(&c.ok(&["eval", expr])).expect("run result");
+    out["steps"][0]["output"].clone()
+}
+
+/// How many walks the page's engine has made (its `stats` counter). Reading it runs an
+/// `eval` step, which drops the snapshot cache like any action.
+pub fn walks(c: &Ctx) -> u64 {
+    eval(c, "JSON.parse(window.__ariaRefs.call('stats', '{}'))")["walks"]
+        .as_u64()
+        .expect("walk counter")
+}

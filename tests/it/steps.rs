@@ -1,7 +1,7 @@
 //! Acting by ref: step files, actions, stale-ref safety, covered targets, diffs, dialogs,
 //! malformed input and `--since`.
 
-use crate::common::{Ctx, Test, ref_of};
+use crate::common::{Ctx, Test, eval, ref_of};
 use serde_json::{Value, json};
 
 pub fn tests() -> Vec<Test> {
@@ -80,11 +80,6 @@ fn run(c: &Ctx, session: Option<&str>, steps: &Value) -> (i32, Value) {
         )
     });
     (code, v)
-}
-
-fn eval(c: &Ctx, expr: &str) -> Value {
-    let out: Value = serde_json::from_str(&c.ok(&["eval", expr])).unwrap();
-    out["steps"][0]["output"].clone()
 }
 
 fn shop_flow_in_one_step_file(c: &Ctx) {

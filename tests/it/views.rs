@@ -1,7 +1,7 @@
 //! Big pages and targeted views: detail levels, spilling, search, JMESPath, flatten and
 //! pagination served from the cache.
 
-use crate::common::{Ctx, Test, refs_in};
+use crate::common::{Ctx, Test, eval, refs_in, walks};
 use serde_json::{Value, json};
 
 pub fn tests() -> Vec<Test> {
@@ -31,11 +31,6 @@ pub fn tests() -> Vec<Test> {
             planted_symlink_is_not_followed,
         ),
     ]
-}
-
-fn eval(c: &Ctx, expr: &str) -> Value {
-    let out: Value = serde_json::from_str(&c.ok(&["eval", expr])).unwrap();
-    out["steps"][0]["output"].clone()
 }
 
 fn big_page_detail_levels_and_spill(c: &Ctx) {
@@ -174,13 +169,6 @@ fn snapshot_json(c: &Ctx, args: &[&str]) -> Value {
     let mut a = vec!["snapshot", "--inline-limit", "0"];
     a.extend_from_slice(args);
     serde_json::from_str(&c.ok(&a)).unwrap()
-}
-
-fn walks(c: &Ctx) -> u64 {
-    let v: Value =
-        serde_json::from_str(&c.ok(&["eval", "JSON.parse(window.__ariaRefs.call('stats', '{}'))"]))
-            .unwrap();
-    v["steps"][0]["output"]["walks"].as_u64().unwrap()
 }
 
 fn flatten_query_and_cached_pages(c: &Ctx) {

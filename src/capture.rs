@@ -1,14 +1,24 @@
-//! Taking a snapshot of the current tab: reserve the snapshot number, call the engine,
-//! build the tree.
+//! Taking a snapshot of the current tab: reserve the snapshot number, call the engine in the
+//! tab's document, hand it the closed shadow roots only WebDriver can reach, read
+//! cross-origin frames by WebDriver frame switching, and stitch them in under their iframe
+//! nodes.
 //!
-//! Owns: the snapshot options sent to the page. Must not: render.
+//! Owns: the snapshot options sent to the page and the browsing-context switches a snapshot
+//! makes (it always returns to the context it started in). Must not: render, or make
+//! per-node WebDriver round trips (closed-root probes are per custom element, once per
+//! element's life; frames are per frame).
 
 use crate::browser::Browser;
 use crate::engine;
 use crate::error::{Error, Result};
-use crate::snapshot::Snapshot;
-use crate::wire::WireSnapshotOrError;
-use serde_json::json;
+use crate::snapshot::{Snapshot, stitch_frame};
+use crate::wire::{WireSnapshot, WireSnapshotOrError};
+use fantoccini::Client;
+use fantoccini::elements::Element;
+use fantoccini::wd::WebDriverCompatibleCommand;
+use serde_json::{Value, json};
+use std::future::Future;
+use std::pin::Pin;
 use tracing::{Instrument, debug, info_span};
 
 /// What to capture.
@@ -42,36 +52,101 @@ impl Default for CaptureOptions {
     }
 }
 
+/// Cross-origin frames inside cross-origin frames are read this many levels deep.
+const MAX_FRAME_DEPTH: usize = 3;
+/// Rounds of closed-root probing per document and snapshot (each probes up to 64 hosts).
+const MAX_PROBE_ROUNDS: usize = 3;
+/// The engine's reason for a frame it could not read from inside the page.
+const CROSS_ORIGIN: &str = "cross-origin";
+
 /// Snapshots the current tab.
 pub async fn capture(browser: &mut Browser, opts: &CaptureOptions) -> Result<Snapshot> {
     let n = browser.next_snapshot()?;
+    let w = capture_context(&browser.client, opts, n, 0, 0, opts.max_nodes)
+        .instrument(info_span!("capture_snapshot", n))
+        .await?;
+    Ok(Snapshot::from_wire(w))
+}
+
+type Boxed<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
+
+/// Snapshots the current browsing context (frame `frame`, 0 for the tab's document) and the
+/// cross-origin frames under it, within `budget` nodes (0 = no limit).
+fn capture_context<'a>(
+    client: &'a Client,
+    opts: &'a CaptureOptions,
+    n: u64,
+    frame: u32,
+    depth: usize,
+    budget: u64,
+) -> Boxed<'a, WireSnapshot> {
+    Box::pin(async move {
+        let mut w = walk(client, opts, n, frame, budget, opts.no_cache).await?;
+        let mut rounds = 0;
+        while w.stats.closed_pending > 0 && rounds < MAX_PROBE_ROUNDS {
+            rounds += 1;
+            let p = probe_closed_roots(client).await?;
+            debug!(
+                frame,
+                probed = p.probed,
+                adopted = p.adopted,
+                unsupported = p.unsupported,
+                "closed shadow roots probed"
+            );
+            if p.adopted > 0 || w.stats.closed_pending > p.probed {
+                // the closed roots' content (or the next hosts to probe) needs a new walk
+                w = walk(client, opts, n, frame, budget, true).await?;
+            } else {
+                // nothing new to show: account for what was probed without walking again
+                w.stats.closed_pending -= p.probed;
+                if p.unsupported {
+                    w.stats.closed_unread += p.probed;
+                }
+                break;
+            }
+        }
+        read_cross_origin_frames(client, opts, n, depth, budget, &mut w).await?;
+        Ok(w)
+    })
+}
+
+/// One engine walk of the current browsing context.
+async fn walk(
+    client: &Client,
+    opts: &CaptureOptions,
+    n: u64,
+    frame: u32,
+    budget: u64,
+    no_cache: bool,
+) -> Result<WireSnapshot> {
     let args = json!({
         "n": n,
-        "maxNodes": opts.max_nodes,
+        "maxNodes": budget,
         "allRefs": opts.all_refs,
         "verbose": opts.verbose,
         "viewport": opts.viewport,
-        "root": opts.root,
+        // --root scopes the tab's document; frames read inside it are whole
+        "root": if frame == 0 { opts.root.clone() } else { None },
         "boxes": opts.boxes,
-        "noCache": opts.no_cache,
+        "noCache": no_cache,
+        "frame": frame,
     });
-    let reply: WireSnapshotOrError = engine::call(&browser.client, "snapshot", &args)
-        .instrument(info_span!("capture_snapshot", n))
-        .await?;
+    let reply: WireSnapshotOrError = engine::call(client, "snapshot", &args).await?;
     match reply {
         WireSnapshotOrError::Snapshot(w) => {
             if w.cached {
-                debug!(n = w.snapshot, "snapshot cache hit: no walk");
+                debug!(n = w.snapshot, frame, "snapshot cache hit: no walk");
             } else {
-                debug!(n, "snapshot cache miss: walked");
+                debug!(n, frame, "snapshot cache miss: walked");
             }
             debug!(
                 nodes = w.nodes.len(),
                 walk_ms = w.stats.walk_ms,
                 engine_ms = w.engine_ms,
+                frame,
                 "captured"
             );
-            Ok(Snapshot::from_wire(*w))
+            Ok(*w)
         }
         WireSnapshotOrError::NoRoot { root } => Err(Error::Step(format!(
             "--root {root:?} matches nothing on this page"
@@ -80,5 +155,351 @@ pub async fn capture(browser: &mut Browser, opts: &CaptureOptions) -> Result<Sna
             "--root {root:?} is neither a ref, role=ROLE nor a valid CSS selector"
         ))),
         other => Err(crate::refs::stale_error(&other)),
+    }
+}
+
+/// WebDriver's "Get Element Shadow Root" with the reply kept raw, so the shadow root's
+/// reference can be handed back to the page as a script argument (fantoccini keeps it
+/// private). Chromium's driver answers it for closed roots too.
+#[derive(Debug)]
+struct GetShadowRoot(String);
+
+impl WebDriverCompatibleCommand for GetShadowRoot {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> std::result::Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/element/{}/shadow",
+            session_id.unwrap_or_default(),
+            self.0
+        ))
+    }
+
+    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::GET, None)
+    }
+}
+
+/// What one probing round found.
+#[derive(Debug, Default)]
+struct Probe {
+    probed: u64,
+    adopted: u64,
+    /// The endpoint cannot return shadow roots (not Chromium's driver, or too old).
+    unsupported: bool,
+}
+
+/// Asks WebDriver for the shadow roots of the custom elements the last walk could not look
+/// into, and hands what it finds back to the page.
+async fn probe_closed_roots(client: &Client) -> Result<Probe> {
+    let hosts = client
+        .execute(
+            "var a = window.__ariaRefs; return a && a.closedCandidates ? a.closedCandidates() : [];",
+            vec![],
+        )
+        .await?;
+    let hosts = match hosts {
+        Value::Array(h) => h,
+        _ => return Ok(Probe::default()),
+    };
+    let mut roots = Vec::with_capacity(hosts.len());
+    let mut probe = Probe {
+        probed: hosts.len() as u64,
+        ..Probe::default()
+    };
+    for h in &hosts {
+        let id = h
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str);
+        let Some(id) = id else {
+            roots.push(Value::Null);
+            continue;
+        };
+        if probe.unsupported {
+            roots.push(Value::Null);
+            continue;
+        }
+        match client.issue_cmd(GetShadowRoot(id.to_string())).await {
+            Ok(root @ Value::Object(_)) => {
+                probe.adopted += 1;
+                roots.push(root);
+            }
+            Ok(_) => roots.push(Value::Null),
+            Err(e) if e.is_no_such_shadow_root() || e.is_stale_element_reference() => {
+                roots.push(Value::Null)
+            }
+            Err(e)
+                if e.is_unknown_command()
+                    || e.is_unknown_method()
+                    || e.is_unsupported_operation() =>
+            {
+                debug!(error = %e, "the WebDriver endpoint cannot return shadow roots");
+                probe.unsupported = true;
+                roots.push(Value::Null);
+            }
+            Err(e) => {
+                debug!(error = %e, "shadow root probe failed");
+                roots.push(Value::Null);
+            }
+        }
+    }
+    let adopted = client
+        .execute(
+            "var a = window.__ariaRefs; return a && a.adoptClosedRoots ? a.adoptClosedRoots(arguments[0], arguments[1], arguments[2]) : 0;",
+            vec![Value::Array(hosts), Value::Array(roots), json!(probe.unsupported)],
+        )
+        .await?;
+    probe.adopted = adopted.as_u64().unwrap_or(0);
+    Ok(probe)
+}
+
+/// Reads the walk's cross-origin frames by switching into them, and stitches each under
+/// its iframe node. A frame that cannot be read keeps a reason (shown in the notes).
+async fn read_cross_origin_frames(
+    client: &Client,
+    opts: &CaptureOptions,
+    n: u64,
+    depth: usize,
+    budget: u64,
+    w: &mut WireSnapshot,
+) -> Result<()> {
+    let mut todo: Vec<usize> = (0..w.frames.len())
+        .filter(|&j| w.frames[j].unreadable.as_deref() == Some(CROSS_ORIGIN) && w.frames[j].i > 0)
+        .collect();
+    // stitch from the last iframe up, so earlier insertion points stay put
+    todo.sort_by_key(|&j| std::cmp::Reverse(w.frames[j].i));
+    let mut used = w.nodes.len() as u64;
+    for j in todo {
+        let k = w.frames[j].k;
+        if depth >= MAX_FRAME_DEPTH {
+            w.frames[j].unreadable = Some(format!(
+                "cross-origin, nested deeper than {MAX_FRAME_DEPTH} cross-origin frames"
+            ));
+            continue;
+        }
+        let left = if budget > 0 {
+            let left = budget.saturating_sub(used);
+            if left == 0 {
+                w.frames[j].unreadable = Some("cross-origin, not read: --max-nodes reached".into());
+                continue;
+            }
+            left
+        } else {
+            0
+        };
+        match read_frame(client, opts, n, k, depth, left).await? {
+            Ok(child) => {
+                used += child.nodes.len().saturating_sub(1) as u64;
+                let at = usize::try_from(w.frames[j].i).unwrap_or(0);
+                w.frames[j].unreadable = None;
+                if !child.url.is_empty() {
+                    w.frames[j].url = child.url.clone();
+                }
+                stitch_frame(w, at, child);
+            }
+            Err(e) => {
+                debug!(k, error = %e, "cross-origin frame not read");
+                w.frames[j].unreadable = Some(format!("cross-origin, {e}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// True when the session itself is lost (then the snapshot fails; other errors concern one
+/// frame and become its note).
+fn session_lost(e: &Error) -> bool {
+    match e {
+        Error::WebDriver(c) => {
+            matches!(
+                **c,
+                fantoccini::error::CmdError::Lost(_)
+                    | fantoccini::error::CmdError::Failed(_)
+                    | fantoccini::error::CmdError::FailedC(_)
+            ) || c.is_invalid_session_id()
+        }
+        _ => false,
+    }
+}
+
+/// Enters cross-origin frame `k` of the current context, snapshots it and comes back. The
+/// outer error is fatal (the session is lost, or the way back failed); the inner one says
+/// why this frame could not be read.
+async fn read_frame(
+    client: &Client,
+    opts: &CaptureOptions,
+    n: u64,
+    k: u32,
+    depth: usize,
+    budget: u64,
+) -> Result<Result<WireSnapshot>> {
+    let route = match enter_frame(client, k).await {
+        Ok(r) => r,
+        Err(e) if session_lost(&e) => return Err(e),
+        Err(e) => return Ok(Err(e)),
+    };
+    let res = capture_context(client, opts, n, k, depth + 1, budget).await;
+    leave_frames(client, route).await?;
+    match res {
+        Err(e) if session_lost(&e) => Err(e),
+        other => Ok(other),
+    }
+}
+
+/// Where a cross-origin frame of the current context is, for the host: how many frames were
+/// entered to reach it and its content origin in the current context's viewport.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FrameRoute {
+    /// Frames entered (leave with [`leave_frames`]).
+    pub entered: usize,
+    /// The frame's content origin in the starting context's viewport, CSS pixels.
+    pub offset: (f64, f64),
+}
+
+/// Switches into cross-origin frame `k` of the last walk of the current context (through
+/// the same-origin frames around it). Returns how many frames were entered and where.
+pub async fn enter_frame(client: &Client, k: u32) -> Result<FrameRoute> {
+    let route = client
+        .execute(
+            "var a = window.__ariaRefs; return a && a.frameRoute ? a.frameRoute(arguments[0]) : null;",
+            vec![json!(k)],
+        )
+        .await?;
+    let chain: Vec<String> = route
+        .get("chain")
+        .and_then(Value::as_array)
+        .map(|c| {
+            c.iter()
+                .filter_map(|e| {
+                    e.as_object()
+                        .and_then(|o| o.values().next())
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if chain.is_empty() {
+        return Err(Error::Step(format!(
+            "frame f{k} is gone: take a new snapshot"
+        )));
+    }
+    let offset = (
+        route.get("x").and_then(Value::as_f64).unwrap_or(0.0),
+        route.get("y").and_then(Value::as_f64).unwrap_or(0.0),
+    );
+    let mut entered = 0;
+    for id in chain {
+        let el = Element::from_element_id(client.clone(), id.into());
+        if let Err(e) = el.enter_frame().await {
+            leave_n(client, entered).await?;
+            return Err(e.into());
+        }
+        entered += 1;
+    }
+    Ok(FrameRoute { entered, offset })
+}
+
+/// Goes back up `route.entered` frames.
+pub async fn leave_frames(client: &Client, route: FrameRoute) -> Result<()> {
+    leave_n(client, route.entered).await
+}
+
+async fn leave_n(client: &Client, n: usize) -> Result<()> {
+    for _ in 0..n {
+        client.enter_parent_frame().await?;
+    }
+    Ok(())
+}
+
+/// The cross-origin frames a ref lives in, outermost first (`f2004s1e3` -> [2, 2004]; a
+/// ref of the tab's document or of a same-origin frame may still be in this list: entering
+/// stops at the first frame the current context does not know as cross-origin).
+pub fn frame_chain_of_ref(r: &str) -> Vec<u32> {
+    let Some(rest) = r.strip_prefix('f') else {
+        return Vec::new();
+    };
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let Ok(mut k) = digits.parse::<u32>() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    while k > 0 {
+        out.push(k);
+        k /= 1000;
+    }
+    out.reverse();
+    out
+}
+
+/// Enters the cross-origin frames that hold ref `r` (none for refs of the tab's document
+/// and of same-origin frames), so engine calls about it reach the document that minted it.
+/// Returns the route to leave with [`leave_frames`]; its offset is the frame's content
+/// origin in the tab's viewport (add it to points the frame's engine returns).
+pub async fn enter_ref_frame(client: &Client, r: &str) -> Result<FrameRoute> {
+    let mut total = FrameRoute {
+        entered: 0,
+        offset: (0.0, 0.0),
+    };
+    for k in frame_chain_of_ref(r) {
+        match enter_frame(client, k).await {
+            Ok(step) => {
+                total.entered += step.entered;
+                total.offset.0 += step.offset.0;
+                total.offset.1 += step.offset.1;
+            }
+            // not a cross-origin frame of this context: the ref lives here
+            Err(Error::Step(_)) => break,
+            Err(e) => {
+                leave_frames(client, total).await?;
+                return Err(e);
+            }
+        }
+    }
+    Ok(total)
+}
+
+/// Calls engine `method` about the ref in `args["ref"]` in the document that minted it:
+/// enters the cross-origin frames that hold the ref, calls, and comes back. Returns the
+/// reply and the frame's content origin in the tab's viewport, measured after the call (a
+/// `point` call may scroll): add it to points the reply carries before dispatching input
+/// from the tab's top-level context. Refs of the tab's document and of same-origin frames
+/// need no switch (offset 0, 0).
+pub async fn call_for_ref(
+    client: &Client,
+    method: &str,
+    args: &Value,
+) -> Result<(Value, (f64, f64))> {
+    let r = args.get("ref").and_then(Value::as_str).unwrap_or("");
+    if frame_chain_of_ref(r).is_empty() {
+        return Ok((engine::call(client, method, args).await?, (0.0, 0.0)));
+    }
+    let route = enter_ref_frame(client, r).await?;
+    let res = engine::call::<Value>(client, method, args).await;
+    leave_frames(client, route).await?;
+    let reply = res?;
+    if route.entered == 0 {
+        return Ok((reply, (0.0, 0.0)));
+    }
+    // where the frame is now
+    let again = enter_ref_frame(client, r).await?;
+    leave_frames(client, again).await?;
+    Ok((reply, again.offset))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_chains_of_refs() {
+        assert_eq!(frame_chain_of_ref("s1e2"), Vec::<u32>::new());
+        assert_eq!(frame_chain_of_ref("f0s1e2"), Vec::<u32>::new());
+        assert_eq!(frame_chain_of_ref("f3s1e2"), vec![3]);
+        assert_eq!(frame_chain_of_ref("f2004s1e3"), vec![2, 2004]);
+        assert_eq!(frame_chain_of_ref("fxs1"), Vec::<u32>::new());
     }
 }

@@ -95,6 +95,18 @@ pub struct WireStats {
     pub withheld_refs: u64,
     pub left_out: u64,
     pub interactive: u64,
+    /// Closed shadow roots walked (handed over through WebDriver).
+    #[serde(default)]
+    pub closed_read: u64,
+    /// Custom elements whose closed shadow roots the WebDriver endpoint could not return.
+    #[serde(default)]
+    pub closed_unread: u64,
+    /// Custom elements not yet checked for a closed shadow root.
+    #[serde(default)]
+    pub closed_pending: u64,
+    /// Tags of the closed-root hosts (read or not), a few distinct ones.
+    #[serde(default)]
+    pub closed_hosts: Vec<String>,
 }
 
 /// Page fingerprint (SPEC 3).

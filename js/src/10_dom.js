@@ -107,6 +107,43 @@ function flatParentElement(node) {
   return p;
 }
 
+// Closed shadow roots, handed over by the host: WebDriver's "Get Element Shadow Root"
+// reaches closed roots in Chromium, and the host passes each one back through
+// adoptClosedRoots(). Not a per-walk cache: a shadow root belongs to its host for the host's
+// whole life (attachShadow works once), so this records the DOM, not a computed answer.
+const closedRoots = new $WeakMap();
+// Custom-element hosts the host side has probed: host -> 1 (no closed root), 2 (root read),
+// 3 (the WebDriver endpoint could not say).
+const probedHosts = new $WeakMap();
+let closedRootCount = 0;
+
+/** The shadow root of an element: open, or closed and handed over by the host. */
+function shadowRootAny(el) {
+  const sr = shadowRootOf(el);
+  if (sr || !closedRootCount) return sr;
+  return wmGet(closedRoots, el) || null;
+}
+
+/** Records what the host found for each probed element (null: no closed root). */
+function adoptClosedRoots(hosts, roots, failed) {
+  let adopted = 0;
+  const n = hosts && hosts.length ? hosts.length : 0;
+  for (let i = 0; i < n && i < 10000; i++) {
+    const h = hosts[i];
+    if (!isElement(h)) continue;
+    const r = roots && roots[i];
+    if (r && nodeType(r) === DOCUMENT_FRAGMENT_NODE && shadowHostOf(r) === h && !shadowRootOf(h)) {
+      if (!wmGet(closedRoots, h)) {
+        wmSet(closedRoots, h, r);
+        closedRootCount++;
+        adopted++;
+      }
+      wmSet(probedHosts, h, 2);
+    } else wmSet(probedHosts, h, failed ? 3 : 1);
+  }
+  return adopted;
+}
+
 /**
  * Children of a node in the flat tree, in order: the shadow root's children for a host, the
  * assigned nodes (or fallback content) for a slot, the node's own children otherwise.
@@ -114,7 +151,7 @@ function flatParentElement(node) {
 function flatChildren(node) {
   const out = [];
   if (isElement(node)) {
-    const sr = shadowRootOf(node);
+    const sr = shadowRootAny(node);
     if (sr) {
       for (let c = firstChild(sr); c; c = nextSibling(c)) push(out, c);
       return out;

@@ -23,7 +23,7 @@ const LANDMARKS = new $Set(["banner", "main", "navigation", "contentinfo", "comp
 function deepActiveElement(doc) {
   let a = activeElementOf(doc);
   for (let guard = 0; a && guard < 64; guard++) {
-    const sr = shadowRootOf(a);
+    const sr = shadowRootAny(a);
     if (sr && shadowActiveElement(sr)) {
       a = shadowActiveElement(sr);
       continue;
@@ -102,7 +102,9 @@ function statesOf(el, role, tag, focusedEl, verbose) {
   }
   const inv = getAttr(el, "aria-invalid");
   if (inv !== null && inv !== "false" && inv !== "") { s.invalid = true; any = true; }
-  if (focusedEl === el) { s.focused = true; any = true; }
+  // A frame holding the focus is not itself focused: the element inside it is (and a
+  // cross-origin frame's own walk marks it).
+  if (focusedEl === el && tag !== "iframe" && tag !== "frame") { s.focused = true; any = true; }
   if (role === "heading") {
     const al = getAttr(el, "aria-level");
     let lv = al ? $Number(al) : 0;
@@ -188,6 +190,55 @@ function frameDocument(el, tag) {
   }
 }
 
+// Cross-origin frames met by the last walk: k -> weak iframe element, so the host can enter
+// them with WebDriver frame switching (frameRoute). Replaced by every walk.
+let crossFrames = new $Map();
+// Custom elements without an open shadow root that the host has not probed yet (the last
+// walk's, at most PROBE_CAP): the host asks WebDriver for their shadow roots.
+const PROBE_CAP = 64;
+let pendingHosts = [];
+
+function weakEl(el) {
+  return $WeakRef ? new $WeakRef(el) : { el: el };
+}
+function derefEl(w) {
+  return wrDeref ? wrDeref(w) : w.el;
+}
+
+/**
+ * How the host reaches cross-origin frame k of the last walk: the chain of iframe elements
+ * from this document down (same-origin frames in between), and the frame's content origin
+ * in this document's viewport (CSS pixels). null when the frame is gone.
+ */
+function frameRoute(k) {
+  const w = mapGet(crossFrames, k);
+  const el = w ? derefEl(w) : null;
+  if (!el || !isConnected(el)) return null;
+  const up = [];
+  let x = 0;
+  let y = 0;
+  let cur = el;
+  for (let guard = 0; cur && guard < 32; guard++) {
+    push(up, cur);
+    const r = boxOf(cur);
+    const st = styleOf(cur);
+    x += r.x + clientLeftOf(cur) + ($Number(strReplace(cssValue(st, "padding-left"), "px", "")) || 0);
+    y += r.y + clientTopOf(cur) + ($Number(strReplace(cssValue(st, "padding-top"), "px", "")) || 0);
+    const view = defaultViewOf(ownerDocument(cur));
+    if (!view || view === window) break;
+    let fe = null;
+    try {
+      fe = frameElementOf(view);
+    } catch (_) {
+      fe = null;
+    }
+    cur = fe;
+  }
+  const chain = [];
+  for (let i = up.length - 1; i >= 0; i--) push(chain, up[i]);
+  return { chain: chain, x: x, y: y };
+}
+
 function hasPointerHandler(el) {
   // Without DevTools we cannot see addEventListener handlers: onclick attributes and
   // properties, plus a pointer cursor on a focusable element, are what we can observe.
@@ -215,7 +266,24 @@ function walk(rootDoc, opts) {
   const wantBoxes = !!opts.viewport || !!opts.boxes;
   let leftOut = 0;
   let elements = 0;
-  let closedShadowHosts = 0;
+  // Closed shadow roots: read (handed over by the host), unreadable (the endpoint could
+  // not say), pending (not probed yet); host tags for the notes.
+  let closedRead = 0;
+  let closedUnread = 0;
+  let closedPending = 0;
+  const closedTags = [];
+  const closedTagSet = new $Set();
+  pendingHosts = [];
+  crossFrames = new $Map();
+  // Inside a cross-origin frame read by the host, refs carry its index (f<k>) and frames
+  // nested in it are numbered k*1000+j so refs stay unique in the tab.
+  const frameBase = opts.frame > 0 ? opts.frame : 0;
+  function noteClosed(tag) {
+    if (closedTags.length < 5 && !setHas(closedTagSet, tag)) {
+      setAdd(closedTagSet, tag);
+      push(closedTags, tag);
+    }
+  }
   const lastKid = [];
   const els = [];
 
@@ -256,8 +324,11 @@ function walk(rootDoc, opts) {
   const stack = [];
   const body = docBodyOf(rootDoc) || docElementOf(rootDoc);
   const start = opts.rootEl || body;
-  if (!start) return { nodes, cands, frames, notes, stats: { ms: $now() - t0, elements: 0, leftOut: 0 } };
-  push(stack, [start, 0, 0]);
+  if (!start) {
+    return { nodes, els, cands, frames, notes, stats: { ms: $now() - t0, elements: 0, leftOut: 0,
+      closedRead: 0, closedUnread: 0, closedPending: 0, closedTags: [] } };
+  }
+  push(stack, [start, 0, frameBase << 8]);
   const focusedEl = deepActiveElement(rootDoc);
   const vp = wantBoxes ? viewportOf(start) : null;
 
@@ -294,6 +365,22 @@ function walk(rootDoc, opts) {
     if (visHidden) ctx |= 2;
     else ctx &= ~2;
     const tag = tagOf(el);
+    if (strIndexOf(tag, "-") > 0 && !shadowRootOf(el)) {
+      // A custom element may hold a closed shadow root (SPEC 1: reported, never dropped).
+      if (closedRootCount && wmGet(closedRoots, el)) {
+        closedRead++;
+        noteClosed(tag);
+      } else {
+        const pv = wmGet(probedHosts, el);
+        if (pv === 3) {
+          closedUnread++;
+          noteClosed(tag);
+        } else if (pv === undefined) {
+          closedPending++;
+          if (pendingHosts.length < PROBE_CAP) push(pendingHosts, el);
+        }
+      }
+    }
     if (tag === "br") {
       const li = lastKid[parentOut];
       if (li >= 0 && nodes[li].r === "text") nodes[li].v += " ";
@@ -374,14 +461,19 @@ function walk(rootDoc, opts) {
     // Children, pushed in reverse document order.
     if (contentsSkipped(style)) continue;
     if (tag === "iframe" || tag === "frame") {
+      // An invisible frame shows nothing of its document, whatever that document's own
+      // styles say (visibility does not inherit across documents, but the frame is not
+      // painted): its content is hidden, like any hidden subtree.
+      if (visHidden) continue;
       const doc = frameDocument(el, tag);
-      const k = frameIndexOf(el);
+      const k = frameBase ? frameBase * 1000 + frameIndexOf(el) : frameIndexOf(el);
       if (doc && docElementOf(doc)) {
         push(frames, { k: k, i: out, url: clean(docURLOf(doc), 2048) });
         push(stack, [doc, out, (ctx & 3) | (k << 8)]);
       } else {
         let src = getAttr(el, "src") || "";
         push(frames, { k: k, i: out, url: clean(src, 2048), unreadable: "cross-origin" });
+        mapSet(crossFrames, k, weakEl(el));
       }
       continue;
     }
@@ -426,6 +518,7 @@ function walk(rootDoc, opts) {
     cands: cands,
     frames: frames,
     notes: notes,
-    stats: { ms: $now() - t0, elements: elements, leftOut: leftOut, closedShadowHosts: closedShadowHosts },
+    stats: { ms: $now() - t0, elements: elements, leftOut: leftOut, closedRead: closedRead,
+      closedUnread: closedUnread, closedPending: closedPending, closedTags: closedTags },
   };
 }

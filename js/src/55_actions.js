@@ -49,11 +49,11 @@ function captureConsole() {
   }
 }
 
-/** Deep element at a point, through open shadow roots. */
+/** Deep element at a point, through open shadow roots (and closed ones the host handed over). */
 function deepElementFromPoint(doc, x, y) {
   let el = elementFromPoint(doc, x, y);
   for (let guard = 0; el && guard < 32; guard++) {
-    const sr = shadowRootOf(el);
+    const sr = shadowRootAny(el);
     if (!sr || !shadowElementFromPoint) break;
     const inner = shadowElementFromPoint(sr, x, y);
     if (!inner || inner === el) break;

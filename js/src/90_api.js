@@ -55,6 +55,7 @@ function doSnapshot(opts) {
       viewport: !!opts.viewport,
       boxes: !!opts.boxes,
       rootEl: rootRes.el,
+      frame: opts.frame | 0,
     });
   } finally {
     endCaches();
@@ -88,6 +89,10 @@ function doSnapshot(opts) {
       withheld_refs: minted.withheld,
       left_out: walked.stats.leftOut,
       interactive: walked.cands.length,
+      closed_read: walked.stats.closedRead,
+      closed_unread: walked.stats.closedUnread,
+      closed_pending: walked.stats.closedPending,
+      closed_hosts: walked.stats.closedTags,
     },
     fingerprint: fp,
   };
@@ -102,7 +107,8 @@ let walks = 0;
 let cacheHits = 0;
 
 function cacheKey(opts) {
-  return $stringify([opts.maxNodes | 0, !!opts.verbose, !!opts.viewport, !!opts.boxes, opts.root || null]);
+  return $stringify([opts.maxNodes | 0, !!opts.verbose, !!opts.viewport, !!opts.boxes, opts.root || null,
+    opts.frame | 0]);
 }
 
 function snapshotCached(opts) {
@@ -178,6 +184,36 @@ function call(method, argsJson) {
       value: function (ref) {
         const res = resolveRef("" + ref);
         return res.kind === "ok" ? res.el : null;
+      },
+      enumerable: false,
+    });
+    // Closed shadow roots (WebDriver hands them to the host; the host hands them back here):
+    // the custom elements the last walk could not look into, and what the host found.
+    $defineProperty(publicRefs, "closedCandidates", {
+      value: function () {
+        const out = [];
+        for (let i = 0; i < pendingHosts.length; i++) push(out, pendingHosts[i]);
+        return out;
+      },
+      enumerable: false,
+    });
+    $defineProperty(publicRefs, "adoptClosedRoots", {
+      value: function (hosts, roots, failed) {
+        cached = null;
+        return adoptClosedRoots(hosts, roots, !!failed);
+      },
+      enumerable: false,
+    });
+    // The iframe chain and content origin of a cross-origin frame of the last walk, for
+    // WebDriver frame switching.
+    $defineProperty(publicRefs, "frameRoute", {
+      value: function (k) {
+        beginCaches();
+        try {
+          return frameRoute(k | 0);
+        } finally {
+          endCaches();
+        }
       },
       enumerable: false,
     });

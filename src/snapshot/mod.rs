@@ -130,6 +130,77 @@ impl Snapshot {
     }
 }
 
+/// Puts the snapshot of a frame read in its own browsing context under its iframe node `at`
+/// of `main`: the frame's document node is dropped, its top-level nodes become the iframe's
+/// children, right after the iframe's subtree (pre-order holds), and every later index,
+/// frame entry and stat follows.
+pub fn stitch_frame(main: &mut WireSnapshot, at: usize, child: WireSnapshot) {
+    if at >= main.nodes.len() {
+        return;
+    }
+    // end of the iframe node's subtree (pre-order: a contiguous range after it)
+    let mut inside = vec![false; main.nodes.len()];
+    inside[at] = true;
+    let mut end = at + 1;
+    while end < main.nodes.len() {
+        let p = main.nodes[end].p;
+        if p >= 0 && (p as usize) < end && inside[p as usize] {
+            inside[end] = true;
+            end += 1;
+        } else {
+            break;
+        }
+    }
+    let added = child.nodes.len().saturating_sub(1);
+    let shift = |i: i64| -> i64 { if i >= end as i64 { i + added as i64 } else { i } };
+    for n in main.nodes.iter_mut().skip(end) {
+        n.p = shift(n.p);
+    }
+    for f in main.frames.iter_mut() {
+        f.i = shift(f.i);
+    }
+    // child index j (>= 1) lands at end + j - 1; its document (0) is the iframe node
+    let place = |j: i64| -> i64 {
+        if j <= 0 {
+            at as i64
+        } else {
+            end as i64 + j - 1
+        }
+    };
+    let kids: Vec<WireNode> = child
+        .nodes
+        .into_iter()
+        .skip(1)
+        .map(|mut n| {
+            n.p = place(n.p);
+            n
+        })
+        .collect();
+    main.nodes.splice(end..end, kids);
+    for mut f in child.frames {
+        f.i = if f.i < 0 { f.i } else { place(f.i) };
+        main.frames.push(f);
+    }
+    let (s, c) = (&mut main.stats, child.stats);
+    s.elements += c.elements;
+    s.nodes += c.nodes.saturating_sub(1);
+    s.refs += c.refs;
+    s.withheld_refs += c.withheld_refs;
+    s.left_out += c.left_out;
+    s.interactive += c.interactive;
+    s.closed_read += c.closed_read;
+    s.closed_unread += c.closed_unread;
+    s.closed_pending += c.closed_pending;
+    for t in c.closed_hosts {
+        if s.closed_hosts.len() < 5 && !s.closed_hosts.contains(&t) {
+            s.closed_hosts.push(t);
+        }
+    }
+    s.walk_ms += c.walk_ms;
+    s.refs_ms += c.refs_ms;
+    main.engine_ms += child.engine_ms;
+}
+
 fn node_from_wire(i: usize, n: WireNode) -> Node {
     let parent = if i == 0 {
         None
@@ -166,6 +237,11 @@ pub(crate) mod tests {
 
     /// A snapshot from rows; the first row is the document.
     pub fn snap(rows: &[Row]) -> Snapshot {
+        Snapshot::from_wire(wire(rows))
+    }
+
+    /// The page's reply for rows; the first row is the document.
+    pub fn wire(rows: &[Row]) -> WireSnapshot {
         let nodes = rows
             .iter()
             .map(|(p, r, n, rf, v)| WireNode {
@@ -185,7 +261,7 @@ pub(crate) mod tests {
                 ref_: rf.map(str::to_string),
             })
             .collect();
-        Snapshot::from_wire(WireSnapshot {
+        WireSnapshot {
             url: "http://127.0.0.1/".into(),
             title: "T".into(),
             snapshot: 1,
@@ -202,7 +278,74 @@ pub(crate) mod tests {
             },
             engine_ms: 0.0,
             cached: false,
-        })
+        }
+    }
+
+    #[test]
+    fn a_frame_is_stitched_under_its_iframe_node_in_pre_order() {
+        use crate::wire::WireFrame;
+        let mut main = wire(&[
+            (-1, "document", "Top", None, None),
+            (0, "button", "Before", Some("s1e1"), None),
+            (0, "iframe", "Pay", None, None),
+            (0, "iframe", "Ads", None, None),
+            (0, "button", "After", Some("s1e2"), None),
+        ]);
+        main.frames = vec![
+            WireFrame {
+                k: 1,
+                i: 2,
+                url: "http://a/".into(),
+                unreadable: Some("cross-origin".into()),
+            },
+            WireFrame {
+                k: 2,
+                i: 3,
+                url: "http://b/".into(),
+                unreadable: Some("cross-origin".into()),
+            },
+        ];
+        main.stats.nodes = 5;
+        let mut child = wire(&[
+            (-1, "document", "Frame", None, None),
+            (0, "form", "Card", None, None),
+            (1, "textbox", "Number", Some("f1s1e1"), None),
+            (0, "iframe", "Inner", None, None),
+        ]);
+        child.frames = vec![WireFrame {
+            k: 1001,
+            i: 3,
+            url: "http://c/".into(),
+            unreadable: None,
+        }];
+        child.stats.nodes = 4;
+        child.stats.refs = 1;
+        stitch_frame(&mut main, 2, child);
+        let s = Snapshot::from_wire(main);
+        let rows: Vec<(Option<usize>, &str)> = s
+            .nodes
+            .iter()
+            .map(|n| (n.parent, n.name.as_str()))
+            .collect();
+        assert_eq!(
+            rows,
+            vec![
+                (None, "Top"),
+                (Some(0), "Before"),
+                (Some(0), "Pay"),
+                (Some(2), "Card"),
+                (Some(3), "Number"),
+                (Some(2), "Inner"),
+                (Some(0), "Ads"),
+                (Some(0), "After"),
+            ]
+        );
+        let frames: Vec<(u32, Option<usize>)> =
+            s.frames.iter().map(|f| (f.index, f.node)).collect();
+        assert_eq!(frames, vec![(1, Some(2)), (2, Some(6)), (1001, Some(5))]);
+        assert_eq!(s.stats.nodes, 8);
+        assert_eq!(s.stats.refs, 1);
+        assert_eq!(s.nodes[4].ref_.as_deref(), Some("f1s1e1"));
     }
 
     #[test]

@@ -199,6 +199,30 @@ pub fn notes(snap: &Snapshot) -> Vec<String> {
             ));
         }
     }
+    let st = &snap.stats;
+    let tags = if st.closed_hosts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", st.closed_hosts.join(", "))
+    };
+    if st.closed_read > 0 {
+        out.push(format!(
+            "# closed shadow roots: {} read through WebDriver{tags}",
+            st.closed_read
+        ));
+    }
+    if st.closed_unread > 0 {
+        out.push(format!(
+            "# closed shadow roots: {} custom elements may hold one that could not be read{tags} (the WebDriver endpoint does not return shadow roots)",
+            st.closed_unread
+        ));
+    }
+    if st.closed_pending > 0 {
+        out.push(format!(
+            "# closed shadow roots: {} more custom elements not checked yet (snapshot again to check them)",
+            st.closed_pending
+        ));
+    }
     if snap.stats.withheld_refs > 0 {
         out.push(format!(
             "# compact refs: {} more elements in lists, grids and trees can take refs (use --all-refs)",

@@ -19,6 +19,15 @@ pub fn tests() -> Vec<Test> {
             "fidelity::hidden_markers_in_no_output",
             hidden_markers_in_no_output,
         ),
+        (
+            "fidelity::closed_shadow_roots_read_and_reported",
+            closed_shadow_exact_lines,
+        ),
+        (
+            "fidelity::cross_origin_frames_read_by_frame_switching",
+            cross_origin_frames_exact_lines,
+        ),
+        ("fidelity::unread_frames_are_named", unread_frames_are_named),
     ]
 }
 
@@ -110,13 +119,17 @@ const NAMES: &str = r#"- document "Names":
   - button "Delete" [ref=*]
   - paragraph: Cannot be undone
 "#;
-const HIDDEN: &str = r#"- document "Hiding techniques":
+const HIDDEN: &str = r#"# closed shadow roots: 1 read through WebDriver (closed-host)
+- document "Hiding techniques":
   - paragraph: Shown text
   - button "Back in sight" [ref=*]
   - group:
     - button "Open me" [collapsed] [ref=*]
   - button "Contents child" [ref=*]
   - button "by hidden label" [ref=*]
+  - text: Closed shown
+  - iframe "Other origin":
+    - paragraph: Frame shown
 "#;
 const SHADOW: &str = r#"- document "Shadow DOM":
   - heading "Card title" [level=2]
@@ -187,6 +200,13 @@ fn hidden_markers_in_no_output(c: &Ctx) {
     ] {
         outputs.push(c.ok(&args));
     }
+    // the hidden markers were within reach: the closed root and the cross-origin frame
+    // around them were read
+    assert!(
+        outputs[0].contains("Closed shown") && outputs[0].contains("Frame shown"),
+        "{}",
+        outputs[0]
+    );
     for (i, o) in outputs.iter().enumerate() {
         assert!(
             !o.contains("HIDDEN-M"),
@@ -196,4 +216,77 @@ fn hidden_markers_in_no_output(c: &Ctx) {
     // the searches found nothing at all
     let s: Value = serde_json::from_str(&outputs[7]).unwrap();
     assert_eq!(s["steps"][0]["output"]["total"], 0);
+}
+
+const CLOSED: &str = r#"# closed shadow roots: 2 read through WebDriver (pay-widget, login-box)
+- document "Closed shadow roots":
+  - button "Pay now" [ref=*]
+  - paragraph: Light label
+  - heading "Sign in" [level=2]
+  - button "Continue" [ref=*]
+  - link "Plain link" [ref=*]:
+    - /url: /html/shadow/closed.html#plain
+"#;
+
+fn closed_shadow_exact_lines(c: &Ctx) {
+    check(c, "html/shadow/closed.html", CLOSED);
+    // once read, a closed root stays readable without probing again
+    let again = normalize(&c.ok(&["snapshot", "--no-cache", "--inline-limit", "0"]));
+    assert_eq!(again, CLOSED);
+    // and its refs act like any other
+    let t = c.ok(&["snapshot"]);
+    let pay = ref_of(&t, "button \"Pay now\"");
+    c.ok(&["click", &pay]);
+}
+
+/// The fixture server listens on 127.0.0.1; `localhost` on the same port is another
+/// origin, so the frame is out of the page's reach and is read by frame switching.
+const CROSS: &str = r#"- document "Cross-origin frames":
+  - button "Top button" [ref=*]
+  - iframe "Checkout":
+    - text: Email
+    - textbox "Email" [ref=f1*]
+    - button "Order" [ref=f1*]
+    - iframe "Back home":
+      - link "Help" [ref=f1001*]:
+        - /url: /html/frames/grandchild.html#help
+"#;
+
+fn cross_origin_frames_exact_lines(c: &Ctx) {
+    let url = c.url("html/frames/cross-origin.html");
+    c.ok(&["goto", &url]);
+    // the frames load after the page: wait for the innermost one
+    let mut got = String::new();
+    for _ in 0..50 {
+        got = normalize(&c.ok(&["snapshot", "--no-cache", "--inline-limit", "0"]));
+        if got.contains("Help") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(got, CROSS);
+    // the refs inside carry the frame's prefix and the JSON keeps them
+    let j: Value =
+        serde_json::from_str(&c.ok(&["snapshot", "--format", "json", "--inline-limit", "0"]))
+            .unwrap();
+    let frame = &j["children"][1];
+    assert_eq!(frame["role"], "iframe");
+    let order = &frame["children"][2];
+    assert_eq!(order["name"], "Order");
+    assert!(order["ref"].as_str().unwrap().starts_with("f1s"), "{order}");
+    // the snapshot left the browsing context where it was: top-level commands still work
+    let title: Value = serde_json::from_str(&c.ok(&["eval", "document.title"])).unwrap();
+    assert_eq!(title["steps"][0]["output"], "Cross-origin frames");
+}
+
+fn unread_frames_are_named(c: &Ctx) {
+    let url = c.url("html/frames/cross-origin.html");
+    c.ok(&["goto", &url]);
+    let t = c.ok(&["snapshot", "--max-nodes", "4", "--no-cache"]);
+    let note = crate::common::line_with(&t, "# frame f1 (");
+    assert!(
+        note.contains("localhost")
+            && note.contains("could not be read: cross-origin, not read: --max-nodes reached"),
+        "{t}"
+    );
 }

@@ -55,7 +55,7 @@ impl Default for CaptureOptions {
 /// Cross-origin frames inside cross-origin frames are read this many levels deep.
 const MAX_FRAME_DEPTH: usize = 3;
 /// Rounds of closed-root probing per document and snapshot (each probes up to 64 hosts).
-const MAX_PROBE_ROUNDS: usize = 3;
+const MAX_PROBE_ROUNDS: usize = 2;
 /// The engine's reason for a frame it could not read from inside the page.
 const CROSS_ORIGIN: &str = "cross-origin";
 
@@ -269,8 +269,12 @@ async fn read_cross_origin_frames(
     let mut todo: Vec<usize> = (0..w.frames.len())
         .filter(|&j| w.frames[j].unreadable.as_deref() == Some(CROSS_ORIGIN) && w.frames[j].i > 0)
         .collect();
+    if todo.is_empty() {
+        return Ok(());
+    }
     // stitch from the last iframe up, so earlier insertion points stay put
     todo.sort_by_key(|&j| std::cmp::Reverse(w.frames[j].i));
+    let mut routes = frame_routes(client).await?;
     let mut used = w.nodes.len() as u64;
     for j in todo {
         let k = w.frames[j].k;
@@ -290,7 +294,11 @@ async fn read_cross_origin_frames(
         } else {
             0
         };
-        match read_frame(client, opts, n, k, depth, left).await? {
+        let Some(route) = routes.remove(&k) else {
+            w.frames[j].unreadable = Some("cross-origin, gone before it could be read".into());
+            continue;
+        };
+        match read_frame(client, opts, n, k, &route, depth, left).await? {
             Ok(child) => {
                 used += child.nodes.len().saturating_sub(1) as u64;
                 let at = usize::try_from(w.frames[j].i).unwrap_or(0);
@@ -333,10 +341,11 @@ async fn read_frame(
     opts: &CaptureOptions,
     n: u64,
     k: u32,
+    route: &Route,
     depth: usize,
     budget: u64,
 ) -> Result<Result<WireSnapshot>> {
-    let route = match enter_frame(client, k).await {
+    let route = match enter_chain(client, route).await {
         Ok(r) => r,
         Err(e) if session_lost(&e) => return Err(e),
         Err(e) => return Ok(Err(e)),
@@ -359,16 +368,16 @@ pub struct FrameRoute {
     pub offset: (f64, f64),
 }
 
-/// Switches into cross-origin frame `k` of the last walk of the current context (through
-/// the same-origin frames around it). Returns how many frames were entered and where.
-pub async fn enter_frame(client: &Client, k: u32) -> Result<FrameRoute> {
-    let route = client
-        .execute(
-            "var a = window.__ariaRefs; return a && a.frameRoute ? a.frameRoute(arguments[0]) : null;",
-            vec![json!(k)],
-        )
-        .await?;
-    let chain: Vec<String> = route
+/// How the page says to reach one of its cross-origin frames: WebDriver references of the
+/// iframe elements from the current document down, and the frame's content origin.
+#[derive(Debug, Clone, Default)]
+struct Route {
+    chain: Vec<String>,
+    offset: (f64, f64),
+}
+
+fn route_from(v: &Value) -> Route {
+    let chain = v
         .get("chain")
         .and_then(Value::as_array)
         .map(|c| {
@@ -382,25 +391,69 @@ pub async fn enter_frame(client: &Client, k: u32) -> Result<FrameRoute> {
                 .collect()
         })
         .unwrap_or_default();
-    if chain.is_empty() {
-        return Err(Error::Step(format!(
-            "frame f{k} is gone: take a new snapshot"
-        )));
+    Route {
+        chain,
+        offset: (
+            v.get("x").and_then(Value::as_f64).unwrap_or(0.0),
+            v.get("y").and_then(Value::as_f64).unwrap_or(0.0),
+        ),
     }
-    let offset = (
-        route.get("x").and_then(Value::as_f64).unwrap_or(0.0),
-        route.get("y").and_then(Value::as_f64).unwrap_or(0.0),
-    );
+}
+
+/// Routes to every cross-origin frame of the current context's last walk, by frame index
+/// (one round trip for all of them).
+async fn frame_routes(client: &Client) -> Result<std::collections::HashMap<u32, Route>> {
+    let v = client
+        .execute(
+            "var a = window.__ariaRefs; return a && a.frameRoutes ? a.frameRoutes() : [];",
+            vec![],
+        )
+        .await?;
+    let mut out = std::collections::HashMap::new();
+    for r in v.as_array().map(Vec::as_slice).unwrap_or_default() {
+        if let Some(k) = r.get("k").and_then(Value::as_u64) {
+            let route = route_from(r);
+            if !route.chain.is_empty() {
+                out.insert(k as u32, route);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Switches along a route; on failure, goes back to where it started.
+async fn enter_chain(client: &Client, route: &Route) -> Result<FrameRoute> {
     let mut entered = 0;
-    for id in chain {
-        let el = Element::from_element_id(client.clone(), id.into());
+    for id in &route.chain {
+        let el = Element::from_element_id(client.clone(), id.clone().into());
         if let Err(e) = el.enter_frame().await {
             leave_n(client, entered).await?;
             return Err(e.into());
         }
         entered += 1;
     }
-    Ok(FrameRoute { entered, offset })
+    Ok(FrameRoute {
+        entered,
+        offset: route.offset,
+    })
+}
+
+/// Switches into cross-origin frame `k` of the last walk of the current context (through
+/// the same-origin frames around it). Returns how many frames were entered and where.
+pub async fn enter_frame(client: &Client, k: u32) -> Result<FrameRoute> {
+    let v = client
+        .execute(
+            "var a = window.__ariaRefs; return a && a.frameRoute ? a.frameRoute(arguments[0]) : null;",
+            vec![json!(k)],
+        )
+        .await?;
+    let route = route_from(&v);
+    if route.chain.is_empty() {
+        return Err(Error::Step(format!(
+            "frame f{k} is gone: take a new snapshot"
+        )));
+    }
+    enter_chain(client, &route).await
 }
 
 /// Goes back up `route.entered` frames.

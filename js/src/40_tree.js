@@ -239,6 +239,55 @@ function frameRoute(k) {
   return { chain: chain, x: x, y: y };
 }
 
+/** True when a pseudo-element of el generates content (it explains a box without children). */
+function hasPseudoContent(el, which) {
+  const ps = styleOf(el, which);
+  const c = cssValue(ps, "content");
+  return !!c && c !== "none" && c !== "normal";
+}
+
+/**
+ * Whether a custom element without an open shadow root is worth asking WebDriver about.
+ * Upgraded (defined) custom elements are: their constructors attach closed roots. An
+ * undefined one can only hold a declarative one; it shows when the element has a box but no
+ * light content that explains it (no children, no generated content), or light children that
+ * are not rendered (not slotted).
+ */
+function mayHoldClosedRoot(el) {
+  let defined = true;
+  try {
+    defined = matches(el, ":defined");
+  } catch (_) {
+    defined = true;
+  }
+  if (defined) return true;
+  const first = firstElementChild(el);
+  if (!first) {
+    if (strTrim(textContent(el) || "")) return false;
+    const b = boxOf(el);
+    if (!(b.w > 0 && b.h > 0)) return false;
+    return !hasPseudoContent(el, "::before") && !hasPseudoContent(el, "::after");
+  }
+  const fs = styleOf(first);
+  const d = cssValue(fs, "display");
+  if (!fs || d === "none" || d === "contents") return false;
+  const fb = boxOf(first);
+  return fb.w === 0 && fb.h === 0 && boxOf(el).w > 0;
+}
+
+/** frameRoute of every cross-origin frame of the last walk, with its index k (one call). */
+function frameRoutes() {
+  const out = [];
+  mapForEach(crossFrames, function (_w, k) {
+    const r = frameRoute(k);
+    if (r) {
+      r.k = k;
+      push(out, r);
+    }
+  });
+  return out;
+}
+
 function hasPointerHandler(el) {
   // Without DevTools we cannot see addEventListener handlers: onclick attributes and
   // properties, plus a pointer cursor on a focusable element, are what we can observe.
@@ -375,7 +424,7 @@ function walk(rootDoc, opts) {
         if (pv === 3) {
           closedUnread++;
           noteClosed(tag);
-        } else if (pv === undefined) {
+        } else if (pv === undefined && mayHoldClosedRoot(el)) {
           closedPending++;
           if (pendingHosts.length < PROBE_CAP) push(pendingHosts, el);
         }
@@ -471,6 +520,10 @@ function walk(rootDoc, opts) {
         push(frames, { k: k, i: out, url: clean(docURLOf(doc), 2048) });
         push(stack, [doc, out, (ctx & 3) | (k << 8)]);
       } else {
+        // A cross-origin frame too small to show anything (trackers, 0x0 ad slots) is
+        // not read: the host would switch into it for nothing.
+        const fb = boxOf(el);
+        if (fb.w < 10 || fb.h < 10) continue;
         let src = getAttr(el, "src") || "";
         push(frames, { k: k, i: out, url: clean(src, 2048), unreadable: "cross-origin" });
         mapSet(crossFrames, k, weakEl(el));

@@ -217,6 +217,17 @@ function call(method, argsJson) {
       },
       enumerable: false,
     });
+    $defineProperty(publicRefs, "frameRoutes", {
+      value: function () {
+        beginCaches();
+        try {
+          return frameRoutes();
+        } finally {
+          endCaches();
+        }
+      },
+      enumerable: false,
+    });
     captureConsole();
     observeDoc(document);
     $defineProperty(window, "__ariaRefs", { value: publicRefs, enumerable: false, configurable: false, writable: false });

@@ -6,7 +6,6 @@
 //! decide what a step's result looks like (the runner does).
 
 use crate::browser::Browser;
-use crate::engine;
 use crate::error::{Error, Result};
 use crate::refs::{parse_ref, stale_error};
 use crate::wire::WireSnapshotOrError;
@@ -32,9 +31,20 @@ impl Outcome {
 }
 
 /// Calls the engine and turns tagged failures into errors (SPEC 2 messages).
+/// A call about a ref runs in the document that minted it: refs of cross-origin frames
+/// (`f<k>` with k read by frame switching) are resolved inside their frame, and points the
+/// reply carries are moved into the tab's viewport.
 pub async fn engine_ok(b: &Browser, method: &str, args: Value) -> Result<Value> {
-    let v: Value = engine::call(&b.client, method, &args).await?;
-    check_kind(v)
+    let (v, (dx, dy)) = crate::capture::call_for_ref(&b.client, method, &args).await?;
+    let mut v = check_kind(v)?;
+    if dx != 0.0 || dy != 0.0 {
+        for (k, d) in [("x", dx), ("y", dy)] {
+            if let Some(p) = v.get(k).and_then(Value::as_f64) {
+                v[k] = json!(p + d);
+            }
+        }
+    }
+    Ok(v)
 }
 
 fn check_kind(v: Value) -> Result<Value> {
@@ -393,6 +403,17 @@ pub async fn upload(b: &Browser, r: &str, files: &[String]) -> Result<Outcome> {
 /// The WebDriver element behind a ref (resolved with the engine's checks).
 pub async fn element(b: &Browser, r: &str) -> Result<fantoccini::elements::Element> {
     let rr = parse_ref(r)?;
+    if !crate::capture::frame_chain_of_ref(&rr).is_empty() {
+        // WebDriver element references are only valid in their own browsing context
+        let inside = crate::capture::enter_ref_frame(&b.client, &rr).await?;
+        crate::capture::leave_frames(&b.client, inside).await?;
+        if inside.entered > 0 {
+            return Err(Error::Step(format!(
+                "{rr} is inside a cross-origin frame: upload and element screenshots work only \
+                 on elements of the page or of same-origin frames (take a page screenshot instead)"
+            )));
+        }
+    }
     // Resolve first for a precise error message.
     engine_ok(b, "point", json!({"ref": rr, "check": false})).await?;
     let v = b

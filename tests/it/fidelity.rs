@@ -277,6 +277,28 @@ fn cross_origin_frames_exact_lines(c: &Ctx) {
     // the snapshot left the browsing context where it was: top-level commands still work
     let title: Value = serde_json::from_str(&c.ok(&["eval", "document.title"])).unwrap();
     assert_eq!(title["steps"][0]["output"], "Cross-origin frames");
+    // refs inside the cross-origin frame act: real keys reach its field, a real click its button
+    let t = c.ok(&["snapshot"]);
+    let email = ref_of(&t, "textbox \"Email\"");
+    let order = ref_of(&t, "button \"Order\"");
+    assert!(email.starts_with("f1s") && order.starts_with("f1s"), "{t}");
+    let filled: Value = serde_json::from_str(&c.ok(&["fill", &email, "a@b.example"])).unwrap();
+    assert_eq!(
+        filled["changes"]["changed"][0]["to"], "a@b.example",
+        "{filled}"
+    );
+    let clicked: Value = serde_json::from_str(&c.ok(&["click", &order])).unwrap();
+    assert_eq!(
+        clicked["changes"]["added"][0]["text"], "Ordered for a@b.example",
+        "{clicked}"
+    );
+    // element references do not cross browsing contexts: a clear refusal, not a wrong element
+    let o = c.run(&["screenshot", "--ref", &order]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("inside a cross-origin frame"),
+        "{err}"
+    );
 }
 
 fn unread_frames_are_named(c: &Ctx) {

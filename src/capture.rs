@@ -56,6 +56,8 @@ impl Default for CaptureOptions {
 const MAX_FRAME_DEPTH: usize = 3;
 /// Rounds of closed-root probing per document and snapshot (each probes up to 64 hosts).
 const MAX_PROBE_ROUNDS: usize = 2;
+/// How a snapshot reply starts (the engine writes `kind` first).
+const SNAPSHOT_REPLY: &str = "{\"kind\":\"snapshot\"";
 /// The engine's reason for a frame it could not read from inside the page.
 const CROSS_ORIGIN: &str = "cross-origin";
 
@@ -131,7 +133,19 @@ async fn walk(
         "noCache": no_cache,
         "frame": frame,
     });
-    let reply: WireSnapshotOrError = engine::call(client, "snapshot", &args).await?;
+    // the tab's own document goes through the faster channel; frames WebDriver switched
+    // into are only reachable through the script endpoint
+    let raw = if frame == 0 {
+        engine::call_raw_top(client, "snapshot", &args).await?
+    } else {
+        engine::call_raw(client, "snapshot", &args).await?
+    };
+    let reply: WireSnapshotOrError = if raw.starts_with(SNAPSHOT_REPLY) {
+        // the common reply, decoded straight (the tagged enum would buffer all of it first)
+        WireSnapshotOrError::Snapshot(Box::new(engine::decode::<WireSnapshot>(&raw)?))
+    } else {
+        engine::decode(&raw)?
+    };
     match reply {
         WireSnapshotOrError::Snapshot(w) => {
             if w.cached {

@@ -2,6 +2,8 @@
 //! (short keys keep the page's reply small).
 
 use serde::Deserialize;
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use std::fmt;
 
 /// A tri-state flag: `true` or `"mixed"`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -119,8 +121,9 @@ pub struct Fingerprint {
     pub epoch: i64,
 }
 
-/// The reply of `snapshot`.
+/// The reply of `snapshot`, decoded from its compact wire form ([`RawSnapshot`]).
 #[derive(Debug, Clone, Deserialize)]
+#[serde(from = "RawSnapshot")]
 pub struct WireSnapshot {
     pub url: String,
     pub title: String,
@@ -174,4 +177,247 @@ pub enum WireSnapshotOrError {
 pub struct WireSince {
     pub unchanged: bool,
     pub known: bool,
+}
+
+/// What the engine sends for a snapshot: a role table and one array per node (SPEC: the
+/// page's reply is kept small because moving it through the WebDriver endpoint is most of
+/// the host's cost). See `encodeNodes` in js/src/90_api.js.
+#[derive(Debug, Deserialize)]
+struct RawSnapshot {
+    url: String,
+    title: String,
+    snapshot: u64,
+    #[serde(default)]
+    roles: Vec<String>,
+    nodes: Vec<RawNode>,
+    #[serde(default)]
+    frames: Vec<WireFrame>,
+    viewport: [f64; 2],
+    stats: WireStats,
+    fingerprint: Fingerprint,
+    #[serde(default)]
+    engine_ms: f64,
+    #[serde(default)]
+    cached: bool,
+}
+
+impl From<RawSnapshot> for WireSnapshot {
+    fn from(r: RawSnapshot) -> Self {
+        let origin = origin_of(&r.url).to_string();
+        let nodes = r
+            .nodes
+            .into_iter()
+            .map(|n| {
+                let role = r
+                    .roles
+                    .get(n.r as usize)
+                    .cloned()
+                    .unwrap_or_else(|| "generic".to_string());
+                let text = role == "text";
+                WireNode {
+                    p: n.p,
+                    n: if text { None } else { n.a.clone() },
+                    v: if text { n.a } else { n.v },
+                    r: role,
+                    s: n.s,
+                    u: n.u.map(|u| absolute(&origin, u)),
+                    d: n.d,
+                    ph: n.ph,
+                    b: n.b,
+                    ref_: n.ref_,
+                }
+            })
+            .collect();
+        WireSnapshot {
+            url: r.url,
+            title: r.title,
+            snapshot: r.snapshot,
+            nodes,
+            frames: r.frames,
+            viewport: r.viewport,
+            stats: r.stats,
+            fingerprint: r.fingerprint,
+            engine_ms: r.engine_ms,
+            cached: r.cached,
+        }
+    }
+}
+
+/// "scheme://host:port" of a URL, or "" when it has none.
+fn origin_of(url: &str) -> &str {
+    let Some(i) = url.find("://") else {
+        return "";
+    };
+    match url[i + 3..].find('/') {
+        Some(j) => &url[..i + 3 + j],
+        None => url,
+    }
+}
+
+/// The engine sends URLs of the document's own origin as a path: give them it back.
+fn absolute(origin: &str, u: String) -> String {
+    if !origin.is_empty() && u.starts_with('/') && !u.starts_with("//") {
+        format!("{origin}{u}")
+    } else {
+        u
+    }
+}
+
+/// One node on the wire: `[parent, role index, name or text, ref, value, url, states,
+/// description, placeholder, box]`, 0 for an absent field, trailing absent fields left off.
+#[derive(Debug)]
+struct RawNode {
+    p: i64,
+    r: u32,
+    a: Option<String>,
+    ref_: Option<String>,
+    v: Option<String>,
+    u: Option<String>,
+    s: Option<WireStates>,
+    d: Option<String>,
+    ph: Option<String>,
+    b: Option<[f64; 4]>,
+}
+
+/// A string, or 0 / null for none.
+struct OptStr(Option<String>);
+
+impl<'de> Deserialize<'de> for OptStr {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = OptStr;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string or 0")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<OptStr, E> {
+                Ok(OptStr(Some(v.to_string())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<OptStr, E> {
+                Ok(OptStr(Some(v)))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<OptStr, E> {
+                Ok(OptStr(None))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<OptStr, E> {
+                Ok(OptStr(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<OptStr, E> {
+                Ok(OptStr(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A value, or 0 / null for none (the rarer fields: states, box).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OptVal<T> {
+    Val(T),
+    None(serde::de::IgnoredAny),
+}
+
+impl<T> OptVal<T> {
+    fn get(self) -> Option<T> {
+        match self {
+            OptVal::Val(v) => Some(v),
+            OptVal::None(_) => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for RawNode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawNode;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a node array [parent, role, ...]")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<RawNode, A::Error> {
+                let p = a
+                    .next_element::<i64>()?
+                    .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                let r = a
+                    .next_element::<u32>()?
+                    .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+                let mut s = || -> Result<Option<String>, A::Error> {
+                    Ok(a.next_element::<OptStr>()?.and_then(|o| o.0))
+                };
+                let an = s()?;
+                let ref_ = s()?;
+                let v = s()?;
+                let u = s()?;
+                let st = a
+                    .next_element::<OptVal<WireStates>>()?
+                    .and_then(OptVal::get);
+                let mut s = || -> Result<Option<String>, A::Error> {
+                    Ok(a.next_element::<OptStr>()?.and_then(|o| o.0))
+                };
+                let dsc = s()?;
+                let ph = s()?;
+                let b = a.next_element::<OptVal<[f64; 4]>>()?.and_then(OptVal::get);
+                // fields a newer engine may add are skipped
+                while a.next_element::<de::IgnoredAny>()?.is_some() {}
+                Ok(RawNode {
+                    p,
+                    r,
+                    a: an,
+                    ref_,
+                    v,
+                    u,
+                    s: st,
+                    d: dsc,
+                    ph,
+                    b,
+                })
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compact_nodes_decode_with_roles_text_and_urls() {
+        let raw = r#"{"kind":"snapshot","url":"http://h:1/a/b","title":"T","snapshot":3,
+            "roles":["document","link","text","heading"],
+            "nodes":[[-1,0,"T"],[0,1,"Home","s3e1",0,"/x?y"],[1,2,"Home page"],
+                     [0,3,"Big",0,0,0,{"level":2}],[0,1,"Out","s3e2",0,"https://o/"],
+                     [0,2,"tail",0,0,0,0,0,0,0,"future"]],
+            "frames":[],"viewport":[10,20],
+            "stats":{"walk_ms":1,"refs_ms":0,"elements":5,"nodes":6,"refs":2,"withheld_refs":0,"left_out":0,"interactive":2},
+            "fingerprint":{"url":"http://h:1/a/b","scroll":[0,0],"dom":5,"interactive":2,"epoch":0}}"#;
+        let w: WireSnapshot = serde_json::from_str(raw).unwrap();
+        assert_eq!(w.nodes.len(), 6);
+        assert_eq!(w.nodes[1].r, "link");
+        assert_eq!(w.nodes[1].n.as_deref(), Some("Home"));
+        assert_eq!(w.nodes[1].ref_.as_deref(), Some("s3e1"));
+        assert_eq!(w.nodes[1].u.as_deref(), Some("http://h:1/x?y"));
+        // text runs carry their text as the value, not a name
+        assert_eq!(w.nodes[2].n, None);
+        assert_eq!(w.nodes[2].v.as_deref(), Some("Home page"));
+        assert_eq!(w.nodes[3].s.as_ref().unwrap().level, Some(2));
+        assert_eq!(w.nodes[3].ref_, None);
+        // other origins stay whole; unknown trailing fields are skipped
+        assert_eq!(w.nodes[4].u.as_deref(), Some("https://o/"));
+        assert_eq!(w.nodes[5].v.as_deref(), Some("tail"));
+        // a bad node is an error, not a panic
+        let bad = raw.replace("[-1,0,\"T\"]", "[\"x\"]");
+        assert!(serde_json::from_str::<WireSnapshot>(&bad).is_err());
+    }
+
+    #[test]
+    fn origins_and_absolute_urls() {
+        assert_eq!(origin_of("http://a:8/x/y"), "http://a:8");
+        assert_eq!(origin_of("http://a"), "http://a");
+        assert_eq!(origin_of("about:blank"), "");
+        assert_eq!(absolute("http://a", "/p".into()), "http://a/p");
+        assert_eq!(absolute("http://a", "//cdn/p".into()), "//cdn/p");
+        assert_eq!(absolute("", "/p".into()), "/p");
+    }
 }

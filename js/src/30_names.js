@@ -76,7 +76,10 @@ function rootOf(el) {
 function byId(el, id) {
   const root = rootOf(el);
   try {
-    if (root.getElementById) return root.getElementById(id);
+    // captured methods: the page may replace getElementById
+    const t = nodeType(root);
+    if (t === DOCUMENT_NODE) return docGetElementById(root, id);
+    if (t === DOCUMENT_FRAGMENT_NODE) return fragGetElementById(root, id);
   } catch (_) {
     // fall through
   }

@@ -335,6 +335,45 @@ function walk(rootDoc, opts) {
   }
   const lastKid = [];
   const els = [];
+  // aria-owns: the owner shows its owned elements after its own children, and they are
+  // left out where they stand in the DOM (as Chromium's tree does). Document scope only.
+  let ownsOf = null;
+  let ownedBy = null;
+  function scanOwns(doc) {
+    let list;
+    try {
+      list = docQuerySelectorAll(doc, "[aria-owns]");
+    } catch (_) {
+      return;
+    }
+    const n = nodeListLength(list);
+    for (let i = 0; i < n; i++) {
+      const owner = nodeListItem(list, i);
+      // an owner the page does not render owns nothing: its elements stay where they are
+      if (checkVisibility && !checkVisibility(owner)) continue;
+      const ids = idRefs(owner, "aria-owns");
+      for (let j = 0; j < ids.length; j++) {
+        const t = ids[j];
+        if (!ownsOf) {
+          ownsOf = new $Map();
+          ownedBy = new $Map();
+        }
+        // one owner per element, and never an ancestor of the owner (no cycles)
+        if (mapHas(ownedBy, t) || contains(t, owner)) continue;
+        // what is hidden where it stands stays hidden (and stays out)
+        if (checkVisibility && !checkVisibility(t)) continue;
+        if (closest(t, '[aria-hidden="true"], [inert]')) continue;
+        mapSet(ownedBy, t, owner);
+        let list2 = mapGet(ownsOf, owner);
+        if (!list2) {
+          list2 = [];
+          mapSet(ownsOf, owner, list2);
+        }
+        push(list2, t);
+      }
+    }
+  }
+  scanOwns(rootDoc);
 
   const title = docTitleOf(rootDoc);
   push(nodes, { p: -1, r: "document", n: clean(normalizeWS(title || ""), NAME_CAP) });
@@ -369,7 +408,8 @@ function walk(rootDoc, opts) {
   }
 
   // Stack entries: [node, parentOut, ctx], ctx bits: 1 = inside interactive container,
-  // 2 = visibility hidden (inherited), frame index in ctx >> 8.
+  // 2 = visibility hidden (inherited), 4 = options of a drop-down select (no refs),
+  // 8 = reached through its aria-owns owner; frame index in ctx >> 8.
   const stack = [];
   const body = docBodyOf(rootDoc) || docElementOf(rootDoc);
   const start = opts.rootEl || body;
@@ -406,6 +446,11 @@ function walk(rootDoc, opts) {
       continue;
     }
     if (nt !== ELEMENT_NODE) continue;
+    if (ownedBy) {
+      // an owned element is walked under its owner (ctx bit 8), not where it stands
+      if (!(ctx & 8) && mapHas(ownedBy, node)) continue;
+      ctx &= ~8;
+    }
     elements++;
     const el = node;
     const style = styleOf(el);
@@ -518,6 +563,7 @@ function walk(rootDoc, opts) {
       const k = frameBase ? frameBase * 1000 + frameIndexOf(el) : frameIndexOf(el);
       if (doc && docElementOf(doc)) {
         push(frames, { k: k, i: out, url: clean(docURLOf(doc), 2048) });
+        scanOwns(doc);
         push(stack, [doc, out, (ctx & 3) | (k << 8)]);
       } else {
         // A cross-origin frame too small to show anything (trackers, 0x0 ad slots) is
@@ -557,6 +603,10 @@ function walk(rootDoc, opts) {
       push(stack, [null, parentOut, 0]);
     }
     const kids = flatChildren(el);
+    if (ownsOf) {
+      const owns = mapGet(ownsOf, el);
+      if (owns) for (let i = owns.length - 1; i >= 0; i--) push(stack, [owns[i], out, ctx | 8]);
+    }
     for (let i = kids.length - 1; i >= 0; i--) push(stack, [kids[i], out, ctx]);
   }
 

@@ -40,6 +40,87 @@ function findRoot(doc, root) {
   return { el: found };
 }
 
+/** The origin of a URL ("scheme://host:port"), or "" for URLs without one. */
+function originOf(u) {
+  const i = strIndexOf(u, "://");
+  if (i < 0) return "";
+  const j = strIndexOf(u, "/", i + 3);
+  return j < 0 ? u : strSlice(u, 0, j);
+}
+
+const SQUASH_RE = re("\\s+", "g");
+function squash(s) {
+  return strTrim(strReplace(s, SQUASH_RE, " "));
+}
+
+/**
+ * The compact wire form of the node list (what crosses WebDriver; wire.rs reads it):
+ * roles are indexes into a table, each node is an array
+ * [parent, role, name-or-text, ref, value, url, states, description, placeholder, box]
+ * with 0 for an absent field and trailing absent fields left off. Text runs that only
+ * repeat their parent's name are left out (every output drops them), and URLs of the
+ * document's own origin lose it. Frame insertion indexes are moved with the nodes.
+ */
+function encodeNodes(nodes, frames, docUrl) {
+  const len = nodes.length;
+  // text runs whose parent's name says the same: the parent has a name and text children only
+  const textOnly = [];
+  const texts = new $Map();
+  for (let i = 1; i < len; i++) {
+    const nd = nodes[i];
+    const p = nd.p;
+    if (nd.r !== "text") {
+      textOnly[p] = false;
+      continue;
+    }
+    if (textOnly[p] === false || !nodes[p].n) continue;
+    textOnly[p] = true;
+    let t = mapGet(texts, p);
+    if (!t) {
+      t = [];
+      mapSet(texts, p, t);
+    }
+    push(t, nd.v);
+  }
+  const drop = [];
+  mapForEach(texts, function (vals, p) {
+    if (textOnly[p] === true && squash(arrJoin(vals, " ")) === squash(nodes[p].n)) drop[p] = true;
+  });
+  const origin = originOf(docUrl);
+  const olen = origin.length;
+  const roles = [];
+  const roleIx = new $Map();
+  const out = [];
+  const newIx = [];
+  for (let i = 0; i < len; i++) {
+    const nd = nodes[i];
+    if (i > 0 && nd.r === "text" && drop[nd.p] === true) {
+      newIx[i] = -1;
+      continue;
+    }
+    newIx[i] = out.length;
+    let ri = mapGet(roleIx, nd.r);
+    if (ri === undefined) {
+      ri = roles.length;
+      push(roles, nd.r);
+      mapSet(roleIx, nd.r, ri);
+    }
+    let u = nd.u || 0;
+    if (u && olen && strStartsWith(u, origin) && u.length > olen && u[olen] === "/") u = strSlice(u, olen);
+    const a = [i > 0 ? newIx[nd.p] : -1, ri, (nd.r === "text" ? nd.v : nd.n) || 0, nd.ref || 0,
+      (nd.r === "text" ? 0 : nd.v) || 0, u, nd.s || 0, nd.d || 0, nd.ph || 0, nd.b || 0];
+    let end = a.length;
+    while (end > 2 && a[end - 1] === 0) end--;
+    a.length = end;
+    push(out, a);
+  }
+  for (let j = 0; j < frames.length; j++) {
+    const f = frames[j];
+    if (f.i >= 0 && f.i < len) f.i = newIx[f.i];
+  }
+  return { roles: roles, nodes: out };
+}
+
 function doSnapshot(opts) {
   const doc = document;
   observeDoc(doc);
@@ -65,19 +146,23 @@ function doSnapshot(opts) {
     if (!f.unreadable) {
       // observe same-origin frames so their changes count too
       const fe = walked.els[f.i];
-      if (fe && fe.contentDocument) observeDoc(fe.contentDocument);
+      const fd = fe ? frameDocument(fe, tagOf(fe)) : null;
+      if (fd) observeDoc(fd);
     }
   }
   const t1 = $now();
   const minted = mintRefs(walked, n, !!opts.allRefs);
   const fp = currentFingerprint(walked.cands.length);
   rememberFingerprint(n, fp);
+  const url = clean(docURLOf(doc), 4096);
+  const wire = encodeNodes(walked.nodes, walked.frames, url);
   return {
     kind: "snapshot",
-    url: clean(docURLOf(doc), 4096),
+    url: url,
     title: clean(docTitleOf(doc), NAME_CAP),
     snapshot: n,
-    nodes: walked.nodes,
+    roles: wire.roles,
+    nodes: wire.nodes,
     frames: walked.frames,
     viewport: [innerWidthOf(window), innerHeightOf(window)],
     stats: {

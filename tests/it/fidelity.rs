@@ -8,6 +8,7 @@ use serde_json::Value;
 pub fn tests() -> Vec<Test> {
     vec![
         ("fidelity::roles_exact_lines", roles_exact_lines),
+        ("fidelity::aria_owns_exact_lines", aria_owns_exact_lines),
         ("fidelity::names_exact_lines", names_exact_lines),
         ("fidelity::hidden_exact_lines", hidden_exact_lines),
         ("fidelity::shadow_exact_lines", shadow_exact_lines),
@@ -311,4 +312,33 @@ fn unread_frames_are_named(c: &Ctx) {
             && note.contains("could not be read: cross-origin, not read: --max-nodes reached"),
         "{t}"
     );
+}
+
+/// aria-owns as Chromium's tree has it (checked with Accessibility.getFullAXTree): owned
+/// elements move under their owner after its own children, in aria-owns order; a second
+/// owner, owning an ancestor and owning a hidden element change nothing.
+const OWNS: &str = r#"- document "Owned elements":
+  - combobox "City" [expanded] [ref=*]:
+    - listbox "Cities":
+      - option "Paris" [ref=*]
+      - option "Rome" [ref=*]
+  - paragraph: Between
+  - menu "File":
+    - menuitem "New" [ref=*]
+    - menuitem "Open" [ref=*]
+    - menuitem "Close" [ref=*]
+  - group "Second owner"
+  - group "Outer":
+    - group "Inner"
+  - group "Box"
+"#;
+
+fn aria_owns_exact_lines(c: &Ctx) {
+    check(c, "html/roles/owns.html", OWNS);
+    // an owned element's ref acts where the element really is
+    let t = c.ok(&["snapshot"]);
+    let rome = ref_of(&t, "option \"Rome\"");
+    c.ok(&["click", &rome]);
+    let all = c.ok(&["snapshot", "--format", "json", "--no-cache"]);
+    assert!(!all.contains("HIDDEN-OWNED"), "{all}");
 }

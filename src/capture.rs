@@ -300,7 +300,8 @@ async fn read_cross_origin_frames(
         }
         let left = if budget > 0 {
             let left = budget.saturating_sub(used);
-            if left == 0 {
+            // the frame's document node is its iframe's: one node would show nothing
+            if left <= 1 {
                 w.frames[j].unreadable = Some("cross-origin, not read: --max-nodes reached".into());
                 continue;
             }

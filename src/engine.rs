@@ -112,10 +112,10 @@ pub async fn call_raw_top(client: &Client, method: &str, args: &Value) -> Result
             "params": {"expression": expr, "returnByValue": true, "awaitPromise": false},
         }));
         match client.issue_cmd(cmd).await {
-            Ok(v) => {
-                if let Some(Value::String(s)) = v.pointer("/result/value") {
-                    if v.get("exceptionDetails").is_none() {
-                        return Ok(s.clone());
+            Ok(mut v) => {
+                if v.get("exceptionDetails").is_none() {
+                    if let Some(Value::String(s)) = v.pointer_mut("/result/value") {
+                        return Ok(std::mem::take(s));
                     }
                 }
                 debug!(

@@ -46,8 +46,11 @@ fn main() -> ExitCode {
 fn init_tracing() {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_env("RUST_LOG").unwrap_or_else(|_| EnvFilter::new("warn"));
+    // span closings carry their duration (time.busy), so RUST_LOG=ariasnap=info shows where
+    // a slow call went: browser_initialize, capture_snapshot, format_snapshot
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
         .with_writer(std::io::stderr)
         .with_ansi(
             std::env::var_os("NO_COLOR").is_none()

@@ -96,6 +96,9 @@ pub struct WireStats {
     pub refs: u64,
     pub withheld_refs: u64,
     pub left_out: u64,
+    /// The --max-nodes the walk ran with (0 = no limit).
+    #[serde(default)]
+    pub max_nodes: u64,
     pub interactive: u64,
     /// Closed shadow roots walked (handed over through WebDriver).
     #[serde(default)]
@@ -213,11 +216,15 @@ impl From<RawSnapshot> for WireSnapshot {
                     .get(n.r as usize)
                     .cloned()
                     .unwrap_or_else(|| "generic".to_string());
-                let text = role == "text";
+                let (name, value) = if role == "text" {
+                    (None, n.a)
+                } else {
+                    (n.a, n.v)
+                };
                 WireNode {
                     p: n.p,
-                    n: if text { None } else { n.a.clone() },
-                    v: if text { n.a } else { n.v },
+                    n: name,
+                    v: value,
                     r: role,
                     s: n.s,
                     u: n.u.map(|u| absolute(&origin, u)),

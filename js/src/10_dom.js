@@ -8,14 +8,22 @@
 let cacheDepth = 0;
 let styleCache = null;
 let hiddenCache = null;
+// computed style -> values read from it (each property is read from Blink once per walk)
+let cssMemo = null;
+// element -> whether it or an ancestor hides its subtree (visibility aside)
+let ancCache = null;
 // Per-walk memo for 20_roles (table kinds); lives here so it is reset with the others.
 let tableKindCache = null;
 
 function beginCaches() {
   if (cacheDepth++ === 0) {
-    styleCache = new $WeakMap();
-    hiddenCache = new $WeakMap();
-    tableKindCache = new $WeakMap();
+    styleCache = new $Map();
+    hiddenCache = new $Map();
+    cssMemo = new $Map();
+    ancCache = new $Map();
+    scopeFlags = new $Map();
+    lastScope = null;
+    tableKindCache = new $Map();
     beginNameCaches();
   }
 }
@@ -23,6 +31,10 @@ function endCaches() {
   if (--cacheDepth === 0) {
     styleCache = null;
     hiddenCache = null;
+    cssMemo = null;
+    ancCache = null;
+    scopeFlags = null;
+    lastScope = null;
     tableKindCache = null;
     endNameCaches();
   }
@@ -43,7 +55,7 @@ function styleOf(el, pseudo) {
     }
   }
   if (styleCache) {
-    const c = wmGet(styleCache, el);
+    const c = mapGet(styleCache, el);
     if (c !== undefined) return c;
   }
   let s = null;
@@ -52,12 +64,25 @@ function styleOf(el, pseudo) {
   } catch (_) {
     s = null;
   }
-  if (styleCache) wmSet(styleCache, el, s);
+  if (styleCache) mapSet(styleCache, el, s);
   return s;
 }
 
 function cssValue(style, prop) {
-  return style ? styleGet(style, prop) : "";
+  if (!style) return "";
+  if (!cssMemo) return styleGet(style, prop);
+  let m = mapGet(cssMemo, style);
+  if (m === undefined) {
+    // no prototype: the page's Object.prototype cannot answer for a missing key
+    m = $create(null);
+    mapSet(cssMemo, style, m);
+  }
+  let v = m[prop];
+  if (v === undefined) {
+    v = styleGet(style, prop);
+    m[prop] = v;
+  }
+  return v;
 }
 
 function isElement(n) {
@@ -197,15 +222,140 @@ function isVisibilityHidden(style) {
   return v === "hidden" || v === "collapse";
 }
 
+// What the style sheets of a tree scope (a document or a shadow root) can do at all, per
+// walk: style reads a scope cannot need are skipped (Blink computes ::before/::after styles
+// on demand, which costs more than every other style read of a walk together).
+const SCOPE_PSEUDO = 1; // some rule mentions :before / :after
+const SCOPE_CV = 2; // some rule mentions content-visibility
+const SCOPE_VIS = 4; // some rule mentions visibility (or resets all properties)
+const SCOPE_TT = 8; // some rule or style attribute mentions text-transform (or `all`)
+const SCOPE_ALL = 15;
+const PSEUDO_RE = re(":(?:before|after)\\b", "i");
+const CV_RE = re("content-visibility", "i");
+const VIS_RE = re("visibility|\\ball\\s*:", "i");
+const TT_RE = re("text-transform|\\ball\\s*:", "i");
+const MAX_RULES = 20000;
+let scopeFlags = null;
+let lastScope = null;
+let lastScopeBits = 0;
+
+function sheetFlags(sheet, budget) {
+  let rules;
+  try {
+    rules = sheetRulesOf(sheet);
+  } catch (_) {
+    return SCOPE_ALL; // another origin's sheet: unknown, so assume anything
+  }
+  if (!rules) return SCOPE_ALL;
+  const n = ruleListLength(rules);
+  budget.left -= n;
+  if (budget.left < 0) return SCOPE_ALL;
+  let bits = 0;
+  for (let i = 0; i < n && bits !== SCOPE_ALL; i++) {
+    const rule = ruleListItem(rules, i);
+    let imported = null;
+    try {
+      imported = importSheetOf(rule);
+    } catch (_) {
+      imported = null; // not an @import rule
+    }
+    if (imported) {
+      bits |= budget.depth++ > 8 ? SCOPE_ALL : sheetFlags(imported, budget);
+      continue;
+    }
+    const text = ruleCssTextOf(rule);
+    if (reTest(PSEUDO_RE, text)) bits |= SCOPE_PSEUDO;
+    if (reTest(CV_RE, text)) bits |= SCOPE_CV;
+    if (reTest(VIS_RE, text)) bits |= SCOPE_VIS;
+    if (reTest(TT_RE, text)) bits |= SCOPE_TT;
+  }
+  return bits;
+}
+
+/** SCOPE_* bits of a tree scope (its own sheets, adopted sheets, and for a shadow root the
+ * scopes around it: ::part and :host rules come from outside). */
+function scopeFlagsOf(root) {
+  if (!root) return SCOPE_ALL;
+  if (root === lastScope) return lastScopeBits;
+  let bits = scopeFlags ? mapGet(scopeFlags, root) : undefined;
+  if (bits === undefined) {
+    bits = 0;
+    try {
+      const isDoc = nodeType(root) === DOCUMENT_NODE;
+      const budget = { left: MAX_RULES, depth: 0 };
+      const list = isDoc ? docStyleSheetsOf(root) : shadowStyleSheetsOf(root);
+      const n = sheetListLength(list);
+      for (let i = 0; i < n && bits !== SCOPE_ALL; i++) bits |= sheetFlags(sheetListItem(list, i), budget);
+      const adopted = isDoc ? (docAdoptedOf ? docAdoptedOf(root) : null) : shadowAdoptedOf ? shadowAdoptedOf(root) : null;
+      if (adopted) {
+        const an = adopted.length | 0;
+        for (let i = 0; i < an && bits !== SCOPE_ALL; i++) bits |= sheetFlags(adopted[i], budget);
+      }
+      // text-transform inherits: a style attribute anywhere in the scope may pass it down
+      if (!(bits & SCOPE_TT)) {
+        const sel = '[style*="text-transform" i], [style*="all:" i], [style*="all :" i]';
+        if (isDoc ? docQuerySelector(root, sel) : fragQuerySelector(root, sel)) bits |= SCOPE_TT;
+      }
+      if (!isDoc && bits !== SCOPE_ALL) bits |= scopeFlagsOf(getRootNode(shadowHostOf(root)));
+    } catch (_) {
+      bits = SCOPE_ALL;
+    }
+    if (scopeFlags) mapSet(scopeFlags, root, bits);
+  }
+  if (scopeFlags) {
+    lastScope = root;
+    lastScopeBits = bits;
+  }
+  return bits;
+}
+
+/**
+ * Whether anything may set a SCOPE_* property on el itself: a rule of its scope (or of the
+ * shadow tree whose slot shows it: ::slotted), or its style attribute (`word` in it).
+ */
+function mayStyle(el, bit, word) {
+  if (scopeFlagsOf(getRootNode(el)) & bit) return true;
+  if (word) {
+    const inline = getAttr(el, "style");
+    if (inline && reTest(word, inline)) return true;
+  }
+  let slot = null;
+  try {
+    slot = assignedSlotOf(el);
+  } catch (_) {
+    slot = null;
+  }
+  return !!slot && !!(scopeFlagsOf(getRootNode(slot)) & bit);
+}
+
+/**
+ * visibility:hidden/collapse for an element met by the walk, whose parent's state is
+ * `inherited`: read from its style only when something may set it on the element.
+ */
+function visibilityHiddenIn(el, style, inherited) {
+  if (!mayStyle(el, SCOPE_VIS, VIS_RE)) return inherited;
+  return isVisibilityHidden(style);
+}
+
+/** The text-transform that applies to text in el ("none" when nothing can set one). */
+function textTransformOf(el) {
+  if (!mayStyle(el, SCOPE_TT, null)) return "none";
+  const s = styleOf(el);
+  return s ? cssValue(s, "text-transform") : "none";
+}
+
 /** content-visibility:hidden renders the element but skips its contents. */
-function contentsSkipped(style) {
+function contentsSkipped(el, style) {
+  if (!style) return false;
+  // only a style sheet, the style attribute or hidden=until-found (the UA sheet) can set it
+  if (!hasAttr(el, "hidden") && !mayStyle(el, SCOPE_CV, CV_RE)) return false;
   return cssValue(style, "content-visibility") === "hidden";
 }
 
 /** True when the element is hidden from users (for names from hidden nodes, 2A). */
 function isHiddenForName(el) {
   if (hiddenCache) {
-    const c = wmGet(hiddenCache, el);
+    const c = mapGet(hiddenCache, el);
     if (c !== undefined) return c;
   }
   let hidden = false;
@@ -218,29 +368,56 @@ function isHiddenForName(el) {
     if (p) {
       if (localNameOf(p) === "details" && !detailsOpenOf(p) && localNameOf(el) !== "summary")
         hidden = true;
-      else if (contentsSkipped(styleOf(p))) hidden = true;
+      else if (contentsSkipped(p, styleOf(p))) hidden = true;
       else if (isHiddenAncestor(p)) hidden = true;
     }
   }
-  if (hiddenCache) wmSet(hiddenCache, el, hidden);
+  if (hiddenCache) mapSet(hiddenCache, el, hidden);
   return hidden;
 }
 
 /** Like isHiddenForName but for an ancestor chain: visibility is inherited, so it is not
  * checked. Iterative: pages nest deeper than any call stack. */
 function isHiddenAncestor(el) {
+  // Answers are cached per walk for every element on the way up, so asking about many
+  // elements of one subtree costs one climb (names from content ask about each descendant).
+  const path = [];
   let cur = el;
+  let hidden = false;
   while (cur) {
+    if (ancCache) {
+      const c = mapGet(ancCache, cur);
+      if (c !== undefined) {
+        hidden = c;
+        break;
+      }
+    }
+    push(path, cur);
     const style = styleOf(cur);
-    if (!style || subtreeHiddenReason(cur, style)) return true;
+    if (!style || subtreeHiddenReason(cur, style)) {
+      hidden = true;
+      break;
+    }
     const p = flatParentElement(cur);
-    if (!p) return false;
-    if (localNameOf(p) === "details" && !detailsOpenOf(p) && localNameOf(cur) !== "summary")
-      return true;
-    if (contentsSkipped(styleOf(p))) return true;
+    if (!p) break;
+    if (localNameOf(p) === "details" && !detailsOpenOf(p) && localNameOf(cur) !== "summary") {
+      hidden = true;
+      break;
+    }
+    if (contentsSkipped(p, styleOf(p))) {
+      hidden = true;
+      break;
+    }
     cur = p;
   }
-  return false;
+  // every element on the path is at or below where the answer was found: it holds for all
+  if (ancCache) for (let i = 0; i < path.length; i++) mapSet(ancCache, path[i], hidden);
+  return hidden;
+}
+
+/** The walk met el shown, under shown ancestors: later questions about it are answered. */
+function markShown(el) {
+  if (ancCache) mapSet(ancCache, el, false);
 }
 
 function boxOf(el) {

@@ -130,7 +130,7 @@ function tableRoleOf(el) {
  */
 function isLayoutTable(table) {
   if (tableKindCache) {
-    const c = wmGet(tableKindCache, table);
+    const c = mapGet(tableKindCache, table);
     if (c !== undefined) return c;
   }
   let layout = true;
@@ -141,7 +141,7 @@ function isLayoutTable(table) {
     if (nodeListLength(marks) > 0) layout = false;
     else if (nodeListLength(querySelectorAll(table, "tr")) >= 20) layout = false;
   }
-  if (tableKindCache) wmSet(tableKindCache, table, layout);
+  if (tableKindCache) mapSet(tableKindCache, table, layout);
   return layout;
 }
 

@@ -8,14 +8,21 @@
 const NAME_CAP = 10000;
 let nameCache = null;
 let labelMaps = null;
+let pseudoCache = null;
+// elements whose name is their content (2F), per walk
+let contentNamed = null;
 
 function beginNameCaches() {
-  nameCache = new $WeakMap();
-  labelMaps = new $WeakMap();
+  nameCache = new $Map();
+  labelMaps = new $Map();
+  pseudoCache = new $Map();
+  contentNamed = new $Set();
 }
 function endNameCaches() {
   nameCache = null;
   labelMaps = null;
+  pseudoCache = null;
+  contentNamed = null;
 }
 
 /**
@@ -24,7 +31,7 @@ function endNameCaches() {
  * page with many fields quadratic.
  */
 function labelMapOf(doc) {
-  let m = labelMaps ? wmGet(labelMaps, doc) : undefined;
+  let m = labelMaps ? mapGet(labelMaps, doc) : undefined;
   if (m) return m;
   m = new $Map();
   const all = docGetElementsByTagName(doc, "label");
@@ -42,7 +49,7 @@ function labelMapOf(doc) {
     if (list) push(list, label);
     else mapSet(m, control, [label]);
   }
-  if (labelMaps) wmSet(labelMaps, doc, m);
+  if (labelMaps) mapSet(labelMaps, doc, m);
   return m;
 }
 
@@ -152,6 +159,22 @@ function embeddedValue(el, role) {
 
 /** CSS generated content of ::before / ::after, when it is a string. */
 function pseudoText(el, which) {
+  // where no style sheet of the element's scope mentions :before/:after, there is none
+  if (!(scopeFlagsOf(rootOf(el)) & SCOPE_PSEUDO)) return "";
+  // asked again for each name-from-content ancestor: once per element and walk
+  const memo = pseudoCache ? mapGet(pseudoCache, el) : undefined;
+  const slot = which === "::before" ? 0 : 1;
+  if (memo && memo[slot] !== undefined) return memo[slot];
+  const t = pseudoTextUncached(el, which);
+  if (pseudoCache) {
+    const m = memo || [undefined, undefined];
+    m[slot] = t;
+    if (!memo) mapSet(pseudoCache, el, m);
+  }
+  return t;
+}
+
+function pseudoTextUncached(el, which) {
   const s = styleOf(el, which);
   if (!s) return "";
   const c = cssValue(s, "content");
@@ -381,8 +404,7 @@ function renderedText(textNode) {
   if (!v) return v;
   const p = parentElementOf(textNode);
   if (!p) return v;
-  const s = styleOf(p);
-  const tt = s ? cssValue(s, "text-transform") : "none";
+  const tt = textTransformOf(p);
   if (tt === "uppercase") return strUpper(v);
   if (tt === "lowercase") return strLower(v);
   if (tt === "capitalize") return strReplace(v, CAPITALIZE_RE, capitalizeWord);
@@ -410,17 +432,20 @@ function summaryOnly(details) {
  */
 function getName(el, role) {
   if (nameCache) {
-    const c = wmGet(nameCache, el);
+    const c = mapGet(nameCache, el);
     if (c !== undefined) return c;
   }
   let name = nonContentName(el, role, false, el);
   if (name === null) {
     name = "";
-    if (role && setHas(NAME_FROM_CONTENT, role)) name = contentText(el, false, el);
+    if (role && setHas(NAME_FROM_CONTENT, role)) {
+      name = contentText(el, false, el);
+      if (name && contentNamed) setAdd(contentNamed, el);
+    }
     if (!name) name = tooltipName(el);
   }
   name = clean(name, NAME_CAP);
-  if (nameCache) wmSet(nameCache, el, name);
+  if (nameCache) mapSet(nameCache, el, name);
   return name;
 }
 

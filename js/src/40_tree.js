@@ -410,23 +410,33 @@ function walk(rootDoc, opts) {
   // Stack entries: [node, parentOut, ctx], ctx bits: 1 = inside interactive container,
   // 2 = visibility hidden (inherited), 4 = options of a drop-down select (no refs),
   // 8 = reached through its aria-owns owner; frame index in ctx >> 8.
+  // three parallel arrays rather than one small array per entry: no allocation per node
   const stack = [];
+  const stackP = [];
+  const stackC = [];
+  let sp = 0;
+  function spush(node, p, c) {
+    stack[sp] = node;
+    stackP[sp] = p;
+    stackC[sp] = c;
+    sp++;
+  }
   const body = docBodyOf(rootDoc) || docElementOf(rootDoc);
   const start = opts.rootEl || body;
   if (!start) {
     return { nodes, els, cands, frames, notes, stats: { ms: $now() - t0, elements: 0, leftOut: 0,
       closedRead: 0, closedUnread: 0, closedPending: 0, closedTags: [] } };
   }
-  push(stack, [start, 0, frameBase << 8]);
+  spush(start, 0, frameBase << 8);
   const focusedEl = deepActiveElement(rootDoc);
   const vp = wantBoxes ? viewportOf(start) : null;
 
-  while (stack.length) {
-    const entry = stack[stack.length - 1];
-    stack.length = stack.length - 1;
-    const node = entry[0];
-    const parentOut = entry[1];
-    let ctx = entry[2];
+  while (sp > 0) {
+    sp--;
+    const node = stack[sp];
+    const parentOut = stackP[sp];
+    let ctx = stackC[sp];
+    stack[sp] = null;
     if (node === null) {
       // the end of a block-level container: text on either side must not run together
       const li = lastKid[parentOut];
@@ -442,7 +452,7 @@ function walk(rootDoc, opts) {
     }
     if (nt === DOCUMENT_NODE) {
       const b = docBodyOf(node) || docElementOf(node);
-      if (b) push(stack, [b, parentOut, ctx]);
+      if (b) spush(b, parentOut, ctx);
       continue;
     }
     if (nt !== ELEMENT_NODE) continue;
@@ -455,7 +465,9 @@ function walk(rootDoc, opts) {
     const el = node;
     const style = styleOf(el);
     if (subtreeHiddenReason(el, style)) continue;
-    const visHidden = isVisibilityHidden(style);
+    // reached through shown ancestors (the walk does not enter hidden or skipped subtrees)
+    markShown(el);
+    const visHidden = visibilityHiddenIn(el, style, !!(ctx & 2));
     if (visHidden) ctx |= 2;
     else ctx &= ~2;
     const tag = tagOf(el);
@@ -553,7 +565,7 @@ function walk(rootDoc, opts) {
     }
 
     // Children, pushed in reverse document order.
-    if (contentsSkipped(style)) continue;
+    if (contentsSkipped(el, style)) continue;
     if (tag === "iframe" || tag === "frame") {
       // An invisible frame shows nothing of its document, whatever that document's own
       // styles say (visibility does not inherit across documents, but the frame is not
@@ -564,7 +576,7 @@ function walk(rootDoc, opts) {
       if (doc && docElementOf(doc)) {
         push(frames, { k: k, i: out, url: clean(docURLOf(doc), 2048) });
         scanOwns(doc);
-        push(stack, [doc, out, (ctx & 3) | (k << 8)]);
+        spush(doc, out, (ctx & 3) | (k << 8));
       } else {
         // A cross-origin frame too small to show anything (trackers, 0x0 ad slots) is
         // not read: the host would switch into it for nothing.
@@ -579,7 +591,7 @@ function walk(rootDoc, opts) {
     if (tag === "details" && !detailsOpenOf(el)) {
       for (let c = firstElementChild(el); c; c = nextElementSibling(c))
         if (localNameOf(c) === "summary") {
-          push(stack, [c, out, ctx]);
+          spush(c, out, ctx);
           break;
         }
       continue;
@@ -592,22 +604,32 @@ function walk(rootDoc, opts) {
       if (tag === "select" && (role === "listbox" || role === "combobox")) {
         const kids = flatChildren(el);
         const bits = role === "combobox" ? 1 | 4 : 1;
-        for (let i = kids.length - 1; i >= 0; i--) push(stack, [kids[i], out, ctx | bits]);
+        for (let i = kids.length - 1; i >= 0; i--) spush(kids[i], out, ctx | bits);
       }
       continue;
     }
     if (role === "textbox" || role === "searchbox") continue;
+    // A node named by its content whose children are text only: that text is its name,
+    // which every output shows once (the text runs would be dropped), so it is not walked.
+    if (out !== parentOut && nodes[out].n && !firstElementChild(el) && tag !== "slot" &&
+        setHas(contentNamed, el) && !shadowRootAny(el) && !(ownsOf && mapHas(ownsOf, el)) &&
+        !(scopeFlagsOf(getRootNode(el)) & SCOPE_PSEUDO)) continue;
     if (out === parentOut && !visHidden && style && !setHas(INLINE_DISPLAYS, cssValue(style, "display"))) {
       const li = lastKid[parentOut];
       if (li >= 0 && nodes[li].r === "text") nodes[li].v += " ";
-      push(stack, [null, parentOut, 0]);
+      spush(null, parentOut, 0);
     }
-    const kids = flatChildren(el);
     if (ownsOf) {
       const owns = mapGet(ownsOf, el);
-      if (owns) for (let i = owns.length - 1; i >= 0; i--) push(stack, [owns[i], out, ctx | 8]);
+      if (owns) for (let i = owns.length - 1; i >= 0; i--) spush(owns[i], out, ctx | 8);
     }
-    for (let i = kids.length - 1; i >= 0; i--) push(stack, [kids[i], out, ctx]);
+    if (tag !== "slot" && !shadowRootAny(el)) {
+      // the common case: light children, pushed last first
+      for (let c = lastChildOf(el); c; c = previousSiblingOf(c)) spush(c, out, ctx);
+    } else {
+      const kids = flatChildren(el);
+      for (let i = kids.length - 1; i >= 0; i--) spush(kids[i], out, ctx);
+    }
   }
 
   // Normalise merged text.

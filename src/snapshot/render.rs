@@ -232,7 +232,12 @@ pub fn notes(snap: &Snapshot) -> Vec<String> {
     if snap.stats.left_out > 0 {
         out.push(format!(
             "# truncated: {} more nodes left out by --max-nodes {} (raise it, 0 = no limit, or use --root / --detail interactive)",
-            snap.stats.left_out, snap.stats.nodes
+            snap.stats.left_out,
+            if snap.stats.max_nodes > 0 {
+                snap.stats.max_nodes
+            } else {
+                snap.stats.nodes
+            }
         ));
     }
     out
@@ -396,17 +401,19 @@ fn props_json(n: &Node, page_url: &str, verbose: bool) -> Option<Value> {
 /// props?, children}`, text runs as strings, the root with url, title, snapshot and stats.
 /// Written iteratively, so any depth is fine.
 pub fn to_json(snap: &Snapshot, opts: &RenderOptions, pretty: bool) -> String {
-    let body = json_with_bytes(snap, opts, 0);
-    let mut bytes = body.len();
-    // stats.bytes is the size of the document itself: settle the fixed point.
-    for _ in 0..3 {
-        let again = json_with_bytes(snap, opts, bytes);
-        if again.len() == bytes {
-            return finish(again, pretty);
-        }
-        bytes = again.len();
+    // stats.bytes is the size of the document itself: render once with 0 in its place,
+    // then write the number that makes the length come out right.
+    let (body, at) = json_with_bytes(snap, opts);
+    let rest = body.len() - 1;
+    let mut bytes = rest + 1;
+    while rest + bytes.to_string().len() != bytes {
+        bytes = rest + bytes.to_string().len();
     }
-    finish(json_with_bytes(snap, opts, bytes), pretty)
+    let mut out = String::with_capacity(bytes);
+    out.push_str(&body[..at]);
+    out.push_str(&bytes.to_string());
+    out.push_str(&body[at + 1..]);
+    finish(out, pretty)
 }
 
 fn finish(s: String, pretty: bool) -> String {
@@ -421,24 +428,26 @@ fn finish(s: String, pretty: bool) -> String {
     }
 }
 
-fn json_with_bytes(snap: &Snapshot, opts: &RenderOptions, bytes: usize) -> String {
+/// The JSON document with `0` for stats.bytes, and the offset of that `0`.
+fn json_with_bytes(snap: &Snapshot, opts: &RenderOptions) -> (String, usize) {
     let mut out = String::with_capacity(snap.nodes.len() * 48 + 256);
     let doc = &snap.nodes[0];
     out.push_str("{\"role\":\"document\",\"name\":");
     out.push_str(&quote(cap(&doc.name)));
     let _ = write!(
         out,
-        ",\"url\":{},\"title\":{},\"snapshot\":{},\"stats\":{{\"nodes\":{},\"refs\":{},\"bytes\":{},\"elements\":{},\"engine_ms\":{:.1},\"walk_ms\":{:.1},\"cached\":{}}}",
+        ",\"url\":{},\"title\":{},\"snapshot\":{},\"stats\":{{\"nodes\":{},\"refs\":{},\"bytes\":",
         quote(&snap.url),
         quote(cap(&snap.title)),
         snap.number,
         snap.nodes.len(),
         snap.ref_count(),
-        bytes,
-        snap.stats.elements,
-        snap.engine_ms,
-        snap.stats.walk_ms,
-        snap.cached
+    );
+    let at = out.len();
+    let _ = write!(
+        out,
+        "0,\"elements\":{},\"engine_ms\":{:.1},\"walk_ms\":{:.1},\"cached\":{}}}",
+        snap.stats.elements, snap.engine_ms, snap.stats.walk_ms, snap.cached
     );
     let notes = notes(snap);
     if !notes.is_empty() {
@@ -495,7 +504,7 @@ fn json_with_bytes(snap: &Snapshot, opts: &RenderOptions, bytes: usize) -> Strin
         }
     }
     out.push_str("]}");
-    out
+    (out, at)
 }
 
 #[cfg(test)]

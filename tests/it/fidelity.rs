@@ -10,6 +10,10 @@ pub fn tests() -> Vec<Test> {
         ("fidelity::roles_exact_lines", roles_exact_lines),
         ("fidelity::aria_owns_exact_lines", aria_owns_exact_lines),
         ("fidelity::names_exact_lines", names_exact_lines),
+        (
+            "fidelity::scoped_styles_exact_lines",
+            scoped_styles_exact_lines,
+        ),
         ("fidelity::hidden_exact_lines", hidden_exact_lines),
         ("fidelity::shadow_exact_lines", shadow_exact_lines),
         (
@@ -341,4 +345,23 @@ fn aria_owns_exact_lines(c: &Ctx) {
     c.ok(&["click", &rome]);
     let all = c.ok(&["snapshot", "--format", "json", "--no-cache"]);
     assert!(!all.contains("HIDDEN-OWNED"), "{all}");
+}
+
+/// The engine skips style reads a tree scope's sheets cannot need; what only a style
+/// attribute, hidden=until-found, a shadow root's own sheet or an adopted sheet sets must
+/// still count (checked with Accessibility.getFullAXTree).
+const SCOPED: &str = r#"- document "Scoped styles":
+  - paragraph:
+    - link "SHOUT" [ref=*]:
+      - /url: /html/names/scoped-styles.html#s
+  - button "Shown again" [ref=*]
+  - button "Go now" [ref=*]
+  - iframe "Adopted":
+    - button "Plain adopted" [ref=f1*]
+"#;
+
+fn scoped_styles_exact_lines(c: &Ctx) {
+    check(c, "html/names/scoped-styles.html", SCOPED);
+    let j = c.ok(&["snapshot", "--format", "json", "--no-cache"]);
+    assert!(!j.contains("HIDDEN-"), "{j}");
 }

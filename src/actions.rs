@@ -6,6 +6,7 @@
 //! decide what a step's result looks like (the runner does).
 
 use crate::browser::Browser;
+use crate::engine;
 use crate::error::{Error, Result};
 use crate::refs::{parse_ref, stale_error};
 use crate::wire::WireSnapshotOrError;
@@ -13,6 +14,7 @@ use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, Poin
 use fantoccini::key::Key;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
+use tracing::debug;
 
 /// What an action reports besides success: notes for the step's `warning`.
 #[derive(Debug, Default, Clone)]
@@ -157,12 +159,53 @@ pub async fn click(
             .then(PointerAction::Down { button: btn })
             .then(PointerAction::Up { button: btn });
     }
-    b.client.perform_actions(m).await?;
+    if let Err(e) = b.client.perform_actions(m).await {
+        // The driver dispatches input with its own page scripts, which a page that replaced
+        // built-ins (JSON.stringify...) breaks; DevTools input events need no page script.
+        if !cdp_click(
+            b,
+            x,
+            y,
+            button.unwrap_or("left"),
+            if double { 2 } else { 1 },
+        )
+        .await
+        {
+            return Err(e.into());
+        }
+        debug!("click dispatched through DevTools after the driver failed: {e}");
+    }
     let _ = b.client.release_actions().await;
     Ok(Outcome {
         output: None,
         warnings: minor_note(&v),
     })
+}
+
+/// A real mouse click at (x, y) through DevTools `Input.dispatchMouseEvent`.
+async fn cdp_click(b: &Browser, x: f64, y: f64, button: &str, clicks: u32) -> bool {
+    let ev = |kind: &str, count: u32| json!({"type": kind, "x": x, "y": y, "button": button, "clickCount": count, "buttons": 0});
+    if engine::cdp(
+        &b.client,
+        "Input.dispatchMouseEvent",
+        json!({"type": "mouseMoved", "x": x, "y": y}),
+    )
+    .await
+    .is_none()
+    {
+        return false;
+    }
+    for c in 1..=clicks {
+        for kind in ["mousePressed", "mouseReleased"] {
+            if engine::cdp(&b.client, "Input.dispatchMouseEvent", ev(kind, c))
+                .await
+                .is_none()
+            {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// Moves the pointer over a ref.

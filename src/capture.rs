@@ -546,7 +546,7 @@ pub async fn call_for_ref(
         return Ok((engine::call(client, method, args).await?, (0.0, 0.0)));
     }
     let route = enter_ref_frame(client, r).await?;
-    let res = engine::call::<Value>(client, method, args).await;
+    let res = engine::call_in_frame::<Value>(client, method, args).await;
     leave_frames(client, route).await?;
     let reply = res?;
     if route.entered == 0 {

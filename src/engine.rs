@@ -29,9 +29,21 @@ fn install_script() -> String {
     )
 }
 
-/// Calls `method` of the engine in the current browsing context with `args`, installing the
+/// Calls `method` of the engine in the tab's top-level document with `args`, installing the
 /// engine first when needed. Returns the decoded reply.
 pub async fn call<T: DeserializeOwned>(client: &Client, method: &str, args: &Value) -> Result<T> {
+    let raw = call_raw_top(client, method, args).await?;
+    tracing::trace!(method, reply = %raw, "engine reply");
+    decode(&raw)
+}
+
+/// Like [`call`], in the browsing context WebDriver is switched to (a frame): only the
+/// script endpoint reaches it.
+pub async fn call_in_frame<T: DeserializeOwned>(
+    client: &Client,
+    method: &str,
+    args: &Value,
+) -> Result<T> {
     let raw = call_raw(client, method, args).await?;
     tracing::trace!(method, reply = %raw, "engine reply");
     decode(&raw)
@@ -48,6 +60,11 @@ pub async fn call_raw(client: &Client, method: &str, args: &Value) -> Result<Str
         }
         other => other,
     };
+    interpret(reply)
+}
+
+/// A reply of the fast path or the installer: the JSON text, or why there is none.
+fn interpret(reply: Value) -> Result<String> {
     match reply {
         Value::String(s) if s.starts_with("__blocked__:") => {
             let other = &s["__blocked__:".len()..];
@@ -99,38 +116,98 @@ impl WebDriverCompatibleCommand for CdpExecute {
 /// [`call_raw`], which installs the engine and reports errors as usual.
 pub async fn call_raw_top(client: &Client, method: &str, args: &Value) -> Result<String> {
     if CDP_OK.load(Ordering::Relaxed) {
-        let expr = format!(
-            "(function(){{var a = window.__ariaRefs; \
-             if (!a || a.hash !== {h} || typeof a.call !== 'function') return null; \
-             return a.call({m}, {a});}})()",
+        let call = format!(
+            "var a = window.__ariaRefs; \
+             if (!a || a.hash !== {h} || typeof a.call !== 'function') return {missing}; \
+             return a.call({m}, {a});",
             h = json!(ENGINE_HASH),
             m = json!(method),
             a = json!(args.to_string()),
+            missing = "null",
         );
-        let cmd = CdpExecute(json!({
-            "cmd": "Runtime.evaluate",
-            "params": {"expression": expr, "returnByValue": true, "awaitPromise": false},
-        }));
-        match client.issue_cmd(cmd).await {
-            Ok(mut v) => {
-                if v.get("exceptionDetails").is_none() {
-                    if let Some(Value::String(s)) = v.pointer_mut("/result/value") {
-                        return Ok(std::mem::take(s));
-                    }
-                }
-                debug!(
-                    method,
-                    "engine not reachable through DevTools: script endpoint"
+        match evaluate(client, &format!("(function(){{{call}}})()")).await {
+            Some(Value::Null) => {
+                debug!(method, "engine missing in this document: installing");
+                let install = format!(
+                    "(function(){{{ENGINE_JS}\nvar a = window.__ariaRefs; \
+                     if (!a || a.hash !== {h}) return '__blocked__:' + (a && typeof a.hash === 'string' ? a.hash : ''); \
+                     return a.call({m}, {a});}})()",
+                    h = json!(ENGINE_HASH),
+                    m = json!(method),
+                    a = json!(args.to_string()),
                 );
+                if let Some(v @ Value::String(_)) = evaluate(client, &install).await {
+                    return interpret(v);
+                }
             }
-            Err(e) if e.is_unknown_command() || e.is_unknown_method() => {
-                debug!(error = %e, "no DevTools passthrough: script endpoint from now on");
-                CDP_OK.store(false, Ordering::Relaxed);
-            }
-            Err(e) => debug!(error = %e, "DevTools call failed: script endpoint"),
+            Some(v @ Value::String(_)) => return interpret(v),
+            _ => {}
         }
+        debug!(
+            method,
+            "engine not reachable through DevTools: script endpoint"
+        );
     }
     call_raw(client, method, args).await
+}
+
+/// Runs one DevTools command through the driver; None without a passthrough or on failure.
+pub async fn cdp(client: &Client, cmd: &str, params: Value) -> Option<Value> {
+    if !CDP_OK.load(Ordering::Relaxed) {
+        return None;
+    }
+    client
+        .issue_cmd(CdpExecute(json!({"cmd": cmd, "params": params})))
+        .await
+        .map_err(|e| debug!(error = %e, cmd, "DevTools command failed"))
+        .ok()
+}
+
+/// The current tab's URL and title from its navigation history (DevTools), which no page
+/// script can tamper with; None without a DevTools passthrough. For pages whose tampering
+/// breaks the driver's own script-based answers.
+pub async fn history_entry(client: &Client) -> Option<(String, String)> {
+    if !CDP_OK.load(Ordering::Relaxed) {
+        return None;
+    }
+    let cmd = CdpExecute(json!({"cmd": "Page.getNavigationHistory", "params": {}}));
+    let v = client.issue_cmd(cmd).await.ok()?;
+    let i = v.get("currentIndex")?.as_u64()? as usize;
+    let e = v.get("entries")?.get(i)?;
+    Some((
+        e.get("url")?.as_str()?.to_string(),
+        e.get("title")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+    ))
+}
+
+/// Evaluates `expr` in the top-level document's main world through DevTools. None when the
+/// endpoint has no DevTools passthrough, the call failed or the page threw.
+async fn evaluate(client: &Client, expr: &str) -> Option<Value> {
+    let cmd = CdpExecute(json!({
+        "cmd": "Runtime.evaluate",
+        "params": {"expression": expr, "returnByValue": true, "awaitPromise": false},
+    }));
+    match client.issue_cmd(cmd).await {
+        Ok(mut v) => {
+            if v.get("exceptionDetails").is_some() {
+                debug!(details = %v["exceptionDetails"], "page threw under Runtime.evaluate");
+                return None;
+            }
+            v.pointer_mut("/result/value").map(Value::take)
+        }
+        Err(e) if e.is_unknown_command() || e.is_unknown_method() => {
+            debug!(error = %e, "no DevTools passthrough: script endpoint from now on");
+            CDP_OK.store(false, Ordering::Relaxed);
+            None
+        }
+        Err(e) => {
+            debug!(error = %e, "DevTools call failed: script endpoint");
+            None
+        }
+    }
 }
 
 /// Decodes an engine reply, turning `{kind: "exception"}` into an error.

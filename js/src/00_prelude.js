@@ -63,6 +63,12 @@ const $stringify = R.JSON.stringify;
 const $parse = R.JSON.parse;
 const $now = R.performance ? R.performance.now.bind(R.performance) : R.Date.now;
 const $keys = R.Object.keys;
+const $isArray = R.Array.isArray;
+const $hasOwn = method(R.Object.prototype, "hasOwnProperty");
+const $getProto = R.Object.getPrototypeOf;
+// The page realm's own prototypes (our object and array literals inherit from them).
+const PageObjectP = $getProto({});
+const PageArrayP = $getProto([]);
 const $freeze = R.Object.freeze;
 const $defineProperty = R.Object.defineProperty;
 const $create = R.Object.create;
@@ -96,6 +102,7 @@ const strWellFormed = R.String.prototype.toWellFormed
 const reTest = method(R.RegExp.prototype, "test");
 const arrSort = method(R.Array.prototype, "sort");
 const arrJoin = method(R.Array.prototype, "join");
+const arrSlice = method(R.Array.prototype, "slice");
 
 function push(a, x) {
   a[a.length] = x;

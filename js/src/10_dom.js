@@ -332,23 +332,32 @@ function mayStyle(el, bit, word) {
  * visibility:hidden/collapse for an element met by the walk, whose parent's state is
  * `inherited`: read from its style only when something may set it on the element.
  */
-function visibilityHiddenIn(el, style, inherited) {
-  if (!mayStyle(el, SCOPE_VIS, VIS_RE)) return inherited;
+/** mayStyle with el's tree scope already known (the walk tracks it); null: not known. */
+function mayStyleIn(el, bit, word, scope) {
+  if (!scope) return mayStyle(el, bit, word);
+  if (scopeFlagsOf(scope) & bit) return true;
+  if (!word) return false;
+  const inline = getAttr(el, "style");
+  return !!inline && reTest(word, inline);
+}
+
+function visibilityHiddenIn(el, style, inherited, scope) {
+  if (!mayStyleIn(el, SCOPE_VIS, VIS_RE, scope)) return inherited;
   return isVisibilityHidden(style);
 }
 
 /** The text-transform that applies to text in el ("none" when nothing can set one). */
-function textTransformOf(el) {
-  if (!mayStyle(el, SCOPE_TT, null)) return "none";
+function textTransformOf(el, scope) {
+  if (!mayStyleIn(el, SCOPE_TT, null, scope)) return "none";
   const s = styleOf(el);
   return s ? cssValue(s, "text-transform") : "none";
 }
 
 /** content-visibility:hidden renders the element but skips its contents. */
-function contentsSkipped(el, style) {
+function contentsSkipped(el, style, scope) {
   if (!style) return false;
   // only a style sheet, the style attribute or hidden=until-found (the UA sheet) can set it
-  if (!hasAttr(el, "hidden") && !mayStyle(el, SCOPE_CV, CV_RE)) return false;
+  if (!hasAttr(el, "hidden") && !mayStyleIn(el, SCOPE_CV, CV_RE, scope)) return false;
   return cssValue(style, "content-visibility") === "hidden";
 }
 

@@ -399,12 +399,12 @@ function contentText(root, inLabel, target) {
  * The text of a text node as rendered: CSS text-transform applied (Chromium names use the
  * rendered text, so `text-transform: capitalize` changes names).
  */
-function renderedText(textNode) {
+function renderedText(textNode, scope) {
   const v = nodeValue(textNode);
   if (!v) return v;
   const p = parentElementOf(textNode);
   if (!p) return v;
-  const tt = textTransformOf(p);
+  const tt = textTransformOf(p, scope);
   if (tt === "uppercase") return strUpper(v);
   if (tt === "lowercase") return strLower(v);
   if (tt === "capitalize") return strReplace(v, CAPITALIZE_RE, capitalizeWord);

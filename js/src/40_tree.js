@@ -414,11 +414,16 @@ function walk(rootDoc, opts) {
   const stack = [];
   const stackP = [];
   const stackC = [];
+  // the tree scope (document or shadow root) of each entry, so style questions need no
+  // getRootNode; null where it is not known (slotted nodes: ::slotted rules come from the
+  // slot's scope, and the slow path looks at both)
+  const stackS = [];
   let sp = 0;
-  function spush(node, p, c) {
+  function spush(node, p, c, scope) {
     stack[sp] = node;
     stackP[sp] = p;
     stackC[sp] = c;
+    stackS[sp] = scope;
     sp++;
   }
   const body = docBodyOf(rootDoc) || docElementOf(rootDoc);
@@ -427,7 +432,7 @@ function walk(rootDoc, opts) {
     return { nodes, els, cands, frames, notes, stats: { ms: $now() - t0, elements: 0, leftOut: 0,
       closedRead: 0, closedUnread: 0, closedPending: 0, closedTags: [] } };
   }
-  spush(start, 0, frameBase << 8);
+  spush(start, 0, frameBase << 8, getRootNode(start));
   const focusedEl = deepActiveElement(rootDoc);
   const vp = wantBoxes ? viewportOf(start) : null;
 
@@ -436,7 +441,9 @@ function walk(rootDoc, opts) {
     const node = stack[sp];
     const parentOut = stackP[sp];
     let ctx = stackC[sp];
+    const scope = stackS[sp];
     stack[sp] = null;
+    stackS[sp] = null;
     if (node === null) {
       // the end of a block-level container: text on either side must not run together
       const li = lastKid[parentOut];
@@ -446,13 +453,13 @@ function walk(rootDoc, opts) {
     const nt = nodeType(node);
     if (nt === TEXT_NODE) {
       if (ctx & 2) continue;
-      const v = renderedText(node);
+      const v = renderedText(node, scope);
       if (v) emitText(v, parentOut);
       continue;
     }
     if (nt === DOCUMENT_NODE) {
       const b = docBodyOf(node) || docElementOf(node);
-      if (b) spush(b, parentOut, ctx);
+      if (b) spush(b, parentOut, ctx, node);
       continue;
     }
     if (nt !== ELEMENT_NODE) continue;
@@ -467,7 +474,8 @@ function walk(rootDoc, opts) {
     if (subtreeHiddenReason(el, style)) continue;
     // reached through shown ancestors (the walk does not enter hidden or skipped subtrees)
     markShown(el);
-    const visHidden = visibilityHiddenIn(el, style, !!(ctx & 2));
+    const elScope = scope || getRootNode(el);
+    const visHidden = visibilityHiddenIn(el, style, !!(ctx & 2), scope);
     if (visHidden) ctx |= 2;
     else ctx &= ~2;
     const tag = tagOf(el);
@@ -565,7 +573,7 @@ function walk(rootDoc, opts) {
     }
 
     // Children, pushed in reverse document order.
-    if (contentsSkipped(el, style)) continue;
+    if (contentsSkipped(el, style, scope)) continue;
     if (tag === "iframe" || tag === "frame") {
       // An invisible frame shows nothing of its document, whatever that document's own
       // styles say (visibility does not inherit across documents, but the frame is not
@@ -576,7 +584,7 @@ function walk(rootDoc, opts) {
       if (doc && docElementOf(doc)) {
         push(frames, { k: k, i: out, url: clean(docURLOf(doc), 2048) });
         scanOwns(doc);
-        spush(doc, out, (ctx & 3) | (k << 8));
+        spush(doc, out, (ctx & 3) | (k << 8), doc);
       } else {
         // A cross-origin frame too small to show anything (trackers, 0x0 ad slots) is
         // not read: the host would switch into it for nothing.
@@ -591,7 +599,7 @@ function walk(rootDoc, opts) {
     if (tag === "details" && !detailsOpenOf(el)) {
       for (let c = firstElementChild(el); c; c = nextElementSibling(c))
         if (localNameOf(c) === "summary") {
-          spush(c, out, ctx);
+          spush(c, out, ctx, elScope);
           break;
         }
       continue;
@@ -604,7 +612,7 @@ function walk(rootDoc, opts) {
       if (tag === "select" && (role === "listbox" || role === "combobox")) {
         const kids = flatChildren(el);
         const bits = role === "combobox" ? 1 | 4 : 1;
-        for (let i = kids.length - 1; i >= 0; i--) spush(kids[i], out, ctx | bits);
+        for (let i = kids.length - 1; i >= 0; i--) spush(kids[i], out, ctx | bits, elScope);
       }
       continue;
     }
@@ -613,22 +621,27 @@ function walk(rootDoc, opts) {
     // which every output shows once (the text runs would be dropped), so it is not walked.
     if (out !== parentOut && nodes[out].n && !firstElementChild(el) && tag !== "slot" &&
         setHas(contentNamed, el) && !shadowRootAny(el) && !(ownsOf && mapHas(ownsOf, el)) &&
-        !(scopeFlagsOf(getRootNode(el)) & SCOPE_PSEUDO)) continue;
+        !(scopeFlagsOf(elScope) & SCOPE_PSEUDO)) continue;
     if (out === parentOut && !visHidden && style && !setHas(INLINE_DISPLAYS, cssValue(style, "display"))) {
       const li = lastKid[parentOut];
       if (li >= 0 && nodes[li].r === "text") nodes[li].v += " ";
-      spush(null, parentOut, 0);
+      spush(null, parentOut, 0, null);
     }
     if (ownsOf) {
       const owns = mapGet(ownsOf, el);
-      if (owns) for (let i = owns.length - 1; i >= 0; i--) spush(owns[i], out, ctx | 8);
+      if (owns) for (let i = owns.length - 1; i >= 0; i--) spush(owns[i], out, ctx | 8, null);
     }
-    if (tag !== "slot" && !shadowRootAny(el)) {
+    const sr = tag === "slot" ? null : shadowRootAny(el);
+    if (tag !== "slot" && !sr) {
       // the common case: light children, pushed last first
-      for (let c = lastChildOf(el); c; c = previousSiblingOf(c)) spush(c, out, ctx);
+      for (let c = lastChildOf(el); c; c = previousSiblingOf(c)) spush(c, out, ctx, elScope);
+    } else if (sr) {
+      for (let c = lastChildOf(sr); c; c = previousSiblingOf(c)) spush(c, out, ctx, sr);
     } else {
+      // a slot: its assigned nodes (scope unknown here), or its fallback content (its own)
       const kids = flatChildren(el);
-      for (let i = kids.length - 1; i >= 0; i--) spush(kids[i], out, ctx);
+      const assigned = kids.length > 0 && parentNode(kids[0]) !== el;
+      for (let i = kids.length - 1; i >= 0; i--) spush(kids[i], out, ctx, assigned ? null : elScope);
     }
   }
 

@@ -63,6 +63,20 @@ function squash(s) {
  */
 function encodeNodes(nodes, frames, docUrl) {
   const len = nodes.length;
+  if (prototypesTampered()) {
+    // absent fields must not be answered by the page's prototypes: make them own
+    for (let i = 0; i < len; i++) {
+      const nd = nodes[i];
+      if (!$hasOwn(nd, "n")) nd.n = undefined;
+      if (!$hasOwn(nd, "v")) nd.v = undefined;
+      if (!$hasOwn(nd, "ref")) nd.ref = undefined;
+      if (!$hasOwn(nd, "u")) nd.u = undefined;
+      if (!$hasOwn(nd, "s")) nd.s = undefined;
+      if (!$hasOwn(nd, "d")) nd.d = undefined;
+      if (!$hasOwn(nd, "ph")) nd.ph = undefined;
+      if (!$hasOwn(nd, "b")) nd.b = undefined;
+    }
+  }
   // text runs whose parent's name says the same: the parent has a name and text children only
   const textOnly = [];
   const texts = new $Map();
@@ -107,11 +121,25 @@ function encodeNodes(nodes, frames, docUrl) {
     }
     let u = nd.u || 0;
     if (u && olen && strStartsWith(u, origin) && u.length > olen && u[olen] === "/") u = strSlice(u, olen);
-    const a = [i > 0 ? newIx[nd.p] : -1, ri, (nd.r === "text" ? nd.v : nd.n) || 0, nd.ref || 0,
-      (nd.r === "text" ? 0 : nd.v) || 0, u, nd.s || 0, nd.d || 0, nd.ph || 0, nd.b || 0];
-    let end = a.length;
-    while (end > 2 && a[end - 1] === 0) end--;
-    a.length = end;
+    const isText = nd.r === "text";
+    const p = i > 0 ? newIx[nd.p] : -1;
+    const f2 = (isText ? nd.v : nd.n) || 0;
+    const f3 = nd.ref || 0;
+    const f4 = (isText ? 0 : nd.v) || 0;
+    const f6 = nd.s || 0;
+    // arrays of their final length (trimming one afterwards is slow in V8)
+    let a;
+    if (nd.d || nd.ph || nd.b) {
+      a = [p, ri, f2, f3, f4, u, f6, nd.d || 0, nd.ph || 0, nd.b || 0];
+      let end = 10;
+      while (a[end - 1] === 0) end--;
+      if (end < 10) a = arrSlice(a, 0, end);
+    } else if (f6) a = [p, ri, f2, f3, f4, u, f6];
+    else if (u) a = [p, ri, f2, f3, f4, u];
+    else if (f4) a = [p, ri, f2, f3, f4];
+    else if (f3) a = [p, ri, f2, f3];
+    else if (f2) a = [p, ri, f2];
+    else a = [p, ri];
     push(out, a);
   }
   for (let j = 0; j < frames.length; j++) {
@@ -244,6 +272,41 @@ const ENTRY = {
   },
 };
 
+/**
+ * Whether the page put something on the prototypes our replies inherit from (a toJSON
+ * there would rewrite what JSON.stringify writes, a getter would answer for absent fields).
+ */
+function prototypesTampered() {
+  if ($getProto(PageArrayP) !== PageObjectP) return true;
+  return $hasOwn(PageObjectP, "toJSON") || $hasOwn(PageArrayP, "toJSON") ||
+    $keys(PageObjectP).length > 0 || $keys(PageArrayP).length > 0 ||
+    $hasOwn(PageObjectP, "ref") || $hasOwn(PageObjectP, "n") || $hasOwn(PageObjectP, "v") ||
+    $hasOwn(PageObjectP, "s") || $hasOwn(PageObjectP, "u");
+}
+
+/** JSON of a reply that reads own properties only (for pages that tampered with prototypes). */
+function safeStringify(v) {
+  const t = typeof v;
+  if (v === null || v === undefined) return "null";
+  if (t === "string" || t === "number" || t === "boolean") return $stringify(v);
+  if ($isArray(v)) {
+    const parts = [];
+    for (let i = 0; i < v.length; i++) push(parts, $hasOwn(v, i) ? safeStringify(v[i]) : "null");
+    return "[" + arrJoin(parts, ",") + "]";
+  }
+  if (t === "object") {
+    const ks = $keys(v);
+    const parts = [];
+    for (let i = 0; i < ks.length; i++) {
+      const x = v[ks[i]];
+      if (x === undefined || typeof x === "function") continue;
+      push(parts, $stringify(ks[i]) + ":" + safeStringify(x));
+    }
+    return "{" + arrJoin(parts, ",") + "}";
+  }
+  return "null";
+}
+
 function call(method, argsJson) {
   const t0 = $now();
   let result;
@@ -257,7 +320,7 @@ function call(method, argsJson) {
   if (result && typeof result === "object") {
     // engine_ms comes last and counts the serialisation too (all the page's work)
     result.engine_ms = 0;
-    const out = $stringify(result);
+    const out = prototypesTampered() ? safeStringify(result) : $stringify(result);
     const tail = ',"engine_ms":0}';
     if (strSlice(out, out.length - tail.length) === tail) {
       const ms = $now() - t0;

@@ -342,7 +342,7 @@ impl Browser {
         for t in &tabs {
             self.use_tab(Some(&t.alias)).await?;
             let url = self.url().await;
-            let title = self.client.title().await.unwrap_or_default();
+            let title = self.title().await;
             out.push(serde_json::json!({"tab": t.alias, "url": url, "title": title, "current": t.alias == current}));
         }
         if tabs.iter().any(|t| t.alias == current) {
@@ -354,11 +354,25 @@ impl Browser {
 
     /// The current tab's URL ("" when the driver cannot say).
     pub async fn url(&self) -> String {
-        self.client
-            .current_url()
-            .await
-            .map(|u| u.to_string())
-            .unwrap_or_default()
+        match self.client.current_url().await {
+            Ok(u) => u.to_string(),
+            // the driver answers with a script, which a hostile page can break
+            Err(_) => crate::engine::history_entry(&self.client)
+                .await
+                .map(|e| e.0)
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The current tab's title ("" when none can be read).
+    pub async fn title(&self) -> String {
+        match self.client.title().await {
+            Ok(t) => t,
+            Err(_) => crate::engine::history_entry(&self.client)
+                .await
+                .map(|e| e.1)
+                .unwrap_or_default(),
+        }
     }
 
     /// The current tab's alias.
@@ -370,9 +384,51 @@ impl Browser {
     /// (style and layout done, as a user would see the page), at most 10 s for the latter.
     pub async fn goto(&self, url: &str) -> Result<()> {
         let url = normalize_url(url)?;
-        self.client.goto(&url).await?;
+        if let Err(e) = self.client.goto(&url).await {
+            // The driver runs its own script in the page it leaves, which a page that replaced
+            // built-ins breaks; DevTools navigates without one.
+            if !self.cdp_navigate(&url).await {
+                return Err(e.into());
+            }
+        }
         self.rendered().await;
         Ok(())
+    }
+
+    /// Navigates through DevTools and waits (at most 30 s) for the new document to load.
+    async fn cdp_navigate(&self, url: &str) -> bool {
+        use crate::engine::cdp;
+        // a new document has a new time origin: that tells it from the one being left
+        let probe = serde_json::json!({"expression": "document.readyState + ' ' + performance.timeOrigin", "returnByValue": true});
+        let state = |r: Option<serde_json::Value>| {
+            r.and_then(|r| {
+                r.pointer("/result/value")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string)
+            })
+            .unwrap_or_default()
+        };
+        let before = state(cdp(&self.client, "Runtime.evaluate", probe.clone()).await);
+        let origin_of = |s: &str| s.split(' ').nth(1).unwrap_or("").to_string();
+        if cdp(
+            &self.client,
+            "Page.navigate",
+            serde_json::json!({"url": url}),
+        )
+        .await
+        .is_none()
+        {
+            return false;
+        }
+        let start = std::time::Instant::now();
+        while start.elapsed() < std::time::Duration::from_secs(30) {
+            let now = state(cdp(&self.client, "Runtime.evaluate", probe.clone()).await);
+            if now.starts_with("complete ") && origin_of(&now) != origin_of(&before) {
+                return true;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        true
     }
 
     /// Waits for layout and two animation frames in the current document (bounded).

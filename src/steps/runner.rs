@@ -258,7 +258,7 @@ async fn viewport_snapshot(b: &mut Browser) -> Result<Snapshot> {
 
 async fn context(b: &Browser) -> Value {
     let url = b.url().await;
-    let title = b.client.title().await.unwrap_or_default();
+    let title = b.title().await;
     let scroll = match crate::engine::call::<Value>(&b.client, "fingerprint", &json!({})).await {
         Ok(v) => v.get("scroll").cloned().unwrap_or(json!([0, 0])),
         Err(_) => json!([0, 0]),
@@ -282,7 +282,7 @@ async fn run_step(
     match &step.action {
         Action::Goto(u) => {
             b.goto(u.url()).await?;
-            let url = b.client.current_url().await?.to_string();
+            let url = b.url().await;
             match u.snapshot() {
                 Some(sa) => {
                     actions::settle(b, 120.0, opts.settle_max).await;
@@ -434,8 +434,8 @@ async fn run_step(
                 Err(e) => Err(e),
             }
         }
-        Action::GetUrl(_) => Ok(out(json!(b.client.current_url().await?.as_str()))),
-        Action::GetTitle(_) => Ok(out(json!(b.client.title().await?))),
+        Action::GetUrl(_) => Ok(out(json!(b.url().await))),
+        Action::GetTitle(_) => Ok(out(json!(b.title().await))),
         Action::Viewport(v) => {
             b.client.set_window_size(v.width, v.height).await?;
             let inner = b
@@ -558,18 +558,29 @@ async fn eval(b: &Browser, e: &EvalArg) -> Result<Outcome> {
             limit,
         } => (expression.clone(), *offset, *limit),
     };
-    let v = b
-        .client
-        .execute(&format!("return ({expr});"), vec![])
-        .await
-        .map_err(|err| {
+    let v = match b.client.execute(&format!("return ({expr});"), vec![]).await {
+        Ok(v) => v,
+        Err(err) => {
             let m = err.to_string();
             if m.contains("javascript error") || m.contains("SyntaxError") {
-                Error::Step(format!("eval failed in the page: {m}"))
-            } else {
-                err.into()
+                return Err(Error::Step(format!("eval failed in the page: {m}")));
             }
-        })?;
+            // the driver's own script wrapper breaks on pages that replaced built-ins it
+            // uses; DevTools evaluates without it
+            let r = crate::engine::cdp(
+                &b.client,
+                "Runtime.evaluate",
+                json!({"expression": format!("({expr})"), "returnByValue": true, "awaitPromise": true}),
+            )
+            .await;
+            match r {
+                Some(r) if r.get("exceptionDetails").is_none() => {
+                    r.pointer("/result/value").cloned().unwrap_or(Value::Null)
+                }
+                _ => return Err(err.into()),
+            }
+        }
+    };
     if offset.is_none() && limit.is_none() {
         return Ok(out(v));
     }

@@ -6,6 +6,7 @@ mod cache;
 mod common;
 mod fidelity;
 mod foundation;
+mod hostile;
 mod mcp;
 mod steps;
 mod views;
@@ -29,6 +30,7 @@ fn main() {
         mcp::tests(),
         views::tests(),
         fidelity::tests(),
+        hostile::tests(),
     ]
     .concat();
     for (name, f) in all {

@@ -1,0 +1,61 @@
+//! Hostile pages: a page that replaced the built-ins an injected script would use, and then
+//! polluted the prototypes the engine's own replies inherit from, still gets a faithful
+//! snapshot, and its refs still act.
+
+use crate::common::{Ctx, Test, ref_of};
+use serde_json::Value;
+
+pub fn tests() -> Vec<Test> {
+    vec![(
+        "hostile::replaced_builtins_and_polluted_prototypes",
+        replaced_builtins,
+    )]
+}
+
+const LINES: &str = r#"- document "Hostile globals":
+  - heading "Still readable" [level=1]
+  - text: Query
+  - textbox "Query" [ref=*]
+  - button "Labelled by id" [ref=*]
+  - text: Labelled by id
+  - link "Next page" [ref=*]:
+    - /url: /next
+"#;
+
+fn normalize(t: &str) -> String {
+    regex::Regex::new(r"\[ref=s\d+e\d+\]")
+        .unwrap()
+        .replace_all(t, "[ref=*]")
+        .into_owned()
+}
+
+fn replaced_builtins(c: &Ctx) {
+    // JSON.stringify, Array.prototype.push/join, String.prototype.trim, getElementById,
+    // getAttribute, getComputedStyle, Map/WeakMap get replaced; `ref` and `u` getters on
+    // Object.prototype (they would answer for every absent field)
+    let t = c.snapshot("html/hostile/globals.html");
+    assert_eq!(normalize(&t), LINES);
+    // a real click still lands (the driver's own scripts break on this page: DevTools input)
+    let button = ref_of(&t, "button \"Labelled by id\"");
+    let r: Value = serde_json::from_str(&c.ok(&["click", &button])).unwrap();
+    assert_eq!(r["changes"]["added"][1]["text"], "Clicked", "{r}");
+    let field = ref_of(&t, "textbox \"Query\"");
+    c.ok(&["fill", &field, "still typed"]);
+    // now the page puts toJSON on the prototypes of the engine's own objects and arrays
+    c.ok(&[
+        "eval",
+        "(Object.prototype.toJSON = function () { return 'PWNED-TOJSON' }, Array.prototype.toJSON = function () { return 'PWNED-TOJSON' }, 1)",
+    ]);
+    let j = c.ok(&["snapshot", "--format", "json", "--no-cache"]);
+    assert!(!j.contains("PWNED"), "{j}");
+    let v: Value = serde_json::from_str(&j).unwrap();
+    assert_eq!(v["children"][0]["name"], "Still readable");
+    assert_eq!(v["children"][2]["props"]["value"], "still typed", "{j}");
+    let text = c.ok(&["snapshot", "--no-cache"]);
+    assert!(
+        text.contains("- paragraph: Clicked") && !text.contains("PWNED"),
+        "{text}"
+    );
+    // leave a clean page for the next test
+    c.ok(&["goto", &c.url("html/basic/page.html")]);
+}

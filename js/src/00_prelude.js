@@ -197,6 +197,7 @@ const dialogOpenOf = getter(D.HTMLDialogElement.prototype, "open");
 const isContentEditableOf = getter(HTMLElementP, "isContentEditable");
 const labelControlOf = getter(D.HTMLLabelElement.prototype, "control");
 const tabIndexOf = getter(HTMLElementP, "tabIndex");
+const onclickOf = getter(HTMLElementP, "onclick");
 const anchorHrefOf = getter(D.HTMLAnchorElement.prototype, "href");
 const areaHrefOf = getter(D.HTMLAreaElement.prototype, "href");
 const svgTabIndexOf = D.SVGElement ? getter(D.SVGElement.prototype, "tabIndex") : null;

@@ -293,7 +293,7 @@ function hasPointerHandler(el) {
   // properties, plus a pointer cursor on a focusable element, are what we can observe.
   if (hasAttr(el, "onclick")) return true;
   try {
-    if (typeof el.onclick === "function") return true;
+    if (typeof onclickOf(el) === "function") return true;
   } catch (_) {
     return false;
   }
@@ -472,8 +472,6 @@ function walk(rootDoc, opts) {
     const el = node;
     const style = styleOf(el);
     if (subtreeHiddenReason(el, style)) continue;
-    // reached through shown ancestors (the walk does not enter hidden or skipped subtrees)
-    markShown(el);
     const elScope = scope || getRootNode(el);
     const visHidden = visibilityHiddenIn(el, style, !!(ctx & 2), scope);
     if (visHidden) ctx |= 2;
@@ -508,6 +506,9 @@ function walk(rootDoc, opts) {
       if (!intersectsViewport(bx, vp)) role = null;
     }
     if (role) {
+      // reached through shown ancestors (the walk does not enter hidden or skipped
+      // subtrees): name-from-content questions about its descendants stop climbing here
+      if (setHas(NAME_FROM_CONTENT, role)) markShown(el);
       const name = getName(el, role);
       const n = { p: parentOut, r: role };
       if (name) n.n = name;

@@ -210,7 +210,8 @@ impl From<RawSnapshot> for WireSnapshot {
         let nodes = r
             .nodes
             .into_iter()
-            .map(|n| {
+            .enumerate()
+            .map(|(i, n)| {
                 let role = r
                     .roles
                     .get(n.r as usize)
@@ -222,7 +223,14 @@ impl From<RawSnapshot> for WireSnapshot {
                     (n.a, n.v)
                 };
                 WireNode {
-                    p: n.p,
+                    // a distance back; anything else points at the document
+                    p: if i == 0 {
+                        -1
+                    } else if n.p >= 1 && (n.p as usize) <= i {
+                        i as i64 - n.p
+                    } else {
+                        0
+                    },
                     n: name,
                     v: value,
                     r: role,
@@ -270,7 +278,7 @@ fn absolute(origin: &str, u: String) -> String {
     }
 }
 
-/// One node on the wire: `[parent, role index, name or text, ref, value, url, states,
+/// One node on the wire: `[parent distance, role index, name or text, ref, value, url, states,
 /// description, placeholder, box]`, 0 for an absent field, trailing absent fields left off.
 #[derive(Debug)]
 struct RawNode {
@@ -340,7 +348,7 @@ impl<'de> Deserialize<'de> for RawNode {
         impl<'de> Visitor<'de> for V {
             type Value = RawNode;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a node array [parent, role, ...]")
+                f.write_str("a node array [parent distance, role, ...]")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<RawNode, A::Error> {
                 let p = a
@@ -393,14 +401,17 @@ mod tests {
     fn compact_nodes_decode_with_roles_text_and_urls() {
         let raw = r#"{"kind":"snapshot","url":"http://h:1/a/b","title":"T","snapshot":3,
             "roles":["document","link","text","heading"],
-            "nodes":[[-1,0,"T"],[0,1,"Home","s3e1",0,"/x?y"],[1,2,"Home page"],
-                     [0,3,"Big",0,0,0,{"level":2}],[0,1,"Out","s3e2",0,"https://o/"],
-                     [0,2,"tail",0,0,0,0,0,0,0,"future"]],
+            "nodes":[[0,0,"T"],[1,1,"Home","s3e1",0,"/x?y"],[1,2,"Home page"],
+                     [3,3,"Big",0,0,0,{"level":2}],[4,1,"Out","s3e2",0,"https://o/"],
+                     [5,2,"tail",0,0,0,0,0,0,0,"future"],[99,2,"bad parent"]],
             "frames":[],"viewport":[10,20],
             "stats":{"walk_ms":1,"refs_ms":0,"elements":5,"nodes":6,"refs":2,"withheld_refs":0,"left_out":0,"interactive":2},
             "fingerprint":{"url":"http://h:1/a/b","scroll":[0,0],"dom":5,"interactive":2,"epoch":0}}"#;
         let w: WireSnapshot = serde_json::from_str(raw).unwrap();
-        assert_eq!(w.nodes.len(), 6);
+        assert_eq!(w.nodes.len(), 7);
+        // parents come as distances back: the text is the link's child, the rest the document's
+        let parents: Vec<i64> = w.nodes.iter().map(|n| n.p).collect();
+        assert_eq!(parents, [-1, 0, 1, 0, 0, 0, 0]);
         assert_eq!(w.nodes[1].r, "link");
         assert_eq!(w.nodes[1].n.as_deref(), Some("Home"));
         assert_eq!(w.nodes[1].ref_.as_deref(), Some("s3e1"));
@@ -414,7 +425,7 @@ mod tests {
         assert_eq!(w.nodes[4].u.as_deref(), Some("https://o/"));
         assert_eq!(w.nodes[5].v.as_deref(), Some("tail"));
         // a bad node is an error, not a panic
-        let bad = raw.replace("[-1,0,\"T\"]", "[\"x\"]");
+        let bad = raw.replace("[0,0,\"T\"]", "[\"x\"]");
         assert!(serde_json::from_str::<WireSnapshot>(&bad).is_err());
     }
 

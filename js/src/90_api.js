@@ -56,7 +56,8 @@ function squash(s) {
 /**
  * The compact wire form of the node list (what crosses WebDriver; wire.rs reads it):
  * roles are indexes into a table, each node is an array
- * [parent, role, name-or-text, ref, value, url, states, description, placeholder, box]
+ * [parent distance, role, name-or-text, ref, value, url, states, description, placeholder,
+ * box] (the parent's index is the node's own minus the distance; 0 for the document)
  * with 0 for an absent field and trailing absent fields left off. Text runs that only
  * repeat their parent's name are left out (every output drops them), and URLs of the
  * document's own origin lose it. Frame insertion indexes are moved with the nodes.
@@ -122,7 +123,8 @@ function encodeNodes(nodes, frames, docUrl) {
     let u = nd.u || 0;
     if (u && olen && strStartsWith(u, origin) && u.length > olen && u[olen] === "/") u = strSlice(u, olen);
     const isText = nd.r === "text";
-    const p = i > 0 ? newIx[nd.p] : -1;
+    // the parent as a distance back (small numbers: fewer bytes than an index)
+    const p = i > 0 ? out.length - newIx[nd.p] : 0;
     const f2 = (isText ? nd.v : nd.n) || 0;
     const f3 = nd.ref || 0;
     const f4 = (isText ? 0 : nd.v) || 0;

@@ -15,7 +15,6 @@ use crate::snapshot::{Snapshot, stitch_frame};
 use crate::wire::{WireSnapshot, WireSnapshotOrError};
 use fantoccini::Client;
 use fantoccini::elements::Element;
-use fantoccini::wd::WebDriverCompatibleCommand;
 use serde_json::{Value, json};
 use std::future::Future;
 use std::pin::Pin;
@@ -172,30 +171,6 @@ async fn walk(
     }
 }
 
-/// WebDriver's "Get Element Shadow Root" with the reply kept raw, so the shadow root's
-/// reference can be handed back to the page as a script argument (fantoccini keeps it
-/// private). Chromium's driver answers it for closed roots too.
-#[derive(Debug)]
-struct GetShadowRoot(String);
-
-impl WebDriverCompatibleCommand for GetShadowRoot {
-    fn endpoint(
-        &self,
-        base_url: &url::Url,
-        session_id: Option<&str>,
-    ) -> std::result::Result<url::Url, url::ParseError> {
-        base_url.join(&format!(
-            "session/{}/element/{}/shadow",
-            session_id.unwrap_or_default(),
-            self.0
-        ))
-    }
-
-    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
-        (http::Method::GET, None)
-    }
-}
-
 /// What one probing round found.
 #[derive(Debug, Default)]
 struct Probe {
@@ -236,7 +211,15 @@ async fn probe_closed_roots(client: &Client) -> Result<Probe> {
             roots.push(Value::Null);
             continue;
         }
-        match client.issue_cmd(GetShadowRoot(id.to_string())).await {
+        // WebDriver's Get Element Shadow Root, reply kept raw so the root's reference can
+        // go back to the page as a script argument; Chromium's driver answers for closed
+        // roots too
+        let cmd = engine::RawCommand {
+            method: http::Method::GET,
+            path: format!("element/{id}/shadow"),
+            body: None,
+        };
+        match client.issue_cmd(cmd).await {
             Ok(root @ Value::Object(_)) => {
                 probe.adopted += 1;
                 roots.push(root);

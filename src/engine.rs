@@ -88,24 +88,44 @@ fn interpret(reply: Value) -> Result<String> {
 /// in the driver). Cleared for the process when the endpoint is not Chromium's driver.
 static CDP_OK: AtomicBool = AtomicBool::new(true);
 
-/// chromedriver's `POST /session/{id}/goog/cdp/execute`.
+/// A WebDriver command fantoccini has no method for: `method` on `session/{id}/{path}`,
+/// with the reply kept raw (e.g. chromedriver's `goog/cdp/execute`, or Get Element Shadow
+/// Root, whose reference fantoccini keeps private).
 #[derive(Debug)]
-struct CdpExecute(Value);
+pub struct RawCommand {
+    pub method: http::Method,
+    /// The path after `session/{id}/`.
+    pub path: String,
+    pub body: Option<Value>,
+}
 
-impl WebDriverCompatibleCommand for CdpExecute {
+impl WebDriverCompatibleCommand for RawCommand {
     fn endpoint(
         &self,
         base_url: &url::Url,
         session_id: Option<&str>,
     ) -> std::result::Result<url::Url, url::ParseError> {
         base_url.join(&format!(
-            "session/{}/goog/cdp/execute",
-            session_id.unwrap_or_default()
+            "session/{}/{}",
+            session_id.unwrap_or_default(),
+            self.path
         ))
     }
 
     fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
-        (http::Method::POST, Some(self.0.to_string()))
+        (
+            self.method.clone(),
+            self.body.as_ref().map(Value::to_string),
+        )
+    }
+}
+
+/// chromedriver's `POST /session/{id}/goog/cdp/execute` for one DevTools command.
+fn cdp_command(cmd: &str, params: Value) -> RawCommand {
+    RawCommand {
+        method: http::Method::POST,
+        path: "goog/cdp/execute".into(),
+        body: Some(json!({"cmd": cmd, "params": params})),
     }
 }
 
@@ -157,7 +177,7 @@ pub async fn cdp(client: &Client, cmd: &str, params: Value) -> Option<Value> {
         return None;
     }
     client
-        .issue_cmd(CdpExecute(json!({"cmd": cmd, "params": params})))
+        .issue_cmd(cdp_command(cmd, params))
         .await
         .map_err(|e| debug!(error = %e, cmd, "DevTools command failed"))
         .ok()
@@ -170,8 +190,10 @@ pub async fn history_entry(client: &Client) -> Option<(String, String)> {
     if !CDP_OK.load(Ordering::Relaxed) {
         return None;
     }
-    let cmd = CdpExecute(json!({"cmd": "Page.getNavigationHistory", "params": {}}));
-    let v = client.issue_cmd(cmd).await.ok()?;
+    let v = client
+        .issue_cmd(cdp_command("Page.getNavigationHistory", json!({})))
+        .await
+        .ok()?;
     let i = v.get("currentIndex")?.as_u64()? as usize;
     let e = v.get("entries")?.get(i)?;
     Some((
@@ -186,10 +208,10 @@ pub async fn history_entry(client: &Client) -> Option<(String, String)> {
 /// Evaluates `expr` in the top-level document's main world through DevTools. None when the
 /// endpoint has no DevTools passthrough, the call failed or the page threw.
 async fn evaluate(client: &Client, expr: &str) -> Option<Value> {
-    let cmd = CdpExecute(json!({
-        "cmd": "Runtime.evaluate",
-        "params": {"expression": expr, "returnByValue": true, "awaitPromise": false},
-    }));
+    let cmd = cdp_command(
+        "Runtime.evaluate",
+        json!({"expression": expr, "returnByValue": true, "awaitPromise": false}),
+    );
     match client.issue_cmd(cmd).await {
         Ok(mut v) => {
             if v.get("exceptionDetails").is_some() {

@@ -182,6 +182,9 @@ const nodeListItem = method(D.NodeList.prototype, "item");
 const assignedNodes = method(D.HTMLSlotElement.prototype, "assignedNodes");
 const contentDocumentOf = getter(D.HTMLIFrameElement.prototype, "contentDocument");
 const frameContentDocumentOf = getter(D.HTMLFrameElement.prototype, "contentDocument");
+// The frame's src resolved against its document's base URL (what the browser loads).
+const iframeSrcOf = getter(D.HTMLIFrameElement.prototype, "src");
+const frameSrcOf = getter(D.HTMLFrameElement.prototype, "src");
 const inputValueOf = getter(D.HTMLInputElement.prototype, "value");
 const inputTypeOf = getter(D.HTMLInputElement.prototype, "type");
 const inputCheckedOf = getter(D.HTMLInputElement.prototype, "checked");

@@ -591,7 +591,14 @@ function walk(rootDoc, opts) {
         // not read: the host would switch into it for nothing.
         const fb = boxOf(el);
         if (fb.w < 10 || fb.h < 10) continue;
-        let src = getAttr(el, "src") || "";
+        // the resolved URL, so the host can match it with the browser's frame tree
+        let src = "";
+        try {
+          src = (tag === "iframe" ? iframeSrcOf(el) : frameSrcOf(el)) || "";
+        } catch (_) {
+          src = "";
+        }
+        if (!src) src = getAttr(el, "src") || "";
         push(frames, { k: k, i: out, url: clean(src, 2048), unreadable: "cross-origin" });
         mapSet(crossFrames, k, weakEl(el));
       }

@@ -316,6 +316,37 @@ fn unread_frames_are_named(c: &Ctx) {
             && note.contains("could not be read: cross-origin, not read: --max-nodes reached"),
         "{t}"
     );
+    // a frame showing the browser's error page is named, not entered; a live one beside it
+    // is still read
+    let url = c.url("html/frames/failed.html");
+    c.ok(&["goto", &url]);
+    let mut t = String::new();
+    for _ in 0..50 {
+        t = c.ok(&["snapshot", "--no-cache", "--inline-limit", "0"]);
+        if t.contains("button \"Order\"") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let note = crate::common::line_with(&t, "# frame f1 (");
+    assert!(
+        note.contains("(http://127.0.0.1:9/widget.html#x) could not be read: it did not load"),
+        "{t}"
+    );
+    assert!(!t.contains("# frame f2"), "{t}");
+    let tree: Vec<&str> = t.lines().filter(|l| !l.starts_with('#')).collect();
+    let broken = tree
+        .iter()
+        .position(|l| l.trim_start() == "- iframe \"Broken\"")
+        .unwrap_or_else(|| panic!("{t}"));
+    // nothing of the error page under it
+    assert!(
+        tree[broken + 1]
+            .trim_start()
+            .starts_with("- iframe \"Checkout\""),
+        "{t}"
+    );
+    assert!(t.contains("button \"Order\" [ref=f2s"), "{t}");
 }
 
 /// aria-owns as Chromium's tree has it (checked with Accessibility.getFullAXTree): owned

@@ -171,6 +171,42 @@ pub async fn call_raw_top(client: &Client, method: &str, args: &Value) -> Result
     call_raw(client, method, args).await
 }
 
+/// The line of the prelude that says whether the engine was preloaded (see [`preload`]).
+const PRELOADED_FALSE: &str = "const PRELOADED = false;";
+
+/// Registers the engine to run in every new top-level document of the current tab before
+/// the page's scripts (DevTools' `Page.addScriptToEvaluateOnNewDocument`), replacing the
+/// registration `old` (an older build's). There the page's realm is still pristine, so the
+/// engine captures its built-ins in place (no fresh-realm frame is made). Returns the new
+/// registration's identifier; None without a DevTools passthrough.
+pub async fn preload(client: &Client, old: Option<&str>) -> Option<String> {
+    if !CDP_OK.load(Ordering::Relaxed) {
+        return None;
+    }
+    if let Some(id) = old {
+        let _ = cdp(
+            client,
+            "Page.removeScriptToEvaluateOnNewDocument",
+            json!({"identifier": id}),
+        )
+        .await;
+    }
+    debug_assert!(ENGINE_JS.contains(PRELOADED_FALSE));
+    let source = format!(
+        "if (window === window.top) {}",
+        ENGINE_JS.replacen(PRELOADED_FALSE, "const PRELOADED = true;", 1)
+    );
+    let v = cdp(
+        client,
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({"source": source}),
+    )
+    .await?;
+    let id = v.get("identifier")?.as_str()?.to_string();
+    debug!(id, "engine preloaded in new documents");
+    Some(id)
+}
+
 /// Runs one DevTools command through the driver; None without a passthrough or on failure.
 pub async fn cdp(client: &Client, cmd: &str, params: Value) -> Option<Value> {
     if !CDP_OK.load(Ordering::Relaxed) {

@@ -9,7 +9,12 @@
 //! Arrays are filled with `a[a.length] = x`, never `push`, so a page's Array.prototype is
 //! never called.
 
-const FRESH = (function () {
+// True when the host registered the engine to run in each new document before the page's
+// own scripts (the host rewrites this line): the page's realm is still pristine then, and
+// the document may not even have a root element yet.
+const PRELOADED = false;
+
+const FRESH = PRELOADED ? null : (function () {
   const W = window;
   try {
     const doc = W.document;

@@ -311,6 +311,7 @@ function safeStringify(v) {
 
 function call(method, argsJson) {
   const t0 = $now();
+  observeDoc(document);
   let result;
   try {
     const fn = ENTRY[method];
@@ -390,7 +391,9 @@ function call(method, argsJson) {
       enumerable: false,
     });
     captureConsole();
-    observeDoc(document);
+    // preloaded, the document is still being parsed: watching it from the first call on
+    // spares the page a mutation record per parsed node
+    if (!PRELOADED) observeDoc(document);
     $defineProperty(window, "__ariaRefs", { value: publicRefs, enumerable: false, configurable: false, writable: false });
   } catch (e) {
     // A page that pre-defined __ariaRefs as non-configurable blocks the engine; the host

@@ -191,6 +191,7 @@ impl Browser {
             tabs: vec![TabRecord {
                 alias: "t1".into(),
                 handle: handle_str(&handle),
+                preload: None,
             }],
             current: "t1".into(),
             next_tab: 2,
@@ -284,6 +285,7 @@ impl Browser {
         self.record.tabs.push(TabRecord {
             alias: alias.clone(),
             handle: handle_str(&w.handle),
+            preload: None,
         });
         self.record.current = alias.clone();
         session::save(&self.record)?;
@@ -382,8 +384,9 @@ impl Browser {
 
     /// Navigates the current tab and waits for the load event and the first rendered frames
     /// (style and layout done, as a user would see the page), at most 10 s for the latter.
-    pub async fn goto(&self, url: &str) -> Result<()> {
+    pub async fn goto(&mut self, url: &str) -> Result<()> {
         let url = normalize_url(url)?;
+        self.ensure_preload().await;
         if let Err(e) = self.client.goto(&url).await {
             // The driver runs its own script in the page it leaves, which a page that replaced
             // built-ins breaks; DevTools navigates without one.
@@ -393,6 +396,41 @@ impl Browser {
         }
         self.rendered().await;
         Ok(())
+    }
+
+    /// Makes the current tab run this build's engine in each new top-level document before
+    /// the page's own scripts (DevTools' `Page.addScriptToEvaluateOnNewDocument`): built-ins
+    /// are captured before the page can replace them, console messages are kept from the
+    /// start, and the first snapshot of a page does not pay for the install. Registered once
+    /// per tab (an older build's registration is replaced); without DevTools nothing
+    /// changes: the engine is installed on first use, as always.
+    pub async fn ensure_preload(&mut self) {
+        let current = self.record.current.clone();
+        let Some(tab) = self.record.tabs.iter().find(|t| t.alias == current) else {
+            return;
+        };
+        let old = tab.preload.clone();
+        if old
+            .as_ref()
+            .is_some_and(|p| p.hash == crate::engine::ENGINE_HASH)
+        {
+            return;
+        }
+        if let Some(id) =
+            crate::engine::preload(&self.client, old.as_ref().map(|p| p.id.as_str())).await
+        {
+            for t in &mut self.record.tabs {
+                if t.alias == current {
+                    t.preload = Some(session::Preload {
+                        hash: crate::engine::ENGINE_HASH.to_string(),
+                        id: id.clone(),
+                    });
+                }
+            }
+            if let Err(e) = session::save(&self.record) {
+                debug!(error = %e, "session record not saved after preload");
+            }
+        }
     }
 
     /// Navigates through DevTools and waits (at most 30 s) for the new document to load.

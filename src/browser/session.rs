@@ -13,6 +13,17 @@ use std::path::{Path, PathBuf};
 pub struct TabRecord {
     pub alias: String,
     pub handle: String,
+    /// The engine build registered to run in this tab's new documents, and DevTools'
+    /// identifier of that registration (see `engine::preload`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preload: Option<Preload>,
+}
+
+/// An engine registered with DevTools' `Page.addScriptToEvaluateOnNewDocument`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Preload {
+    pub hash: String,
+    pub id: String,
 }
 
 /// What a session keeps on disk between commands.

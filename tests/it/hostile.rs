@@ -6,10 +6,42 @@ use crate::common::{Ctx, Test, ref_of};
 use serde_json::Value;
 
 pub fn tests() -> Vec<Test> {
-    vec![(
-        "hostile::replaced_builtins_and_polluted_prototypes",
-        replaced_builtins,
-    )]
+    vec![
+        (
+            "hostile::replaced_builtins_and_polluted_prototypes",
+            replaced_builtins,
+        ),
+        (
+            "hostile::page_scripts_run_after_the_engine",
+            engine_before_page_scripts,
+        ),
+    ]
+}
+
+const EARLY: &str = r#"- document "Hostile from the first script":
+  - heading "Still faithful" [level=1]
+  - button "Pay" [ref=*]
+  - link "Next page" [ref=*]:
+    - /url: /next
+"#;
+
+/// The engine runs in each new document of a tab before the page's scripts (goto registers
+/// it): a page that takes the engine's global name first, breaks the DOM methods a fresh
+/// realm needs and fakes getAttribute and getComputedStyle is still read faithfully, and
+/// its console messages from the first script on are kept.
+fn engine_before_page_scripts(c: &Ctx) {
+    let t = c.snapshot("html/hostile/early.html");
+    assert_eq!(normalize(&t), EARLY);
+    let pay = ref_of(&t, "button \"Pay\"");
+    c.ok(&["click", &pay]);
+    let con: Value = serde_json::from_str(&c.ok(&["console"])).unwrap();
+    let msgs = con["steps"][0]["output"].to_string();
+    assert!(
+        msgs.contains("early-script: ran")
+            && msgs.contains("early-script: __ariaRefs was taken: TypeError"),
+        "{con}"
+    );
+    c.ok(&["goto", &c.url("html/basic/page.html")]);
 }
 
 const LINES: &str = r#"- document "Hostile globals":

@@ -53,12 +53,13 @@ for (const p of res.pages) {
   }
 }
 const head = ['page', 'DOM el.', 'ariasnap warm', 'cold', 'in-page', 'PW-AI warm', 'cold', 'ratio warm', 'ratio cold',
-  'PW warm', 'CDP warm', 'bytes', 'PW-AI bytes', 'F1 ariasnap', 'F1 PW', 'F1 PW-AI'];
+  'PW warm', 'CDP warm', 'cold', 'ratio CDP warm', 'ratio CDP cold', 'bytes', 'PW-AI bytes', 'F1 ariasnap', 'F1 PW', 'F1 PW-AI'];
 console.log('| ' + head.join(' | ') + ' |');
 console.log('|' + head.map(() => ' --- ').join('|') + '|');
 for (const r of rows) {
   console.log('| ' + [r.id, r.dom, fmt(r.a_warm), fmt(r.a_cold), fmt(r.a_engine, 1), fmt(r.ai_warm), fmt(r.ai_cold),
-    ratio(r.a_warm, r.ai_warm), ratio(r.a_cold, r.ai_cold), fmt(r.aria_warm), fmt(r.cdp_warm), r.a_bytes ?? '-',
+    ratio(r.a_warm, r.ai_warm), ratio(r.a_cold, r.ai_cold), fmt(r.aria_warm), fmt(r.cdp_warm), fmt(r.cdp_cold),
+    ratio(r.a_warm, r.cdp_warm), ratio(r.a_cold, r.cdp_cold), r.a_bytes ?? '-',
     r.ai_bytes ?? '-', fmt(r.f1_a, 3), fmt(r.f1_aria, 3), fmt(r.f1_ai, 3)].join(' | ') + (r.status !== 'ok' ? ` (${r.status})` : '') + ' |');
 }
 const pf = ([m, c, r]) => {
@@ -75,4 +76,14 @@ if (real.length) {
   const sum = (k) => real.reduce((s, r) => s + (r[k] || 0), 0);
   console.log(`real pages (${real.length}): ariasnap warm total ${fmt(sum('a_warm'))} ms vs Playwright AI ${fmt(sum('ai_warm'))} ms ` +
     `(ratio ${ratio(sum('a_warm'), sum('ai_warm'))}); bytes ${sum('a_bytes')} vs ${sum('ai_bytes')} (ratio ${ratio(sum('a_bytes'), sum('ai_bytes'))})`);
+}
+// Linearity: cost per 1,000 DOM elements across the synthetic mixed-N sizes.
+const sizes = rows.filter((r) => /^synthetic\/mixed-\d+$/.test(r.id) && r.dom && r.a_warm !== null);
+if (sizes.length) {
+  console.log('\ncost per 1,000 DOM elements (synthetic mixed-N; flat across sizes = linear):');
+  for (const r of sizes) {
+    const k = r.dom / 1000;
+    console.log(`  ${r.id.replace('synthetic/', '')}: ariasnap warm ${fmt(r.a_warm / k, 1)} ms, cold ${fmt(r.a_cold / k, 1)} ms, ` +
+      `in-page ${r.a_engine === null ? '-' : fmt(r.a_engine / k, 1)} ms; Playwright AI warm ${r.ai_warm === null ? '-' : fmt(r.ai_warm / k, 1)} ms`);
+  }
 }

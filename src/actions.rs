@@ -21,6 +21,8 @@ use tracing::debug;
 pub struct Outcome {
     pub output: Option<Value>,
     pub warnings: Vec<String>,
+    /// What a snapshot cost (snapshot steps): the step result's `stats`.
+    pub stats: Option<Value>,
 }
 
 impl Outcome {
@@ -28,6 +30,7 @@ impl Outcome {
         Outcome {
             output: Some(output),
             warnings: vec![],
+            stats: None,
         }
     }
 }
@@ -179,6 +182,7 @@ pub async fn click(
     Ok(Outcome {
         output: None,
         warnings: minor_note(&v),
+        stats: None,
     })
 }
 
@@ -220,6 +224,7 @@ pub async fn hover(b: &Browser, r: &str) -> Result<Outcome> {
     Ok(Outcome {
         output: None,
         warnings: minor_note(&v),
+        stats: None,
     })
 }
 
@@ -361,6 +366,7 @@ pub async fn fill(b: &Browser, r: &str, value: &str) -> Result<Outcome> {
     let mut out = Outcome {
         output: None,
         warnings: minor_note(&pv),
+        stats: None,
     };
     out.warnings.extend(minor_note(&v));
     let got = after["value"].as_str().unwrap_or("");

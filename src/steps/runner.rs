@@ -62,6 +62,10 @@ pub struct StepResult {
     pub error: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub dialogs: Vec<Value>,
+    /// Snapshot steps: nodes, refs, elements visited, the page's own time (`engine_ms`,
+    /// `walk_ms`) and whether the engine's cache answered (`cached`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stats: Option<Value>,
 }
 
 /// The whole run's result (printed as JSON on stdout).
@@ -117,6 +121,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
             warning: None,
             error: Some(e.to_string()),
             dialogs: vec![],
+            stats: None,
         });
     }
     let mut before: Option<(Snapshot, String)> = None;
@@ -132,6 +137,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
                 warning: None,
                 error: None,
                 dialogs: vec![],
+                stats: None,
             });
             continue;
         }
@@ -181,6 +187,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
                 },
                 error: None,
                 dialogs,
+                stats: o.stats,
             },
             Err(e) => {
                 if !step.optional {
@@ -197,6 +204,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
                     warning: e.hint().map(|h| format!("hint: {h}")),
                     error: Some(e.to_string()),
                     dialogs,
+                    stats: None,
                 }
             }
         };
@@ -270,6 +278,7 @@ fn out(v: Value) -> Outcome {
     Outcome {
         output: Some(v),
         warnings: vec![],
+        stats: None,
     }
 }
 
@@ -493,6 +502,29 @@ async fn snapshot_step(
         ..Default::default()
     };
     let v = view::view(b, a, &extra).await?;
+    let stats = match &v {
+        View::Tree(s, _) => Some(json!({
+            "nodes": s.nodes.len(),
+            "refs": s.ref_count(),
+            "elements": s.stats.elements,
+            "engine_ms": s.engine_ms,
+            "walk_ms": s.stats.walk_ms,
+            "cached": s.cached,
+        })),
+        View::Data(_) => None,
+    };
+    let o = snapshot_body(v, a, opts, fmt, artifacts)?;
+    Ok(Outcome { stats, ..o })
+}
+
+fn snapshot_body(
+    v: crate::query::view::View,
+    a: &super::SnapshotArgs,
+    opts: &RunOptions,
+    fmt: crate::query::view::ViewFormat,
+    artifacts: &mut Vec<String>,
+) -> Result<Outcome> {
+    use crate::query::view::{self, View, ViewFormat};
     let verbose = a.verbose || opts.verbose;
     let body = view::render_view(&v, fmt, verbose, false)?;
     let limit = opts.output.inline_limit;

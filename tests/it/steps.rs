@@ -107,6 +107,13 @@ fn shop_flow_in_one_step_file(c: &Ctx) {
         snap.contains("- checkbox \"Gift wrap\" [ref=s1e2]"),
         "{snap}"
     );
+    // the snapshot step says what it cost
+    let st = &r["steps"][1]["stats"];
+    assert!(st["nodes"].as_u64().unwrap() > 5, "{st}");
+    assert!(st["refs"].as_u64().unwrap() >= 4, "{st}");
+    assert!(st["engine_ms"].as_f64().unwrap() > 0.0, "{st}");
+    assert_eq!(st["cached"], false, "{st}");
+    assert!(r["steps"][2].get("stats").is_none(), "{r:#}");
     for s in r["steps"].as_array().unwrap().iter().take(6) {
         assert_eq!(s["status"], "ok", "{s}");
         assert!(s["ms"].as_u64().is_some());

@@ -222,10 +222,14 @@ function implicitRole(el) {
     case "li": {
       const p = parentElementOf(el);
       const pt = p ? localNameOf(p) : "";
+      const pr = p ? explicitRole(p) : null;
       if (pt === "ul" || pt === "ol" || pt === "menu") {
-        const pr = explicitRole(p);
+        // presentational role inheritance: the list's items go with it
         if (pr === "none" || pr === "presentation") return null;
       }
+      // Chromium: an li whose parent has another role (a ul used as navigation, menu,
+      // tablist, group...) is not a list item; one under a plain element still is.
+      if (pr && pr !== "list" && pr !== "none" && pr !== "presentation") return null;
       return "listitem";
     }
     case "main": return "main";

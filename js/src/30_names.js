@@ -55,11 +55,24 @@ function labelMapOf(doc) {
 
 // Roles that take their name from content (accname 1.2, 2F; ARIA 1.2 "name from: contents").
 const NAME_FROM_CONTENT = new $Set(strSplit(
-  // row is left out: Chromium names rows only when authors do (HTML-AAM leaves it open).
+  // row is left out: Chromium names rows of grids and treegrids from content (see inGrid),
+  // and rows of tables only when authors do (HTML-AAM leaves it open).
   "button cell checkbox columnheader gridcell heading link menuitem menuitemcheckbox " +
   "menuitemradio option radio rowheader switch tab tooltip treeitem code deletion " +
   "emphasis insertion mark strong subscript superscript term time comment",
   " "));
+
+// Roles whose content never flows into an ancestor's name from content in Chromium (the
+// oracle; checked against Accessibility.getFullAXTree with each role inside a link). accname
+// 1.2 2F.iii would recurse into every child; Chromium stops at these.
+const NO_CONTENT_CONTRIBUTION = new $Set(strSplit(
+  "alert alertdialog application article banner blockquote comment complementary contentinfo " +
+  "dialog document feed figure form grid group img listbox log main marquee math menubar " +
+  "navigation note progressbar radiogroup row rowgroup search separator status tablist " +
+  "tabpanel timer toolbar tree treegrid combobox meter iframe",
+  " "));
+
+const CONTENT_CONTRIBUTING_TAGS = new $Set(["footer", "address", "svg"]);
 
 // Elements whose content adds spaces around it (CSS block-level in practice).
 // Chromium also separates inline-block boxes and embedded objects (images, SVG) with spaces.
@@ -371,7 +384,8 @@ function contentText(root, inLabel, target) {
       // 2A: hidden descendants contribute nothing (unless the whole referenced subtree is hidden).
       if (!includeHidden && isHiddenForName(item)) continue;
       if (setHas(NEVER_RENDERED, localNameOf(item))) continue;
-      const nc = nonContentName(item, getRole(item), inLabel, target);
+      const role = getRole(item);
+      const nc = nonContentName(item, role, inLabel, target);
       block = isBlock(item);
       if (nc !== null) {
         // a name that does not come from text (alt, aria-label, a control's value) stands apart
@@ -379,6 +393,12 @@ function contentText(root, inLabel, target) {
         len += nc.length;
         continue;
       }
+      // Chromium: containers of many objects (landmarks, figures, groups, widgets' frames)
+      // give nothing of their content to an ancestor's name; only a labelledby traversal
+      // reads them. (footer, address and svg elements do: Chromium's own roles for them are
+      // not among those.)
+      if (!inLabel && role && setHas(NO_CONTENT_CONTRIBUTION, role) &&
+          !(setHas(CONTENT_CONTRIBUTING_TAGS, localNameOf(item)) && !getAttr(item, "role"))) continue;
       title = tooltipName(item);
     }
     const before = pseudoText(item, "::before");
@@ -438,7 +458,7 @@ function getName(el, role) {
   let name = nonContentName(el, role, false, el);
   if (name === null) {
     name = "";
-    if (role && setHas(NAME_FROM_CONTENT, role)) {
+    if (role && (setHas(NAME_FROM_CONTENT, role) || (role === "row" && inGrid(el)))) {
       name = contentText(el, false, el);
       if (name && contentNamed) setAdd(contentNamed, el);
     }
@@ -447,6 +467,22 @@ function getName(el, role) {
   name = clean(name, NAME_CAP);
   if (nameCache) mapSet(nameCache, el, name);
   return name;
+}
+
+/**
+ * Whether a row belongs to a grid or treegrid (explicit role on its table element): Chromium
+ * names those rows from their content, and leaves rows of tables unnamed.
+ */
+function inGrid(row) {
+  let p = parentElementOf(row);
+  for (let guard = 0; p && guard < 16; guard++) {
+    const r = getAttr(p, "role");
+    const rl = r ? strLower(strTrim(r)) : "";
+    if (rl === "grid" || rl === "treegrid") return true;
+    if (rl === "table" || localNameOf(p) === "table") return false;
+    p = parentElementOf(p);
+  }
+  return false;
 }
 
 /** aria-describedby, then title when it was not used for the name. */

@@ -11,6 +11,10 @@ pub fn tests() -> Vec<Test> {
         ("fidelity::aria_owns_exact_lines", aria_owns_exact_lines),
         ("fidelity::names_exact_lines", names_exact_lines),
         (
+            "fidelity::names_from_content_as_chromium",
+            names_from_content_exact_lines,
+        ),
+        (
             "fidelity::scoped_styles_exact_lines",
             scoped_styles_exact_lines,
         ),
@@ -158,6 +162,54 @@ fn roles_exact_lines(c: &Ctx) {
 
 fn names_exact_lines(c: &Ctx) {
     check(c, "html/names/accname.html", NAMES);
+}
+
+/// Name from content as Chromium composes it (each name checked with
+/// Accessibility.getFullAXTree): landmarks, articles, figures and groups give nothing to an
+/// ancestor's name unless a labelledby traversal reads them; rows of grids are named from
+/// their cells, rows of tables are not; an li under an element with another role is no list
+/// item.
+const CONTENT: &str = r#"- document "Names from content as Chromium composes them":
+  - link [ref=*]:
+    - /url: /story
+    - article:
+      - heading "Story headline" [level=2]
+  - link "Photo caption" [ref=*]:
+    - /url: /photo
+    - figure:
+      - img "Harbour at dawn"
+    - text: Photo caption
+  - link "after nav" [ref=*]:
+    - /url: /nav
+    - navigation: Inside nav
+    - text: after nav
+  - button "Ungrouped" [ref=*]:
+    - group: Grouped
+    - text: Ungrouped
+  - link "Listed" [ref=*]:
+    - /url: /list
+    - list:
+      - listitem: Listed
+  - link "Footer text" [ref=*]:
+    - /url: /foot
+    - contentinfo: Footer text
+  - article: Read by labelledby
+  - button "Read by labelledby" [ref=*]
+  - grid "Orders":
+    - row "Order 7 Shipped" [ref=*]:
+      - gridcell "Order 7" [ref=*]
+      - gridcell "Shipped" [ref=*]
+  - table "Prices":
+    - row:
+      - columnheader "Item"
+    - row:
+      - cell "Tea"
+  - tablist "Views": Not an item
+  - listitem: Still an item
+"#;
+
+fn names_from_content_exact_lines(c: &Ctx) {
+    check(c, "html/names/content.html", CONTENT);
 }
 
 fn hidden_exact_lines(c: &Ctx) {

@@ -72,6 +72,13 @@ const NO_CONTENT_CONTRIBUTION = new $Set(strSplit(
   "tabpanel timer toolbar tree treegrid combobox meter iframe",
   " "));
 
+// Roles ARIA 1.3 prohibits naming: Chromium does not name them from a title (aria-label
+// still works). Generic elements keep their title here: a clickable icon's title is often
+// all an agent has to go by.
+const NO_TOOLTIP_NAME = new $Set(strSplit(
+  "paragraph code strong emphasis deletion insertion subscript superscript caption",
+  " "));
+
 const CONTENT_CONTRIBUTING_TAGS = new $Set(["footer", "address", "svg"]);
 
 // Elements whose content adds spaces around it (CSS block-level in practice).
@@ -133,9 +140,11 @@ function labelsText(el) {
       labels = null;
     }
   }
-  if (!labels || !labels.length) return "";
+  if (!labels || !labels.length) return null;
   const parts = [];
   for (let i = 0; i < labels.length; i++) {
+    // a hidden label still labels (it stops the fallbacks) but says nothing (Chromium)
+    if (isHiddenForName(labels[i])) continue;
     const t = contentText(labels[i], true, el);
     if (t) push(parts, t);
   }
@@ -236,6 +245,8 @@ function nonContentName(el, role, inLabel, target) {
   // 2E: host language label.
   const native = nativeName(el, role, inLabel);
   if (native) return native;
+  // labelled by an empty (or hidden) label: no name, and no fallback either
+  if (native === "" && !inLabel) return "";
   return null;
 }
 
@@ -263,16 +274,16 @@ function nativeName(el, role, inLabel) {
       if (t && strTrim(t)) return trimmed(t);
       return "Submit";
     }
-    if (!inLabel) {
-      const lt = labelsText(el);
-      if (lt) return lt;
-    }
+    // 2E: a control with a label element is named by it, even when it says nothing:
+    // Chromium then uses neither title nor placeholder ("" stops the fallbacks)
+    if (!inLabel) return labelsText(el);
     return null;
   }
   if (setHas(LABELABLE, tag) && !inLabel) {
     const lt = labelsText(el);
-    if (lt) return lt;
-    return null;
+    // a button is still named by its content when its label says nothing
+    if (tag === "button") return lt || null;
+    return lt;
   }
   if (tag === "img" || tag === "area") {
     const alt = getAttr(el, "alt");
@@ -462,7 +473,8 @@ function getName(el, role) {
       name = contentText(el, false, el);
       if (name && contentNamed) setAdd(contentNamed, el);
     }
-    if (!name) name = tooltipName(el);
+    // Chromium names no paragraph or text-level element from its title
+    if (!name && !(role && setHas(NO_TOOLTIP_NAME, role))) name = tooltipName(el);
   }
   name = clean(name, NAME_CAP);
   if (nameCache) mapSet(nameCache, el, name);

@@ -168,7 +168,8 @@ fn names_exact_lines(c: &Ctx) {
 /// Accessibility.getFullAXTree): landmarks, articles, figures and groups give nothing to an
 /// ancestor's name unless a labelledby traversal reads them; rows of grids are named from
 /// their cells, rows of tables are not; an li under an element with another role is no list
-/// item.
+/// item; a label element names its control even when empty or hidden (no placeholder
+/// fallback); no title names a paragraph.
 const CONTENT: &str = r#"- document "Names from content as Chromium composes them":
   - link [ref=*]:
     - /url: /story
@@ -206,6 +207,10 @@ const CONTENT: &str = r#"- document "Names from content as Chromium composes the
       - cell "Tea"
   - tablist "Views": Not an item
   - listitem: Still an item
+  - textbox [ref=*]
+  - textbox [ref=*]
+  - textbox "Unlabelled keeps its placeholder" [ref=*]
+  - paragraph: Body text
 "#;
 
 fn names_from_content_exact_lines(c: &Ctx) {

@@ -8,7 +8,7 @@
 let cacheDepth = 0;
 let styleCache = null;
 let hiddenCache = null;
-// computed style -> values read from it (each property is read from Blink once per walk)
+// property -> (computed style -> value): each property is read from Blink once per walk
 let cssMemo = null;
 // element -> whether it or an ancestor hides its subtree (visibility aside)
 let ancCache = null;
@@ -71,16 +71,16 @@ function styleOf(el, pseudo) {
 function cssValue(style, prop) {
   if (!style) return "";
   if (!cssMemo) return styleGet(style, prop);
-  let m = mapGet(cssMemo, style);
+  // one map per property (a handful), keyed by the computed style: no object per element
+  let m = mapGet(cssMemo, prop);
   if (m === undefined) {
-    // no prototype: the page's Object.prototype cannot answer for a missing key
-    m = $create(null);
-    mapSet(cssMemo, style, m);
+    m = new $Map();
+    mapSet(cssMemo, prop, m);
   }
-  let v = m[prop];
+  let v = mapGet(m, style);
   if (v === undefined) {
     v = styleGet(style, prop);
-    m[prop] = v;
+    mapSet(m, style, v);
   }
   return v;
 }

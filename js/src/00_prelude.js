@@ -195,6 +195,17 @@ const inputTypeOf = getter(D.HTMLInputElement.prototype, "type");
 const inputCheckedOf = getter(D.HTMLInputElement.prototype, "checked");
 const inputIndeterminateOf = getter(D.HTMLInputElement.prototype, "indeterminate");
 const inputLabelsOf = getter(D.HTMLInputElement.prototype, "labels");
+// `labels` of every labelable element, through each interface's own getter (a page may
+// redefine the property on any of them)
+const LABELS_GETTERS = {
+  input: inputLabelsOf,
+  select: getter(D.HTMLSelectElement.prototype, "labels"),
+  textarea: getter(D.HTMLTextAreaElement.prototype, "labels"),
+  button: getter(D.HTMLButtonElement.prototype, "labels"),
+  meter: getter(D.HTMLMeterElement.prototype, "labels"),
+  output: getter(D.HTMLOutputElement.prototype, "labels"),
+  progress: getter(D.HTMLProgressElement.prototype, "labels"),
+};
 const textareaValueOf = getter(D.HTMLTextAreaElement.prototype, "value");
 const selectValueOf = getter(D.HTMLSelectElement.prototype, "value");
 const selectSelectedOptions = getter(D.HTMLSelectElement.prototype, "selectedOptions");

@@ -135,7 +135,14 @@ function labelsText(el) {
   } else {
     // in a shadow tree (or outside a walk): the element's own list
     try {
-      labels = el.labels;
+      const get = $hasOwn(LABELS_GETTERS, localNameOf(el)) ? LABELS_GETTERS[localNameOf(el)] : null;
+      const list = get ? get(el) : null;
+      if (list) {
+        // a NodeList read through the captured accessors, into an array of ours
+        labels = [];
+        const n = nodeListLength(list);
+        for (let i = 0; i < n; i++) push(labels, nodeListItem(list, i));
+      }
     } catch (_) {
       labels = null;
     }

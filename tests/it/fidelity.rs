@@ -147,6 +147,8 @@ const SHADOW: &str = r#"- document "Shadow DOM":
   - heading [level=3]
   - link "Deep link" [ref=*]:
     - /url: /html/shadow/slots.html#deep
+  - text: User name
+  - textbox "User name" [ref=*]
 "#;
 const FRAMES: &str = r#"- document "Frames":
   - button "Top button" [ref=*]

@@ -62,6 +62,9 @@ const CROSS_ORIGIN: &str = "cross-origin";
 
 /// Snapshots the current tab.
 pub async fn capture(browser: &mut Browser, opts: &CaptureOptions) -> Result<Snapshot> {
+    // tabs that never had a `goto` (popups, tabs the page opened) get the engine preloaded
+    // for their next documents too
+    browser.ensure_preload().await;
     let n = browser.next_snapshot()?;
     let w = capture_context(&browser.client, opts, n, 0, 0, opts.max_nodes)
         .instrument(info_span!("capture_snapshot", n))

@@ -14,8 +14,6 @@ let cssMemo = null;
 let ancCache = null;
 // Per-walk memo for 20_roles (table kinds); lives here so it is reset with the others.
 let tableKindCache = null;
-// element -> aria-disabled="true" on it or on the nearest ancestor that says either way
-let ariaDisabledCache = null;
 
 function beginCaches() {
   if (cacheDepth++ === 0) {
@@ -26,7 +24,6 @@ function beginCaches() {
     scopeFlags = new $Map();
     lastScope = null;
     tableKindCache = new $Map();
-    ariaDisabledCache = new $Map();
     beginNameCaches();
   }
 }
@@ -39,7 +36,6 @@ function endCaches() {
     scopeFlags = null;
     lastScope = null;
     tableKindCache = null;
-    ariaDisabledCache = null;
     endNameCaches();
   }
 }

@@ -58,27 +58,11 @@ function ariaBool(el, name) {
 
 function isDisabled(el, role) {
   if (isNativelyDisabled(el)) return true;
-  // the nearest element (itself or an ancestor) with aria-disabled decides; answers are
-  // memoised per walk for the whole climb, so siblings do not climb again
-  const path = [];
-  let res = false;
   for (let p = el; p; p = parentElementOf(p)) {
-    if (ariaDisabledCache) {
-      const c = mapGet(ariaDisabledCache, p);
-      if (c !== undefined) {
-        res = c;
-        break;
-      }
-    }
-    push(path, p);
     const v = getAttr(p, "aria-disabled");
-    if (v !== null) {
-      res = strLower(v) === "true";
-      break;
-    }
+    if (v !== null) return strLower(v) === "true";
   }
-  if (ariaDisabledCache) for (let i = 0; i < path.length; i++) mapSet(ariaDisabledCache, path[i], res);
-  return res;
+  return false;
 }
 
 /** States and properties of a node; only true / meaningful values are set. */

@@ -406,27 +406,19 @@ impl Browser {
     /// changes: the engine is installed on first use, as always.
     pub async fn ensure_preload(&mut self) {
         let current = self.record.current.clone();
-        let Some(tab) = self.record.tabs.iter().find(|t| t.alias == current) else {
+        let Some(i) = self.record.tabs.iter().position(|t| t.alias == current) else {
             return;
         };
-        let old = tab.preload.clone();
-        if old
-            .as_ref()
-            .is_some_and(|p| p.hash == crate::engine::ENGINE_HASH)
-        {
-            return;
-        }
-        if let Some(id) =
-            crate::engine::preload(&self.client, old.as_ref().map(|p| p.id.as_str())).await
-        {
-            for t in &mut self.record.tabs {
-                if t.alias == current {
-                    t.preload = Some(session::Preload {
-                        hash: crate::engine::ENGINE_HASH.to_string(),
-                        id: id.clone(),
-                    });
-                }
-            }
+        let old = match &self.record.tabs[i].preload {
+            Some(p) if p.hash == crate::engine::ENGINE_HASH => return,
+            Some(p) => Some(p.id.clone()),
+            None => None,
+        };
+        if let Some(id) = crate::engine::preload(&self.client, old.as_deref()).await {
+            self.record.tabs[i].preload = Some(session::Preload {
+                hash: crate::engine::ENGINE_HASH.to_string(),
+                id,
+            });
             if let Err(e) = session::save(&self.record) {
                 debug!(error = %e, "session record not saved after preload");
             }

@@ -485,23 +485,16 @@ pub async fn element(b: &Browser, r: &str) -> Result<fantoccini::elements::Eleme
     ))
 }
 
-/// Handles open dialogs by the documented policy (accept alerts, confirms, prompts and
-/// beforeunload), returning what they said.
-pub async fn handle_dialogs(b: &Browser) -> Vec<Value> {
-    let mut seen = Vec::new();
-    for _ in 0..5 {
-        match b.client.get_alert_text().await {
-            Ok(text) => {
-                let _ = b.client.accept_alert().await;
-                seen.push(json!({"message": text, "handled": "accepted"}));
-            }
-            Err(_) => break,
-        }
-    }
-    seen
+/// Answers open dialogs by the `--dialog` policy; they are logged for the step's result
+/// (`crate::dialogs::drain`).
+pub async fn handle_dialogs(b: &Browser) {
+    crate::dialogs::answer_open(&b.client).await;
 }
 
 fn is_transient(e: &Error) -> bool {
+    if e.is_dialog() {
+        return true;
+    }
     let s = e.to_string();
     s.contains("context")
         || s.contains("detached")
@@ -512,9 +505,8 @@ fn is_transient(e: &Error) -> bool {
 
 /// Waits until the page is quiet: loaded, no DOM mutation and no new resource for
 /// `quiet_ms`, at most `max` (then it just goes on). Dialogs met on the way are handled.
-pub async fn settle(b: &Browser, quiet_ms: f64, max: Duration) -> Vec<Value> {
+pub async fn settle(b: &Browser, quiet_ms: f64, max: Duration) {
     let start = Instant::now();
-    let mut dialogs = Vec::new();
     loop {
         match engine_ok(b, "activity", json!({})).await {
             Ok(a) => {
@@ -526,7 +518,7 @@ pub async fn settle(b: &Browser, quiet_ms: f64, max: Duration) -> Vec<Value> {
                 }
             }
             Err(e) if is_transient(&e) => {
-                dialogs.extend(handle_dialogs(b).await);
+                handle_dialogs(b).await;
             }
             Err(_) => break,
         }
@@ -535,7 +527,6 @@ pub async fn settle(b: &Browser, quiet_ms: f64, max: Duration) -> Vec<Value> {
         }
         tokio::time::sleep(Duration::from_millis(30)).await;
     }
-    dialogs
 }
 
 /// Polls a `wait` condition until it holds or `limit` passes.
@@ -549,7 +540,7 @@ pub async fn wait_for(b: &Browser, cond: Value, limit: Duration, what: &str) -> 
                 ));
             }
             Ok(_) => {}
-            Err(e) if e.is_usage() => return Err(e),
+            Err(e) if e.is_usage() || e.is_browser() => return Err(e),
             Err(e) if is_transient(&e) => {
                 handle_dialogs(b).await;
             }

@@ -12,11 +12,18 @@ use tracing::info_span;
 /// Runs the command; returns the process exit code for successful runs.
 pub async fn run(cli: Cli) -> Result<i32> {
     let g = &cli.global;
+    crate::dialogs::set_policy(g.dialog);
+    if g.timeout == Some(0) {
+        return Err(usage(
+            "--timeout 0: give the deadline of each step in milliseconds (default 30000)",
+        ));
+    }
     let bopts = BrowserOptions {
         session: g.session.clone(),
         webdriver: g.webdriver.clone(),
         browser: g.browser.clone(),
         driver: g.driver.clone(),
+        timeout: g.timeout.map(std::time::Duration::from_millis),
     };
     let oopts = OutputOptions {
         file: g.file.clone(),
@@ -28,17 +35,35 @@ pub async fn run(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Snapshot(args) => {
             let mut b = Browser::open(&bopts).await?;
-            b.use_tab(g.tab.as_deref()).await?;
-            let r = snapshot_cmd(&mut b, &args, g.verbose).await;
+            let limit = b.timeout;
+            let r = tokio::time::timeout(limit, async {
+                b.use_tab(g.tab.as_deref()).await?;
+                snapshot_cmd(&mut b, &args, g.verbose).await
+            })
+            .await;
+            let r = match r {
+                Ok(r) => r,
+                Err(_) => Err(b.timed_out(limit)),
+            };
+            if r.as_ref().is_err_and(Error::is_timeout) {
+                b.timed_out(limit);
+            }
             let v = crash_guard(&mut b, r).await?;
-            emit_view(&v, g.format, g.pretty, &ropts, &oopts)?;
+            let mut notes = std::mem::take(&mut b.notes);
+            let dialogs = crate::dialogs::drain();
+            notes.extend(
+                crate::dialogs::notes(&dialogs)
+                    .into_iter()
+                    .map(|n| n.trim_start_matches("# ").to_string()),
+            );
+            emit_view_noted(&v, g.format, g.pretty, &ropts, &oopts, &notes)?;
             Ok(0)
         }
-        Command::Run { steps, timeout } => {
+        Command::Run { steps } => {
             let steps = crate::steps::parse::read_file(&steps)?;
             let mut b = Browser::open(&bopts).await?;
             b.use_tab(g.tab.as_deref()).await?;
-            run_and_print(&mut b, &steps, timeout, g, &oopts).await
+            run_and_print(&mut b, &steps, g.timeout, g, &oopts).await
         }
         Command::Session { action } => match action {
             SessionAction::List => {
@@ -55,7 +80,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
             SessionAction::Close { name } => {
                 let name = name.unwrap_or_else(|| g.session.clone());
                 crate::browser::session::validate_name(&name)?;
-                if Browser::close_session(&name).await? {
+                if Browser::close_session(&name, bopts.deadline()).await? {
                     eprintln!("session {name:?} closed");
                     Ok(0)
                 } else {
@@ -88,7 +113,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
             let parsed =
                 crate::steps::parse::parse_step(&step, 0).map_err(|p| Error::StepFile {
                     path: "<command line>".into(),
-                    problems: p.join("\n"),
+                    problems: p.join("; "),
                 })?;
             let file = crate::steps::StepFile {
                 tab: None,
@@ -97,7 +122,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
             };
             let mut b = Browser::open(&bopts).await?;
             b.use_tab(g.tab.as_deref()).await?;
-            run_and_print(&mut b, &file, None, g, &oopts).await
+            run_and_print(&mut b, &file, g.timeout, g, &oopts).await
         }
     }
 }
@@ -133,7 +158,11 @@ async fn run_and_print(
     })?;
     for s in &result.steps {
         if let Some(e) = &s.error {
-            eprintln!("error: step {} failed: {e}", s.action);
+            eprintln!(
+                "error: step {} failed: {}",
+                s.action,
+                crate::error::one_line(e)
+            );
         }
     }
     print_stdout(&body)?;
@@ -204,9 +233,8 @@ pub fn command_step(c: &Command) -> Option<serde_json::Value> {
             selector,
             url,
             hidden,
-            timeout,
         } => json!({"wait": {
-            "text": text, "ref": target, "selector": selector, "url": url, "hidden": hidden, "timeout": timeout}}),
+            "text": text, "ref": target, "selector": selector, "url": url, "hidden": hidden}}),
         Command::Sleep { ms } => json!({"sleep": ms}),
         Command::Eval { expr } => json!({"eval": expr}),
         Command::Assert {
@@ -272,9 +300,9 @@ fn session_flag_given() -> bool {
 /// usable, and says so.
 pub async fn crash_guard<T>(b: &mut Browser, r: Result<T>) -> Result<T> {
     match r {
-        Err(e) if e.to_string().contains("tab crashed") => {
+        Err(e) if e.is_tab_crash() => {
             let alias = b.tab().to_string();
-            b.replace_crashed_tab().await?;
+            b.replace_tab().await?;
             Err(Error::Browser(format!(
                 "the page crashed its browser tab; tab {alias} was replaced by a fresh, blank one (the page is lost: open it again)"
             )))
@@ -316,6 +344,34 @@ async fn snapshot_cmd(
         ..Default::default()
     };
     crate::query::view::view(b, &snapshot_args(args, verbose), &extra).await
+}
+
+/// Like [`emit_view`], with notes for the reader first: `# ` lines in text, a `notes` list
+/// in JSON (a tab replaced, dialogs answered: SPEC 9).
+pub fn emit_view_noted(
+    v: &crate::query::view::View,
+    format: Format,
+    pretty: bool,
+    ropts: &RenderOptions,
+    oopts: &OutputOptions,
+    notes: &[String],
+) -> Result<()> {
+    if notes.is_empty() {
+        return emit_view(v, format, pretty, ropts, oopts);
+    }
+    for n in notes {
+        eprintln!("note: {}", crate::error::one_line(n));
+    }
+    if format == Format::Text {
+        let mut head = String::new();
+        for n in notes {
+            head.push_str("# ");
+            head.push_str(&crate::error::one_line(n));
+            head.push('\n');
+        }
+        print_stdout(head.trim_end())?;
+    }
+    emit_view(v, format, pretty, ropts, oopts)
 }
 
 /// Renders and delivers a view (spilling when over the inline limit).

@@ -70,6 +70,13 @@ pub struct Global {
     /// Replies over this many bytes go to an artifact file (0 = never).
     #[arg(long, global = true, value_name = "BYTES", default_value_t = crate::spill::DEFAULT_INLINE_LIMIT)]
     pub inline_limit: usize,
+    /// Deadline in ms of each step (a single command is one step; for `run` this overrides
+    /// the file's "timeout"). Default 30000. A page that blocks gets exit 4 within it.
+    #[arg(long, global = true, env = "ARIASNAP_TIMEOUT", value_name = "MS")]
+    pub timeout: Option<u64>,
+    /// How page dialogs (alert, confirm, prompt, beforeunload) are answered.
+    #[arg(long, global = true, env = "ARIASNAP_DIALOG", value_enum, default_value_t = crate::dialogs::Policy::Dismiss)]
+    pub dialog: crate::dialogs::Policy,
     /// Directory for artifact files (default: a private directory under the temp dir).
     #[arg(long, global = true, value_name = "DIR")]
     pub artifacts: Option<PathBuf>,
@@ -131,9 +138,6 @@ pub enum Command {
         /// Step file path, or - for stdin.
         #[arg(value_name = "FILE")]
         steps: String,
-        /// Limit per step in ms (overrides the file's "timeout").
-        #[arg(long)]
-        timeout: Option<u64>,
     },
     /// Open URL in the current tab.
     Goto {
@@ -279,9 +283,6 @@ pub enum Command {
         url: Option<String>,
         #[arg(long)]
         hidden: bool,
-        /// Limit in ms.
-        #[arg(long)]
-        timeout: Option<u64>,
     },
     /// Pause for MS milliseconds.
     Sleep { ms: u64 },

@@ -47,7 +47,7 @@ pub async fn run(
     .await;
     if !keep {
         drop(b);
-        Browser::close_session("demo").await?;
+        Browser::close_session("demo", opts.deadline()).await?;
     }
     server.task.abort();
     result.map(|_| 0)

@@ -49,8 +49,22 @@ pub async fn call_in_frame<T: DeserializeOwned>(
     decode(&raw)
 }
 
-/// Like [`call`], but returns the reply as the JSON text the page produced.
+/// Like [`call`], but returns the reply as the JSON text the page produced. A page dialog
+/// that blocks the call is answered (by the `--dialog` policy) and the call made again.
 pub async fn call_raw(client: &Client, method: &str, args: &Value) -> Result<String> {
+    let mut tries = 0;
+    loop {
+        match call_raw_once(client, method, args).await {
+            Err(e) if e.is_dialog() && tries < 3 => {
+                tries += 1;
+                crate::dialogs::answer_open(client).await;
+            }
+            r => return r,
+        }
+    }
+}
+
+async fn call_raw_once(client: &Client, method: &str, args: &Value) -> Result<String> {
     let params = vec![json!(ENGINE_HASH), json!(method), json!(args.to_string())];
     let reply = client.execute(FAST_PATH, params.clone()).await?;
     let reply = match reply {
@@ -270,6 +284,7 @@ async fn evaluate(client: &Client, expr: &str) -> Option<Value> {
 
 /// Decodes an engine reply, turning `{kind: "exception"}` into an error.
 pub fn decode<T: DeserializeOwned>(raw: &str) -> Result<T> {
+    let raw = &*crate::wire::mend_surrogates(raw);
     if raw.starts_with("{\"kind\":\"exception\"") || raw.starts_with("{\"kind\":\"bad_method\"") {
         let v: Value = serde_json::from_str(raw).map_err(|source| Error::Json {
             what: "the page engine",

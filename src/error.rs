@@ -13,8 +13,9 @@ pub enum Error {
     /// Bad command-line input or option values.
     #[error("{0}")]
     Usage(String),
-    /// A step file that cannot be used (syntax or schema); every problem is listed.
-    #[error("invalid step file {path}:\n{problems}")]
+    /// A step file that cannot be used (syntax or schema); every problem is listed, on one
+    /// line, separated by `; `.
+    #[error("invalid step file {path}: {problems}")]
     StepFile { path: String, problems: String },
     /// No browser or driver binary could be found.
     #[error("{what} not found{}", .tried.as_ref().map(|t| format!(" (looked for {t})")).unwrap_or_default())]
@@ -26,8 +27,14 @@ pub enum Error {
     #[error("browser failure: {0}")]
     Browser(String),
     /// A WebDriver command failed.
-    #[error("webdriver command failed: {0}")]
+    #[error("webdriver command failed: {}", webdriver_message(.0))]
     WebDriver(Box<fantoccini::error::CmdError>),
+    /// A page dialog (alert, confirm, prompt, beforeunload) is open and blocks the page.
+    #[error("the page opened a dialog that is still open: {text:?}")]
+    Dialog { text: String },
+    /// Another command holds the session's lock (SPEC 9: one command at a time).
+    #[error("session {session:?} is busy: another command is using it")]
+    Busy { session: String },
     /// Creating a WebDriver session failed.
     #[error("could not start a WebDriver session: {0}")]
     NewSession(Box<fantoccini::error::NewSessionError>),
@@ -61,9 +68,113 @@ pub enum Error {
 }
 
 impl From<fantoccini::error::CmdError> for Error {
+    /// Sorts WebDriver failures by who must act: the page stopped answering (timeout, exit 4),
+    /// a dialog is open, the browser or driver is gone (exit 3), or a plain command error.
     fn from(e: fantoccini::error::CmdError) -> Self {
+        use fantoccini::error::CmdError as C;
+        if e.is_timeout() || e.is_script_timeout() {
+            return Error::Timeout(format!(
+                "the page did not answer in time ({})",
+                webdriver_message(&e)
+            ));
+        }
+        if e.is_unexpected_alert_open() {
+            let text = match &e {
+                C::Standard(w) => w
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("text"))
+                    .and_then(|t| t.as_str())
+                    .unwrap_or("")
+                    .to_string(),
+                _ => String::new(),
+            };
+            return Error::Dialog { text };
+        }
+        let gone = match &e {
+            C::Failed(_) | C::FailedC(_) | C::Lost(_) => true,
+            C::Standard(w) => {
+                let m = w.message.to_ascii_lowercase();
+                e.is_invalid_session_id()
+                    || m.contains("not reachable")
+                    || m.contains("disconnected")
+                    || m.contains("session deleted")
+                    || m.contains("no such execution context") && m.contains("target closed")
+            }
+            _ => false,
+        };
+        if gone {
+            return Error::Browser(format!(
+                "the browser or its driver stopped answering ({})",
+                webdriver_message(&e)
+            ));
+        }
         Error::WebDriver(Box::new(e))
     }
+}
+
+/// A WebDriver error in one line: the error code and the first line of the driver's
+/// message (drivers add session info and stack traces on further lines).
+pub fn webdriver_message(e: &fantoccini::error::CmdError) -> String {
+    use fantoccini::error::CmdError as C;
+    let s = match e {
+        C::Standard(w) => {
+            let first = w.message.lines().next().unwrap_or("").trim();
+            let code = w.error();
+            if first.starts_with(&code) {
+                first.to_string()
+            } else {
+                format!("{code}: {first}")
+            }
+        }
+        C::Failed(_) | C::FailedC(_) | C::Lost(_) => {
+            format!(
+                "{e}: {}",
+                std::error::Error::source(e)
+                    .map(|s| s.to_string())
+                    .unwrap_or_default()
+            )
+        }
+        other => other.to_string(),
+    };
+    one_line(&s)
+}
+
+/// `s` as one line of plain text: line breaks become `; `, other control characters and
+/// bidi controls are dropped (messages quote page text, and the user's terminal must not
+/// read it as commands: SPEC 9).
+pub fn one_line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    // after a line break: join with "; " before the next visible character
+    let mut joining = false;
+    for ch in s.chars() {
+        if matches!(ch, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}') {
+            joining = true;
+            continue;
+        }
+        if ch.is_control() || is_bidi_control(ch) {
+            continue;
+        }
+        if joining {
+            if ch.is_whitespace() {
+                continue;
+            }
+            let t = out.trim_end().len();
+            out.truncate(t);
+            if !out.is_empty() {
+                out.push_str("; ");
+            }
+            joining = false;
+        }
+        out.push(ch);
+    }
+    out.trim_end().to_string()
+}
+
+/// Bidi and invisible format controls, which can make a terminal show text in another order
+/// than it was written (SPEC 9).
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
 }
 
 impl From<fantoccini::error::NewSessionError> for Error {
@@ -82,7 +193,8 @@ impl Error {
             | Error::Browser(_)
             | Error::WebDriver(_)
             | Error::NewSession(_) => 3,
-            Error::Timeout(_) => 4,
+            Error::Timeout(_) | Error::Busy { .. } => 4,
+            Error::Dialog { .. } => 1,
             Error::Engine(_) | Error::Ref { .. } | Error::Step(_) => 1,
             Error::Io { .. } | Error::Json { .. } => 1,
         }
@@ -91,6 +203,25 @@ impl Error {
     /// True for errors caused by the browser or driver (dead session, crash).
     pub fn is_browser(&self) -> bool {
         self.exit_code() == 3
+    }
+
+    /// True when the page or a command ran past its deadline.
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, Error::Timeout(_))
+    }
+
+    /// True when a page dialog blocks the page.
+    pub fn is_dialog(&self) -> bool {
+        matches!(self, Error::Dialog { .. })
+    }
+
+    /// True when the page crashed its tab (the renderer died).
+    pub fn is_tab_crash(&self) -> bool {
+        match self {
+            Error::WebDriver(e) => webdriver_message(e).contains("tab crashed"),
+            Error::Browser(m) | Error::Engine(m) => m.contains("tab crashed"),
+            _ => false,
+        }
     }
 
     /// True for errors in the user's input.
@@ -104,11 +235,20 @@ impl Error {
             Error::MissingBinary { what, .. } => Some(format!(
                 "install one with `sudo apt-get install -y chromium chromium-driver`, or point ariasnap at another {what}: --browser PATH, --driver PATH (or ARIASNAP_BROWSER / ARIASNAP_DRIVER), or --webdriver URL for a running WebDriver server"
             )),
-            Error::Browser(_) | Error::WebDriver(_) | Error::NewSession(_) => Some(
+            Error::Browser(_) => Some(
+                "run the command again: a session whose browser or driver died starts afresh (`ariasnap session close` ends it for good)".into(),
+            ),
+            Error::WebDriver(_) | Error::NewSession(_) => Some(
                 "run `ariasnap session close` and try again; `RUST_LOG=debug` shows the driver's replies".into(),
             ),
+            Error::Busy { .. } => Some(
+                "wait for the other command to finish, raise --timeout, or use another --session".into(),
+            ),
+            Error::Dialog { .. } => Some(
+                "dialogs are answered by --dialog accept|dismiss (default dismiss): run the command again".into(),
+            ),
             Error::Ref { .. } => Some("take a new snapshot and use the refs it prints".into()),
-            Error::Timeout(_) => Some("raise the limit with --timeout MS (or \"timeout\" in the step file)".into()),
+            Error::Timeout(_) => Some("raise the limit with --timeout MS (or \"timeout\" in the step file); a tab whose page stopped answering is replaced by the next command".into()),
             _ => None,
         }
     }
@@ -123,5 +263,37 @@ impl Error {
             path: path.into(),
             source,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_become_one_line() {
+        assert_eq!(
+            one_line("unexpected alert open: {Alert text : Hi}\n  (Session info: chrome=156)"),
+            "unexpected alert open: {Alert text : Hi}; (Session info: chrome=156)"
+        );
+        assert_eq!(one_line("a\r\n\r\nb\u{1b}[31m\u{202e}c\u{0}"), "a; b[31mc");
+        assert_eq!(one_line("trail\n"), "trail");
+    }
+
+    #[test]
+    fn step_file_errors_are_one_line() {
+        let e = Error::StepFile {
+            path: "f.json".into(),
+            problems: "step 1: x; step 2: y".into(),
+        };
+        assert!(!e.to_string().contains('\n'));
+        assert_eq!(e.exit_code(), 2);
+        assert_eq!(
+            Error::Busy {
+                session: "x".into()
+            }
+            .to_string(),
+            "session \"x\" is busy: another command is using it"
+        );
     }
 }

@@ -11,6 +11,7 @@ pub mod browser;
 pub mod capture;
 pub mod cli;
 pub mod demo;
+pub mod dialogs;
 pub mod engine;
 pub mod error;
 pub mod mcp;

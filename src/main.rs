@@ -29,14 +29,16 @@ fn main() -> ExitCode {
     match rt.block_on(ariasnap::app::run(cli)) {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
         Err(e) => {
-            eprintln!("error: {e}");
+            // SPEC 9: one line of `error:`, then optionally `caused by:` and `hint:`
+            use ariasnap::error::one_line;
+            eprintln!("error: {}", one_line(&e.to_string()));
             let mut src = std::error::Error::source(&e);
             while let Some(s) = src {
-                eprintln!("caused by: {s}");
+                eprintln!("caused by: {}", one_line(&s.to_string()));
                 src = s.source();
             }
             if let Some(h) = e.hint() {
-                eprintln!("hint: {h}");
+                eprintln!("hint: {}", one_line(&h));
             }
             ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(1))
         }

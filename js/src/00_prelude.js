@@ -281,6 +281,13 @@ const outerHTMLOf = getter(ElementP, "outerHTML");
 const winScrollBy = uncurry(R.scrollBy);
 const winScrollTo = uncurry(R.scrollTo);
 const $apply = R.Reflect.apply;
+// The page's own requestAnimationFrame, only when captured before any page script ran (a
+// fresh realm's would stop with its frame, and a page may replace the global): the host
+// waits for rendered frames with it, polling from outside, never depending on page timers.
+const visibilityStateOf = getter(DocumentP, "visibilityState");
+const $raf = PRELOADED && typeof window.requestAnimationFrame === "function"
+  ? uncurry(window.requestAnimationFrame)
+  : null;
 
 
 // Everything is captured: the fresh realm's frame can go.

@@ -142,6 +142,48 @@ const closedRoots = new $WeakMap();
 const probedHosts = new $WeakMap();
 let closedRootCount = 0;
 
+// SPEC 9: closed shadow roots are read whenever they were attached. Preloaded, the engine
+// runs in each new top-level document before any page script, so it sees every closed root
+// made by script as it is made: Element.prototype.attachShadow is wrapped once, the wrapper
+// calls the original with the page's own arguments, returns its result unchanged, keeps its
+// name, length and property attributes, and records closed roots in the engine-private map.
+// Declarative closed roots (<template shadowrootmode="closed">) are made by the parser without
+// attachShadow; the host probes custom elements for those through WebDriver.
+const shadowModeOf = getter(D.ShadowRoot.prototype, "mode");
+function hookAttachShadow() {
+  const P = window.Element && window.Element.prototype;
+  const d = P ? desc(P, "attachShadow") : null;
+  const original = d && d.value;
+  if (typeof original !== "function") return;
+  const wrapped = {
+    attachShadow(init) {
+      const root = $apply(original, this, arguments);
+      try {
+        if (root && shadowModeOf(root) === "closed" && !wmGet(closedRoots, this)) {
+          wmSet(closedRoots, this, root);
+          closedRootCount++;
+        }
+      } catch (_) {
+        // never let bookkeeping break the page's call
+      }
+      return root;
+    },
+  }.attachShadow;
+  $defineProperty(P, "attachShadow", {
+    value: wrapped,
+    writable: d.writable,
+    enumerable: d.enumerable,
+    configurable: d.configurable,
+  });
+}
+if (PRELOADED) {
+  try {
+    hookAttachShadow();
+  } catch (_) {
+    // a realm without shadow DOM
+  }
+}
+
 /** The shadow root of an element: open, or closed and handed over by the host. */
 function shadowRootAny(el) {
   const sr = shadowRootOf(el);

@@ -62,3 +62,33 @@ function unchangedSince(n) {
   const now = currentFingerprint(fp.interactive);
   return { unchanged: sameFingerprint(fp, now), known: true, fingerprint: now };
 }
+
+// Rendered frames (SPEC 9: the host never waits on page timers, promises or animation
+// frames that a page can replace). `paint` starts counting two frames with the captured
+// requestAnimationFrame and answers at once; the host polls it, bounded by its own clock.
+let paintToken = 0;
+let paintedToken = 0;
+function paint(a) {
+  if (a && a.start) {
+    // force style and layout now, as a user would see the page
+    try {
+      const b = document.body || document.documentElement;
+      if (b) rectOf(b);
+    } catch (_) {
+      // no layout yet
+    }
+    if (!$raf || visibilityStateOf(document) === "hidden") return { kind: "paint", done: true };
+    const token = ++paintToken;
+    try {
+      $raf(window, function () {
+        $raf(window, function () {
+          if (token > paintedToken) paintedToken = token;
+        });
+      });
+    } catch (_) {
+      return { kind: "paint", done: true };
+    }
+    return { kind: "paint", done: false, token: token };
+  }
+  return { kind: "paint", done: paintedToken >= ((a && a.token) | 0) };
+}

@@ -268,6 +268,7 @@ const ENTRY = {
   scroll: scrollTo,
   condition: checkCondition,
   activity: activity,
+  paint: paint,
   console: consoleMessages,
   ping: function () {
     return { kind: "pong", hash: ENGINE_HASH };

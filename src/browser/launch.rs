@@ -184,7 +184,7 @@ pub fn chrome_capabilities(
     let caps = serde_json::json!({
         "browserName": "chrome",
         "pageLoadStrategy": "normal",
-        "unhandledPromptBehavior": "ignore",
+        "unhandledPromptBehavior": {"default": "ignore", "beforeUnload": "ignore"},
         "goog:chromeOptions": {
             "binary": browser.display().to_string(),
             "args": args,

@@ -3,6 +3,7 @@
 //! Owns: the fantoccini client of one command and the session record it works on. Must not:
 //! interpret pages (engine.rs and snapshot/ do).
 
+pub mod devtools;
 pub mod launch;
 pub mod session;
 
@@ -24,12 +25,32 @@ pub struct BrowserOptions {
     pub browser: Option<PathBuf>,
     /// Driver binary.
     pub driver: Option<PathBuf>,
+    /// Deadline of each step (SPEC 9; default 30 s): also the driver's script and page-load
+    /// limits, and how long opening the session may wait for its lock.
+    pub timeout: Option<std::time::Duration>,
+}
+
+/// The default deadline of a step (SPEC 9).
+pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+impl BrowserOptions {
+    /// The deadline of one step.
+    pub fn deadline(&self) -> std::time::Duration {
+        self.timeout.unwrap_or(DEFAULT_TIMEOUT)
+    }
 }
 
 /// A session attached for the length of one command (or one MCP server).
 pub struct Browser {
     pub client: Client,
     pub record: SessionRecord,
+    /// What the reply must tell besides its data (a tab replaced after it stopped
+    /// answering...), as `#` note text without the `# `.
+    pub notes: Vec<String>,
+    /// Deadline of each step.
+    pub timeout: std::time::Duration,
+    /// Held while this command uses the session (SPEC 9).
+    _lock: session::SessionLock,
 }
 
 fn now_secs() -> u64 {
@@ -84,7 +105,10 @@ fn cleanup(rec: &SessionRecord) {
 }
 
 impl Browser {
-    /// Attaches to the named session, or starts a new browser for it.
+    /// Attaches to the named session, or starts a new browser for it. Waits for the
+    /// session's lock (another command may be using it) and for the browser, both within the
+    /// deadline; a tab whose last command ran out of time is checked, and replaced when its
+    /// page no longer answers.
     pub async fn open(opts: &BrowserOptions) -> Result<Browser> {
         let name = if opts.session.is_empty() {
             "default"
@@ -92,37 +116,142 @@ impl Browser {
             opts.session.as_str()
         };
         session::validate_name(name)?;
-        async {
-            if let Some(rec) = session::load(name)? {
-                let driver_dead = rec.driver_pid.is_some_and(|p| !launch::alive(p));
-                if !driver_dead {
-                    match attach(&rec).await {
-                        Ok(client) => {
-                            debug!(session = name, "reattached");
-                            return Ok(Browser {
-                                client,
-                                record: rec,
-                            });
-                        }
-                        Err(e) => warn!("session {name:?} is gone ({e}); starting a new browser"),
-                    }
-                } else {
-                    warn!("session {name:?}: its driver died; starting a new browser");
-                }
-                cleanup(&rec);
+        let deadline = opts.deadline();
+        let lock = session::lock(name, std::time::Instant::now() + deadline).await?;
+        let opened = tokio::time::timeout(
+            deadline,
+            async {
+                let (client, record) = Self::attach_or_start(name, opts).await?;
+                let mut b = Browser {
+                    client,
+                    record,
+                    notes: Vec::new(),
+                    timeout: deadline,
+                    _lock: lock,
+                };
+                b.driver_timeouts(deadline).await?;
+                b.check_suspect().await?;
+                Ok::<_, Error>(b)
             }
-            Self::start(name, opts).await
+            .instrument(info_span!("browser_initialize", session = name)),
+        )
+        .await;
+        match opened {
+            Ok(r) => r,
+            Err(_) => Err(Error::Timeout(format!(
+                "session {name:?} did not answer within {} ms (its browser may be busy with a page that stopped answering; the next command replaces that tab)",
+                deadline.as_millis()
+            ))),
         }
-        .instrument(info_span!("browser_initialize", session = name))
-        .await
     }
 
-    async fn start(name: &str, opts: &BrowserOptions) -> Result<Browser> {
+    async fn attach_or_start(name: &str, opts: &BrowserOptions) -> Result<(Client, SessionRecord)> {
+        if let Some(rec) = session::load(name)? {
+            let driver_dead = rec.driver_pid.is_some_and(|p| !launch::alive(p));
+            if !driver_dead {
+                match attach(&rec).await {
+                    Ok(client) => {
+                        debug!(session = name, "reattached");
+                        return Ok((client, rec));
+                    }
+                    Err(e) => warn!("session {name:?} is gone ({e}); starting a new browser"),
+                }
+            } else {
+                warn!("session {name:?}: its driver died; starting a new browser");
+            }
+            cleanup(&rec);
+        }
+        Self::start(name, opts).await
+    }
+
+    /// Gives the driver this script and page-load limit (once per change: the record keeps
+    /// the last one), so the driver itself never waits on a page longer than a step may.
+    pub async fn driver_timeouts(&mut self, limit: std::time::Duration) -> Result<()> {
+        let ms = limit.as_millis() as u64;
+        if self.record.driver_timeout_ms == Some(ms) {
+            return Ok(());
+        }
+        self.client
+            .update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+                Some(limit),
+                Some(limit),
+                Some(std::time::Duration::from_secs(0)),
+            ))
+            .await?;
+        self.record.driver_timeout_ms = Some(ms);
+        session::save(&self.record)
+    }
+
+    /// Records that the current tab's command ran out of time (the next command checks the
+    /// tab) and returns the error to report.
+    pub fn timed_out(&mut self, limit: std::time::Duration) -> Error {
+        self.record.suspect = Some(self.record.current.clone());
+        let _ = session::save(&self.record);
+        Error::Timeout(format!(
+            "the command did not finish within {} ms (--timeout)",
+            limit.as_millis()
+        ))
+    }
+
+    /// After a command ran out of time: does the tab's page still answer? When it does not
+    /// (an endless loop, a stuck renderer), the tab is replaced by a blank one with the same
+    /// alias, and a note says so.
+    pub async fn check_suspect(&mut self) -> Result<()> {
+        let Some(alias) = self.record.suspect.clone() else {
+            return Ok(());
+        };
+        let current = self.record.current.clone();
+        if !self.record.tabs.iter().any(|t| t.alias == alias) {
+            self.record.suspect = None;
+            return session::save(&self.record);
+        }
+        if alias != current {
+            self.use_tab(Some(&alias)).await?;
+        }
+        let probe = std::time::Duration::from_millis(1500);
+        self.driver_timeouts(probe).await?;
+        let mut alive = false;
+        for _ in 0..4 {
+            match tokio::time::timeout(
+                probe + std::time::Duration::from_millis(500),
+                self.client.execute("return 1", vec![]),
+            )
+            .await
+            {
+                Ok(Ok(_)) => {
+                    alive = true;
+                    break;
+                }
+                Ok(Err(e)) if e.is_unexpected_alert_open() => {
+                    crate::dialogs::answer_open(&self.client).await;
+                }
+                _ => break,
+            }
+        }
+        if !alive {
+            self.replace_tab().await?;
+            self.notes.push(format!(
+                "tab {alias} was replaced by a blank tab: its page stopped answering after the last command ran out of time (open the page again)"
+            ));
+        }
+        self.record.suspect = None;
+        session::save(&self.record)?;
+        self.driver_timeouts(self.timeout).await?;
+        if alias != current {
+            self.use_tab(Some(&current)).await?;
+        }
+        Ok(())
+    }
+
+    async fn start(name: &str, opts: &BrowserOptions) -> Result<(Client, SessionRecord)> {
         let (webdriver, driver_pid, user_data_dir, caps) = match &opts.webdriver {
             Some(url) => {
                 let mut caps = serde_json::Map::new();
                 caps.insert("browserName".into(), "chrome".into());
-                caps.insert("unhandledPromptBehavior".into(), "ignore".into());
+                caps.insert(
+                    "unhandledPromptBehavior".into(),
+                    serde_json::json!({"default": "ignore", "beforeUnload": "ignore"}),
+                );
                 caps.insert(
                     "goog:chromeOptions".into(),
                     serde_json::json!({"args": launch::CHROMIUM_FLAGS}),
@@ -182,6 +311,13 @@ impl Browser {
             .await?
             .ok_or_else(|| Error::Browser("the driver returned no session id".into()))?;
         let handle = client.window().await?;
+        let debugger = client
+            .capabilities()
+            .and_then(|c| c.get("goog:chromeOptions"))
+            .and_then(|o| o.get("debuggerAddress"))
+            .and_then(|a| a.as_str())
+            .filter(|_| opts.webdriver.is_none())
+            .map(str::to_string);
         let rec = SessionRecord {
             name: name.to_string(),
             webdriver,
@@ -197,17 +333,18 @@ impl Browser {
             next_tab: 2,
             snapshots: Default::default(),
             created: now_secs(),
+            debugger,
+            suspect: None,
+            driver_timeout_ms: Some(600_000),
         };
         session::save(&rec)?;
-        Ok(Browser {
-            client,
-            record: rec,
-        })
+        Ok((client, rec))
     }
 
     /// Ends session `name`: the browser, the driver, the profile and the record. Returns
     /// false when there was no such session.
-    pub async fn close_session(name: &str) -> Result<bool> {
+    pub async fn close_session(name: &str, deadline: std::time::Duration) -> Result<bool> {
+        let _lock = session::lock(name, std::time::Instant::now() + deadline).await?;
         let Some(rec) = session::load(name)? else {
             return Ok(false);
         };
@@ -250,9 +387,11 @@ impl Browser {
         Ok(())
     }
 
-    /// Replaces the current tab with a fresh one (after the page crashed its renderer), so the
-    /// session stays usable. The alias is kept.
-    pub async fn replace_crashed_tab(&mut self) -> Result<()> {
+    /// Replaces the current tab with a fresh, blank one (after its page crashed or stopped
+    /// answering), so the session stays usable; the alias is kept. With Chromium's DevTools
+    /// address known, the tab is made and closed by the browser itself, without the driver,
+    /// whose command queue a page in an endless loop blocks.
+    pub async fn replace_tab(&mut self) -> Result<()> {
         let alias = self.record.current.clone();
         let old = self
             .record
@@ -260,17 +399,35 @@ impl Browser {
             .iter()
             .find(|t| t.alias == alias)
             .map(|t| t.handle.clone());
-        let fresh = self.client.new_window(true).await?;
-        let handle = fresh.handle;
-        if let Some(old) = old.and_then(|h| WindowHandle::try_from(h).ok()) {
-            if self.client.switch_to_window(old).await.is_ok() {
-                let _ = self.client.close_window().await;
+        let by_devtools = match &self.record.debugger {
+            Some(addr) => devtools::new_tab(addr).await.ok(),
+            None => None,
+        };
+        let handle = match by_devtools {
+            Some(h) => {
+                WindowHandle::try_from(h).map_err(|_| Error::Browser("bad window handle".into()))?
+            }
+            None => self.client.new_window(true).await?.handle,
+        };
+        self.client.switch_to_window(handle.clone()).await?;
+        if let Some(old) = old {
+            let closed = match &self.record.debugger {
+                Some(addr) => devtools::close_tab(addr, &old).await.is_ok(),
+                None => false,
+            };
+            if !closed {
+                if let Ok(h) = WindowHandle::try_from(old) {
+                    if self.client.switch_to_window(h).await.is_ok() {
+                        let _ = self.client.close_window().await;
+                    }
+                }
+                self.client.switch_to_window(handle.clone()).await?;
             }
         }
-        self.client.switch_to_window(handle.clone()).await?;
         for t in &mut self.record.tabs {
             if t.alias == alias {
                 t.handle = handle_str(&handle);
+                t.preload = None;
             }
         }
         session::save(&self.record)
@@ -387,11 +544,20 @@ impl Browser {
     pub async fn goto(&mut self, url: &str) -> Result<()> {
         let url = normalize_url(url)?;
         self.ensure_preload().await;
-        if let Err(e) = self.client.goto(&url).await {
-            // The driver runs its own script in the page it leaves, which a page that replaced
-            // built-ins breaks; DevTools navigates without one.
-            if !self.cdp_navigate(&url).await {
-                return Err(e.into());
+        match self.client.goto(&url).await.map_err(Error::from) {
+            Ok(()) => {}
+            Err(e) if e.is_dialog() => {
+                // the new page (or the one left, by beforeunload) opened a dialog while
+                // loading: answer it and every next one until the page has loaded
+                self.loaded_through_dialogs().await?;
+            }
+            Err(e) if e.is_timeout() || e.is_browser() => return Err(e),
+            Err(e) => {
+                // The driver runs its own script in the page it leaves, which a page that
+                // replaced built-ins breaks; DevTools navigates without one.
+                if !self.cdp_navigate(&url).await {
+                    return Err(e);
+                }
             }
         }
         self.rendered().await;
@@ -461,19 +627,49 @@ impl Browser {
         true
     }
 
-    /// Waits for layout and two animation frames in the current document (bounded).
+    /// Answers dialogs until the current page has loaded (bounded by the step's deadline,
+    /// which the caller enforces).
+    async fn loaded_through_dialogs(&self) -> Result<()> {
+        loop {
+            crate::dialogs::answer_open(&self.client).await;
+            match self
+                .client
+                .execute("return document.readyState", vec![])
+                .await
+                .map_err(Error::from)
+            {
+                Ok(v) if v.as_str() == Some("complete") => return Ok(()),
+                Ok(_) => {}
+                Err(e) if e.is_dialog() => continue,
+                Err(e) => return Err(e),
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+    }
+
+    /// Waits for layout and two rendered frames in the current document, at most 1 s. The
+    /// frames are counted in the page with the requestAnimationFrame the engine captured
+    /// before page scripts ran, and polled from here: a page that replaced its timers,
+    /// promises or animation frames cannot make this wait (SPEC 9).
     pub async fn rendered(&self) {
-        let script = "var done = arguments[arguments.length - 1]; \
-            try { var b = document.body || document.documentElement; if (b) b.getBoundingClientRect(); } catch (e) {} \
-            var raf = window.requestAnimationFrame; \
-            if (typeof raf !== 'function' || document.visibilityState === 'hidden') { done(true); return; } \
-            var t = setTimeout(function () { done(false); }, 10000); \
-            raf(function () { raf(function () { clearTimeout(t); done(true); }); });";
-        let _ = tokio::time::timeout(
-            std::time::Duration::from_secs(12),
-            self.client.execute_async(script, vec![]),
-        )
-        .await;
+        let start = std::time::Instant::now();
+        let first: Result<serde_json::Value> =
+            crate::engine::call(&self.client, "paint", &serde_json::json!({"start": true})).await;
+        let Ok(v) = first else { return };
+        if v.get("done").and_then(|d| d.as_bool()).unwrap_or(true) {
+            return;
+        }
+        let token = v.get("token").cloned().unwrap_or_default();
+        while start.elapsed() < std::time::Duration::from_secs(1) {
+            tokio::time::sleep(std::time::Duration::from_millis(8)).await;
+            let r: Result<serde_json::Value> =
+                crate::engine::call(&self.client, "paint", &serde_json::json!({"token": token}))
+                    .await;
+            match r {
+                Ok(v) if v.get("done").and_then(|d| d.as_bool()) == Some(false) => {}
+                _ => return,
+            }
+        }
     }
 
     /// Reserves the next snapshot number of the current tab and records it.

@@ -46,6 +46,57 @@ pub struct SessionRecord {
     pub snapshots: BTreeMap<String, u64>,
     /// Unix time of creation.
     pub created: u64,
+    /// Chromium's DevTools HTTP address (`goog:chromeOptions.debuggerAddress`), used to
+    /// replace a tab whose page stopped answering without going through the driver, whose
+    /// queue that page blocks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debugger: Option<String>,
+    /// Alias of a tab whose last command ran out of time: the next command checks that its
+    /// page still answers, and replaces the tab when it does not (SPEC 9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suspect: Option<String>,
+    /// The script and page-load limits (ms) last given to the driver.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub driver_timeout_ms: Option<u64>,
+}
+
+/// The session's lock: held for the whole command (SPEC 9: one command at a time per
+/// session). An advisory lock (`flock`) on `<name>.lock`, released by the kernel when the
+/// process ends, however it ends; the file itself stays (removing it would let two
+/// processes lock two different files).
+#[derive(Debug)]
+pub struct SessionLock {
+    _file: std::fs::File,
+}
+
+/// Takes the lock of session `name`, waiting at most until `deadline`.
+pub async fn lock(name: &str, deadline: std::time::Instant) -> Result<SessionLock> {
+    use std::fs::TryLockError;
+    validate_name(name)?;
+    let p = sessions_dir()?.join(format!("{name}.lock"));
+    let file = {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .mode(0o600)
+            .open(&p)
+            .map_err(|e| Error::io("open", &p, e))?
+    };
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(SessionLock { _file: file }),
+            Err(TryLockError::WouldBlock) => {}
+            Err(TryLockError::Error(e)) => return Err(Error::io("lock", &p, e)),
+        }
+        if std::time::Instant::now() >= deadline {
+            return Err(Error::Busy {
+                session: name.to_string(),
+            });
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(15)).await;
+    }
 }
 
 /// The directory holding ariasnap's state: $ARIASNAP_HOME, else $XDG_STATE_HOME/ariasnap,

@@ -65,7 +65,7 @@ impl Server {
                 let step = tools::step_from_call(def, args);
                 let parsed = parse::parse_step(&step, 0).map_err(|p| Error::StepFile {
                     path: def.name.clone(),
-                    problems: p.join("\n"),
+                    problems: p.join("; "),
                 })?;
                 StepFile {
                     tab: None,
@@ -86,9 +86,10 @@ impl Server {
 
     /// Closes the browser session when this server made it.
     pub async fn shutdown(&self) {
-        let had = self.browser.lock().await.take();
-        if had.is_some() && self.own_session {
-            let _ = Browser::close_session(&self.bopts.session).await;
+        let had = self.browser.lock().await.take().is_some();
+        // (the Browser and its session lock are dropped by now: closing takes the lock)
+        if had && self.own_session {
+            let _ = Browser::close_session(&self.bopts.session, self.bopts.deadline()).await;
         }
     }
 }

@@ -225,10 +225,9 @@ pub fn parse_value(v: &Value, origin: &str) -> Result<StepFile> {
         }
     }
     if !problems.is_empty() {
-        let listed: Vec<String> = problems.iter().map(|p| format!("  {p}")).collect();
         return Err(Error::StepFile {
             path: origin.into(),
-            problems: listed.join("\n"),
+            problems: problems.join("; "),
         });
     }
     Ok(StepFile {

@@ -80,6 +80,10 @@ pub struct RunResult {
     pub context: Value,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub artifacts: Vec<String>,
+    /// What the reader must know besides the steps' data: a tab replaced after its page
+    /// stopped answering (SPEC 9).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Process exit code (SPEC 5).
     #[serde(skip)]
     pub exit_code: i32,
@@ -106,8 +110,11 @@ fn verb(a: &Action) -> &'static str {
 pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResult {
     let mut opts = opts.clone();
     if let Some(t) = file.timeout {
-        opts.timeout = Duration::from_millis(t);
+        opts.timeout = Duration::from_millis(t.max(1));
     }
+    // the driver never waits on a page longer than a step may
+    b.timeout = opts.timeout;
+    let _ = b.driver_timeouts(opts.timeout).await;
     let mut results = Vec::new();
     let mut artifacts = Vec::new();
     let mut failed: Option<i32> = None;
@@ -128,6 +135,12 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
     let mut start_url: Option<String> = None;
     let mut last_verb = "Done";
     for step in &file.steps {
+        if failed.is_none() && b.record.suspect.is_some() {
+            // an earlier (optional) step ran out of time: is the page still answering?
+            if let Err(e) = b.check_suspect().await {
+                failed = Some(e.exit_code());
+            }
+        }
         if failed.is_some() {
             results.push(StepResult {
                 action: step.action.name().into(),
@@ -148,30 +161,44 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
                 start_url = Some(b.url().await);
             }
             before = None;
-        } else if step.action.is_visual() && before.is_none() {
-            // The diff's "before": the viewport as it is now.
-            if let Ok(s) = viewport_snapshot(b).await {
-                let url = s.url.clone();
-                before = Some((s, url));
-            }
         }
         let t0 = Instant::now();
-        let r = tokio::time::timeout(opts.timeout, run_step(b, step, &opts, &mut artifacts)).await;
+        let r = tokio::time::timeout(opts.timeout, async {
+            if step.action.is_visual()
+                && before.is_none()
+                && !matches!(step.action, Action::Goto(_))
+            {
+                // The diff's "before": the viewport as it is now.
+                if let Ok(s) = viewport_snapshot(b).await {
+                    let url = s.url.clone();
+                    before = Some((s, url));
+                }
+            }
+            let r = run_step(b, step, &opts, &mut artifacts).await;
+            if step.action.modifies_page() && !r.as_ref().is_err_and(Error::is_timeout) {
+                let _ = engine_ok(b, "invalidate", json!({})).await;
+                actions::settle(b, 120.0, opts.settle_max).await;
+            }
+            r
+        })
+        .await;
         let r = match r {
             Ok(r) => r,
             Err(_) => Err(Error::Timeout(format!(
-                "step took over {} ms",
+                "step took over {} ms (the step's deadline: --timeout, or \"timeout\" in the step file)",
                 opts.timeout.as_millis()
             ))),
         };
-        let mut dialogs = Vec::new();
-        if step.action.modifies_page() {
-            let _ = engine_ok(b, "invalidate", json!({})).await;
-            dialogs = actions::settle(b, 120.0, opts.settle_max).await;
-            if step.action.is_visual() {
-                last_verb = verb(&step.action);
-            }
+        if r.as_ref().is_err_and(Error::is_timeout) {
+            b.timed_out(opts.timeout);
         }
+        if step.action.is_visual() {
+            last_verb = verb(&step.action);
+        }
+        let dialogs: Vec<Value> = crate::dialogs::drain()
+            .into_iter()
+            .map(|d| json!(d))
+            .collect();
         let ms = t0.elapsed().as_millis() as u64;
         let r = crate::app::crash_guard(b, r).await;
         let res = match r {
@@ -211,6 +238,20 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
         results.push(res);
     }
     let mut changes = None;
+    if b.record.suspect.is_some() {
+        // the last step ran out of time: the page may not answer; read nothing more from it
+        // (the next command checks the tab and replaces it if need be)
+        return RunResult {
+            status: "error".into(),
+            tab: b.tab().to_string(),
+            steps: results,
+            changes: None,
+            context: stuck_context(b).await,
+            artifacts,
+            notes: std::mem::take(&mut b.notes),
+            exit_code: failed.unwrap_or(4),
+        };
+    }
     let final_url = b.url().await;
     if let Some((bs, burl)) = before {
         if strip_hash(&final_url) != strip_hash(&burl) {
@@ -243,8 +284,28 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
         changes,
         context,
         artifacts,
+        notes: std::mem::take(&mut b.notes),
         exit_code: failed.unwrap_or(0),
     }
+}
+
+/// The context of a tab whose page may not answer: what the browser process knows of it
+/// (Chromium's DevTools endpoint), never a page script.
+async fn stuck_context(b: &Browser) -> Value {
+    let handle = b
+        .record
+        .tabs
+        .iter()
+        .find(|t| t.alias == b.record.current)
+        .map(|t| t.handle.clone())
+        .unwrap_or_default();
+    let (url, title) = match &b.record.debugger {
+        Some(addr) => crate::browser::devtools::tab_info(addr, &handle)
+            .await
+            .unwrap_or_default(),
+        None => Default::default(),
+    };
+    json!({"url": url, "title": title, "scroll": null, "answering": false})
 }
 
 fn strip_hash(u: &str) -> &str {

@@ -1,0 +1,91 @@
+//! Chromium's DevTools HTTP endpoint (`/json/new`, `/json/close/ID`, `/json/list`): tabs made
+//! and closed by the browser process itself. Used only to replace a tab whose page stopped
+//! answering: the driver runs one command at a time per session, and a page in an endless
+//! loop holds that queue, while the browser process still answers here. A speed-up of
+//! recovery on Chromium, never required: without it the driver's own commands are used.
+//!
+//! Owns: those three calls. Must not: touch pages (engine.rs does).
+
+use crate::error::{Error, Result};
+use http_body_util::{BodyExt, Empty};
+use hyper::body::Bytes;
+use std::time::Duration;
+
+async fn request(addr: &str, method: http::Method, path: &str) -> Result<Vec<u8>> {
+    let client = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+        .build_http::<Empty<Bytes>>();
+    let uri: http::Uri = format!("http://{addr}{path}")
+        .parse()
+        .map_err(|e| Error::Browser(format!("bad DevTools address {addr:?}: {e}")))?;
+    let req = http::Request::builder()
+        .method(method)
+        .uri(uri)
+        .body(Empty::new())
+        .map_err(|e| Error::Browser(format!("DevTools request: {e}")))?;
+    let fut = async {
+        let res = client
+            .request(req)
+            .await
+            .map_err(|e| Error::Browser(format!("DevTools endpoint {addr}: {e}")))?;
+        let status = res.status();
+        let body = res
+            .into_body()
+            .collect()
+            .await
+            .map_err(|e| Error::Browser(format!("DevTools endpoint {addr}: {e}")))?
+            .to_bytes()
+            .to_vec();
+        if !status.is_success() {
+            return Err(Error::Browser(format!(
+                "DevTools endpoint {addr}{path}: HTTP {status}"
+            )));
+        }
+        Ok(body)
+    };
+    tokio::time::timeout(Duration::from_secs(5), fut)
+        .await
+        .map_err(|_| Error::Browser(format!("DevTools endpoint {addr} did not answer")))?
+}
+
+/// Opens a blank tab; returns its target id (which is also its WebDriver window handle in
+/// chromedriver).
+pub async fn new_tab(addr: &str) -> Result<String> {
+    let body = request(addr, http::Method::PUT, "/json/new?about:blank").await?;
+    let v: serde_json::Value = serde_json::from_slice(&body).map_err(|source| Error::Json {
+        what: "the DevTools endpoint",
+        source,
+    })?;
+    v.get("id")
+        .and_then(|i| i.as_str())
+        .map(str::to_string)
+        .ok_or_else(|| Error::Browser("the DevTools endpoint made a tab without an id".into()))
+}
+
+/// Closes the tab with this target id, whatever its page is doing.
+pub async fn close_tab(addr: &str, id: &str) -> Result<()> {
+    if !id.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(Error::Browser(format!("not a DevTools target id: {id:?}")));
+    }
+    request(addr, http::Method::GET, &format!("/json/close/{id}")).await?;
+    Ok(())
+}
+
+/// The URL and title of the tab with this target id, as the browser process knows them
+/// (no page script runs).
+pub async fn tab_info(addr: &str, id: &str) -> Result<(String, String)> {
+    let body = request(addr, http::Method::GET, "/json/list").await?;
+    let v: serde_json::Value = serde_json::from_slice(&body).map_err(|source| Error::Json {
+        what: "the DevTools endpoint",
+        source,
+    })?;
+    v.as_array()
+        .and_then(|a| {
+            a.iter()
+                .find(|t| t.get("id").and_then(|i| i.as_str()) == Some(id))
+        })
+        .map(|t| {
+            let s = |k: &str| t.get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
+            (s("url"), s("title"))
+        })
+        .ok_or_else(|| Error::Browser(format!("no DevTools target {id}")))
+}

@@ -1,0 +1,153 @@
+//! Page dialogs (alert, confirm, prompt, beforeunload): answered whenever a command meets
+//! one, by the policy of `--dialog accept|dismiss` (default dismiss), and remembered so the
+//! reply can report them (SPEC 9). A dialog is never left open to block later commands.
+//!
+//! Owns: the policy and the log of answered dialogs of this process. Must not: decide what a
+//! reply looks like (the runner and `app` report the log).
+
+use fantoccini::Client;
+use serde::Serialize;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// How dialogs are answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Policy {
+    /// Press OK (a prompt gets its default text).
+    Accept,
+    /// Press Cancel (an alert has only OK: it is closed).
+    #[default]
+    Dismiss,
+}
+
+/// One dialog the page opened, and how it was answered.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Answered {
+    /// What the dialog said (capped at 1,000 characters).
+    pub message: String,
+    /// "accepted" or "dismissed".
+    pub handled: &'static str,
+}
+
+static ACCEPT: AtomicBool = AtomicBool::new(false);
+static LOG: Mutex<Vec<Answered>> = Mutex::new(Vec::new());
+
+/// Sets the policy for this process.
+pub fn set_policy(p: Policy) {
+    ACCEPT.store(p == Policy::Accept, Ordering::Relaxed);
+}
+
+/// The policy in force.
+pub fn policy() -> Policy {
+    if ACCEPT.load(Ordering::Relaxed) {
+        Policy::Accept
+    } else {
+        Policy::Dismiss
+    }
+}
+
+/// Answers every dialog open in the current tab (at most 10 in a row: a page that opens a
+/// new one from each answer is stopped there) and logs them. Returns how many.
+pub async fn answer_open(client: &Client) -> usize {
+    let mut n = 0;
+    for _ in 0..10 {
+        let Ok(text) = client.get_alert_text().await else {
+            break;
+        };
+        let r = match policy() {
+            Policy::Accept => client.accept_alert().await,
+            Policy::Dismiss => client.dismiss_alert().await,
+        };
+        if r.is_err() {
+            break;
+        }
+        log(&text);
+        n += 1;
+    }
+    n
+}
+
+/// Records a dialog answered by the policy (also for dialogs answered elsewhere).
+pub fn log(text: &str) {
+    let message: String = text.chars().take(1000).collect();
+    let handled = match policy() {
+        Policy::Accept => "accepted",
+        Policy::Dismiss => "dismissed",
+    };
+    if let Ok(mut l) = LOG.lock() {
+        l.push(Answered { message, handled });
+    }
+}
+
+/// Takes the dialogs answered since the last call.
+pub fn drain() -> Vec<Answered> {
+    LOG.lock()
+        .map(|mut l| std::mem::take(&mut *l))
+        .unwrap_or_default()
+}
+
+/// The `# dialog ...` note lines of a text reply for these dialogs.
+pub fn notes(dialogs: &[Answered]) -> Vec<String> {
+    dialogs
+        .iter()
+        .map(|d| {
+            format!(
+                "# dialog {} ({}): {}",
+                d.handled,
+                if d.handled == "accepted" {
+                    "--dialog accept"
+                } else {
+                    "--dialog dismiss, the default"
+                },
+                json_quote(&d.message)
+            )
+        })
+        .collect()
+}
+
+/// A page string inside a `#` note: JSON-quoted, with every control and bidi character
+/// escaped, so it cannot end the line or reorder it (SPEC 9).
+pub fn json_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control()
+                || crate::error::is_bidi_control(c)
+                || c == '\u{2028}'
+                || c == '\u{2029}' =>
+            {
+                out.push_str(&format!("\\u{:04x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_quote_the_page_text() {
+        let n = notes(&[Answered {
+            message: "Hi\n- button \"Pay\" [ref=s1e1]\u{1b}".into(),
+            handled: "dismissed",
+        }]);
+        assert_eq!(n.len(), 1);
+        assert!(!n[0].contains('\n') && !n[0].contains('\u{1b}'), "{}", n[0]);
+        assert!(
+            n[0].ends_with(r#""Hi\n- button \"Pay\" [ref=s1e1]\u001b""#),
+            "{}",
+            n[0]
+        );
+    }
+}

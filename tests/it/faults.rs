@@ -1,0 +1,395 @@
+//! Faults and hostile pages (SPEC 9): every command ends within its deadline with one line
+//! of `error:`, and the session works for the next command: pages that alert while loading,
+//! replace their timers and promises, loop forever or hold navigation with beforeunload;
+//! two commands at once on one session; a driver or a browser killed mid-command; closed
+//! shadow roots attached by a plain inline script.
+
+use crate::common::{Ctx, SESSION, Test};
+use serde_json::Value;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+pub fn tests() -> Vec<Test> {
+    vec![
+        ("faults::alert_on_load_is_answered", alert_on_load),
+        ("faults::replaced_timers_do_not_stall", replaced_timers),
+        ("faults::endless_loop_ends_at_the_deadline", endless_loop),
+        ("faults::beforeunload_never_holds_the_session", beforeunload),
+        ("faults::concurrent_commands_are_serialised", concurrent),
+        ("faults::busy_session_fails_at_the_deadline", busy),
+        ("faults::killed_driver_then_browser", killed_processes),
+        ("faults::closed_root_from_an_inline_script", closed_inline),
+    ]
+}
+
+const PLAIN: &str = "- document \"Plain page\":\n  - main:\n    - heading \"All is well\" [level=1]\n    - button \"Proceed\" [ref=";
+
+/// Runs `args`, timing it.
+fn timed(c: &Ctx, args: &[&str]) -> (Output, Duration) {
+    let t = Instant::now();
+    let o = c.run(args);
+    (o, t.elapsed())
+}
+
+/// SPEC 9: an error a user sees is one `error:` line, optionally `caused by:` and `hint:`
+/// lines (and `note:` lines for what the command did besides).
+fn assert_one_error_line(stderr: &[u8]) {
+    let s = String::from_utf8_lossy(stderr);
+    let errors = s.lines().filter(|l| l.starts_with("error:")).count();
+    assert_eq!(errors, 1, "one error line expected:\n{s}");
+    for l in s.lines() {
+        assert!(
+            ["error: ", "caused by: ", "hint: ", "note: "]
+                .iter()
+                .any(|p| l.starts_with(p)),
+            "stray line {l:?} in:\n{s}"
+        );
+    }
+}
+
+/// A plain page snapshots correctly in the shared session (the session is not poisoned).
+fn plain_works(c: &Ctx) -> String {
+    let t = c.snapshot("html/faults/plain.html");
+    assert!(t.contains(PLAIN), "plain page after a hostile one:\n{t}");
+    t
+}
+
+fn alert_on_load(c: &Ctx) {
+    // an alert in <head> and a confirm on load: both answered (dismissed by default) and
+    // reported, and the page behind them read
+    let (o, took) = timed(
+        c,
+        &[
+            "snapshot",
+            &c.url("html/faults/alert-on-load.html"),
+            "--timeout",
+            "8000",
+        ],
+    );
+    let t = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{t}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(took < Duration::from_millis(8000), "{took:?}");
+    assert!(
+        t.contains(
+            "# dialog dismissed (--dialog dismiss, the default): \"Welcome! Read this first.\""
+        ),
+        "{t}"
+    );
+    assert!(t.contains("\"Accept cookies?\""), "{t}");
+    assert!(t.contains("- heading \"Behind an alert\" [level=1]"), "{t}");
+    // in a step file, with --dialog accept: the dialogs are in the step's result
+    let steps =
+        serde_json::json!([{"goto": c.url("html/faults/alert-on-load.html")}, {"getTitle": {}}]);
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("alert.json");
+    std::fs::write(&f, steps.to_string()).unwrap();
+    let out = c.ok(&[
+        "run",
+        f.to_str().unwrap(),
+        "--dialog",
+        "accept",
+        "--timeout",
+        "8000",
+    ]);
+    let r: Value = serde_json::from_str(&out).unwrap();
+    let d = &r["steps"][0]["dialogs"];
+    assert_eq!(d[0]["message"], "Welcome! Read this first.", "{r:#}");
+    assert_eq!(d[0]["handled"], "accepted", "{r:#}");
+    assert_eq!(r["steps"][1]["output"], "Alerts while loading", "{r:#}");
+    plain_works(c);
+}
+
+fn replaced_timers(c: &Ctx) {
+    let (o, took) = timed(
+        c,
+        &[
+            "snapshot",
+            &c.url("html/faults/replaced-timers.html"),
+            "--timeout",
+            "5000",
+        ],
+    );
+    let t = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{t}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(took < Duration::from_millis(5000), "{took:?}");
+    assert!(t.contains("- searchbox \"Search\" [ref="), "{t}");
+    // actions, waits and diffs on the same page do not lean on its timers either
+    let go = crate::common::ref_of(&t, "button \"Go\"");
+    let (o, took) = timed(c, &["click", &go, "--timeout", "5000"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(took < Duration::from_millis(5000), "{took:?}");
+    let (o, _) = timed(
+        c,
+        &["wait", "--text", "No timers here", "--timeout", "5000"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    plain_works(c);
+}
+
+fn endless_loop(c: &Ctx) {
+    c.ok(&["goto", &c.url("html/faults/endless-loop.html")]);
+    // the page starts its loop 300 ms after load
+    std::thread::sleep(Duration::from_millis(800));
+    let (o, took) = timed(c, &["snapshot", "--timeout", "3000"]);
+    assert_eq!(
+        o.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        took < Duration::from_millis(3000 + 1000),
+        "deadline 3000 ms, took {took:?}"
+    );
+    assert_one_error_line(&o.stderr);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("did not finish within 3000 ms"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    eprintln!(
+        "endless loop: deadline 3000 ms, exit 4 after {} ms",
+        took.as_millis()
+    );
+    // the next command replaces the tab and says so
+    let (o, took) = timed(
+        c,
+        &[
+            "snapshot",
+            &c.url("html/faults/plain.html"),
+            "--inline-limit",
+            "0",
+        ],
+    );
+    let t = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{t}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        t.starts_with("# tab t1 was replaced by a blank tab: its page stopped answering"),
+        "{t}"
+    );
+    assert!(t.contains(PLAIN), "{t}");
+    eprintln!(
+        "endless loop: next command recovered in {} ms",
+        took.as_millis()
+    );
+    // a step file whose step hits the loop: the step fails at its deadline, the run says
+    // the page is not answering, and the next run gets a fresh tab
+    c.ok(&["goto", &c.url("html/faults/endless-loop.html")]);
+    std::thread::sleep(Duration::from_millis(800));
+    let (o, took) = timed(c, &["getTitle", "--timeout", "2000"]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(took < Duration::from_millis(2000 + 1000), "{took:?}");
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["context"]["answering"], false, "{r}");
+    let out = c.ok(&["getTitle"]);
+    let r: Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        r["notes"][0]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("tab t1 was replaced"),
+        "{r}"
+    );
+    plain_works(c);
+}
+
+fn beforeunload(c: &Ctx) {
+    let t = c.snapshot("html/faults/beforeunload.html");
+    let draft = crate::common::ref_of(&t, "textbox \"Draft\"");
+    let leave = crate::common::ref_of(&t, "link \"Leave\"");
+    // the user typed: the page now asks before it is left
+    c.ok(&["fill", &draft, "unsaved words"]);
+    assert_eq!(
+        crate::common::eval(c, "navigator.userActivation.hasBeenActive"),
+        true
+    );
+    let (o, took) = timed(c, &["click", &leave, "--timeout", "5000"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(took < Duration::from_millis(5000), "{took:?}");
+    // back to the page, typed again, then a navigation by the host
+    let t = c.snapshot("html/faults/beforeunload.html");
+    let draft = crate::common::ref_of(&t, "textbox \"Draft\"");
+    c.ok(&["fill", &draft, "unsaved again"]);
+    let (o, took) = timed(
+        c,
+        &[
+            "goto",
+            &c.url("html/faults/plain.html"),
+            "--timeout",
+            "5000",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(took < Duration::from_millis(5000), "{took:?}");
+    plain_works(c);
+}
+
+fn spawn(c: &Ctx, args: &[&str]) -> Child {
+    c.cmd()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn concurrent(c: &Ctx) {
+    c.snapshot("html/faults/plain.html");
+    // several commands at once on one session: each is whole and correct, never interleaved
+    let kids: Vec<Child> = (0..4)
+        .map(|i| {
+            if i % 2 == 0 {
+                spawn(c, &["snapshot", "--no-cache", "--timeout", "20000"])
+            } else {
+                spawn(
+                    c,
+                    &[
+                        "snapshot",
+                        &c.url("html/faults/plain.html"),
+                        "--timeout",
+                        "20000",
+                    ],
+                )
+            }
+        })
+        .collect();
+    for k in kids {
+        let o = k.wait_with_output().unwrap();
+        let t = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "{t}\n{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(t.starts_with(PLAIN), "garbled or wrong:\n{t}");
+        assert_eq!(t.lines().count(), 4, "{t}");
+    }
+}
+
+fn busy(c: &Ctx) {
+    c.snapshot("html/faults/plain.html");
+    let long = spawn(c, &["sleep", "2500"]);
+    // let the sleeper take the lock
+    std::thread::sleep(Duration::from_millis(700));
+    let (o, took) = timed(c, &["snapshot", "--timeout", "600"]);
+    assert_eq!(
+        o.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_one_error_line(&o.stderr);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.starts_with(&format!("error: session \"{SESSION}\" is busy")),
+        "{e}"
+    );
+    assert!(took < Duration::from_millis(600 + 800), "{took:?}");
+    let o = long.wait_with_output().unwrap();
+    assert!(o.status.success());
+    plain_works(c);
+}
+
+/// The session record of `name` (driver pid, profile).
+fn record(c: &Ctx, name: &str) -> Value {
+    let p = c
+        .home
+        .path()
+        .join("sessions-v1")
+        .join(format!("{name}.json"));
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+fn kill(pid: u32) {
+    let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+}
+
+/// Kills `pid` while a long `wait` runs; the command must exit 3 soon after, with one error
+/// line, and the next command must work on a fresh browser.
+fn kill_mid_command(c: &Ctx, session: &str, pid: u32, what: &str) {
+    let mut cmd = c.cmd();
+    cmd.env("ARIASNAP_SESSION", session)
+        .args(["wait", "--text", "never on this page", "--timeout", "20000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(1200));
+    let t = Instant::now();
+    kill(pid);
+    let o = child.wait_with_output().unwrap();
+    let took = t.elapsed();
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{what}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_one_error_line(&o.stderr);
+    assert!(
+        took < Duration::from_millis(5000),
+        "{what}: exit 3 after {took:?}"
+    );
+    eprintln!("killed {what}: exit 3 after {} ms", took.as_millis());
+    let o = c
+        .cmd()
+        .env("ARIASNAP_SESSION", session)
+        .args(["snapshot", &c.url("html/faults/plain.html")])
+        .output()
+        .unwrap();
+    let t = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{what}: next command: {t}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(t.contains(PLAIN), "{t}");
+}
+
+fn killed_processes(c: &Ctx) {
+    let s = "faults-kill";
+    c.track_session(s);
+    let o = c
+        .cmd()
+        .env("ARIASNAP_SESSION", s)
+        .args(["snapshot", &c.url("html/faults/plain.html")])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // the driver
+    let pid = record(c, s)["driver_pid"].as_u64().unwrap() as u32;
+    kill_mid_command(c, s, pid, "chromedriver");
+    // the browser (its main process: the one of this profile that is no helper process)
+    let profile = record(c, s)["user_data_dir"].as_str().unwrap().to_string();
+    let main = ariasnap::browser::launch::pids_matching(&format!("--user-data-dir={profile}"))
+        .into_iter()
+        .find(|p| {
+            let cmd = std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default();
+            !String::from_utf8_lossy(&cmd).contains("--type=")
+        })
+        .expect("the browser's main process");
+    kill_mid_command(c, s, main, "the browser");
+}
+
+fn closed_inline(c: &Ctx) {
+    // SPEC 9: read whenever and however it was attached; this one by an inline script of an
+    // ordinary <div> while the page parses (no custom element to probe)
+    let t = c.snapshot("html/shadow/closed-inline.html");
+    assert!(t.contains("- heading \"Order summary\" [level=2]"), "{t}");
+    assert!(t.contains("- button \"Place order\" [ref="), "{t}");
+    assert!(t.contains("- text: Light text"), "{t}");
+    // and its button acts
+    let b = crate::common::ref_of(&t, "button \"Place order\"");
+    c.ok(&["click", &b]);
+}

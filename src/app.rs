@@ -98,6 +98,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
             let ropts = crate::steps::runner::RunOptions {
                 output: oopts.clone(),
                 verbose: g.verbose,
+                timeout: bopts.deadline(),
                 ..Default::default()
             };
             crate::mcp::serve(bopts, ropts).await?;
@@ -347,7 +348,7 @@ async fn snapshot_cmd(
 }
 
 /// Like [`emit_view`], with notes for the reader first: `# ` lines in text, a `notes` list
-/// in JSON (a tab replaced, dialogs answered: SPEC 9).
+/// in JSON (a tab replaced, dialogs answered: SPEC 9), `note:` lines on stderr.
 pub fn emit_view_noted(
     v: &crate::query::view::View,
     format: Format,
@@ -356,22 +357,11 @@ pub fn emit_view_noted(
     oopts: &OutputOptions,
     notes: &[String],
 ) -> Result<()> {
-    if notes.is_empty() {
-        return emit_view(v, format, pretty, ropts, oopts);
+    let notes: Vec<String> = notes.iter().map(|n| crate::error::one_line(n)).collect();
+    for n in &notes {
+        eprintln!("note: {n}");
     }
-    for n in notes {
-        eprintln!("note: {}", crate::error::one_line(n));
-    }
-    if format == Format::Text {
-        let mut head = String::new();
-        for n in notes {
-            head.push_str("# ");
-            head.push_str(&crate::error::one_line(n));
-            head.push('\n');
-        }
-        print_stdout(head.trim_end())?;
-    }
-    emit_view(v, format, pretty, ropts, oopts)
+    emit(v, format, pretty, ropts, oopts, &notes)
 }
 
 /// Renders and delivers a view (spilling when over the inline limit).
@@ -382,16 +372,50 @@ pub fn emit_view(
     ropts: &RenderOptions,
     oopts: &OutputOptions,
 ) -> Result<()> {
+    emit(v, format, pretty, ropts, oopts, &[])
+}
+
+fn emit(
+    v: &crate::query::view::View,
+    format: Format,
+    pretty: bool,
+    ropts: &RenderOptions,
+    oopts: &OutputOptions,
+    notes: &[String],
+) -> Result<()> {
     use crate::query::view::{self, View, ViewFormat};
     let fmt = match format {
         Format::Text => ViewFormat::Text,
         Format::Json => ViewFormat::Json,
         Format::Yaml => ViewFormat::Yaml,
     };
-    let body = {
+    let mut body = {
         let _span = info_span!("format_snapshot").entered();
         view::render_view(v, fmt, ropts.verbose, pretty)?
     };
+    if !notes.is_empty() {
+        match format {
+            Format::Json if body.starts_with('{') => {
+                let list = serde_json::to_string(notes).unwrap_or_else(|_| "[]".into());
+                let sep = if body[1..].trim_start().starts_with('}') {
+                    ""
+                } else {
+                    ","
+                };
+                body = format!("{{\"notes\":{list}{sep}{}", &body[1..]);
+            }
+            Format::Text => {
+                let mut head = String::new();
+                for n in notes {
+                    head.push_str("# ");
+                    head.push_str(n);
+                    head.push('\n');
+                }
+                body.insert_str(0, &head);
+            }
+            _ => {}
+        }
+    }
     let View::Tree(snap, _) = v else {
         return deliver(&body, "query", oopts, |a| {
             serde_json::json!({"spilled": {"path": a.path, "bytes": a.bytes}, "hint": "the full result is in the file; page it with --limit/--offset"}).to_string()

@@ -81,6 +81,24 @@ fn alert_on_load(c: &Ctx) {
     );
     assert!(t.contains("\"Accept cookies?\""), "{t}");
     assert!(t.contains("- heading \"Behind an alert\" [level=1]"), "{t}");
+    // JSON: the same notes in the reply itself
+    let j = c.ok(&[
+        "snapshot",
+        &c.url("html/faults/alert-on-load.html"),
+        "--format",
+        "json",
+        "--inline-limit",
+        "0",
+    ]);
+    let v: Value = serde_json::from_str(&j).unwrap();
+    assert!(
+        v["notes"][0]
+            .as_str()
+            .unwrap_or("")
+            .contains("\"Welcome! Read this first.\""),
+        "{j}"
+    );
+    assert_eq!(v["children"][0]["name"], "Behind an alert", "{j}");
     // in a step file, with --dialog accept: the dialogs are in the step's result
     let steps =
         serde_json::json!([{"goto": c.url("html/faults/alert-on-load.html")}, {"getTitle": {}}]);

@@ -348,11 +348,10 @@ impl Browser {
         let Some(rec) = session::load(name)? else {
             return Ok(false);
         };
-        if rec.driver_pid.is_none_or(launch::alive) {
-            if let Ok(client) = connect_existing(&rec.webdriver, &rec.session_id).await {
-                let _ =
-                    tokio::time::timeout(std::time::Duration::from_secs(10), client.close()).await;
-            }
+        if rec.driver_pid.is_none_or(launch::alive)
+            && let Ok(client) = connect_existing(&rec.webdriver, &rec.session_id).await
+        {
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(10), client.close()).await;
         }
         cleanup(&rec);
         Ok(true)
@@ -416,10 +415,10 @@ impl Browser {
                 None => false,
             };
             if !closed {
-                if let Ok(h) = WindowHandle::try_from(old) {
-                    if self.client.switch_to_window(h).await.is_ok() {
-                        let _ = self.client.close_window().await;
-                    }
+                if let Ok(h) = WindowHandle::try_from(old)
+                    && self.client.switch_to_window(h).await.is_ok()
+                {
+                    let _ = self.client.close_window().await;
                 }
                 self.client.switch_to_window(handle.clone()).await?;
             }

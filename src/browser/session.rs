@@ -208,10 +208,10 @@ pub fn list() -> Result<Vec<String>> {
         .flatten()
     {
         let p = e.path();
-        if p.extension().is_some_and(|x| x == "json") {
-            if let Some(stem) = p.file_stem().and_then(|s| s.to_str()) {
-                out.push(stem.to_string());
-            }
+        if p.extension().is_some_and(|x| x == "json")
+            && let Some(stem) = p.file_stem().and_then(|s| s.to_str())
+        {
+            out.push(stem.to_string());
         }
     }
     out.sort();

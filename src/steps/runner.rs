@@ -154,16 +154,16 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
             });
             continue;
         }
-        if matches!(step.action, Action::Goto(_)) {
-            // A navigation starts a new page: the diff's baseline is taken after it, and the
-            // run reports where it went.
-            if start_url.is_none() && before.is_none() {
-                start_url = Some(b.url().await);
-            }
-            before = None;
-        }
         let t0 = Instant::now();
         let r = tokio::time::timeout(opts.timeout, async {
+            if matches!(step.action, Action::Goto(_)) {
+                // A navigation starts a new page: the diff's baseline is taken after it, and
+                // the run reports where it went.
+                if start_url.is_none() && before.is_none() {
+                    start_url = Some(b.url().await);
+                }
+                before = None;
+            }
             if step.action.is_visual()
                 && before.is_none()
                 && !matches!(step.action, Action::Goto(_))
@@ -237,7 +237,6 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
         };
         results.push(res);
     }
-    let mut changes = None;
     if b.record.suspect.is_some() {
         // the last step ran out of time: the page may not answer; read nothing more from it
         // (the next command checks the tab and replaces it if need be)
@@ -252,6 +251,44 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
             exit_code: failed.unwrap_or(4),
         };
     }
+    // what changed and where the tab is now, within one more step deadline
+    let tail = tokio::time::timeout(opts.timeout, async {
+        let changes = changes_of(b, before, start_url, last_verb).await;
+        (changes, context(b).await)
+    })
+    .await;
+    let (changes, context) = match tail {
+        Ok(t) => t,
+        Err(_) => {
+            b.timed_out(opts.timeout);
+            (None, stuck_context(b).await)
+        }
+    };
+    RunResult {
+        status: if failed.is_some() {
+            "error".into()
+        } else {
+            "ok".into()
+        },
+        tab: b.tab().to_string(),
+        steps: results,
+        changes,
+        context,
+        artifacts,
+        notes: std::mem::take(&mut b.notes),
+        exit_code: failed.unwrap_or(0),
+    }
+}
+
+/// The diff between the viewport before the first and after the last visual action, or the
+/// navigation the run made.
+async fn changes_of(
+    b: &mut Browser,
+    before: Option<(Snapshot, String)>,
+    start_url: Option<String>,
+    last_verb: &str,
+) -> Option<Value> {
+    let mut changes = None;
     let final_url = b.url().await;
     if let Some((bs, burl)) = before {
         if strip_hash(&final_url) != strip_hash(&burl) {
@@ -272,21 +309,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
     } else if let Some(from) = start_url {
         changes = Some(diff::navigated(&from, &final_url));
     }
-    let context = context(b).await;
-    RunResult {
-        status: if failed.is_some() {
-            "error".into()
-        } else {
-            "ok".into()
-        },
-        tab: b.tab().to_string(),
-        steps: results,
-        changes,
-        context,
-        artifacts,
-        notes: std::mem::take(&mut b.notes),
-        exit_code: failed.unwrap_or(0),
-    }
+    changes
 }
 
 /// The context of a tab whose page may not answer: what the browser process knows of it

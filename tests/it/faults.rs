@@ -15,6 +15,10 @@ pub fn tests() -> Vec<Test> {
         ("faults::replaced_timers_do_not_stall", replaced_timers),
         ("faults::endless_loop_ends_at_the_deadline", endless_loop),
         ("faults::beforeunload_never_holds_the_session", beforeunload),
+        (
+            "faults::stuck_navigation_ends_at_the_deadline",
+            stuck_navigation,
+        ),
         ("faults::concurrent_commands_are_serialised", concurrent),
         ("faults::busy_session_fails_at_the_deadline", busy),
         ("faults::killed_driver_then_browser", killed_processes),
@@ -252,6 +256,66 @@ fn beforeunload(c: &Ctx) {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(took < Duration::from_millis(5000), "{took:?}");
     plain_works(c);
+}
+
+/// A server on 127.0.0.1 that accepts connections and never answers, for `hold`.
+fn silent_server(hold: Duration) -> (String, std::thread::JoinHandle<()>) {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap();
+    l.set_nonblocking(true).unwrap();
+    let h = std::thread::spawn(move || {
+        let start = Instant::now();
+        let mut held = Vec::new();
+        while start.elapsed() < hold {
+            if let Ok((sock, _)) = l.accept() {
+                held.push(sock);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    });
+    (format!("http://{addr}/never"), h)
+}
+
+fn stuck_navigation(c: &Ctx) {
+    plain_works(c);
+    let (url, server) = silent_server(Duration::from_secs(8));
+    let (o, took) = timed(c, &["goto", &url, "--timeout", "3000"]);
+    assert_eq!(
+        o.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        took < Duration::from_millis(3000 + 1000),
+        "deadline 3000 ms, took {took:?}"
+    );
+    assert_one_error_line(&o.stderr);
+    eprintln!(
+        "stuck navigation: deadline 3000 ms, exit 4 after {} ms",
+        took.as_millis()
+    );
+    let (o, took) = timed(
+        c,
+        &[
+            "snapshot",
+            &c.url("html/faults/plain.html"),
+            "--inline-limit",
+            "0",
+        ],
+    );
+    let t = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{t}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(t.contains(PLAIN), "{t}");
+    eprintln!(
+        "stuck navigation: next command done in {} ms",
+        took.as_millis()
+    );
+    server.join().unwrap();
 }
 
 fn spawn(c: &Ctx, args: &[&str]) -> Child {

@@ -7,10 +7,29 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+        Err(e) if !e.use_stderr() => {
+            // --help, --version
             let _ = e.print();
-            return ExitCode::from(code);
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // SPEC 9: one `error:` line and a `hint:` line, not clap's usage block
+            let text = e.render().to_string();
+            let first = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("error: invalid arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("error: {}", ariasnap::error::one_line(first));
+            let tip = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("tip: "))
+                .map(|t| format!("{}; ", ariasnap::error::one_line(t)))
+                .unwrap_or_default();
+            eprintln!(
+                "hint: {tip}`ariasnap --help` lists the commands and options, `ariasnap COMMAND --help` one command's"
+            );
+            return ExitCode::from(2);
         }
     };
     init_tracing();

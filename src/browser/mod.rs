@@ -12,7 +12,7 @@ use fantoccini::wd::WindowHandle;
 use fantoccini::{Client, ClientBuilder};
 use session::{SessionRecord, TabRecord};
 use std::path::PathBuf;
-use tracing::{Instrument, debug, info_span, warn};
+use tracing::{Instrument, debug, info_span};
 
 /// How to reach a browser.
 #[derive(Debug, Clone, Default)]
@@ -154,10 +154,13 @@ impl Browser {
                         debug!(session = name, "reattached");
                         return Ok((client, rec));
                     }
-                    Err(e) => warn!("session {name:?} is gone ({e}); starting a new browser"),
+                    Err(e) => eprintln!(
+                        "note: session {name:?} lost its browser ({}); starting a new one",
+                        crate::error::one_line(&e.to_string())
+                    ),
                 }
             } else {
-                warn!("session {name:?}: its driver died; starting a new browser");
+                eprintln!("note: session {name:?} lost its driver; starting a new browser");
             }
             cleanup(&rec);
         }

@@ -61,20 +61,20 @@ pub fn stale_error(reply: &WireSnapshotOrError) -> Error {
         }
         WireSnapshotOrError::Gone { r#ref, role, name } => format!(
             "Element {role} {} (ref {}) no longer exists. Take a new snapshot to see the current page.",
-            serde_json::to_string(name).unwrap_or_default(),
+            crate::snapshot::safe::quote(name),
             r#ref
         ),
         WireSnapshotOrError::Changed { was, now, .. } => format!(
             "Element changed since snapshot. Was: {} {}, now: {} {}. Take a new snapshot.",
             was.0,
-            serde_json::to_string(&was.1).unwrap_or_default(),
+            crate::snapshot::safe::quote(&was.1),
             now.0,
-            serde_json::to_string(&now.1).unwrap_or_default()
+            crate::snapshot::safe::quote(&now.1)
         ),
         WireSnapshotOrError::Tampered { r#ref, role, name } => format!(
             "ref {} ({role} {}) was rewritten by the page in window.__ariaRefs: refused. Take a new snapshot.",
             r#ref,
-            serde_json::to_string(name).unwrap_or_default()
+            crate::snapshot::safe::quote(name)
         ),
         other => format!("unexpected reply from the page engine: {other:?}"),
     };

@@ -3,6 +3,7 @@
 
 use serde::Deserialize;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use std::borrow::Cow;
 use std::fmt;
 
 /// A tri-state flag: `true` or `"mixed"`.
@@ -393,6 +394,55 @@ impl<'de> Deserialize<'de> for RawNode {
     }
 }
 
+/// The engine's reply with every escaped lone surrogate (`\ud800` not followed by its low
+/// half, or a low half alone) replaced by `\ufffd`. The engine makes its strings well-formed
+/// before they leave the page (`clean`), but not on browsers without
+/// `String.prototype.toWellFormed`, and a cap can cut a pair in two; serde_json refuses lone
+/// surrogates, so without this one such string would fail the whole reply (SPEC 9).
+pub fn mend_surrogates(raw: &str) -> Cow<'_, str> {
+    if !raw.contains("\\ud") && !raw.contains("\\uD") {
+        return Cow::Borrowed(raw);
+    }
+    fn hex4(b: &[u8], at: usize) -> Option<u32> {
+        let h = b.get(at..at + 4)?;
+        u32::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()
+    }
+    let b = raw.as_bytes();
+    let mut out = String::with_capacity(raw.len());
+    let (mut i, mut last) = (0, 0);
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        // an escape: two bytes, or six for \uXXXX (backslashes occur only in strings)
+        let Some(u) = (b.get(i + 1) == Some(&b'u'))
+            .then(|| hex4(b, i + 2))
+            .flatten()
+        else {
+            i += 2;
+            continue;
+        };
+        let high = (0xD800..0xDC00).contains(&u);
+        let paired = high
+            && b.get(i + 6) == Some(&b'\\')
+            && b.get(i + 7) == Some(&b'u')
+            && hex4(b, i + 8).is_some_and(|l| (0xDC00..0xE000).contains(&l));
+        if paired {
+            i += 12;
+        } else if high || (0xDC00..0xE000).contains(&u) {
+            out.push_str(&raw[last..i]);
+            out.push_str("\\ufffd");
+            i += 6;
+            last = i;
+        } else {
+            i += 6;
+        }
+    }
+    out.push_str(&raw[last..]);
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,5 +487,20 @@ mod tests {
         assert_eq!(absolute("http://a", "/p".into()), "http://a/p");
         assert_eq!(absolute("http://a", "//cdn/p".into()), "//cdn/p");
         assert_eq!(absolute("", "/p".into()), "/p");
+    }
+
+    #[test]
+    fn lone_surrogates_are_mended_before_decoding() {
+        // what JSON.stringify writes for lone surrogates: serde_json refuses it
+        let raw = r#"["a\ud83d","\ude00b","\ud83d\ude00","\\ud800","x\ud800\u0041"]"#;
+        assert!(serde_json::from_str::<Vec<String>>(raw).is_err());
+        let fixed = mend_surrogates(raw);
+        let v: Vec<String> = serde_json::from_str(&fixed).unwrap();
+        assert_eq!(v, ["a\u{fffd}", "\u{fffd}b", "😀", "\\ud800", "x\u{fffd}A"]);
+        // nothing to mend: the reply itself, not a copy
+        assert!(matches!(
+            mend_surrogates(r#"{"a":"\u00e9"}"#),
+            Cow::Borrowed(_)
+        ));
     }
 }

@@ -56,6 +56,28 @@ function ariaBool(el, name) {
   return undefined;
 }
 
+// Token values of the verbose states (WAI-ARIA 1.2): the page's attribute text never
+// reaches the output, only one of these (SPEC 9: no page can forge a flag or a ref).
+const CURRENT_TOKENS = new $Set(["page", "step", "location", "date", "time", "true"]);
+const HASPOPUP_TOKENS = new $Set(["true", "menu", "listbox", "tree", "grid", "dialog"]);
+const ORIENTATION_TOKENS = new $Set(["horizontal", "vertical"]);
+
+/** An attribute's value as one of `tokens`, lower-cased and trimmed; null otherwise. */
+function ariaToken(el, name, tokens) {
+  const v = getAttr(el, name);
+  if (v === null) return null;
+  const t = strLower(strTrim(v));
+  return setHas(tokens, t) ? t : null;
+}
+
+/** aria-level as an integer of 1 or more (WAI-ARIA: an integer), or 0 when it is not one. */
+function ariaLevel(el) {
+  const v = getAttr(el, "aria-level");
+  if (!v) return 0;
+  const n = $Number(strTrim(v));
+  return n >= 1 && n <= 1000000 && $Math.floor(n) === n ? n : 0;
+}
+
 function isDisabled(el, role) {
   if (isNativelyDisabled(el)) return true;
   for (let p = el; p; p = parentElementOf(p)) {
@@ -105,26 +127,29 @@ function statesOf(el, role, tag, focusedEl, verbose) {
   // A frame holding the focus is not itself focused: the element inside it is (and a
   // cross-origin frame's own walk marks it).
   if (focusedEl === el && tag !== "iframe" && tag !== "frame") { s.focused = true; any = true; }
+  // an invalid aria-level (not an integer of 1 or more) is ignored: the tag's level, or 2
   if (role === "heading") {
-    const al = getAttr(el, "aria-level");
-    let lv = al ? $Number(al) : 0;
-    if (!lv && tag.length === 2 && tag[0] === "h") lv = $Number(tag[1]);
+    let lv = ariaLevel(el);
+    if (!lv && tag.length === 2 && tag[0] === "h") lv = $Number(tag[1]) || 0;
     if (!lv) lv = 2;
     s.level = lv; any = true;
-  } else {
-    const al = getAttr(el, "aria-level");
-    if (al && (role === "treeitem" || role === "listitem" || role === "row")) { s.level = $Number(al); any = true; }
+  } else if (role === "treeitem" || role === "listitem" || role === "row") {
+    const lv = ariaLevel(el);
+    if (lv) { s.level = lv; any = true; }
   }
   if (verbose) {
-    const cur = getAttr(el, "aria-current");
-    if (cur && cur !== "false") { s.current = cur; any = true; }
+    // aria-current: any value other than "false" (or empty) means true (WAI-ARIA 1.2)
+    const cv = getAttr(el, "aria-current");
+    const cl = cv === null ? "" : strLower(strTrim(cv));
+    if (cl && cl !== "false") { s.current = setHas(CURRENT_TOKENS, cl) ? cl : "true"; any = true; }
     const ml = ariaBool(el, "aria-modal");
     if (ml === true) { s.modal = true; any = true; }
-    const hp = getAttr(el, "aria-haspopup");
-    if (hp && hp !== "false") { s.haspopup = hp; any = true; }
+    // aria-haspopup, aria-orientation: an unknown value is the default (false, undefined)
+    const hp = ariaToken(el, "aria-haspopup", HASPOPUP_TOKENS);
+    if (hp) { s.haspopup = hp; any = true; }
     const ms = ariaBool(el, "aria-multiselectable");
     if (ms === true || (tag === "select" && hasAttr(el, "multiple"))) { s.multiselectable = true; any = true; }
-    const or = getAttr(el, "aria-orientation");
+    const or = ariaToken(el, "aria-orientation", ORIENTATION_TOKENS);
     if (or) { s.orientation = or; any = true; }
   }
   return any ? s : null;
@@ -330,7 +355,8 @@ function walk(rootDoc, opts) {
   function noteClosed(tag) {
     if (closedTags.length < 5 && !setHas(closedTagSet, tag)) {
       setAdd(closedTagSet, tag);
-      push(closedTags, tag);
+      // element names may hold almost any character (createElement): well-formed, capped
+      push(closedTags, clean(strSlice(tag, 0, 100)));
     }
   }
   const lastKid = [];

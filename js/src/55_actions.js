@@ -72,7 +72,7 @@ function flatContains(ancestor, node) {
 function describe(el) {
   beginCaches();
   try {
-    const role = getRole(el) || tagOf(el);
+    const role = getRole(el) || clean(strSlice(tagOf(el), 0, 100));
     let name = "";
     try {
       name = getName(el, role);
@@ -152,7 +152,7 @@ function pointFor(a) {
     role: res.role,
     name: res.name,
     minor: res.minor,
-    tag: localNameOf(el),
+    tag: clean(strSlice(localNameOf(el), 0, 100)),
   };
   if (a.check !== false) {
     const hit = deepElementFromPoint(ownerDocument(el), cx, cy);
@@ -190,7 +190,8 @@ function focusRef(a) {
       // inputs without selection (number, email in some engines): the host clears with keys
     }
   }
-  return { kind: "ok", role: res.role, name: res.name, minor: res.minor, tag: localNameOf(el), value: currentValue(el) };
+  return { kind: "ok", role: res.role, name: res.name, minor: res.minor, tag: clean(strSlice(localNameOf(el), 0, 100)),
+    value: clean(currentValue(el), 1000000) };
 }
 
 function currentValue(el) {
@@ -281,7 +282,7 @@ function selectOptions(a) {
   }
   if (missing.length) {
     const avail = [];
-    for (let i = 0; i < n && i < 50; i++) push(avail, normalizeWS(optionTextOf(optionsCollectionItem(opts, i))));
+    for (let i = 0; i < n && i < 50; i++) push(avail, clean(normalizeWS(optionTextOf(optionsCollectionItem(opts, i)))));
     return { kind: "no_option", ref: a.ref, missing: missing, available: avail };
   }
   if (!multiple && picked.length > 1) return { kind: "not_multiple", ref: a.ref };
@@ -293,7 +294,7 @@ function selectOptions(a) {
   }
   dispatchEvent(el, new $Event("input", { bubbles: true, composed: true }));
   dispatchEvent(el, new $Event("change", { bubbles: true }));
-  return { kind: "ok", value: currentValue(el) };
+  return { kind: "ok", value: clean(currentValue(el), 1000000) };
 }
 
 /** Scrolls a ref into view, or the window by (dx, dy), or to (x, y). */
@@ -372,7 +373,7 @@ function checkCondition(a) {
         return { kind: "bad_pattern", pattern: a.url };
       }
     } else met = strIndexOf(u, a.url) >= 0;
-    return { kind: "ok", met: met, url: u };
+    return { kind: "ok", met: met, url: clean(u, 4096) };
   }
   if (a.title !== undefined && a.title !== null) {
     return { kind: "ok", met: strIndexOf(docTitleOf(doc), a.title) >= 0 };

@@ -8,7 +8,8 @@ function landmarkPath(nodes, i) {
   for (let p = nodes[i].p; p > 0; p = nodes[p].p) {
     const n = nodes[p];
     if (setHas(LANDMARKS, n.r) || n.r === "dialog" || n.r === "alertdialog") {
-      push(parts, n.n ? n.r + " " + $stringify(strSlice(n.n, 0, 40)) : n.r);
+      // cut, then made well-formed: a cut through a surrogate pair leaves no half behind
+      push(parts, n.n ? n.r + " " + $stringify(clean(strSlice(n.n, 0, 40))) : n.r);
     }
   }
   const out = [];

@@ -93,12 +93,12 @@ impl Paging {
 
     /// Checks the values (SPEC 4).
     pub fn validate(&self) -> Result<()> {
-        if let Some(l) = self.limit {
-            if !(1..=MAX_LIMIT).contains(&l) {
-                return Err(Error::Usage(format!(
-                    "invalid limit {l}: it must be between 1 and {MAX_LIMIT}"
-                )));
-            }
+        if let Some(l) = self.limit
+            && !(1..=MAX_LIMIT).contains(&l)
+        {
+            return Err(Error::Usage(format!(
+                "invalid limit {l}: it must be between 1 and {MAX_LIMIT}"
+            )));
         }
         if let Some(k) = &self.cache_key {
             cache::validate_key(k)?;
@@ -128,12 +128,8 @@ pub fn format_value(v: &Value, yaml: bool, pretty: bool) -> Result<String> {
         return serde_norway::to_string(v)
             .map_err(|e| Error::Step(format!("cannot write YAML: {e}")));
     }
-    let s = if pretty {
-        serde_json::to_string_pretty(v)
-    } else {
-        serde_json::to_string(v)
-    };
-    s.map_err(|source| Error::Json {
+    // the strict escaper: page text in results carries no raw control or bidi character
+    crate::snapshot::safe::to_json(v, pretty).map_err(|source| Error::Json {
         what: "a query result",
         source,
     })

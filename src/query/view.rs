@@ -91,14 +91,14 @@ pub async fn view(b: &mut Browser, a: &SnapshotArgs, extra: &CaptureOptions) -> 
     let tab = b.tab().to_string();
     let querying = a.query.is_some() || a.flatten || paging.active();
     // 1. cache: a page of an earlier result, without walking the page
-    if paging.active() {
-        if let Some(key) = &paging.cache_key {
-            if let Some(items) = cache::get(&format!("{session}-{tab}"), key)? {
-                tracing::debug!(key, "query cache hit");
-                return Ok(View::Data(page(&items, &paging, key)));
-            }
-            tracing::debug!(key, "query cache miss");
+    if paging.active()
+        && let Some(key) = &paging.cache_key
+    {
+        if let Some(items) = cache::get(&format!("{session}-{tab}"), key)? {
+            tracing::debug!(key, "query cache hit");
+            return Ok(View::Data(page(&items, &paging, key)));
         }
+        tracing::debug!(key, "query cache miss");
     }
     let opts = CaptureOptions {
         max_nodes: a

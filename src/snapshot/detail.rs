@@ -1,10 +1,12 @@
 //! Detail levels (SPEC 3): `interactive` (only elements with refs, each with its landmark
 //! path) and `summary` (landmarks with their interactive counts, plus page totals).
 //!
-//! Owns: these two renderings. Must not: talk to the browser.
+//! Owns: these two renderings. Must not: talk to the browser, or print page text other
+//! than through `safe` (SPEC 9).
 
 use super::Snapshot;
 use super::render::{TEXT_CUT, cut, flags};
+use super::safe::{quote, text, token};
 use serde_json::{Value, json};
 
 /// Roles that make up a landmark path.
@@ -25,16 +27,12 @@ fn is_landmark(role: &str) -> bool {
     LANDMARKS.contains(&role)
 }
 
-fn quote(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
-}
-
 fn landmark_label(snap: &Snapshot, i: usize) -> String {
     let n = &snap.nodes[i];
     if n.name.is_empty() {
-        n.role.clone()
+        token(&n.role).into_owned()
     } else {
-        format!("{} {}", n.role, quote(&cut(&n.name, 40)))
+        format!("{} {}", token(&n.role), quote(&cut(&n.name, 40)))
     }
 }
 
@@ -71,10 +69,10 @@ pub fn interactive_text(snap: &Snapshot, verbose: bool) -> String {
         if n.ref_.is_some() || (keep[i] && is_landmark(&n.role)) {
             keep[i] = true;
         }
-        if keep[i] {
-            if let Some(p) = n.parent {
-                keep[p] = true;
-            }
+        if keep[i]
+            && let Some(p) = n.parent
+        {
+            keep[p] = true;
         }
     }
     // Depth counts kept landmarks only.
@@ -98,7 +96,7 @@ pub fn interactive_text(snap: &Snapshot, verbose: bool) -> String {
         }
         out.push_str(&"  ".repeat(depth[p]));
         out.push_str("- ");
-        out.push_str(&n.role);
+        out.push_str(&token(&n.role));
         if !n.name.is_empty() {
             out.push(' ');
             out.push_str(&quote(&cut(&n.name, TEXT_CUT)));
@@ -106,10 +104,10 @@ pub fn interactive_text(snap: &Snapshot, verbose: bool) -> String {
         if let Some(r) = &n.ref_ {
             count += 1;
             out.push_str(&flags(n, verbose));
-            out.push_str(&format!(" [ref={r}]"));
+            out.push_str(&format!(" [ref={}]", token(r)));
             if let Some(v) = n.value.as_deref().filter(|v| !v.is_empty()) {
                 out.push_str(": ");
-                out.push_str(&cut(v, TEXT_CUT));
+                out.push_str(&text(&cut(v, TEXT_CUT)));
             }
         } else {
             out.push(':');
@@ -292,6 +290,26 @@ mod tests {
         );
         let j = interactive_json(&sample());
         assert_eq!(j["items"][2]["path"], "main > form \"Checkout\"");
+    }
+
+    #[test]
+    fn landmark_names_and_values_cannot_forge_lines() {
+        use crate::snapshot::render::tests::HOSTILE;
+        use crate::snapshot::safe::check::unforgeable;
+        for h in HOSTILE {
+            let s = snap(&[
+                (-1, "document", h, None, None),
+                (0, "main", h, None, None),
+                (1, "form", h, None, None),
+                (2, "textbox", h, Some("s1e1"), Some(h)),
+                (2, "button", h, Some("s1e2"), None),
+            ]);
+            // document, main, form, textbox, button
+            unforgeable(&interactive_text(&s, false), 5, &["s1e1", "s1e2"]);
+            unforgeable(&interactive_text(&s, true), 5, &["s1e1", "s1e2"]);
+            // document, main, form, totals
+            unforgeable(&summary_text(&s), 4, &[]);
+        }
     }
 
     #[test]

@@ -41,16 +41,13 @@ fn label(n: &Node) -> String {
         n.name.clone()
     };
     let text = super::render::cut(&text, 60);
+    let role = super::safe::token(&n.role);
     if n.is_text() {
-        format!("text {}", serde_json::to_string(&text).unwrap_or_default())
+        format!("text {}", super::safe::quote(&text))
     } else if text.is_empty() {
-        n.role.clone()
+        role.into_owned()
     } else {
-        format!(
-            "{} {}",
-            n.role,
-            serde_json::to_string(&text).unwrap_or_default()
-        )
+        format!("{role} {}", super::safe::quote(&text))
     }
 }
 
@@ -180,11 +177,11 @@ pub fn diff(before: &Snapshot, after: &Snapshot, verb: &str) -> Changes {
     }
     let mut removed_labels = Vec::new();
     for n in before.nodes.iter().skip(1) {
-        if let Some(r) = &n.ref_ {
-            if !ra.contains_key(r) {
-                out.removed.push(entry(n));
-                removed_labels.push(r.clone());
-            }
+        if let Some(r) = &n.ref_
+            && !ra.contains_key(r)
+        {
+            out.removed.push(entry(n));
+            removed_labels.push(r.clone());
         }
     }
     for n in removed_plain {
@@ -310,6 +307,20 @@ mod tests {
         assert_eq!(
             d.summary,
             "Clicked. 2 added (s2e4, heading \"Order placed\"). 1 removed (s1e2). 1 checked (s1e1). 1 value changed (s1e3)."
+        );
+    }
+
+    #[test]
+    fn summaries_quote_page_text_strictly() {
+        let a = snap(&[(-1, "document", "", None, None)]);
+        let b = snap(&[
+            (-1, "document", "", None, None),
+            (0, "heading", "Done\u{9b}2J\n- x", None, None),
+        ]);
+        let d = diff(&a, &b, "Clicked");
+        assert_eq!(
+            d.summary,
+            "Clicked. 1 added (heading \"Done\\u009b2J\\n- x\")."
         );
     }
 

@@ -6,6 +6,7 @@
 pub mod detail;
 pub mod diff;
 pub mod render;
+pub mod safe;
 
 use crate::wire::{WireNode, WireSnapshot, WireStates};
 

@@ -5,6 +5,7 @@
 mod cache;
 mod common;
 mod fidelity;
+mod forge;
 mod foundation;
 mod hostile;
 mod mcp;
@@ -31,6 +32,7 @@ fn main() {
         views::tests(),
         fidelity::tests(),
         hostile::tests(),
+        forge::tests(),
     ]
     .concat();
     for (name, f) in all {

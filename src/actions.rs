@@ -540,7 +540,7 @@ pub async fn wait_for(b: &Browser, cond: Value, limit: Duration, what: &str) -> 
                 ));
             }
             Ok(_) => {}
-            Err(e) if e.is_usage() || e.is_browser() => return Err(e),
+            Err(e) if e.is_usage() || e.is_gone() => return Err(e),
             Err(e) if is_transient(&e) => {
                 handle_dialogs(b).await;
             }

@@ -148,12 +148,8 @@ async fn run_and_print(
         file.timeout = timeout;
     }
     let result = crate::steps::runner::run(b, &file, &ropts).await;
-    let body = if g.pretty {
-        serde_json::to_string_pretty(&result)
-    } else {
-        serde_json::to_string(&result)
-    }
-    .map_err(|source| Error::Json {
+    // the strict escaper: page text in step outputs carries no raw C1 or bidi controls
+    let body = crate::snapshot::safe::to_json(&result, g.pretty).map_err(|source| Error::Json {
         what: "a run result",
         source,
     })?;
@@ -396,7 +392,8 @@ fn emit(
     if !notes.is_empty() {
         match format {
             Format::Json if body.starts_with('{') => {
-                let list = serde_json::to_string(notes).unwrap_or_else(|_| "[]".into());
+                let list =
+                    crate::snapshot::safe::to_json(notes, false).unwrap_or_else(|_| "[]".into());
                 let sep = if body[1..].trim_start().starts_with('}') {
                     ""
                 } else {
@@ -442,17 +439,17 @@ fn emit(
         );
     }
     deliver(&body, &format!("snapshot-s{}", snap.number), oopts, |a| match format {
-        Format::Json | Format::Yaml => serde_json::json!({
+        Format::Json | Format::Yaml => crate::snapshot::safe::to_json(&serde_json::json!({
             "spilled": {"path": a.path, "bytes": a.bytes, "nodes": nodes, "refs": refs, "refs_file": refs_file},
             "url": snap.url, "title": snap.title, "snapshot": snap.number,
             "summary": crate::snapshot::detail::summary_json(snap),
             "hint": "the full snapshot is in the file; narrow it with --detail interactive, --root, --viewport or search",
-        })
-        .to_string(),
+        }), false)
+        .unwrap_or_default(),
         Format::Text => format!(
             "# snapshot s{} of {} is {} bytes, over the inline limit: written to {}\n# {} nodes, {} refs{}. Read the file, or narrow it with --detail interactive, --root, --viewport or search.\n{}",
             snap.number,
-            snap.url,
+            crate::snapshot::safe::text(&crate::snapshot::render::cut(&snap.url, 200)),
             a.bytes,
             a.path.display(),
             nodes,

@@ -100,36 +100,10 @@ pub fn notes(dialogs: &[Answered]) -> Vec<String> {
                 } else {
                     "--dialog dismiss, the default"
                 },
-                json_quote(&d.message)
+                crate::snapshot::safe::quote(&d.message)
             )
         })
         .collect()
-}
-
-/// A page string inside a `#` note: JSON-quoted, with every control and bidi character
-/// escaped, so it cannot end the line or reorder it (SPEC 9).
-pub fn json_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control()
-                || crate::error::is_bidi_control(c)
-                || c == '\u{2028}'
-                || c == '\u{2029}' =>
-            {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

@@ -210,6 +210,12 @@ impl Error {
         matches!(self, Error::Timeout(_))
     }
 
+    /// True when the browser or its driver is gone (died, killed, unreachable): the session
+    /// must start afresh, and waiting or retrying is pointless.
+    pub fn is_gone(&self) -> bool {
+        matches!(self, Error::Browser(_))
+    }
+
     /// True when a page dialog blocks the page.
     pub fn is_dialog(&self) -> bool {
         matches!(self, Error::Dialog { .. })

@@ -236,13 +236,19 @@ const TEXT_NODE = 3;
 const DOCUMENT_NODE = 9;
 const DOCUMENT_FRAGMENT_NODE = 11;
 
-/** Makes a string well-formed (no lone surrogates) and caps it. */
+// A lone surrogate: a high one not followed by a low one, or a low one not preceded by a
+// high one (for engines without String.prototype.toWellFormed).
+const LONE_SURROGATE_RE = re("[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]", "g");
+/**
+ * Caps a string and makes it well-formed (no lone surrogates: SPEC 9, JSON that every parser
+ * reads). Cut first, then mended, so a cut through a surrogate pair leaves U+FFFD, not half
+ * a character.
+ */
 function clean(s, cap) {
   if (s === null || s === undefined) return "";
   s = "" + s;
-  if (strWellFormed) s = strWellFormed(s);
   if (cap && s.length > cap) s = strSlice(s, 0, cap);
-  return s;
+  return strWellFormed ? strWellFormed(s) : strReplace(s, LONE_SURROGATE_RE, "\uFFFD");
 }
 
 const WS_RE = re("[\\s\\u200b\\u00a0]+", "g");

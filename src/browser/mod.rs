@@ -553,7 +553,7 @@ impl Browser {
                 // loading: answer it and every next one until the page has loaded
                 self.loaded_through_dialogs().await?;
             }
-            Err(e) if e.is_timeout() || e.is_browser() => return Err(e),
+            Err(e) if e.is_timeout() || e.is_gone() => return Err(e),
             Err(e) => {
                 // The driver runs its own script in the page it leaves, which a page that
                 // replaced built-ins breaks; DevTools navigates without one.

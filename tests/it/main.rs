@@ -4,6 +4,7 @@
 
 mod cache;
 mod common;
+mod faults;
 mod fidelity;
 mod forge;
 mod foundation;
@@ -33,6 +34,7 @@ fn main() {
         fidelity::tests(),
         hostile::tests(),
         forge::tests(),
+        faults::tests(),
     ]
     .concat();
     for (name, f) in all {

@@ -287,11 +287,28 @@ impl Lcg {
 const ROUNDS: usize = 1000;
 
 fn randomized_rounds(c: &Ctx) {
+    // its own session: a thousand snapshots would make the shared session's refs longer
+    const S: &str = "rounds";
+    c.track_session(S);
+    let open = |path: &str| {
+        c.ok(&[
+            "--session",
+            S,
+            "snapshot",
+            &c.url(path),
+            "--inline-limit",
+            "0",
+        ])
+    };
+    let eval = |expr: &str| -> Value {
+        let out: Value = serde_json::from_str(&c.ok(&["--session", S, "eval", expr])).unwrap();
+        out["steps"][0]["output"].clone()
+    };
     // Each round: snapshot, remember the ref of one button and its label, mutate the page
     // (rename, re-render, remove, shuffle or navigate), click the old ref. The click must
     // either hit exactly the element the ref was issued for, or be refused.
     let mut rng = Lcg(42);
-    c.snapshot("html/actions/stale.html");
+    open("html/actions/stale.html");
     let setup = "(function(){ window.log = []; var area = document.getElementById('area'); area.innerHTML = ''; \
         for (var i = 0; i < 6; i++) { var b = document.createElement('button'); b.textContent = 'Item ' + i; \
         b.dataset.id = 'id' + i; b.onclick = function(){ window.log.push(this.dataset.id); }; area.appendChild(b); } return 1; })()";
@@ -300,10 +317,10 @@ fn randomized_rounds(c: &Ctx) {
     let t0 = std::time::Instant::now();
     for round in 0..ROUNDS {
         if round % 40 == 0 {
-            c.snapshot("html/actions/stale.html");
-            eval(c, setup);
+            open("html/actions/stale.html");
+            eval(setup);
         }
-        let t = c.ok(&["snapshot"]);
+        let t = c.ok(&["--session", S, "snapshot"]);
         let k = rng.next(6);
         let name = format!("Item {k}");
         let line = t
@@ -312,7 +329,7 @@ fn randomized_rounds(c: &Ctx) {
             .map(str::to_string);
         let Some(line) = line else {
             // the item was removed earlier: bring the buttons back
-            eval(c, setup);
+            eval(setup);
             continue;
         };
         let r = crate::common::refs_in(&line)[0].clone();
@@ -326,12 +343,12 @@ fn randomized_rounds(c: &Ctx) {
             _ => "1".to_string(),
         };
         // one step file: clear the log and mutate
-        eval(c, &format!("(window.log = [], {js})"));
+        eval(&format!("(window.log = [], {js})"));
         // the click, then what the page logged, in one run (the click is optional so the
         // read happens either way)
         let (_, res) = run(
             c,
-            None,
+            Some(S),
             &json!([{"click": r, "optional": true}, {"eval": "window.log || []"}]),
         );
         let log = res["steps"][1]["output"].clone();
@@ -352,9 +369,9 @@ fn randomized_rounds(c: &Ctx) {
         }
         if rng.next(10) == 0 {
             // navigate away and back: old refs must not act on the new document
-            c.snapshot("html/actions/stale.html");
-            eval(c, setup);
-            let o = c.run(&["click", &r]);
+            open("html/actions/stale.html");
+            eval(setup);
+            let o = c.run(&["--session", S, "click", &r]);
             assert!(
                 !o.status.success(),
                 "round {round}: ref {r} acted after a navigation"

@@ -213,7 +213,7 @@ pub fn notes(snap: &Snapshot) -> Vec<String> {
     };
     if st.closed_read > 0 {
         out.push(format!(
-            "# closed shadow roots: {} read through WebDriver{tags}",
+            "# closed shadow roots: {} read{tags}",
             st.closed_read
         ));
     }

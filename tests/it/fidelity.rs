@@ -128,7 +128,7 @@ const NAMES: &str = r#"- document "Names":
   - button "Delete" [ref=*]
   - paragraph: Cannot be undone
 "#;
-const HIDDEN: &str = r#"# closed shadow roots: 1 read through WebDriver (closed-host)
+const HIDDEN: &str = r#"# closed shadow roots: 1 read (closed-host)
 - document "Hiding techniques":
   - paragraph: Shown text
   - button "Back in sight" [ref=*]
@@ -282,7 +282,7 @@ fn hidden_markers_in_no_output(c: &Ctx) {
     assert_eq!(s["steps"][0]["output"]["total"], 0);
 }
 
-const CLOSED: &str = r#"# closed shadow roots: 2 read through WebDriver (pay-widget, login-box)
+const CLOSED: &str = r#"# closed shadow roots: 2 read (pay-widget, login-box)
 - document "Closed shadow roots":
   - button "Pay now" [ref=*]
   - paragraph: Light label

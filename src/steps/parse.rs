@@ -77,45 +77,136 @@ pub fn parse_step(v: &Value, index: usize) -> std::result::Result<Step, Vec<Stri
     }
     let key = known[0];
     let arg = obj.get(key).cloned().unwrap_or(Value::Null);
-    // Actions without arguments accept null and {} alike.
-    let arg = match (&arg, key.as_str()) {
-        (Value::Null, "reload" | "back" | "forward" | "listTabs" | "getUrl" | "getTitle") => {
-            Value::Object(Default::default())
-        }
-        (Value::Object(m), "newTab" | "closeTab") if m.is_empty() => Value::Null,
-        _ => arg,
+    let arg = match short_form(key, arg) {
+        Ok(a) => a,
+        Err(why) => return Err(vec![format!("step {n} ({key}): {why}")]),
     };
     let mut one = serde_json::Map::new();
-    one.insert(key.clone(), arg);
+    one.insert(key.clone(), arg.clone());
     match serde_json::from_value::<Action>(Value::Object(one)) {
         Ok(action) => Ok(Step { action, optional }),
         Err(e) => Err(vec![format!(
             "step {n} ({key}): {}",
-            explain(key, &e.to_string())
+            explain(key, &arg, &e.to_string())
         )]),
     }
 }
 
-fn explain(action: &str, serde_msg: &str) -> String {
-    let hint = match action {
-        "click" | "hover" | "check" | "uncheck" => {
-            "expected a ref like \"s1e4\" or {\"ref\": \"s1e4\"}"
-        }
-        "fill" => "expected {\"ref\": \"s1e2\", \"value\": \"text\"}",
-        "type" => "expected {\"text\": \"...\", \"ref\"?: \"s1e2\", \"submit\"?: true}",
-        "press" => "expected a key like \"Enter\" or {\"key\": \"Control+a\", \"ref\"?: \"s1e2\"}",
-        "goto" => "expected a URL string or {\"url\": \"...\"}",
-        "select" => "expected {\"ref\": \"s1e3\", \"values\": \"blue\" or [\"a\", \"b\"]}",
-        "sleep" => "expected a number of milliseconds",
-        "eval" => "expected an expression string or {\"expression\": \"...\"}",
-        _ => "see the step file format in the README",
+/// True when the action can run with no options at all (all of them optional).
+fn takes_no_options(action: &str) -> bool {
+    let with = |v: Value| {
+        let mut one = serde_json::Map::new();
+        one.insert(action.to_string(), v);
+        serde_json::from_value::<Action>(Value::Object(one)).is_ok()
     };
-    // serde's untagged-enum message says nothing useful: keep only the hint then.
-    if serde_msg.starts_with("data did not match any variant") {
-        hint.to_string()
-    } else {
-        format!("{serde_msg}; {hint}")
+    with(Value::Object(Default::default())) || with(Value::Null)
+}
+
+/// SPEC 5 short forms: an action whose options are all optional also takes `true`, `null`
+/// and `{}`; `snapshot` takes its detail level bare (`{"snapshot": "interactive"}`).
+/// Returns the argument in its long form.
+fn short_form(action: &str, arg: Value) -> std::result::Result<Value, String> {
+    let empty = match &arg {
+        Value::Null | Value::Bool(true) => true,
+        Value::Object(m) => m.is_empty(),
+        _ => false,
+    };
+    if empty && takes_no_options(action) {
+        // the form this action's options take when none is given: {} or null
+        let mut one = serde_json::Map::new();
+        one.insert(action.to_string(), Value::Object(Default::default()));
+        let object_ok = serde_json::from_value::<Action>(Value::Object(one)).is_ok();
+        return Ok(if object_ok {
+            Value::Object(Default::default())
+        } else {
+            Value::Null
+        });
     }
+    if arg == Value::Bool(false) {
+        return Err(format!(
+            "false runs nothing: write true (or an object of options), or leave the step out{}",
+            example(action)
+                .map(|e| format!("; e.g. {{\"{action}\": {e}}}"))
+                .unwrap_or_default()
+        ));
+    }
+    if action == "snapshot"
+        && let Value::String(detail) = &arg
+    {
+        return Ok(serde_json::json!({ "detail": detail }));
+    }
+    Ok(arg)
+}
+
+/// A short example of each action's argument, for messages.
+fn example(action: &str) -> Option<&'static str> {
+    Some(match action {
+        "goto" | "newTab" => "\"http://127.0.0.1:8080/\"",
+        "reload" | "back" | "forward" | "listTabs" | "getUrl" | "getTitle" => "true",
+        "switchTab" | "closeTab" => "\"t2\"",
+        "snapshot" => "true, \"interactive\" or {\"detail\": \"interactive\"}",
+        "search" => "{\"text\": \"order placed\", \"role\": \"heading\"}",
+        "query" => "{\"query\": \"[?role=='button'].name\"}",
+        "click" | "hover" | "check" | "uncheck" => "\"s1e4\" or {\"ref\": \"s1e4\"}",
+        "fill" => "{\"ref\": \"s1e2\", \"value\": \"text\"}",
+        "type" => "{\"text\": \"...\", \"ref\": \"s1e2\", \"submit\": true}",
+        "press" => "\"Enter\" or {\"key\": \"Control+a\", \"ref\": \"s1e2\"}",
+        "select" => "{\"ref\": \"s1e3\", \"values\": [\"a\", \"b\"]}",
+        "scroll" => "{\"direction\": \"down\"} or {\"ref\": \"s1e9\"}",
+        "drag" => "{\"from\": \"s1e1\", \"to\": \"s1e2\"}",
+        "upload" => "{\"ref\": \"s1e5\", \"files\": [\"a.pdf\"]}",
+        "wait" => "{\"text\": \"Saved\"}",
+        "sleep" => "500 (milliseconds)",
+        "eval" => "\"document.title\" or {\"expression\": \"...\"}",
+        "assert" => "{\"text\": \"Saved\"}",
+        "get" => "\"s1e4\" or {\"ref\": \"s1e4\", \"what\": \"value\"}",
+        "viewport" => "{\"width\": 1280, \"height\": 800}",
+        "frame" => "\"main\", 0 or \"s1e5\"",
+        "cookies" => "{\"action\": \"list\"}",
+        "console" => "true or {\"clear\": true}",
+        "screenshot" => "true or {\"path\": \"page.png\"}",
+        _ => return None,
+    })
+}
+
+/// JSON's word for what a value is.
+fn what(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!(
+            "the string {}",
+            serde_json::to_string(s).unwrap_or_default()
+        ),
+        Value::Array(_) => "a list".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// serde's message in the words of step files (SPEC 5: steps and options, never the
+/// program's type names), with an example of what the action takes.
+fn explain(action: &str, arg: &Value, serde_msg: &str) -> String {
+    let takes = match example(action) {
+        Some(e) if takes_no_options(action) && action != "snapshot" && !e.starts_with("true") => {
+            format!("true or {e}")
+        }
+        Some(e) => e.to_string(),
+        None => "see the step file format in the README".to_string(),
+    };
+    let expected = format!("expected {takes}");
+    // keep serde's message where it speaks of fields (missing, unknown, or a field's bad
+    // value in plain words), drop it where it names the program's types
+    let rust_type = regex::Regex::new(
+        r"\b(struct|enum|variant|untagged|u8|u16|u32|u64|usize|i32|i64|f32|f64|sequence|map)\b",
+    )
+    .map(|r| r.is_match(serde_msg))
+    .unwrap_or(true);
+    let top_level = !arg.is_object() && serde_msg.starts_with("invalid type");
+    if rust_type || top_level || serde_msg.starts_with("data did not match") {
+        return format!("{expected}, got {}", what(arg));
+    }
+    format!("{}; {expected}", serde_msg.trim_end_matches('.'))
 }
 
 fn kind(v: &Value) -> &'static str {
@@ -297,5 +388,75 @@ mod tests {
         let f = parse_text(r#"[{"goto": "http://a/"}, {"reload": null}, {"listTabs": {}}, {"click": "@s1e4", "optional": true}]"#, "x").unwrap();
         assert_eq!(f.steps.len(), 4);
         assert!(f.steps[3].optional);
+    }
+
+    #[test]
+    fn short_forms_of_spec_5() {
+        // true, null and {} for every action whose options are all optional
+        for a in [
+            "reload",
+            "back",
+            "forward",
+            "listTabs",
+            "getUrl",
+            "getTitle",
+            "snapshot",
+            "newTab",
+            "closeTab",
+            "console",
+            "screenshot",
+        ] {
+            for v in [serde_json::json!(true), Value::Null, serde_json::json!({})] {
+                let step = serde_json::json!({ a: v });
+                assert!(
+                    parse_step(&step, 0).is_ok(),
+                    "{step}: {:?}",
+                    parse_step(&step, 0).err()
+                );
+            }
+        }
+        // the detail level bare
+        let s = parse_step(&serde_json::json!({"snapshot": "interactive"}), 0).unwrap();
+        match s.action {
+            Action::Snapshot(a) => assert_eq!(a.detail.as_deref(), Some("interactive")),
+            other => panic!("{other:?}"),
+        }
+        // false is refused in plain words
+        let e = parse_step(&serde_json::json!({"reload": false}), 1).unwrap_err();
+        assert!(
+            e[0].starts_with("step 2 (reload): false runs nothing"),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn errors_speak_of_steps_and_options_not_types() {
+        let bad = [
+            serde_json::json!(42),
+            serde_json::json!([1]),
+            serde_json::json!("x"),
+            serde_json::json!({"nope": 1}),
+            serde_json::json!(false),
+        ];
+        for a in ACTIONS {
+            for v in &bad {
+                let step = serde_json::json!({ *a: v });
+                if let Err(problems) = parse_step(&step, 0) {
+                    for p in problems {
+                        for word in [
+                            "struct", "enum", "variant", "Args", "Arg`", "untagged", "u64", "usize",
+                        ] {
+                            assert!(!p.contains(word), "{step}: {p}");
+                        }
+                        assert!(p.starts_with(&format!("step 1 ({a}): ")), "{p}");
+                    }
+                }
+            }
+        }
+        let e = parse_step(&serde_json::json!({"snapshot": 5}), 1).unwrap_err();
+        assert_eq!(
+            e[0],
+            "step 2 (snapshot): expected true, \"interactive\" or {\"detail\": \"interactive\"}, got the number 5"
+        );
     }
 }

@@ -72,6 +72,7 @@ fn check_kind(v: Value) -> Result<Value> {
             let r = v.get("ref").and_then(Value::as_str).unwrap_or("");
             let by = &v["by"];
             Err(Error::Ref {
+                kind: crate::error::RefProblem::Covered,
                 message: format!(
                     "{} {} (ref {r}) is covered by {} {}: dismiss it first",
                     v["role"].as_str().unwrap_or(""),
@@ -99,6 +100,10 @@ fn check_kind(v: Value) -> Result<Value> {
         "bad_selector" => Err(Error::Usage(format!(
             "invalid CSS selector {}",
             v["selector"]
+        ))),
+        "bad_what" => Err(Error::Usage(format!(
+            "get: unknown {}: use text, value, name, role, html, box or attr:NAME",
+            v["what"]
         ))),
         "bad_pattern" => Err(Error::Usage(format!(
             "invalid regular expression {}",
@@ -477,6 +482,7 @@ pub async fn element(b: &Browser, r: &str) -> Result<fantoccini::elements::Eleme
         .and_then(|o| o.values().next())
         .and_then(Value::as_str)
         .ok_or_else(|| Error::Ref {
+            kind: crate::error::RefProblem::Unknown,
             message: format!("unknown ref {rr:?}: take a new snapshot"),
         })?;
     Ok(fantoccini::elements::Element::from_element_id(

@@ -41,9 +41,10 @@ pub enum Error {
     /// The injected engine returned something unexpected or threw.
     #[error("page engine error: {0}")]
     Engine(String),
-    /// A ref that cannot be used (unknown, malformed, gone, changed, covered).
+    /// A ref that cannot be used (unknown, malformed, gone, changed, covered, tampered):
+    /// the SPEC 2 message, and which of them it is.
     #[error("{message}")]
-    Ref { message: String },
+    Ref { kind: RefProblem, message: String },
     /// A step that failed in the page (assertion, missing element...).
     #[error("{0}")]
     Step(String),
@@ -65,6 +66,24 @@ pub enum Error {
         #[source]
         source: serde_json::Error,
     },
+}
+
+/// Why a ref cannot be used (SPEC 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RefProblem {
+    /// Never issued in this document (or from before a navigation).
+    Unknown,
+    /// Not of the form `s<n>e<m>`.
+    Malformed,
+    /// Its element left the document.
+    Gone,
+    /// Its element's role or name changed.
+    Changed,
+    /// Something else is on top of its element.
+    Covered,
+    /// The page rewrote the engine's record of it.
+    Tampered,
 }
 
 impl From<fantoccini::error::CmdError> for Error {
@@ -203,6 +222,36 @@ impl Error {
     /// True for errors caused by the browser or driver (dead session, crash).
     pub fn is_browser(&self) -> bool {
         self.exit_code() == 3
+    }
+
+    /// The ref problem, for errors about a ref.
+    pub fn ref_problem(&self) -> Option<RefProblem> {
+        match self {
+            Error::Ref { kind, .. } => Some(*kind),
+            _ => None,
+        }
+    }
+
+    /// True for a ref never issued in this document (or malformed).
+    pub fn is_unknown_ref(&self) -> bool {
+        matches!(
+            self.ref_problem(),
+            Some(RefProblem::Unknown | RefProblem::Malformed)
+        )
+    }
+
+    /// True for a ref whose element is gone, changed or was rewritten by the page: a new
+    /// snapshot gives a usable one.
+    pub fn is_stale_ref(&self) -> bool {
+        matches!(
+            self.ref_problem(),
+            Some(RefProblem::Gone | RefProblem::Changed | RefProblem::Tampered)
+        )
+    }
+
+    /// True for a ref whose element is covered by another.
+    pub fn is_covered(&self) -> bool {
+        self.ref_problem() == Some(RefProblem::Covered)
     }
 
     /// True when the page or a command ran past its deadline.

@@ -3,7 +3,7 @@
 //! Owns: parsing what users type as a ref (`s1e4`, `@s1e4`, `[ref=s1e4]`, `ref=s1e4`,
 //! `f0s1e4`) and the exact error texts. Must not: talk to the page.
 
-use crate::error::Error;
+use crate::error::{Error, RefProblem};
 use crate::wire::WireSnapshotOrError;
 
 /// Normalizes user input to the canonical ref (`f0` is the main frame and is dropped).
@@ -23,6 +23,7 @@ pub fn parse_ref(input: &str) -> Result<String, Error> {
         Ok(canon.to_string())
     } else {
         Err(Error::Ref {
+            kind: RefProblem::Malformed,
             message: format!("malformed ref {input:?}: expected s<n>e<m>"),
         })
     }
@@ -55,6 +56,15 @@ pub fn is_ref(s: &str) -> bool {
 
 /// The SPEC 2 message for a stale or unknown ref reply.
 pub fn stale_error(reply: &WireSnapshotOrError) -> Error {
+    let kind = match reply {
+        WireSnapshotOrError::Unknown { .. } => RefProblem::Unknown,
+        WireSnapshotOrError::Gone { .. } => RefProblem::Gone,
+        WireSnapshotOrError::Changed { .. } => RefProblem::Changed,
+        WireSnapshotOrError::Tampered { .. } => RefProblem::Tampered,
+        _ => {
+            return Error::Engine(format!("unexpected reply from the page engine: {reply:?}"));
+        }
+    };
     let message = match reply {
         WireSnapshotOrError::Unknown { r#ref } => {
             format!("unknown ref \"{}\": take a new snapshot", r#ref)
@@ -78,7 +88,7 @@ pub fn stale_error(reply: &WireSnapshotOrError) -> Error {
         ),
         other => format!("unexpected reply from the page engine: {other:?}"),
     };
-    Error::Ref { message }
+    Error::Ref { kind, message }
 }
 
 #[cfg(test)]
@@ -98,6 +108,16 @@ mod tests {
             assert_eq!(parse_ref(s).unwrap(), "s1e4", "{s}");
         }
         assert_eq!(parse_ref("f2s3e10").unwrap(), "f2s3e10");
+        // typed: callers ask what is wrong, never match message text
+        let e = parse_ref("x").unwrap_err();
+        assert!(e.is_unknown_ref() && !e.is_stale_ref(), "{e}");
+        assert_eq!(e.ref_problem(), Some(RefProblem::Malformed));
+        let gone = stale_error(&WireSnapshotOrError::Gone {
+            r#ref: "s1e4".into(),
+            role: "button".into(),
+            name: "Submit".into(),
+        });
+        assert!(gone.is_stale_ref() && !gone.is_covered(), "{gone}");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! disk (session.rs does).
 
 use crate::error::{Error, Result};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -42,10 +42,7 @@ fn on_path(name: &str) -> Option<PathBuf> {
         let p = PathBuf::from(name);
         return p.is_file().then_some(p);
     }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
+    which::which(name).ok()
 }
 
 /// The browser binary: `explicit`, else the first of the usual names on PATH.
@@ -97,9 +94,9 @@ pub struct Driver {
     pub pid: u32,
 }
 
-/// Starts chromedriver in its own process group, logging to `log`, and waits until it
-/// accepts connections.
-pub fn start_driver(driver: &Path, log: &Path) -> Result<Driver> {
+/// Starts chromedriver in its own process group, logging to `log`, and waits (without
+/// blocking the runtime) until it accepts connections.
+pub async fn start_driver(driver: &Path, log: &Path) -> Result<Driver> {
     use std::os::unix::process::CommandExt;
     let port = free_port()?;
     let logf = std::fs::File::create(log).map_err(|e| Error::io("create", log, e))?;
@@ -146,7 +143,12 @@ pub fn start_driver(driver: &Path, log: &Path) -> Result<Driver> {
     let addr: SocketAddr = ([127, 0, 0, 1], port).into();
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
+        if let Ok(Ok(_)) = tokio::time::timeout(
+            Duration::from_millis(200),
+            tokio::net::TcpStream::connect(addr),
+        )
+        .await
+        {
             break;
         }
         if let Ok(Some(status)) = child.try_wait() {
@@ -158,13 +160,15 @@ pub fn start_driver(driver: &Path, log: &Path) -> Result<Driver> {
             )));
         }
         if Instant::now() > deadline {
-            kill_group(pid);
+            tokio::task::spawn_blocking(move || kill_group(pid))
+                .await
+                .ok();
             return Err(Error::Browser(format!(
                 "{} did not listen on port {port} within 20 s",
                 driver.display()
             )));
         }
-        std::thread::sleep(Duration::from_millis(25));
+        tokio::time::sleep(Duration::from_millis(25)).await;
     }
     // The driver must outlive this process: forget the handle without waiting.
     std::mem::forget(child);
@@ -206,7 +210,8 @@ pub fn alive(pid: u32) -> bool {
     unsafe { libc::kill(pid, 0) == 0 }
 }
 
-/// Ends a process group (the driver and any browser it started in it).
+/// Ends a process group (the driver and any browser it started in it). Blocks up to 3 s:
+/// async code runs it on the blocking pool.
 pub fn kill_group(pid: u32) {
     let Ok(pid) = i32::try_from(pid) else { return };
     // SAFETY: plain signal delivery to a process group we created.

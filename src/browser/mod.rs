@@ -87,9 +87,16 @@ async fn attach(rec: &SessionRecord) -> Result<Client> {
     Ok(client)
 }
 
+/// Cleans up what a dead or closed session left (see [`cleanup_blocking`]), on the blocking
+/// pool: ending processes waits for them.
+async fn cleanup(rec: &SessionRecord) {
+    let rec = rec.clone();
+    let _ = tokio::task::spawn_blocking(move || cleanup_blocking(&rec)).await;
+}
+
 /// Cleans up what a dead or closed session left: browser processes of its profile, the
 /// driver's process group, the profile directory and the record.
-fn cleanup(rec: &SessionRecord) {
+fn cleanup_blocking(rec: &SessionRecord) {
     if let Some(pid) = rec.driver_pid {
         launch::kill_group(pid);
     }
@@ -162,7 +169,7 @@ impl Browser {
             } else {
                 eprintln!("note: session {name:?} lost its driver; starting a new browser");
             }
-            cleanup(&rec);
+            cleanup(&rec).await;
         }
         Self::start(name, opts).await
     }
@@ -271,7 +278,7 @@ impl Browser {
                     .map_err(|e| Error::io("create profile in", &dir, e))?
                     .keep();
                 let log = dir.join(format!("{name}.driver.log"));
-                let d = launch::start_driver(&driver, &log)?;
+                let d = launch::start_driver(&driver, &log).await?;
                 let caps = launch::chrome_capabilities(&browser, &profile);
                 (d.url, Some(d.pid), Some(profile), caps)
             }
@@ -291,7 +298,7 @@ impl Browser {
             Ok(c) => c,
             Err(e) => {
                 if let Some(pid) = driver_pid {
-                    launch::kill_group(pid);
+                    let _ = tokio::task::spawn_blocking(move || launch::kill_group(pid)).await;
                 }
                 if let Some(d) = &user_data_dir {
                     let _ = std::fs::remove_dir_all(d);
@@ -356,7 +363,7 @@ impl Browser {
         {
             let _ = tokio::time::timeout(std::time::Duration::from_secs(10), client.close()).await;
         }
-        cleanup(&rec);
+        cleanup(&rec).await;
         Ok(true)
     }
 
@@ -702,7 +709,9 @@ pub fn normalize_url(s: &str) -> Result<String> {
     let p = std::path::Path::new(t);
     if p.exists() {
         let abs = std::fs::canonicalize(p).map_err(|e| Error::io("resolve", p, e))?;
-        return Ok(format!("file://{}", abs.display()));
+        return url::Url::from_file_path(&abs)
+            .map(String::from)
+            .map_err(|_| Error::Usage(format!("cannot make a file URL of {}", abs.display())));
     }
     if t.contains(char::is_whitespace) {
         return Err(Error::Usage(format!("not a URL: {t:?}")));

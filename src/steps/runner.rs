@@ -518,14 +518,8 @@ async fn run_step(
                     (ref_.clone(), what.clone().unwrap_or_else(|| "text".into()))
                 }
             };
-            let v = engine_ok(b, "get", json!({"ref": parse_ref(&r)?, "what": what})).await;
-            match v {
-                Ok(v) => Ok(out(v["value"].clone())),
-                Err(Error::Engine(m)) if m.contains("bad_what") => Err(Error::Usage(format!(
-                    "get: unknown {what:?}: use text, value, name, role, html, box or attr:NAME"
-                ))),
-                Err(e) => Err(e),
-            }
+            let v = engine_ok(b, "get", json!({"ref": parse_ref(&r)?, "what": what})).await?;
+            Ok(out(v["value"].clone()))
         }
         Action::GetUrl(_) => Ok(out(json!(b.url().await))),
         Action::GetTitle(_) => Ok(out(json!(b.title().await))),

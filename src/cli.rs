@@ -32,6 +32,18 @@ pub enum Format {
     Yaml,
 }
 
+impl Format {
+    /// The output format as views know it.
+    pub fn view(self) -> ariasnap::query::view::ViewFormat {
+        use ariasnap::query::view::ViewFormat;
+        match self {
+            Format::Text => ViewFormat::Text,
+            Format::Json => ViewFormat::Json,
+            Format::Yaml => ViewFormat::Yaml,
+        }
+    }
+}
+
 /// Options accepted before or after the subcommand.
 #[derive(Debug, Clone, Args)]
 pub struct Global {
@@ -68,15 +80,15 @@ pub struct Global {
     #[arg(long, global = true, value_name = "PATH")]
     pub file: Option<PathBuf>,
     /// Replies over this many bytes go to an artifact file (0 = never).
-    #[arg(long, global = true, value_name = "BYTES", default_value_t = crate::spill::DEFAULT_INLINE_LIMIT)]
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = ariasnap::spill::DEFAULT_INLINE_LIMIT)]
     pub inline_limit: usize,
     /// Deadline in ms of each step (a single command is one step; for `run` this overrides
     /// the file's "timeout"). Default 30000. A page that blocks gets exit 4 within it.
     #[arg(long, global = true, env = "ARIASNAP_TIMEOUT", value_name = "MS")]
     pub timeout: Option<u64>,
     /// How page dialogs (alert, confirm, prompt, beforeunload) are answered.
-    #[arg(long, global = true, env = "ARIASNAP_DIALOG", value_enum, default_value_t = crate::dialogs::Policy::Dismiss)]
-    pub dialog: crate::dialogs::Policy,
+    #[arg(long, global = true, env = "ARIASNAP_DIALOG", value_enum, default_value_t = ariasnap::dialogs::Policy::Dismiss)]
+    pub dialog: ariasnap::dialogs::Policy,
     /// Directory for artifact files (default: a private directory under the temp dir).
     #[arg(long, global = true, value_name = "DIR")]
     pub artifacts: Option<PathBuf>,

@@ -1,14 +1,14 @@
 //! `ariasnap demo`: serves the bundled demo page on 127.0.0.1 and prints its snapshot, so a
 //! new user sees the whole chain work in one command.
 
-use crate::app::emit_snapshot;
-use crate::browser::{Browser, BrowserOptions};
-use crate::capture::{CaptureOptions, capture};
 use crate::cli::Format;
-use crate::error::{Error, Result};
-use crate::output::OutputOptions;
-use crate::serve;
-use crate::snapshot::render::RenderOptions;
+use ariasnap::browser::{Browser, BrowserOptions};
+use ariasnap::capture::{CaptureOptions, capture};
+use ariasnap::error::{Error, Result};
+use ariasnap::output::OutputOptions;
+use ariasnap::output::emit_snapshot;
+use ariasnap::serve;
+use ariasnap::snapshot::render::RenderOptions;
 use include_dir::{Dir, include_dir};
 use std::sync::Arc;
 
@@ -42,7 +42,7 @@ pub async fn run(
             },
         )
         .await?;
-        emit_snapshot(&snap, format, pretty, ropts, oopts)
+        emit_snapshot(&snap, format.view(), pretty, ropts, oopts)
     }
     .await;
     if !keep {

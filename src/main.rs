@@ -1,7 +1,11 @@
 //! The `ariasnap` binary: parse, run, print `error:` / `caused by:` / `hint:`, exit code.
 
-use ariasnap::cli::Cli;
+mod app;
+mod cli;
+mod demo;
+
 use clap::Parser;
+use cli::Cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -45,7 +49,7 @@ fn main() -> ExitCode {
             return ExitCode::from(3);
         }
     };
-    match rt.block_on(ariasnap::app::run(cli)) {
+    match rt.block_on(app::run(cli)) {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
         Err(e) => {
             // SPEC 9: one line of `error:`, then optionally `caused by:` and `hint:`

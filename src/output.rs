@@ -2,9 +2,11 @@
 //! limit (SPEC 3). stdout is data only.
 
 use crate::error::{Error, Result};
+use crate::query::view::ViewFormat;
 use crate::spill;
 use std::io::Write;
 use std::path::PathBuf;
+use tracing::info_span;
 
 /// Output settings shared by every command.
 #[derive(Debug, Clone)]
@@ -64,4 +66,131 @@ pub fn print_stdout(s: &str) -> Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(Error::io("write", "stdout", e)),
     }
+}
+
+/// Like [`emit_view`], with notes for the reader first: `# ` lines in text, a `notes` list
+/// in JSON (a tab replaced, dialogs answered: SPEC 9), `note:` lines on stderr.
+pub fn emit_view_noted(
+    v: &crate::query::view::View,
+    format: ViewFormat,
+    pretty: bool,
+    ropts: &crate::snapshot::render::RenderOptions,
+    oopts: &OutputOptions,
+    notes: &[String],
+) -> Result<()> {
+    let notes: Vec<String> = notes.iter().map(|n| crate::error::one_line(n)).collect();
+    for n in &notes {
+        eprintln!("note: {n}");
+    }
+    emit(v, format, pretty, ropts, oopts, &notes)
+}
+
+/// Renders and delivers a view (spilling when over the inline limit).
+pub fn emit_view(
+    v: &crate::query::view::View,
+    format: ViewFormat,
+    pretty: bool,
+    ropts: &crate::snapshot::render::RenderOptions,
+    oopts: &OutputOptions,
+) -> Result<()> {
+    emit(v, format, pretty, ropts, oopts, &[])
+}
+
+fn emit(
+    v: &crate::query::view::View,
+    format: ViewFormat,
+    pretty: bool,
+    ropts: &crate::snapshot::render::RenderOptions,
+    oopts: &OutputOptions,
+    notes: &[String],
+) -> Result<()> {
+    use crate::query::view::{self, View};
+    let fmt = format;
+    let mut body = {
+        let _span = info_span!("format_snapshot").entered();
+        view::render_view(v, fmt, ropts.verbose, pretty)?
+    };
+    if !notes.is_empty() {
+        match format {
+            ViewFormat::Json if body.starts_with('{') => {
+                let list =
+                    crate::snapshot::safe::to_json(notes, false).unwrap_or_else(|_| "[]".into());
+                let sep = if body[1..].trim_start().starts_with('}') {
+                    ""
+                } else {
+                    ","
+                };
+                body = format!("{{\"notes\":{list}{sep}{}", &body[1..]);
+            }
+            ViewFormat::Text => {
+                let mut head = String::new();
+                for n in notes {
+                    head.push_str("# ");
+                    head.push_str(n);
+                    head.push('\n');
+                }
+                body.insert_str(0, &head);
+            }
+            _ => {}
+        }
+    }
+    let View::Tree(snap, _) = v else {
+        return deliver(&body, "query", oopts, |a| {
+            serde_json::json!({"spilled": {"path": a.path, "bytes": a.bytes}, "hint": "the full result is in the file; page it with --limit/--offset"}).to_string()
+        })
+        .map(|_| ());
+    };
+    let refs = snap.ref_count();
+    let nodes = snap.nodes.len();
+    let mut refs_file = None;
+    if oopts.file.is_none()
+        && oopts.inline_limit > 0
+        && body.len() > oopts.inline_limit
+        && refs > view::REFS_FILE_OVER
+    {
+        let map = view::refs_map(snap).to_string();
+        refs_file = Some(
+            crate::spill::write_artifact(
+                map.as_bytes(),
+                &format!("snapshot-s{}.refs", snap.number),
+                ".json",
+                oopts.artifacts.as_deref(),
+            )?
+            .path,
+        );
+    }
+    deliver(&body, &format!("snapshot-s{}", snap.number), oopts, |a| match format {
+        ViewFormat::Json | ViewFormat::Yaml => crate::snapshot::safe::to_json(&serde_json::json!({
+            "spilled": {"path": a.path, "bytes": a.bytes, "nodes": nodes, "refs": refs, "refs_file": refs_file},
+            "url": snap.url, "title": snap.title, "snapshot": snap.number,
+            "summary": crate::snapshot::detail::summary_json(snap),
+            "hint": "the full snapshot is in the file; narrow it with --detail interactive, --root, --viewport or search",
+        }), false)
+        .unwrap_or_default(),
+        ViewFormat::Text => format!(
+            "# snapshot s{} of {} is {} bytes, over the inline limit: written to {}\n# {} nodes, {} refs{}. Read the file, or narrow it with --detail interactive, --root, --viewport or search.\n{}",
+            snap.number,
+            crate::snapshot::safe::text(&crate::snapshot::render::cut(&snap.url, 200)),
+            a.bytes,
+            a.path.display(),
+            nodes,
+            refs,
+            refs_file.as_ref().map(|p| format!(" (refs map: {})", p.display())).unwrap_or_default(),
+            crate::snapshot::detail::summary_text(snap)
+        ),
+    })
+    .map(|_| ())
+}
+
+/// Renders and delivers a full snapshot (spilling when over the inline limit).
+pub fn emit_snapshot(
+    snap: &crate::snapshot::Snapshot,
+    format: ViewFormat,
+    pretty: bool,
+    ropts: &crate::snapshot::render::RenderOptions,
+    oopts: &OutputOptions,
+) -> Result<()> {
+    let v =
+        crate::query::view::View::Tree(Box::new(snap.clone()), crate::query::view::Detail::Full);
+    emit_view(&v, format, pretty, ropts, oopts)
 }

@@ -442,6 +442,21 @@ impl Browser {
         session::save(&self.record)
     }
 
+    /// Passes `r` through; when the page crashed its tab, replaces the tab so the session stays
+    /// usable, and says so.
+    pub async fn crash_guard<T>(&mut self, r: Result<T>) -> Result<T> {
+        match r {
+            Err(e) if e.is_tab_crash() => {
+                let alias = self.tab().to_string();
+                self.replace_tab().await?;
+                Err(Error::Browser(format!(
+                    "the page crashed its browser tab; tab {alias} was replaced by a fresh, blank one (the page is lost: open it again)"
+                )))
+            }
+            other => other,
+        }
+    }
+
     /// Opens a new tab, makes it current and returns its alias.
     pub async fn new_tab(&mut self) -> Result<String> {
         let w = self.client.new_window(true).await?;

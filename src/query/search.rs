@@ -1,48 +1,8 @@
-//! `search`: text / exact / regex / role / near queries answered in the page (SPEC 4).
+//! `search` arguments (SPEC 4): the `near` point in both spellings. The search itself runs
+//! in the page (`steps::look::search`).
 
-use crate::actions::engine_ok;
-use crate::browser::Browser;
 use crate::error::{Error, Result};
-use crate::steps::SearchArgs;
 use serde_json::{Value, json};
-
-/// Runs a search in the current tab; matches carry ref, role, name, landmark path and box.
-pub async fn search(b: &mut Browser, a: &SearchArgs) -> Result<Value> {
-    if a.text.is_none() && a.pattern.is_none() && a.role.is_none() && a.near.is_none() {
-        return Err(Error::Usage(
-            "search needs text, pattern, role or near".into(),
-        ));
-    }
-    if let Some(p) = &a.pattern {
-        // Rust's regex syntax is close to JavaScript's for what agents write; reject early
-        // what neither accepts.
-        if regex::Regex::new(p).is_err() && !p.contains("(?<") {
-            return Err(Error::Usage(format!(
-                "invalid pattern {p:?}: not a regular expression"
-            )));
-        }
-    }
-    let near = match &a.near {
-        None => Value::Null,
-        Some(v) => parse_near(v)?,
-    };
-    let limit = a.limit.unwrap_or(10);
-    if !(1..=crate::query::MAX_LIMIT).contains(&limit) {
-        return Err(Error::Usage(format!(
-            "invalid limit {limit}: it must be between 1 and {}",
-            crate::query::MAX_LIMIT
-        )));
-    }
-    // Matches may mint refs: they belong to a new snapshot number.
-    let n = b.next_snapshot()?;
-    let v = engine_ok(
-        b,
-        "search",
-        json!({"text": a.text, "exact": a.exact, "pattern": a.pattern, "role": a.role, "near": near, "limit": limit, "n": n}),
-    )
-    .await?;
-    Ok(json!({"matches": v["matches"], "total": v["total"]}))
-}
 
 /// `near` as `{x, y, radius?}` or `"x,y[,r]"`.
 pub fn parse_near(v: &Value) -> Result<Value> {

@@ -200,7 +200,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
             .map(|d| json!(d))
             .collect();
         let ms = t0.elapsed().as_millis() as u64;
-        let r = crate::app::crash_guard(b, r).await;
+        let r = b.crash_guard(r).await;
         let res = match r {
             Ok(o) => StepResult {
                 action: step.action.name().into(),
@@ -416,7 +416,7 @@ async fn run_step(
         }
         Action::ListTabs(_) => Ok(out(b.list_tabs().await?)),
         Action::Snapshot(a) => snapshot_step(b, a, opts, artifacts).await,
-        Action::Search(a) => Ok(out(crate::query::search::search(b, a).await?)),
+        Action::Search(a) => Ok(out(super::look::search(b, a).await?)),
         Action::Query(q) => {
             let a = super::SnapshotArgs {
                 query: Some(q.query.clone()),
@@ -573,13 +573,13 @@ async fn snapshot_step(
     opts: &RunOptions,
     artifacts: &mut Vec<String>,
 ) -> Result<Outcome> {
-    use crate::query::view::{self, View, ViewFormat};
+    use crate::query::view::{View, ViewFormat};
     let fmt = ViewFormat::parse(a.format.as_deref())?;
     let extra = CaptureOptions {
         verbose: opts.verbose,
         ..Default::default()
     };
-    let v = view::view(b, a, &extra).await?;
+    let v = super::look::view(b, a, &extra).await?;
     let stats = match &v {
         View::Tree(s, _) => Some(json!({
             "nodes": s.nodes.len(),

@@ -31,39 +31,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
     };
     let ropts = RenderOptions { verbose: g.verbose };
     match cli.command {
-        Command::Snapshot(args) => {
-            let mut b = Browser::open(&bopts).await?;
-            let limit = b.timeout;
-            let r = tokio::time::timeout(limit, async {
-                b.use_tab(g.tab.as_deref()).await?;
-                snapshot_cmd(&mut b, &args, g.verbose).await
-            })
-            .await;
-            let r = match r {
-                Ok(r) => r,
-                Err(_) => Err(b.timed_out(limit)),
-            };
-            if r.as_ref().is_err_and(Error::is_timeout) {
-                b.timed_out(limit);
-            }
-            let v = b.crash_guard(r).await?;
-            let mut notes = std::mem::take(&mut b.notes);
-            let dialogs = ariasnap::dialogs::drain();
-            notes.extend(
-                ariasnap::dialogs::notes(&dialogs)
-                    .into_iter()
-                    .map(|n| n.trim_start_matches("# ").to_string()),
-            );
-            ariasnap::output::emit_view_noted(
-                &v,
-                g.format.view(),
-                g.pretty,
-                &ropts,
-                &oopts,
-                &notes,
-            )?;
-            Ok(0)
-        }
+        Command::Snapshot(args) => snapshot_command(&bopts, &args, g, &ropts, &oopts).await,
         Command::Run { steps } => {
             let steps = ariasnap::steps::parse::read_file(&steps)?;
             let mut b = Browser::open(&bopts).await?;
@@ -131,6 +99,41 @@ pub async fn run(cli: Cli) -> Result<i32> {
             run_and_print(&mut b, &file, g.timeout, g, &oopts).await
         }
     }
+}
+
+/// `ariasnap snapshot [URL]`: within the deadline, with the notes the reader must see (a
+/// tab replaced, dialogs answered) first.
+async fn snapshot_command(
+    bopts: &BrowserOptions,
+    args: &SnapshotArgs,
+    g: &crate::cli::Global,
+    ropts: &RenderOptions,
+    oopts: &OutputOptions,
+) -> Result<i32> {
+    let mut b = Browser::open(bopts).await?;
+    let limit = b.timeout;
+    let r = tokio::time::timeout(limit, async {
+        b.use_tab(g.tab.as_deref()).await?;
+        snapshot_cmd(&mut b, args, g.verbose).await
+    })
+    .await;
+    let r = match r {
+        Ok(r) => r,
+        Err(_) => Err(b.timed_out(limit)),
+    };
+    if r.as_ref().is_err_and(Error::is_timeout) {
+        b.timed_out(limit);
+    }
+    let v = b.crash_guard(r).await?;
+    let mut notes = std::mem::take(&mut b.notes);
+    let dialogs = ariasnap::dialogs::drain();
+    notes.extend(
+        ariasnap::dialogs::notes(&dialogs)
+            .into_iter()
+            .map(|n| n.trim_start_matches("# ").to_string()),
+    );
+    ariasnap::output::emit_view_noted(&v, g.format.view(), g.pretty, ropts, oopts, &notes)?;
+    Ok(0)
 }
 
 async fn run_and_print(

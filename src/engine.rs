@@ -320,6 +320,163 @@ mod tests {
         assert!(a < b);
     }
 
+    /// js/src with comments, strings and template literals blanked (regular expressions are
+    /// built with `re("...")`, never written as literals).
+    fn engine_files() -> Vec<(String, String)> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("js/src");
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .filter(|n| n.ends_with(".js"))
+            .collect();
+        names.sort();
+        let strip = regex::Regex::new(
+            r#"(?s)//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`"#,
+        )
+        .unwrap();
+        names
+            .into_iter()
+            .map(|n| {
+                let text = std::fs::read_to_string(dir.join(&n)).unwrap();
+                let code = strip.replace_all(&text, "\"\"").into_owned();
+                (n, code)
+            })
+            .collect()
+    }
+
+    /// Identifiers used as names (not `.property`, not `key:` of an object literal).
+    fn names_used(code: &str) -> Vec<String> {
+        let id = regex::Regex::new(r"[A-Za-z_$][\w$]*").unwrap();
+        let mut out = Vec::new();
+        for m in id.find_iter(code) {
+            let before = code[..m.start()].trim_end();
+            let after = code[m.end()..].trim_start();
+            let starts_here = code[..m.start()]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '$'));
+            if !starts_here || before.ends_with('.') && !before.ends_with("...") {
+                continue;
+            }
+            if after.starts_with(':') && !after.starts_with("::") {
+                // an object key (or the middle of a ternary: a false negative at worst)
+                continue;
+            }
+            out.push(m.as_str().to_string());
+        }
+        out
+    }
+
+    #[test]
+    fn engine_layers_and_globals() {
+        // js/README's rules, checked over the sources the bundle is made of:
+        // 1. a file uses only what files with a lower number (or itself) define at top level;
+        // 2. outside 00_prelude.js no name reaches a page global (everything is captured
+        //    there), and no `.call`/`.apply`/`.bind` goes through the page's
+        //    Function.prototype.
+        let files = engine_files();
+        let top = regex::Regex::new(r"(?m)^(?:function\s+|(?:const|let|var)\s+)([A-Za-z_$][\w$]*)")
+            .unwrap();
+        let any_decl = regex::Regex::new(
+            r"(?:function\s+([A-Za-z_$][\w$]*))|(?:(?:const|let|var)\s+([A-Za-z_$][\w$]*))|(?:catch\s*\(\s*([A-Za-z_$][\w$]*))|(?:([A-Za-z_$][\w$]*)\s*=>)",
+        )
+        .unwrap();
+        let params =
+            regex::Regex::new(r"function\s*[\w$]*\s*\(([^)]*)\)|\(([^()]*)\)\s*=>").unwrap();
+        let id = regex::Regex::new(r"[A-Za-z_$][\w$]*").unwrap();
+        let mut owner: std::collections::HashMap<String, String> = Default::default();
+        let mut declared: std::collections::HashSet<String> = Default::default();
+        for (file, code) in &files {
+            for c in top.captures_iter(code) {
+                owner
+                    .entry(c[1].to_string())
+                    .or_insert_with(|| file.clone());
+            }
+            for c in any_decl.captures_iter(code) {
+                for g in 1..=4 {
+                    if let Some(m) = c.get(g) {
+                        declared.insert(m.as_str().to_string());
+                    }
+                }
+            }
+            for c in params.captures_iter(code) {
+                for g in 1..=2 {
+                    if let Some(m) = c.get(g) {
+                        for p in id.find_iter(m.as_str()) {
+                            declared.insert(p.as_str().to_string());
+                        }
+                    }
+                }
+            }
+        }
+        const ALLOWED: &[&str] = &[
+            "break",
+            "case",
+            "catch",
+            "const",
+            "continue",
+            "default",
+            "delete",
+            "do",
+            "else",
+            "finally",
+            "for",
+            "function",
+            "if",
+            "in",
+            "instanceof",
+            "new",
+            "return",
+            "switch",
+            "this",
+            "throw",
+            "try",
+            "typeof",
+            "var",
+            "void",
+            "while",
+            "let",
+            "of",
+            "true",
+            "false",
+            "null",
+            "undefined",
+            "NaN",
+            "Infinity",
+            "arguments",
+            "window",
+            "document",
+            "ENGINE_HASH",
+        ];
+        let mut problems = Vec::new();
+        for (file, code) in &files {
+            let prelude = file.starts_with("00_");
+            for name in names_used(code) {
+                if let Some(o) = owner.get(&name)
+                    && o > file
+                {
+                    problems.push(format!("{file} uses {name} of {o} (a higher layer)"));
+                }
+                if !prelude && !declared.contains(&name) && !ALLOWED.contains(&name.as_str()) {
+                    problems.push(format!("{file} reaches the page global {name}"));
+                }
+            }
+            if !prelude {
+                for bad in [".call(", ".apply(", ".bind("] {
+                    if code.contains(bad) {
+                        problems.push(format!(
+                            "{file} calls {bad}..) through the page's Function.prototype"
+                        ));
+                    }
+                }
+            }
+        }
+        problems.sort();
+        problems.dedup();
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
     #[test]
     fn exceptions_become_errors() {
         let r: Result<Value> = decode(r#"{"kind":"exception","message":"boom"}"#);

@@ -15,6 +15,13 @@ let ancCache = null;
 // Per-walk memo for 20_roles (table kinds); lives here so it is reset with the others.
 let tableKindCache = null;
 
+// Per-walk caches of higher layers (30_names) register here, so this layer resets them with
+// its own without naming anything above it (js/README: lower numbers only).
+const cacheHooks = [];
+function onCaches(begin, end) {
+  push(cacheHooks, { begin: begin, end: end });
+}
+
 function beginCaches() {
   if (cacheDepth++ === 0) {
     styleCache = new $Map();
@@ -24,7 +31,7 @@ function beginCaches() {
     scopeFlags = new $Map();
     lastScope = null;
     tableKindCache = new $Map();
-    beginNameCaches();
+    for (let i = 0; i < cacheHooks.length; i++) cacheHooks[i].begin();
   }
 }
 function endCaches() {
@@ -36,7 +43,7 @@ function endCaches() {
     scopeFlags = null;
     lastScope = null;
     tableKindCache = null;
-    endNameCaches();
+    for (let i = 0; i < cacheHooks.length; i++) cacheHooks[i].end();
   }
 }
 
@@ -155,20 +162,18 @@ function hookAttachShadow() {
   const d = P ? desc(P, "attachShadow") : null;
   const original = d && d.value;
   if (typeof original !== "function") return;
-  const wrapped = {
-    attachShadow(init) {
-      const root = $apply(original, this, arguments);
-      try {
-        if (root && shadowModeOf(root) === "closed" && !wmGet(closedRoots, this)) {
-          wmSet(closedRoots, this, root);
-          closedRootCount++;
-        }
-      } catch (_) {
-        // never let bookkeeping break the page's call
+  const wrapped = function attachShadow(init) {
+    const root = $apply(original, this, arguments);
+    try {
+      if (root && shadowModeOf(root) === "closed" && !wmGet(closedRoots, this)) {
+        wmSet(closedRoots, this, root);
+        closedRootCount++;
       }
-      return root;
-    },
-  }.attachShadow;
+    } catch (_) {
+      // never let bookkeeping break the page's call
+    }
+    return root;
+  };
   $defineProperty(P, "attachShadow", {
     value: wrapped,
     writable: d.writable,

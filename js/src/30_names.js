@@ -24,6 +24,7 @@ function endNameCaches() {
   pseudoCache = null;
   contentNamed = null;
 }
+onCaches(beginNameCaches, endNameCaches);
 
 /**
  * control -> its <label> elements, for a whole document, built once per walk. Blink computes

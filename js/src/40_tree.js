@@ -5,6 +5,19 @@
 //! Must not: mint refs (50_refs does, after the walk) or render text (the host does).
 //! Read-only: it never writes to the DOM, so it causes no layout thrash.
 
+// Frame numbers (the k of f<k> refs): one per iframe element for the page's life, never
+// reused. Numbered by the walk that meets the frame; 50_refs prefixes refs with them.
+const frameIdx = new $WeakMap();
+let nextFrame = 1;
+function frameIndexOf(iframeEl) {
+  let k = wmGet(frameIdx, iframeEl);
+  if (k === undefined) {
+    k = nextFrame++;
+    wmSet(frameIdx, iframeEl, k);
+  }
+  return k;
+}
+
 // Text-level roles whose text flows into the parent line instead of becoming a node.
 const INLINE_TEXT_ROLES = new $Set(["strong", "emphasis", "code", "mark", "subscript", "superscript",
   "deletion", "insertion", "time", "term", "generic", "none", "presentation"]);

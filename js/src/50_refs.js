@@ -7,18 +7,7 @@
 const refByEl = new $WeakMap();
 const refEntries = new $Map();
 const frameCounters = new $Map();
-const frameIdx = new $WeakMap();
-let nextFrame = 1;
 const publicRefs = $create(null);
-
-function frameIndexOf(iframeEl) {
-  let k = wmGet(frameIdx, iframeEl);
-  if (k === undefined) {
-    k = nextFrame++;
-    wmSet(frameIdx, iframeEl, k);
-  }
-  return k;
-}
 
 function nextCounter(k) {
   const m = (mapGet(frameCounters, k) || 0) + 1;

@@ -290,7 +290,7 @@ function selectOptions(a) {
     const o = optionsCollectionItem(opts, i);
     let on = false;
     for (let j = 0; j < picked.length; j++) if (picked[j] === o) on = true;
-    if (multiple || on) setOptionSelected.call(o, on);
+    if (multiple || on) setOptionSelected(o, on);
   }
   dispatchEvent(el, new $Event("input", { bubbles: true, composed: true }));
   dispatchEvent(el, new $Event("change", { bubbles: true }));

@@ -24,7 +24,6 @@ function boxDistance(b, x, y) {
 }
 
 function doSearch(a) {
-  observeDoc(document);
   let rx = null;
   if (a.pattern) {
     try {

@@ -89,6 +89,124 @@ pub struct RunResult {
     pub exit_code: i32,
 }
 
+/// What the run's `changes` compare: the viewport before the first visual action, where
+/// the run started when it navigated, and the verb of the last visual action.
+struct Baseline {
+    before: Option<(Snapshot, String)>,
+    start_url: Option<String>,
+    last_verb: &'static str,
+}
+
+impl StepResult {
+    fn skipped(action: &str) -> StepResult {
+        StepResult {
+            action: action.into(),
+            status: "skipped".into(),
+            ms: 0,
+            output: None,
+            warning: None,
+            error: None,
+            dialogs: vec![],
+            stats: None,
+        }
+    }
+
+    fn failed(action: &str, ms: u64, e: &Error, dialogs: Vec<Value>) -> StepResult {
+        StepResult {
+            action: action.into(),
+            status: "error".into(),
+            ms,
+            output: None,
+            warning: e.hint().map(|h| format!("hint: {h}")),
+            error: Some(e.to_string()),
+            dialogs,
+            stats: None,
+        }
+    }
+}
+
+/// Runs one step within its deadline (the viewport baseline, the step, settling); returns
+/// its result and, when it failed, the exit code it stands for.
+async fn run_one(
+    b: &mut Browser,
+    step: &Step,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+    base: &mut Baseline,
+) -> (StepResult, Option<i32>) {
+    let t0 = Instant::now();
+    let r = tokio::time::timeout(opts.timeout, async {
+        if matches!(step.action, Action::Goto(_)) {
+            // A navigation starts a new page: the diff's baseline is taken after it, and the
+            // run reports where it went.
+            if base.start_url.is_none() && base.before.is_none() {
+                base.start_url = Some(b.url().await);
+            }
+            base.before = None;
+        } else if step.action.is_visual() && base.before.is_none() {
+            // The diff's "before": the viewport as it is now.
+            if let Ok(s) = viewport_snapshot(b).await {
+                let url = s.url.clone();
+                base.before = Some((s, url));
+            }
+        }
+        let r = run_step(b, step, opts, artifacts).await;
+        if step.action.modifies_page() && !r.as_ref().is_err_and(Error::is_timeout) {
+            let _ = engine_ok(b, "invalidate", json!({})).await;
+            actions::settle(b, 120.0, opts.settle_max).await;
+        }
+        r
+    })
+    .await;
+    let r = match r {
+        Ok(r) => r,
+        Err(_) => Err(Error::Timeout(format!(
+            "step took over {} ms (the step's deadline: --timeout, or \"timeout\" in the step file)",
+            opts.timeout.as_millis()
+        ))),
+    };
+    if r.as_ref().is_err_and(Error::is_timeout) {
+        b.timed_out(opts.timeout);
+    }
+    if step.action.is_visual() {
+        base.last_verb = verb(&step.action);
+    }
+    let dialogs: Vec<Value> = crate::dialogs::drain()
+        .into_iter()
+        .map(|d| json!(d))
+        .collect();
+    let ms = t0.elapsed().as_millis() as u64;
+    match b.crash_guard(r).await {
+        Ok(o) => (
+            StepResult {
+                action: step.action.name().into(),
+                status: "ok".into(),
+                ms,
+                output: o.output,
+                warning: if o.warnings.is_empty() {
+                    None
+                } else {
+                    Some(o.warnings.join(" "))
+                },
+                error: None,
+                dialogs,
+                stats: o.stats,
+            },
+            None,
+        ),
+        Err(e) => {
+            let code = match e.exit_code() {
+                0 => 1,
+                c => c,
+            };
+            (
+                StepResult::failed(step.action.name(), ms, &e, dialogs),
+                Some(code),
+            )
+        }
+    }
+}
+
 fn verb(a: &Action) -> &'static str {
     match a {
         Action::Click(_) => "Clicked",
@@ -120,20 +238,13 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
     let mut failed: Option<i32> = None;
     if let Err(e) = b.use_tab(file.tab.as_deref()).await {
         failed = Some(e.exit_code());
-        results.push(StepResult {
-            action: "tab".into(),
-            status: "error".into(),
-            ms: 0,
-            output: None,
-            warning: None,
-            error: Some(e.to_string()),
-            dialogs: vec![],
-            stats: None,
-        });
+        results.push(StepResult::failed("tab", 0, &e, vec![]));
     }
-    let mut before: Option<(Snapshot, String)> = None;
-    let mut start_url: Option<String> = None;
-    let mut last_verb = "Done";
+    let mut base = Baseline {
+        before: None,
+        start_url: None,
+        last_verb: "Done",
+    };
     for step in &file.steps {
         if failed.is_none() && b.record.suspect.is_some() {
             // an earlier (optional) step ran out of time: is the page still answering?
@@ -142,99 +253,13 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
             }
         }
         if failed.is_some() {
-            results.push(StepResult {
-                action: step.action.name().into(),
-                status: "skipped".into(),
-                ms: 0,
-                output: None,
-                warning: None,
-                error: None,
-                dialogs: vec![],
-                stats: None,
-            });
+            results.push(StepResult::skipped(step.action.name()));
             continue;
         }
-        let t0 = Instant::now();
-        let r = tokio::time::timeout(opts.timeout, async {
-            if matches!(step.action, Action::Goto(_)) {
-                // A navigation starts a new page: the diff's baseline is taken after it, and
-                // the run reports where it went.
-                if start_url.is_none() && before.is_none() {
-                    start_url = Some(b.url().await);
-                }
-                before = None;
-            }
-            if step.action.is_visual()
-                && before.is_none()
-                && !matches!(step.action, Action::Goto(_))
-            {
-                // The diff's "before": the viewport as it is now.
-                if let Ok(s) = viewport_snapshot(b).await {
-                    let url = s.url.clone();
-                    before = Some((s, url));
-                }
-            }
-            let r = run_step(b, step, &opts, &mut artifacts).await;
-            if step.action.modifies_page() && !r.as_ref().is_err_and(Error::is_timeout) {
-                let _ = engine_ok(b, "invalidate", json!({})).await;
-                actions::settle(b, 120.0, opts.settle_max).await;
-            }
-            r
-        })
-        .await;
-        let r = match r {
-            Ok(r) => r,
-            Err(_) => Err(Error::Timeout(format!(
-                "step took over {} ms (the step's deadline: --timeout, or \"timeout\" in the step file)",
-                opts.timeout.as_millis()
-            ))),
-        };
-        if r.as_ref().is_err_and(Error::is_timeout) {
-            b.timed_out(opts.timeout);
+        let (res, err) = run_one(b, step, &opts, &mut artifacts, &mut base).await;
+        if let Some(code) = err.filter(|_| !step.optional) {
+            failed = Some(code);
         }
-        if step.action.is_visual() {
-            last_verb = verb(&step.action);
-        }
-        let dialogs: Vec<Value> = crate::dialogs::drain()
-            .into_iter()
-            .map(|d| json!(d))
-            .collect();
-        let ms = t0.elapsed().as_millis() as u64;
-        let r = b.crash_guard(r).await;
-        let res = match r {
-            Ok(o) => StepResult {
-                action: step.action.name().into(),
-                status: "ok".into(),
-                ms,
-                output: o.output,
-                warning: if o.warnings.is_empty() {
-                    None
-                } else {
-                    Some(o.warnings.join(" "))
-                },
-                error: None,
-                dialogs,
-                stats: o.stats,
-            },
-            Err(e) => {
-                if !step.optional {
-                    failed = Some(match e.exit_code() {
-                        0 => 1,
-                        c => c,
-                    });
-                }
-                StepResult {
-                    action: step.action.name().into(),
-                    status: "error".into(),
-                    ms,
-                    output: None,
-                    warning: e.hint().map(|h| format!("hint: {h}")),
-                    error: Some(e.to_string()),
-                    dialogs,
-                    stats: None,
-                }
-            }
-        };
         results.push(res);
     }
     if b.record.suspect.is_some() {
@@ -253,7 +278,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
     }
     // what changed and where the tab is now, within one more step deadline
     let tail = tokio::time::timeout(opts.timeout, async {
-        let changes = changes_of(b, before, start_url, last_verb).await;
+        let changes = changes_of(b, base.before, base.start_url, base.last_verb).await;
         (changes, context(b).await)
     })
     .await;
@@ -372,7 +397,53 @@ async fn run_step(
     opts: &RunOptions,
     artifacts: &mut Vec<String>,
 ) -> Result<Outcome> {
-    match &step.action {
+    let a = &step.action;
+    match a {
+        Action::Goto(_)
+        | Action::Reload(_)
+        | Action::Back(_)
+        | Action::Forward(_)
+        | Action::NewTab(_)
+        | Action::SwitchTab(_)
+        | Action::CloseTab(_)
+        | Action::ListTabs(_) => navigate_step(b, a, opts, artifacts).await,
+        Action::Snapshot(_) | Action::Search(_) | Action::Query(_) => {
+            look_step(b, a, opts, artifacts).await
+        }
+        Action::Click(_)
+        | Action::Fill(_)
+        | Action::Type(_)
+        | Action::Press(_)
+        | Action::Hover(_)
+        | Action::Select(_)
+        | Action::Check(_)
+        | Action::Uncheck(_)
+        | Action::Scroll(_)
+        | Action::Drag(_)
+        | Action::Upload(_) => input_step(b, a).await,
+        Action::Wait(_)
+        | Action::Sleep(_)
+        | Action::Eval(_)
+        | Action::Assert(_)
+        | Action::Get(_)
+        | Action::GetUrl(_)
+        | Action::GetTitle(_) => read_step(b, a, opts).await,
+        Action::Viewport(_)
+        | Action::Frame(_)
+        | Action::Cookies(_)
+        | Action::Console(_)
+        | Action::Screenshot(_) => page_step(b, a, opts, artifacts).await,
+    }
+}
+
+/// Navigation and tabs.
+async fn navigate_step(
+    b: &mut Browser,
+    action: &Action,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+) -> Result<Outcome> {
+    match action {
         Action::Goto(u) => {
             b.goto(u.url()).await?;
             let url = b.url().await;
@@ -415,6 +486,21 @@ async fn run_step(
             ))
         }
         Action::ListTabs(_) => Ok(out(b.list_tabs().await?)),
+        other => Err(Error::Usage(format!(
+            "{} is not a navigate step",
+            other.name()
+        ))),
+    }
+}
+
+/// Looking at the page: snapshot, search, query.
+async fn look_step(
+    b: &mut Browser,
+    action: &Action,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+) -> Result<Outcome> {
+    match action {
         Action::Snapshot(a) => snapshot_step(b, a, opts, artifacts).await,
         Action::Search(a) => Ok(out(super::look::search(b, a).await?)),
         Action::Query(q) => {
@@ -429,6 +515,13 @@ async fn run_step(
             };
             snapshot_step(b, &a, opts, artifacts).await
         }
+        other => Err(Error::Usage(format!("{} is not a look step", other.name()))),
+    }
+}
+
+/// Input on refs: pointer and keys.
+async fn input_step(b: &mut Browser, action: &Action) -> Result<Outcome> {
+    match action {
         Action::Click(t) => {
             let a = t.args();
             actions::click(b, &a.ref_, a.button.as_deref(), a.double, a.force).await
@@ -472,6 +565,16 @@ async fn run_step(
         }
         Action::Drag(d) => actions::drag(b, &d.from, &d.to).await,
         Action::Upload(u) => actions::upload(b, &u.ref_, &u.files.to_vec()).await,
+        other => Err(Error::Usage(format!(
+            "{} is not a input step",
+            other.name()
+        ))),
+    }
+}
+
+/// Waiting, checking and reading.
+async fn read_step(b: &mut Browser, action: &Action, opts: &RunOptions) -> Result<Outcome> {
+    match action {
         Action::Wait(w) => {
             let limit = w
                 .timeout
@@ -523,6 +626,18 @@ async fn run_step(
         }
         Action::GetUrl(_) => Ok(out(json!(b.url().await))),
         Action::GetTitle(_) => Ok(out(json!(b.title().await))),
+        other => Err(Error::Usage(format!("{} is not a read step", other.name()))),
+    }
+}
+
+/// The page's settings and artifacts: viewport, frames, cookies, console, screenshots.
+async fn page_step(
+    b: &mut Browser,
+    action: &Action,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+) -> Result<Outcome> {
+    match action {
         Action::Viewport(v) => {
             b.client.set_window_size(v.width, v.height).await?;
             let inner = b
@@ -560,6 +675,8 @@ async fn run_step(
             artifacts.push(path.clone());
             Ok(out(json!({"path": path, "bytes": png.len()})))
         }
+
+        other => Err(Error::Usage(format!("{} is not a page step", other.name()))),
     }
 }
 

@@ -179,7 +179,11 @@ async fn run_and_print(
 pub fn command_step(c: &Command) -> Option<serde_json::Value> {
     use serde_json::json;
     let v = match c {
-        Command::Goto { url } => json!({"goto": url}),
+        Command::Goto { url, snapshot } => match snapshot {
+            None => json!({"goto": url}),
+            Some(None) => json!({"goto": {"url": url, "snapshot": {}}}),
+            Some(Some(detail)) => json!({"goto": {"url": url, "snapshot": {"detail": detail}}}),
+        },
         Command::Reload => json!({"reload": {}}),
         Command::Back => json!({"back": {}}),
         Command::Forward => json!({"forward": {}}),
@@ -197,13 +201,13 @@ pub fn command_step(c: &Command) -> Option<serde_json::Value> {
         } => json!({"search": {
             "text": text, "exact": exact, "pattern": pattern, "role": role, "near": near, "limit": limit}}),
         Command::Query {
-            expr,
+            query,
             flatten,
             limit,
             offset,
             cache_key,
         } => json!({"query": {
-            "query": expr, "flatten": flatten, "limit": limit, "offset": offset, "cache_key": cache_key}}),
+            "query": query, "flatten": flatten, "limit": limit, "offset": offset, "cache_key": cache_key}}),
         Command::Click {
             target,
             double,
@@ -228,8 +232,9 @@ pub fn command_step(c: &Command) -> Option<serde_json::Value> {
             direction,
             dx,
             dy,
+            to,
         } => {
-            json!({"scroll": {"ref": target, "direction": direction, "dx": dx, "dy": dy}})
+            json!({"scroll": {"ref": target, "direction": direction, "dx": dx, "dy": dy, "to": to}})
         }
         Command::Drag { from, to } => json!({"drag": {"from": from, "to": to}}),
         Command::Upload { target, files } => json!({"upload": {"ref": target, "files": files}}),
@@ -238,11 +243,22 @@ pub fn command_step(c: &Command) -> Option<serde_json::Value> {
             target,
             selector,
             url,
+            regex,
             hidden,
         } => json!({"wait": {
-            "text": text, "ref": target, "selector": selector, "url": url, "hidden": hidden}}),
+            "text": text, "ref": target, "selector": selector, "url": url, "regex": regex, "hidden": hidden}}),
         Command::Sleep { ms } => json!({"sleep": ms}),
-        Command::Eval { expr } => json!({"eval": expr}),
+        Command::Eval {
+            expression,
+            offset,
+            limit,
+        } => {
+            if offset.is_none() && limit.is_none() {
+                json!({"eval": expression})
+            } else {
+                json!({"eval": {"expression": expression, "offset": offset, "limit": limit}})
+            }
+        }
         Command::Assert {
             text,
             target,
@@ -261,9 +277,9 @@ pub fn command_step(c: &Command) -> Option<serde_json::Value> {
         Command::Viewport { width, height } => {
             json!({"viewport": {"width": width, "height": height}})
         }
-        Command::Frame { target } => match target.parse::<u16>() {
+        Command::Frame { value } => match value.parse::<u16>() {
             Ok(i) => json!({"frame": i}),
-            Err(_) => json!({"frame": target}),
+            Err(_) => json!({"frame": value}),
         },
         Command::Cookies {
             action,

@@ -68,7 +68,7 @@ pub struct Global {
     #[arg(long, global = true, value_name = "ALIAS")]
     pub tab: Option<String>,
     /// Output format.
-    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    #[arg(long, global = true, alias = "output-format", value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Indent JSON output.
     #[arg(long, global = true)]
@@ -121,7 +121,7 @@ pub struct SnapshotArgs {
     #[arg(long)]
     pub since: Option<String>,
     /// JMESPath query over the JSON tree (or the flattened list with --flatten).
-    #[arg(long)]
+    #[arg(long, alias = "jmespath-query")]
     pub query: Option<String>,
     /// Query the depth-first node list (_depth, _parent_role, _index) instead of the tree.
     #[arg(long)]
@@ -136,7 +136,7 @@ pub struct SnapshotArgs {
     #[arg(long)]
     pub cache_key: Option<String>,
     /// Capture (and mint refs) without printing the tree.
-    #[arg(long)]
+    #[arg(long, alias = "silent-mode")]
     pub silent: bool,
 }
 
@@ -155,6 +155,10 @@ pub enum Command {
     Goto {
         /// Address to open.
         url: String,
+        /// Take a snapshot once loaded and print it in the result (optionally at a detail
+        /// level: full, interactive, summary).
+        #[arg(long, num_args = 0..=1, value_name = "DETAIL")]
+        snapshot: Option<Option<String>>,
     },
     /// Reload the page.
     Reload,
@@ -196,7 +200,9 @@ pub enum Command {
     },
     /// JMESPath query over the snapshot (see snapshot --query).
     Query {
-        expr: String,
+        /// JMESPath expression.
+        #[arg(value_name = "EXPR")]
+        query: String,
         #[arg(long)]
         flatten: bool,
         #[arg(long)]
@@ -273,6 +279,9 @@ pub enum Command {
         dx: Option<f64>,
         #[arg(long, allow_hyphen_values = true)]
         dy: Option<f64>,
+        /// Absolute position X,Y in CSS pixels.
+        #[arg(long, value_name = "X,Y", value_delimiter = ',', num_args = 2)]
+        to: Option<Vec<f64>>,
     },
     /// Drag one element onto another.
     Drag { from: String, to: String },
@@ -293,6 +302,9 @@ pub enum Command {
         selector: Option<String>,
         #[arg(long)]
         url: Option<String>,
+        /// --url is a regular expression.
+        #[arg(long)]
+        regex: bool,
         #[arg(long)]
         hidden: bool,
     },
@@ -333,7 +345,11 @@ pub enum Command {
     /// Resize the viewport.
     Viewport { width: u32, height: u32 },
     /// Act in a frame: main, an index, or an iframe ref.
-    Frame { target: String },
+    Frame {
+        /// main, an index, or an iframe's ref.
+        #[arg(value_name = "TARGET")]
+        value: String,
+    },
     /// List, set or clear cookies.
     Cookies {
         /// list, set or clear
@@ -359,7 +375,14 @@ pub enum Command {
     /// Evaluate a JavaScript expression in the page and print its JSON value.
     Eval {
         /// Expression (its value is returned; use an IIFE for statements).
-        expr: String,
+        #[arg(value_name = "EXPR")]
+        expression: String,
+        /// First item of a large array or string result.
+        #[arg(long)]
+        offset: Option<usize>,
+        /// Page size of a large array or string result.
+        #[arg(long)]
+        limit: Option<usize>,
     },
     /// Manage named sessions.
     Session {
@@ -411,5 +434,71 @@ mod tests {
             Command::Snapshot(s) => assert_eq!(s.url.as_deref(), Some("http://a/")),
             _ => panic!("not a snapshot"),
         }
+    }
+
+    /// kebab-case of a step name or option (`newTab` -> `new-tab`, `cache_key` -> `cache-key`).
+    fn kebab(s: &str) -> String {
+        let mut out = String::new();
+        for c in s.chars() {
+            if c.is_ascii_uppercase() {
+                out.push('-');
+                out.push(c.to_ascii_lowercase());
+            } else if c == '_' {
+                out.push('-');
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// SPEC 6 / issue 13: every step action is a subcommand, and every option of a step (as
+    /// the step file and the MCP tool take it) exists on that subcommand under the same name
+    /// (kebab-case), as a flag or as a positional argument of that name.
+    #[test]
+    fn cli_step_file_and_mcp_tools_agree() {
+        use ariasnap::steps::{step_schema, steps_schema};
+        let cli = Cli::command();
+        let defs = ariasnap::mcp::tools::tools_from_schema(&step_schema(), &steps_schema());
+        let mut drift = Vec::new();
+        for d in &defs {
+            let Some(action) = &d.action else { continue };
+            // the CLI's name for it (SPEC 6 spells listTabs `tabs`)
+            let sub = match action.as_str() {
+                "listTabs" => "tabs".to_string(),
+                a => kebab(a),
+            };
+            let Some(cmd) = cli.find_subcommand(&sub) else {
+                drift.push(format!("step {action:?} has no subcommand {sub:?}"));
+                continue;
+            };
+            let props = d
+                .input_schema
+                .get("properties")
+                .and_then(|p| p.as_object())
+                .cloned()
+                .unwrap_or_default();
+            for opt in props.keys() {
+                let want = kebab(opt);
+                let found = cmd.get_arguments().chain(cli.get_arguments()).any(|a| {
+                    a.get_long() == Some(want.as_str())
+                        || a.get_all_aliases()
+                            .is_some_and(|al| al.contains(&want.as_str()))
+                        || (a.is_positional() && kebab(a.get_id().as_str()) == want)
+                        || a.get_value_names()
+                            .is_some_and(|v| v.iter().any(|n| kebab(&n.to_lowercase()) == want))
+                });
+                if !found {
+                    drift.push(format!(
+                        "step {action:?} option {opt:?}: no --{want} (or positional {want}) on `ariasnap {sub}`"
+                    ));
+                }
+            }
+        }
+        assert!(
+            drift.is_empty(),
+            "the CLI drifted from the step schema:\n{}",
+            drift.join("\n")
+        );
     }
 }

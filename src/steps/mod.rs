@@ -65,6 +65,35 @@ impl Target {
     }
 }
 
+/// A ref with no options (hover, check, uncheck), bare or as `{"ref": ...}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RefArg {
+    /// `"s1e4"`
+    Ref(String),
+    /// `{"ref": "s1e4"}`
+    Full(RefOnly),
+}
+
+/// `{"ref": "s1e4"}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RefOnly {
+    /// The element's ref (`s1e4`, `@s1e4`, `[ref=s1e4]`).
+    #[serde(rename = "ref")]
+    pub ref_: String,
+}
+
+impl RefArg {
+    /// The ref as given.
+    pub fn ref_str(&self) -> &str {
+        match self {
+            RefArg::Ref(r) => r,
+            RefArg::Full(t) => &t.ref_,
+        }
+    }
+}
+
 /// A URL, bare or with options.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
@@ -428,13 +457,13 @@ pub enum Action {
     /// Press a key or chord.
     Press(PressArg),
     /// Move the pointer over an element.
-    Hover(Target),
+    Hover(RefArg),
     /// Choose options of a select.
     Select(SelectArgs),
     /// Make a checkbox, radio or switch checked (no-op when it is).
-    Check(Target),
+    Check(RefArg),
     /// Make a checkbox or switch unchecked (no-op when it is).
-    Uncheck(Target),
+    Uncheck(RefArg),
     /// Scroll a ref into view or the page.
     Scroll(ScrollArgs),
     /// Drag one element onto another.

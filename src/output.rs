@@ -68,6 +68,17 @@ pub fn print_stdout(s: &str) -> Result<()> {
     }
 }
 
+/// Renders and delivers a view (spilling when over the inline limit).
+pub fn emit_view(
+    v: &crate::query::view::View,
+    format: ViewFormat,
+    pretty: bool,
+    ropts: &crate::snapshot::render::RenderOptions,
+    oopts: &OutputOptions,
+) -> Result<()> {
+    emit_view_noted(v, format, pretty, ropts, oopts, &[])
+}
+
 /// Like [`emit_view`], with notes for the reader first: `# ` lines in text, a `notes` list
 /// in JSON (a tab replaced, dialogs answered: SPEC 9), `note:` lines on stderr.
 pub fn emit_view_noted(
@@ -82,28 +93,6 @@ pub fn emit_view_noted(
     for n in &notes {
         eprintln!("note: {n}");
     }
-    emit(v, format, pretty, ropts, oopts, &notes)
-}
-
-/// Renders and delivers a view (spilling when over the inline limit).
-pub fn emit_view(
-    v: &crate::query::view::View,
-    format: ViewFormat,
-    pretty: bool,
-    ropts: &crate::snapshot::render::RenderOptions,
-    oopts: &OutputOptions,
-) -> Result<()> {
-    emit(v, format, pretty, ropts, oopts, &[])
-}
-
-fn emit(
-    v: &crate::query::view::View,
-    format: ViewFormat,
-    pretty: bool,
-    ropts: &crate::snapshot::render::RenderOptions,
-    oopts: &OutputOptions,
-    notes: &[String],
-) -> Result<()> {
     use crate::query::view::{self, View};
     let fmt = format;
     let mut body = {
@@ -114,7 +103,7 @@ fn emit(
         match format {
             ViewFormat::Json if body.starts_with('{') => {
                 let list =
-                    crate::snapshot::safe::to_json(notes, false).unwrap_or_else(|_| "[]".into());
+                    crate::snapshot::safe::to_json(&notes, false).unwrap_or_else(|_| "[]".into());
                 let sep = if body[1..].trim_start().starts_with('}') {
                     ""
                 } else {
@@ -124,7 +113,7 @@ fn emit(
             }
             ViewFormat::Text => {
                 let mut head = String::new();
-                for n in notes {
+                for n in &notes {
                     head.push_str("# ");
                     head.push_str(n);
                     head.push('\n');

@@ -155,3 +155,18 @@ pub fn walks(c: &Ctx) -> u64 {
         .as_u64()
         .expect("walk counter")
 }
+
+/// A tiny seeded generator (no dependency): the same strings on every run.
+pub struct Lcg(pub u64);
+impl Lcg {
+    pub fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+    pub fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.next(xs.len() as u64) as usize]
+    }
+}

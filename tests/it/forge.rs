@@ -7,7 +7,7 @@
 //! `: text` tail (a JSON string when it starts with `"`, bare text otherwise), `- text:`,
 //! `- /url:` and `#` comment lines.
 
-use crate::common::{Ctx, Test};
+use crate::common::{Ctx, Lcg, Test};
 use serde_json::Value;
 use std::time::Instant;
 
@@ -387,21 +387,6 @@ fn fixed(c: &Ctx) {
         "{v}"
     );
     c.ok(&["goto", &c.url("html/basic/page.html")]);
-}
-
-/// A tiny seeded generator (no dependency): the same strings on every run.
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.next(xs.len() as u64) as usize]
-    }
 }
 
 fn u16s(s: &str) -> Vec<u16> {

@@ -1,7 +1,7 @@
 //! Acting by ref: step files, actions, stale-ref safety, covered targets, diffs, dialogs,
 //! malformed input and `--since`.
 
-use crate::common::{Ctx, Test, eval, ref_of};
+use crate::common::{Ctx, Lcg, Test, eval, ref_of};
 use serde_json::{Value, json};
 
 pub fn tests() -> Vec<Test> {
@@ -269,18 +269,6 @@ fn stale_ref_messages(c: &Ctx) {
     let e = step_error(c, &["click", &b2]);
     assert!(e.starts_with("unknown ref"), "{e}");
     assert_eq!(eval(c, "window.clicked || []"), json!([]));
-}
-
-/// A small deterministic generator (no extra crate for one test).
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
-    }
 }
 
 /// Rounds of the randomized test (issue 12: 1,000).

@@ -27,7 +27,6 @@ pub async fn run(cli: Cli) -> Result<i32> {
         file: g.file.clone(),
         inline_limit: g.inline_limit,
         artifacts: g.artifacts.clone(),
-        json: g.format == Format::Json,
     };
     let ropts = RenderOptions { verbose: g.verbose };
     match cli.command {

@@ -1,5 +1,6 @@
 //! Where a reply goes: stdout, the user's --file, or an artifact when it is over the inline
-//! limit (SPEC 3). stdout is data only.
+//! limit (SPEC 3). stdout is data only. The spill is decided here and nowhere else
+//! (`spill_if_over`), for the command line and the step runner (and so MCP) alike.
 
 use crate::error::{Error, Result};
 use crate::query::view::ViewFormat;
@@ -14,38 +15,52 @@ pub struct OutputOptions {
     pub file: Option<PathBuf>,
     pub inline_limit: usize,
     pub artifacts: Option<PathBuf>,
-    pub json: bool,
 }
 
-/// What happened to a reply.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Delivered {
-    Stdout,
-    File(PathBuf),
-    Spilled(spill::Artifact),
+/// A reply written to artifacts because it was over the inline limit (SPEC 3).
+#[derive(Debug, Clone)]
+pub struct Spilled {
+    /// The whole reply.
+    pub body: spill::Artifact,
+    /// The refs map of a snapshot with more than `REFS_FILE_OVER` refs.
+    pub refs_file: Option<PathBuf>,
 }
 
-/// Writes `body` to stdout, or to --file, or to an artifact when it is over the limit; for a
-/// spill, `summary(path, bytes)` makes the short reply printed instead.
-pub fn deliver(
+/// The one place that decides a spill (SPEC 3): when `body` (view `v` rendered in `fmt`) is
+/// over `inline_limit` bytes (0: never), it goes to a private artifact named after the
+/// snapshot (or `query`), with the refs map of a big snapshot beside it. None: print it.
+pub fn spill_if_over(
     body: &str,
-    stem: &str,
-    opts: &OutputOptions,
-    summary: impl FnOnce(&spill::Artifact) -> String,
-) -> Result<Delivered> {
-    if let Some(f) = &opts.file {
-        spill::write_user_file(f, body.as_bytes())?;
-        eprintln!("wrote {} bytes to {}", body.len(), f.display());
-        return Ok(Delivered::File(f.clone()));
+    v: &crate::query::view::View,
+    fmt: ViewFormat,
+    inline_limit: usize,
+    dir: Option<&std::path::Path>,
+) -> Result<Option<Spilled>> {
+    use crate::query::view::{self, View};
+    if inline_limit == 0 || body.len() <= inline_limit {
+        return Ok(None);
     }
-    if opts.inline_limit > 0 && body.len() > opts.inline_limit {
-        let ext = if opts.json { ".json" } else { ".txt" };
-        let a = spill::write_artifact(body.as_bytes(), stem, ext, opts.artifacts.as_deref())?;
-        print_stdout(&summary(&a))?;
-        return Ok(Delivered::Spilled(a));
-    }
-    print_stdout(body)?;
-    Ok(Delivered::Stdout)
+    let ext = match fmt {
+        ViewFormat::Json => ".json",
+        ViewFormat::Yaml => ".yaml",
+        ViewFormat::Text => ".txt",
+    };
+    let stem = match v {
+        View::Tree(s, _) => format!("snapshot-s{}", s.number),
+        View::Data(_) => "query".to_string(),
+    };
+    let art = spill::write_artifact(body.as_bytes(), &stem, ext, dir)?;
+    let refs_file = match v {
+        View::Tree(s, _) if s.ref_count() > view::REFS_FILE_OVER => {
+            let map = view::refs_map(s).to_string();
+            Some(spill::write_artifact(map.as_bytes(), &format!("{stem}.refs"), ".json", dir)?.path)
+        }
+        _ => None,
+    };
+    Ok(Some(Spilled {
+        body: art,
+        refs_file,
+    }))
 }
 
 /// Prints to stdout, adding a final newline; a closed pipe is not an error worth a panic.
@@ -123,32 +138,29 @@ pub fn emit_view_noted(
             _ => {}
         }
     }
-    let View::Tree(snap, _) = v else {
-        return deliver(&body, "query", oopts, |a| {
-            serde_json::json!({"spilled": {"path": a.path, "bytes": a.bytes}, "hint": "the full result is in the file; page it with --limit/--offset"}).to_string()
-        })
-        .map(|_| ());
-    };
-    let refs = snap.ref_count();
-    let nodes = snap.nodes.len();
-    let mut refs_file = None;
-    if oopts.file.is_none()
-        && oopts.inline_limit > 0
-        && body.len() > oopts.inline_limit
-        && refs > view::REFS_FILE_OVER
-    {
-        let map = view::refs_map(snap).to_string();
-        refs_file = Some(
-            crate::spill::write_artifact(
-                map.as_bytes(),
-                &format!("snapshot-s{}.refs", snap.number),
-                ".json",
-                oopts.artifacts.as_deref(),
-            )?
-            .path,
-        );
+    if let Some(f) = &oopts.file {
+        spill::write_user_file(f, body.as_bytes())?;
+        eprintln!("wrote {} bytes to {}", body.len(), f.display());
+        return Ok(());
     }
-    deliver(&body, &format!("snapshot-s{}", snap.number), oopts, |a| match format {
+    let Some(sp) = spill_if_over(
+        &body,
+        v,
+        fmt,
+        oopts.inline_limit,
+        oopts.artifacts.as_deref(),
+    )?
+    else {
+        return print_stdout(&body);
+    };
+    let a = &sp.body;
+    let View::Tree(snap, _) = v else {
+        return print_stdout(
+            &serde_json::json!({"spilled": {"path": a.path, "bytes": a.bytes}, "hint": "the full result is in the file; page it with --limit/--offset"}).to_string(),
+        );
+    };
+    let (refs, nodes, refs_file) = (snap.ref_count(), snap.nodes.len(), &sp.refs_file);
+    print_stdout(&match format {
         ViewFormat::Json | ViewFormat::Yaml => crate::snapshot::safe::to_json(&serde_json::json!({
             "spilled": {"path": a.path, "bytes": a.bytes, "nodes": nodes, "refs": refs, "refs_file": refs_file},
             "url": snap.url, "title": snap.title, "snapshot": snap.number,
@@ -168,7 +180,6 @@ pub fn emit_view_noted(
             crate::snapshot::detail::summary_text(snap)
         ),
     })
-    .map(|_| ())
 }
 
 /// Renders and delivers a full snapshot (spilling when over the inline limit).

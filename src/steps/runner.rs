@@ -39,7 +39,6 @@ impl Default for RunOptions {
                 file: None,
                 inline_limit: spill::DEFAULT_INLINE_LIMIT,
                 artifacts: None,
-                json: false,
             },
             settle_max: Duration::from_millis(3_000),
             verbose: false,
@@ -722,26 +721,16 @@ fn snapshot_body(
     use crate::query::view::{self, View, ViewFormat};
     let verbose = a.verbose || opts.verbose;
     let body = view::render_view(&v, fmt, verbose, false)?;
-    let limit = opts.output.inline_limit;
-    if limit > 0 && body.len() > limit {
-        let ext = match fmt {
-            ViewFormat::Json => ".json",
-            ViewFormat::Yaml => ".yaml",
-            ViewFormat::Text => ".txt",
-        };
-        let stem = match &v {
-            View::Tree(s, _) => format!("snapshot-s{}", s.number),
-            View::Data(_) => "query".to_string(),
-        };
-        let art = spill::write_artifact(
-            body.as_bytes(),
-            &stem,
-            ext,
-            opts.output.artifacts.as_deref(),
-        )?;
-        artifacts.push(art.path.display().to_string());
+    if let Some(sp) = crate::output::spill_if_over(
+        &body,
+        &v,
+        fmt,
+        opts.output.inline_limit,
+        opts.output.artifacts.as_deref(),
+    )? {
+        artifacts.push(sp.body.path.display().to_string());
         let mut reply = json!({
-            "spilled": {"path": art.path, "bytes": art.bytes},
+            "spilled": {"path": sp.body.path, "bytes": sp.body.bytes},
             "hint": "the full reply is in the file; narrow it with detail \"interactive\", root, viewport, a query or search",
         });
         if let View::Tree(s, _) = &v {
@@ -749,17 +738,10 @@ fn snapshot_body(
             reply["nodes"] = json!(s.nodes.len());
             reply["refs"] = json!(s.ref_count());
             reply["summary"] = json!(crate::snapshot::detail::summary_text(s));
-            if s.ref_count() > view::REFS_FILE_OVER {
-                let map = view::refs_map(s).to_string();
-                let r = spill::write_artifact(
-                    map.as_bytes(),
-                    &format!("{stem}.refs"),
-                    ".json",
-                    opts.output.artifacts.as_deref(),
-                )?;
-                artifacts.push(r.path.display().to_string());
-                reply["refs_file"] = json!(r.path);
-            }
+        }
+        if let Some(r) = sp.refs_file {
+            artifacts.push(r.display().to_string());
+            reply["refs_file"] = json!(r);
         }
         return Ok(out(reply));
     }

@@ -183,48 +183,95 @@ function inputRole(el) {
   }
 }
 
-/** The implicit (native) role of an element, per HTML-AAM; null for generic / none. */
+// HTML-AAM 1.0, "HTML Element Role Mappings" (https://www.w3.org/TR/html-aam-1.0/): elements
+// whose role depends on nothing but their tag. Each row names the section anchor it follows
+// (#el-<tag>); where Chromium's tree differs from HTML-AAM, Chromium is followed and the row
+// says so. Filled with the captured Map.prototype.set (no page iterator is used).
+const TAG_ROLE_ROWS = [
+  "address", "group", // #el-address
+  "article", "article", // #el-article
+  "blockquote", "blockquote", // #el-blockquote
+  "button", "button", // #el-button
+  "caption", "caption", // #el-caption
+  "code", "code", // #el-code
+  "datalist", "listbox", // #el-datalist
+  "dd", "definition", // #el-dd
+  "del", "deletion", // #el-del
+  "details", "group", // #el-details
+  "dfn", "term", // #el-dfn
+  "dialog", "dialog", // #el-dialog
+  "dt", "term", // #el-dt
+  "em", "emphasis", // #el-em
+  "fieldset", "group", // #el-fieldset
+  "figure", "figure", // #el-figure
+  "form", "form", // #el-form (Chromium exposes every form, named or not)
+  "frame", "iframe", // Chromium: a frame is an iframe node
+  "h1", "heading", "h2", "heading", "h3", "heading", // #el-h1-h6
+  "h4", "heading", "h5", "heading", "h6", "heading",
+  "hgroup", "group", // #el-hgroup
+  "hr", "separator", // #el-hr
+  "iframe", "iframe", // #el-iframe (Chromium's role name)
+  "ins", "insertion", // #el-ins
+  "main", "main", // #el-main
+  "mark", "mark", // #el-mark
+  "math", "math", // #el-math
+  "menu", "list", // #el-menu
+  "meter", "meter", // #el-meter
+  "nav", "navigation", // #el-nav
+  "ol", "list", // #el-ol
+  "optgroup", "group", // #el-optgroup
+  "option", "option", // #el-option
+  "output", "status", // #el-output
+  "p", "paragraph", // #el-p
+  "progress", "progressbar", // #el-progress
+  "s", "deletion", // #el-s
+  "search", "search", // #el-search
+  "strong", "strong", // #el-strong
+  "sub", "subscript", // #el-sub
+  "summary", "button", // #el-summary (Chromium: a disclosure button)
+  "sup", "superscript", // #el-sup
+  "svg", "img", // SVG-AAM #details-svg (the svg root is graphics-document; Chromium: image)
+  "textarea", "textbox", // #el-textarea
+  "time", "time", // #el-time
+  "ul", "list", // #el-ul
+];
+const TAG_ROLES = new $Map();
+for (let i = 0; i + 1 < TAG_ROLE_ROWS.length; i += 2) {
+  mapSet(TAG_ROLES, TAG_ROLE_ROWS[i], TAG_ROLE_ROWS[i + 1]);
+}
+
+/**
+ * The implicit (native) role of an element, per HTML-AAM; null for generic / none: the
+ * table above, then the elements whose role depends on attributes or context.
+ */
 function implicitRole(el) {
   const tag = tagOf(el);
+  const fixed = mapGet(TAG_ROLES, tag);
+  if (fixed !== undefined) return fixed;
   switch (tag) {
-    case "a": return hasAttr(el, "href") ? "link" : null;
-    case "area": return hasAttr(el, "href") ? "link" : null;
-    case "article": return "article";
+    // #el-a, #el-area: a link only with href (generic otherwise)
+    case "a": case "area": return hasAttr(el, "href") ? "link" : null;
+    // #el-aside: complementary, unless scoped to a sectioning element without a name
     case "aside": return scopedToSection(el) && !hasAccessibleNameAttr(el) ? null : "complementary";
-    case "blockquote": return "blockquote";
-    case "button": return "button";
-    case "caption": return "caption";
-    case "code": return "code";
-    case "datalist": return "listbox";
-    case "del": case "s": return "deletion";
-    case "details": return "group";
-    case "dialog": return "dialog";
-    case "dd": return "definition";
-    case "dfn": return "term";
-    case "dt": return "term";
-    case "em": return "emphasis";
-    case "fieldset": return "group";
-    case "figure": return "figure";
+    // #el-footer, #el-header: contentinfo / banner unless scoped to a section (generic)
     case "footer": return scopedToSection(el) ? null : "contentinfo";
-    case "form": return "form";
-    case "h1": case "h2": case "h3": case "h4": case "h5": case "h6": return "heading";
     case "header": return scopedToSection(el) ? null : "banner";
-    case "hr": return "separator";
-    case "html": return null;
-    case "iframe": case "frame": return "iframe";
+    // #el-img: presentational with alt="" and no name of its own
     case "img": {
       const alt = getAttr(el, "alt");
       if (alt === "" && !hasAccessibleNameAttr(el)) return null;
       return "img";
     }
+    // #el-input-*: by type (inputRole)
     case "input": return inputRole(el);
-    case "ins": return "insertion";
+    // #el-li: listitem in a list
     case "li": {
       const p = parentElementOf(el);
       const pt = p ? localNameOf(p) : "";
       const pr = p ? explicitRole(p) : null;
       if (pt === "ul" || pt === "ol" || pt === "menu") {
-        // presentational role inheritance: the list's items go with it
+        // WAI-ARIA 1.2 "Presentational Roles Conflict Resolution": a presentational list's
+        // required owned items go with it
         if (pr === "none" || pr === "presentation") return null;
       }
       // Chromium: an li whose parent has another role (a ul used as navigation, menu,
@@ -232,58 +279,36 @@ function implicitRole(el) {
       if (pr && pr !== "list" && pr !== "none" && pr !== "presentation") return null;
       return "listitem";
     }
-    case "main": return "main";
-    case "mark": return "mark";
-    case "math": return "math";
-    case "menu": return "list";
-    case "meter": return "meter";
-    case "nav": return "navigation";
-    case "ol": case "ul": return "list";
-    case "optgroup": return "group";
-    case "option": return "option";
-    case "output": return "status";
-    case "p": return "paragraph";
-    case "progress": return "progressbar";
-    case "search": return "search";
+    // #el-section: region only with an accessible name
     case "section": return hasAccessibleNameAttr(el) ? "region" : null;
+    // #el-select-listbox / #el-select-combobox: multiple or size > 1 is a listbox
     case "select": {
       const multiple = hasAttr(el, "multiple");
       const size = $Number(getAttr(el, "size") || 0);
       return multiple || size > 1 ? "listbox" : "combobox";
     }
-    case "strong": case "b": return tag === "strong" ? "strong" : null;
-    case "sub": return "subscript";
-    case "sup": return "superscript";
-    case "summary": return "button";
-    case "svg": return "img";
+    // #el-table: table, unless Chromium's layout-table heuristics call it presentational
     case "table": {
       const r = explicitRole(el);
       return r || !isLayoutTable(el) ? "table" : null;
     }
-    // Row groups are not exposed by Chromium; their rows hang from the table.
-    case "tbody": case "thead": case "tfoot": return null;
+    // #el-td: cell, or gridcell in a grid / treegrid; none in a layout table
     case "td": {
       const t = tableRoleOf(el);
       if (t === "none") return null;
       return t === "grid" ? "gridcell" : "cell";
     }
+    // #el-th: columnheader / rowheader / cell by scope and position (thRole)
     case "th": {
       const t = tableRoleOf(el);
       if (t === "none") return null;
       return thRole(el);
     }
-    case "textarea": return "textbox";
-    case "time": return "time";
+    // #el-tr: row (none in a layout table)
     case "tr": return tableRoleOf(el) === "none" ? null : "row";
-    case "dl": return null;
-    case "address": return "group";
-    case "hgroup": return "group";
-    case "legend": return null;
-    case "figcaption": return null;
-    case "label": return null;
-    case "abbr": return null;
-    case "canvas": return null;
-    case "video": case "audio": return null;
+    // #el-tbody, #el-thead, #el-tfoot: rowgroup in HTML-AAM; Chromium does not expose row
+    // groups: their rows hang from the table. Everything else (html, b, dl, legend,
+    // figcaption, label, abbr, canvas, video, audio, div, span...) is generic or none here.
     default: return null;
   }
 }

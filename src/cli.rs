@@ -32,6 +32,18 @@ pub enum Format {
     Yaml,
 }
 
+/// `X,Y` as two numbers (CSS pixels).
+fn parse_xy(s: &str) -> Result<[f64; 2], String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    match parts.as_slice() {
+        [x, y] => match (x.parse::<f64>(), y.parse::<f64>()) {
+            (Ok(x), Ok(y)) => Ok([x, y]),
+            _ => Err(format!("expected two numbers X,Y such as 0,800, got {s:?}")),
+        },
+        _ => Err(format!("expected two numbers X,Y such as 0,800, got {s:?}")),
+    }
+}
+
 impl Format {
     /// The output format as views know it.
     pub fn view(self) -> ariasnap::query::view::ViewFormat {
@@ -280,8 +292,8 @@ pub enum Command {
         #[arg(long, allow_hyphen_values = true)]
         dy: Option<f64>,
         /// Absolute position X,Y in CSS pixels.
-        #[arg(long, value_name = "X,Y", value_delimiter = ',', num_args = 2)]
-        to: Option<Vec<f64>>,
+        #[arg(long, value_name = "X,Y", value_parser = parse_xy)]
+        to: Option<[f64; 2]>,
     },
     /// Drag one element onto another.
     Drag { from: String, to: String },

@@ -184,6 +184,52 @@ fn what(v: &Value) -> String {
     }
 }
 
+/// The option names an action's object form takes, read from the step schema (the same
+/// schema the MCP tools are made from): `$ref`s resolved, `anyOf`/`oneOf` forms merged.
+fn option_names(action: &str) -> Vec<String> {
+    static SCHEMA: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    let root = SCHEMA.get_or_init(super::step_schema);
+    let resolve = |v: &Value| -> Value {
+        match v.get("$ref").and_then(Value::as_str) {
+            Some(r) => r
+                .strip_prefix("#/")
+                .map(|p| format!("/{p}"))
+                .and_then(|p| root.pointer(&p).cloned())
+                .unwrap_or(Value::Null),
+            None => v.clone(),
+        }
+    };
+    // find the variant whose properties hold `action`
+    let mut stack = vec![resolve(root)];
+    let mut arg = None;
+    while let Some(v) = stack.pop() {
+        if let Some(a) = v.get("properties").and_then(|p| p.get(action)) {
+            arg = Some(resolve(a));
+            break;
+        }
+        for k in ["oneOf", "anyOf", "allOf"] {
+            if let Some(list) = v.get(k).and_then(Value::as_array) {
+                stack.extend(list.iter().map(&resolve));
+            }
+        }
+    }
+    let mut names = Vec::new();
+    let mut forms = vec![arg.unwrap_or(Value::Null)];
+    while let Some(f) = forms.pop() {
+        if let Some(p) = f.get("properties").and_then(Value::as_object) {
+            names.extend(p.keys().cloned());
+        }
+        for k in ["oneOf", "anyOf", "allOf"] {
+            if let Some(list) = f.get(k).and_then(Value::as_array) {
+                forms.extend(list.iter().map(&resolve));
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// serde's message in the words of step files (SPEC 5: steps and options, never the
 /// program's type names), with an example of what the action takes.
 fn explain(action: &str, arg: &Value, serde_msg: &str) -> String {
@@ -195,6 +241,20 @@ fn explain(action: &str, arg: &Value, serde_msg: &str) -> String {
         None => "see the step file format in the README".to_string(),
     };
     let expected = format!("expected {takes}");
+    // an option the action does not take: name it (with a suggestion)
+    if let Value::Object(m) = arg {
+        let known = option_names(action);
+        if !known.is_empty()
+            && let Some(bad) = m.keys().find(|k| !known.contains(k))
+        {
+            let names: Vec<&str> = known.iter().map(String::as_str).collect();
+            let hint = match suggest(bad, &names) {
+                Some(s) => format!(" (did you mean \"{s}\"?)"),
+                None => format!(" (it takes: {})", names.join(", ")),
+            };
+            return format!("unknown option \"{bad}\"{hint}; {expected}");
+        }
+    }
     // keep serde's message where it speaks of fields (missing, unknown, or a field's bad
     // value in plain words), drop it where it names the program's types
     let rust_type = regex::Regex::new(
@@ -453,6 +513,24 @@ mod tests {
                 }
             }
         }
+        let e = parse_step(
+            &serde_json::json!({"hover": {"ref": "s1e1", "force": true}}),
+            0,
+        )
+        .unwrap_err();
+        assert!(
+            e[0].starts_with("step 1 (hover): unknown option \"force\" (it takes: ref)"),
+            "{e:?}"
+        );
+        let e = parse_step(
+            &serde_json::json!({"click": {"ref": "s1e1", "dubble": true}}),
+            0,
+        )
+        .unwrap_err();
+        assert!(
+            e[0].contains("unknown option \"dubble\" (did you mean \"double\"?)"),
+            "{e:?}"
+        );
         let e = parse_step(&serde_json::json!({"snapshot": 5}), 1).unwrap_err();
         assert_eq!(
             e[0],

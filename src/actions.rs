@@ -470,13 +470,7 @@ pub async fn element(b: &Browser, r: &str) -> Result<fantoccini::elements::Eleme
     }
     // Resolve first for a precise error message.
     engine_ok(b, "point", json!({"ref": rr, "check": false})).await?;
-    let v = b
-        .client
-        .execute(
-            "var a = window.__ariaRefs; return a && a.element ? a.element(arguments[0]) : null;",
-            vec![json!(rr)],
-        )
-        .await?;
+    let v = engine::helper(&b.client, engine::Helper::Element, vec![json!(rr)]).await?;
     let id = v
         .as_object()
         .and_then(|o| o.values().next())

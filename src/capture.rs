@@ -186,12 +186,7 @@ struct Probe {
 /// Asks WebDriver for the shadow roots of the custom elements the last walk could not look
 /// into, and hands what it finds back to the page.
 async fn probe_closed_roots(client: &Client) -> Result<Probe> {
-    let hosts = client
-        .execute(
-            "var a = window.__ariaRefs; return a && a.closedCandidates ? a.closedCandidates() : [];",
-            vec![],
-        )
-        .await?;
+    let hosts = engine::helper(client, engine::Helper::ClosedCandidates, vec![]).await?;
     let hosts = match hosts {
         Value::Array(h) => h,
         _ => return Ok(Probe::default()),
@@ -246,12 +241,16 @@ async fn probe_closed_roots(client: &Client) -> Result<Probe> {
             }
         }
     }
-    let adopted = client
-        .execute(
-            "var a = window.__ariaRefs; return a && a.adoptClosedRoots ? a.adoptClosedRoots(arguments[0], arguments[1], arguments[2]) : 0;",
-            vec![Value::Array(hosts), Value::Array(roots), json!(probe.unsupported)],
-        )
-        .await?;
+    let adopted = engine::helper(
+        client,
+        engine::Helper::AdoptClosedRoots,
+        vec![
+            Value::Array(hosts),
+            Value::Array(roots),
+            json!(probe.unsupported),
+        ],
+    )
+    .await?;
     probe.adopted = adopted.as_u64().unwrap_or(0);
     Ok(probe)
 }
@@ -465,12 +464,7 @@ fn route_from(v: &Value) -> Route {
 /// Routes to every cross-origin frame of the current context's last walk, by frame index
 /// (one round trip for all of them).
 async fn frame_routes(client: &Client) -> Result<std::collections::HashMap<u32, Route>> {
-    let v = client
-        .execute(
-            "var a = window.__ariaRefs; return a && a.frameRoutes ? a.frameRoutes() : [];",
-            vec![],
-        )
-        .await?;
+    let v = engine::helper(client, engine::Helper::FrameRoutes, vec![]).await?;
     let mut out = std::collections::HashMap::new();
     for r in v.as_array().map(Vec::as_slice).unwrap_or_default() {
         if let Some(k) = r.get("k").and_then(Value::as_u64) {
@@ -503,12 +497,7 @@ async fn enter_chain(client: &Client, route: &Route) -> Result<FrameRoute> {
 /// Switches into cross-origin frame `k` of the last walk of the current context (through
 /// the same-origin frames around it). Returns how many frames were entered and where.
 pub async fn enter_frame(client: &Client, k: u32) -> Result<FrameRoute> {
-    let v = client
-        .execute(
-            "var a = window.__ariaRefs; return a && a.frameRoute ? a.frameRoute(arguments[0]) : null;",
-            vec![json!(k)],
-        )
-        .await?;
+    let v = engine::helper(client, engine::Helper::FrameRoute, vec![json!(k)]).await?;
     let route = route_from(&v);
     if route.chain.is_empty() {
         return Err(Error::Step(format!(

@@ -282,6 +282,118 @@ async fn evaluate(client: &Client, expr: &str) -> Option<Value> {
     }
 }
 
+/// The engine's element helpers on `window.__ariaRefs`: their arguments and results are
+/// WebDriver element references, which the JSON entry point (`call`) cannot carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Helper {
+    /// The element behind a ref (resolved with the same checks as every action), or null.
+    Element,
+    /// Custom elements the last walk could not look into (closed shadow root candidates).
+    ClosedCandidates,
+    /// Hands the shadow roots WebDriver found back to the engine: (hosts, roots, failed).
+    AdoptClosedRoots,
+    /// Routes (iframe chains) to every cross-origin frame of the last walk.
+    FrameRoutes,
+    /// The route to cross-origin frame k of the last walk.
+    FrameRoute,
+}
+
+impl Helper {
+    fn script(self) -> &'static str {
+        match self {
+            Helper::Element => {
+                "var a = window.__ariaRefs; return a && a.element ? a.element(arguments[0]) : null;"
+            }
+            Helper::ClosedCandidates => {
+                "var a = window.__ariaRefs; return a && a.closedCandidates ? a.closedCandidates() : [];"
+            }
+            Helper::AdoptClosedRoots => {
+                "var a = window.__ariaRefs; return a && a.adoptClosedRoots ? a.adoptClosedRoots(arguments[0], arguments[1], arguments[2]) : 0;"
+            }
+            Helper::FrameRoutes => {
+                "var a = window.__ariaRefs; return a && a.frameRoutes ? a.frameRoutes() : [];"
+            }
+            Helper::FrameRoute => {
+                "var a = window.__ariaRefs; return a && a.frameRoute ? a.frameRoute(arguments[0]) : null;"
+            }
+        }
+    }
+}
+
+/// Calls an element helper of the engine in the current browsing context (top document or
+/// the frame WebDriver is switched to).
+pub async fn helper(client: &Client, h: Helper, args: Vec<Value>) -> Result<Value> {
+    Ok(client.execute(h.script(), args).await?)
+}
+
+/// Evaluates a user's expression (`eval` steps) in the page's main world and returns its
+/// value. The driver's script endpoint first; on a page whose replaced built-ins break the
+/// driver's own wrapper, DevTools' `Runtime.evaluate` (awaiting a promise result).
+pub async fn evaluate_user(client: &Client, expr: &str) -> Result<Value> {
+    match client.execute(&format!("return ({expr});"), vec![]).await {
+        Ok(v) => Ok(v),
+        Err(err) if err.is_javascript_error() => Err(Error::Step(format!(
+            "eval failed in the page: {}",
+            crate::error::webdriver_message(&err)
+        ))),
+        Err(err) => {
+            let r = cdp(
+                client,
+                "Runtime.evaluate",
+                json!({"expression": format!("({expr})"), "returnByValue": true, "awaitPromise": true}),
+            )
+            .await;
+            match r {
+                Some(r) if r.get("exceptionDetails").is_none() => {
+                    Ok(r.pointer("/result/value").cloned().unwrap_or(Value::Null))
+                }
+                _ => Err(err.into()),
+            }
+        }
+    }
+}
+
+/// The window's inner size `[width, height]` in CSS pixels.
+pub async fn viewport_size(client: &Client) -> Result<Value> {
+    Ok(client
+        .execute("return [window.innerWidth, window.innerHeight]", vec![])
+        .await?)
+}
+
+/// Sets a host-only cookie for the current page, as the page itself would (WebDriver's Add
+/// Cookie wants a domain, which Chromium refuses for IP hosts).
+pub async fn set_page_cookie(client: &Client, name: &str, value: &str) -> Result<()> {
+    client
+        .execute(
+            "document.cookie = arguments[0] + '=' + arguments[1] + '; path=/'; return document.cookie.indexOf(arguments[0] + '=') >= 0;",
+            vec![json!(name), json!(value)],
+        )
+        .await?;
+    Ok(())
+}
+
+/// Does the page answer a trivial script? (its main thread is not stuck)
+pub async fn answers(client: &Client) -> Result<()> {
+    client.execute("return 1", vec![]).await?;
+    Ok(())
+}
+
+/// The current document's `readyState`.
+pub async fn ready_state(client: &Client) -> Result<String> {
+    let v = client.execute("return document.readyState", vec![]).await?;
+    Ok(v.as_str().unwrap_or("").to_string())
+}
+
+/// `readyState` and `timeOrigin` of the top-level document through DevTools (a new document
+/// has a new time origin), for navigation on pages that break the driver's scripts. Empty
+/// when DevTools cannot say.
+pub async fn document_state(client: &Client) -> String {
+    evaluate(client, "document.readyState + ' ' + performance.timeOrigin")
+        .await
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
 /// Decodes an engine reply, turning `{kind: "exception"}` into an error.
 pub fn decode<T: DeserializeOwned>(raw: &str) -> Result<T> {
     let raw = &*crate::wire::mend_surrogates(raw);

@@ -224,15 +224,15 @@ impl Browser {
         for _ in 0..4 {
             match tokio::time::timeout(
                 probe + std::time::Duration::from_millis(500),
-                self.client.execute("return 1", vec![]),
+                crate::engine::answers(&self.client),
             )
             .await
             {
-                Ok(Ok(_)) => {
+                Ok(Ok(())) => {
                     alive = true;
                     break;
                 }
-                Ok(Err(e)) if e.is_unexpected_alert_open() => {
+                Ok(Err(e)) if e.is_dialog() => {
                     crate::dialogs::answer_open(&self.client).await;
                 }
                 _ => break,
@@ -617,18 +617,9 @@ impl Browser {
 
     /// Navigates through DevTools and waits (at most 30 s) for the new document to load.
     async fn cdp_navigate(&self, url: &str) -> bool {
-        use crate::engine::cdp;
+        use crate::engine::{cdp, document_state};
         // a new document has a new time origin: that tells it from the one being left
-        let probe = serde_json::json!({"expression": "document.readyState + ' ' + performance.timeOrigin", "returnByValue": true});
-        let state = |r: Option<serde_json::Value>| {
-            r.and_then(|r| {
-                r.pointer("/result/value")
-                    .and_then(|v| v.as_str())
-                    .map(str::to_string)
-            })
-            .unwrap_or_default()
-        };
-        let before = state(cdp(&self.client, "Runtime.evaluate", probe.clone()).await);
+        let before = document_state(&self.client).await;
         let origin_of = |s: &str| s.split(' ').nth(1).unwrap_or("").to_string();
         if cdp(
             &self.client,
@@ -642,7 +633,7 @@ impl Browser {
         }
         let start = std::time::Instant::now();
         while start.elapsed() < std::time::Duration::from_secs(30) {
-            let now = state(cdp(&self.client, "Runtime.evaluate", probe.clone()).await);
+            let now = document_state(&self.client).await;
             if now.starts_with("complete ") && origin_of(&now) != origin_of(&before) {
                 return true;
             }
@@ -656,13 +647,8 @@ impl Browser {
     async fn loaded_through_dialogs(&self) -> Result<()> {
         loop {
             crate::dialogs::answer_open(&self.client).await;
-            match self
-                .client
-                .execute("return document.readyState", vec![])
-                .await
-                .map_err(Error::from)
-            {
-                Ok(v) if v.as_str() == Some("complete") => return Ok(()),
+            match crate::engine::ready_state(&self.client).await {
+                Ok(v) if v == "complete" => return Ok(()),
                 Ok(_) => {}
                 Err(e) if e.is_dialog() => continue,
                 Err(e) => return Err(e),

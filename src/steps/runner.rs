@@ -639,10 +639,7 @@ async fn page_step(
     match action {
         Action::Viewport(v) => {
             b.client.set_window_size(v.width, v.height).await?;
-            let inner = b
-                .client
-                .execute("return [window.innerWidth, window.innerHeight]", vec![])
-                .await?;
+            let inner = crate::engine::viewport_size(&b.client).await?;
             Ok(out(json!({"viewport": inner})))
         }
         Action::Frame(f) => frame(b, f).await,
@@ -767,29 +764,7 @@ async fn eval(b: &Browser, e: &EvalArg) -> Result<Outcome> {
             limit,
         } => (expression.clone(), *offset, *limit),
     };
-    let v = match b.client.execute(&format!("return ({expr});"), vec![]).await {
-        Ok(v) => v,
-        Err(err) => {
-            let m = err.to_string();
-            if m.contains("javascript error") || m.contains("SyntaxError") {
-                return Err(Error::Step(format!("eval failed in the page: {m}")));
-            }
-            // the driver's own script wrapper breaks on pages that replaced built-ins it
-            // uses; DevTools evaluates without it
-            let r = crate::engine::cdp(
-                &b.client,
-                "Runtime.evaluate",
-                json!({"expression": format!("({expr})"), "returnByValue": true, "awaitPromise": true}),
-            )
-            .await;
-            match r {
-                Some(r) if r.get("exceptionDetails").is_none() => {
-                    r.pointer("/result/value").cloned().unwrap_or(Value::Null)
-                }
-                _ => return Err(err.into()),
-            }
-        }
-    };
+    let v = crate::engine::evaluate_user(&b.client, &expr).await?;
     if offset.is_none() && limit.is_none() {
         return Ok(out(v));
     }
@@ -916,14 +891,7 @@ async fn cookies(b: &Browser, c: &super::CookiesArgs) -> Result<Outcome> {
             let (Some(name), Some(value)) = (&c.name, &c.value) else {
                 return Err(Error::Usage("cookies set needs name and value".into()));
             };
-            // A host-only cookie for the current page, set as the page would (WebDriver's
-            // Add Cookie wants a domain, which Chromium refuses for IP hosts).
-            b.client
-                .execute(
-                    "document.cookie = arguments[0] + '=' + arguments[1] + '; path=/'; return document.cookie.indexOf(arguments[0] + '=') >= 0;",
-                    vec![json!(name), json!(value)],
-                )
-                .await?;
+            crate::engine::set_page_cookie(&b.client, name, value).await?;
             Ok(out(json!({"set": name})))
         }
         "clear" => {

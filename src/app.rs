@@ -116,21 +116,19 @@ async fn snapshot_command(
         snapshot_cmd(&mut b, args, g.verbose).await
     })
     .await;
-    let r = match r {
-        Ok(r) => r,
-        Err(_) => Err(b.timed_out(limit)),
-    };
+    let r = r.unwrap_or_else(|_| {
+        Err(Error::Timeout(format!(
+            "the command did not finish within {} ms (--timeout)",
+            limit.as_millis()
+        )))
+    });
     if r.as_ref().is_err_and(Error::is_timeout) {
-        b.timed_out(limit);
+        b.mark_suspect();
     }
     let v = b.crash_guard(r).await?;
     let mut notes = std::mem::take(&mut b.notes);
     let dialogs = ariasnap::dialogs::drain();
-    notes.extend(
-        ariasnap::dialogs::notes(&dialogs)
-            .into_iter()
-            .map(|n| n.trim_start_matches("# ").to_string()),
-    );
+    notes.extend(ariasnap::dialogs::notes(&dialogs));
     ariasnap::output::emit_view_noted(&v, g.format.view(), g.pretty, ropts, oopts, &notes)?;
     Ok(0)
 }

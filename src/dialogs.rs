@@ -68,8 +68,8 @@ pub async fn answer_open(client: &Client) -> usize {
     n
 }
 
-/// Records a dialog answered by the policy (also for dialogs answered elsewhere).
-pub fn log(text: &str) {
+/// Records a dialog answered by the policy.
+fn log(text: &str) {
     let message: String = text.chars().take(1000).collect();
     let handled = match policy() {
         Policy::Accept => "accepted",
@@ -87,13 +87,14 @@ pub fn drain() -> Vec<Answered> {
         .unwrap_or_default()
 }
 
-/// The `# dialog ...` note lines of a text reply for these dialogs.
+/// The note text (`dialog dismissed ...`) for these dialogs: `# ` lines in text replies,
+/// `notes` in JSON (see `output::emit_view_noted`).
 pub fn notes(dialogs: &[Answered]) -> Vec<String> {
     dialogs
         .iter()
         .map(|d| {
             format!(
-                "# dialog {} ({}): {}",
+                "dialog {} ({}): {}",
                 d.handled,
                 if d.handled == "accepted" {
                     "--dialog accept"

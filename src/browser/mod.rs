@@ -192,15 +192,11 @@ impl Browser {
         session::save(&self.record)
     }
 
-    /// Records that the current tab's command ran out of time (the next command checks the
-    /// tab) and returns the error to report.
-    pub fn timed_out(&mut self, limit: std::time::Duration) -> Error {
+    /// Records that the current tab's command ran out of time: the next command checks the
+    /// tab ([`Browser::check_suspect`]).
+    pub fn mark_suspect(&mut self) {
         self.record.suspect = Some(self.record.current.clone());
         let _ = session::save(&self.record);
-        Error::Timeout(format!(
-            "the command did not finish within {} ms (--timeout)",
-            limit.as_millis()
-        ))
     }
 
     /// After a command ran out of time: does the tab's page still answer? When it does not

@@ -165,7 +165,7 @@ async fn run_one(
         ))),
     };
     if r.as_ref().is_err_and(Error::is_timeout) {
-        b.timed_out(opts.timeout);
+        b.mark_suspect();
     }
     if step.action.is_visual() {
         base.last_verb = verb(&step.action);
@@ -284,7 +284,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
     let (changes, context) = match tail {
         Ok(t) => t,
         Err(_) => {
-            b.timed_out(opts.timeout);
+            b.mark_suspect();
             (None, stuck_context(b).await)
         }
     };
@@ -396,65 +396,9 @@ async fn run_step(
     opts: &RunOptions,
     artifacts: &mut Vec<String>,
 ) -> Result<Outcome> {
-    let a = &step.action;
-    match a {
-        Action::Goto(_)
-        | Action::Reload(_)
-        | Action::Back(_)
-        | Action::Forward(_)
-        | Action::NewTab(_)
-        | Action::SwitchTab(_)
-        | Action::CloseTab(_)
-        | Action::ListTabs(_) => navigate_step(b, a, opts, artifacts).await,
-        Action::Snapshot(_) | Action::Search(_) | Action::Query(_) => {
-            look_step(b, a, opts, artifacts).await
-        }
-        Action::Click(_)
-        | Action::Fill(_)
-        | Action::Type(_)
-        | Action::Press(_)
-        | Action::Hover(_)
-        | Action::Select(_)
-        | Action::Check(_)
-        | Action::Uncheck(_)
-        | Action::Scroll(_)
-        | Action::Drag(_)
-        | Action::Upload(_) => input_step(b, a).await,
-        Action::Wait(_)
-        | Action::Sleep(_)
-        | Action::Eval(_)
-        | Action::Assert(_)
-        | Action::Get(_)
-        | Action::GetUrl(_)
-        | Action::GetTitle(_) => read_step(b, a, opts).await,
-        Action::Viewport(_)
-        | Action::Frame(_)
-        | Action::Cookies(_)
-        | Action::Console(_)
-        | Action::Screenshot(_) => page_step(b, a, opts, artifacts).await,
-    }
-}
-
-/// Navigation and tabs.
-async fn navigate_step(
-    b: &mut Browser,
-    action: &Action,
-    opts: &RunOptions,
-    artifacts: &mut Vec<String>,
-) -> Result<Outcome> {
-    match action {
-        Action::Goto(u) => {
-            b.goto(u.url()).await?;
-            let url = b.url().await;
-            match u.snapshot() {
-                Some(sa) => {
-                    actions::settle(b, 120.0, opts.settle_max).await;
-                    let snap = snapshot_step(b, sa, opts, artifacts).await?;
-                    Ok(out(json!({"url": url, "snapshot": snap.output})))
-                }
-                None => Ok(out(json!({"url": url}))),
-            }
-        }
+    match &step.action {
+        // navigation and tabs
+        Action::Goto(u) => goto(b, u, opts, artifacts).await,
         Action::Reload(_) => {
             b.client.refresh().await?;
             Ok(Outcome::default())
@@ -485,42 +429,11 @@ async fn navigate_step(
             ))
         }
         Action::ListTabs(_) => Ok(out(b.list_tabs().await?)),
-        other => Err(Error::Usage(format!(
-            "{} is not a navigate step",
-            other.name()
-        ))),
-    }
-}
-
-/// Looking at the page: snapshot, search, query.
-async fn look_step(
-    b: &mut Browser,
-    action: &Action,
-    opts: &RunOptions,
-    artifacts: &mut Vec<String>,
-) -> Result<Outcome> {
-    match action {
+        // looking at the page
         Action::Snapshot(a) => snapshot_step(b, a, opts, artifacts).await,
         Action::Search(a) => Ok(out(super::look::search(b, a).await?)),
-        Action::Query(q) => {
-            let a = super::SnapshotArgs {
-                query: Some(q.query.clone()),
-                flatten: q.flatten,
-                limit: q.limit,
-                offset: q.offset,
-                cache_key: q.cache_key.clone(),
-                format: Some("json".into()),
-                ..Default::default()
-            };
-            snapshot_step(b, &a, opts, artifacts).await
-        }
-        other => Err(Error::Usage(format!("{} is not a look step", other.name()))),
-    }
-}
-
-/// Input on refs: pointer and keys.
-async fn input_step(b: &mut Browser, action: &Action) -> Result<Outcome> {
-    match action {
+        Action::Query(q) => query(b, q, opts, artifacts).await,
+        // input on refs
         Action::Click(t) => {
             let a = t.args();
             actions::click(b, &a.ref_, a.button.as_deref(), a.double, a.force).await
@@ -535,78 +448,11 @@ async fn input_step(b: &mut Browser, action: &Action) -> Result<Outcome> {
         Action::Select(s) => actions::select(b, &s.ref_, &s.values.to_vec()).await,
         Action::Check(t) => actions::set_checked(b, t.ref_str(), true).await,
         Action::Uncheck(t) => actions::set_checked(b, t.ref_str(), false).await,
-        Action::Scroll(s) => {
-            let mut args = json!({});
-            if let Some(r) = &s.ref_ {
-                args["ref"] = json!(parse_ref(r)?);
-            } else if let Some(to) = s.to {
-                args["to"] = json!(to);
-            } else {
-                let (mut dx, mut dy) = (s.dx.unwrap_or(0.0), s.dy.unwrap_or(0.0));
-                match s.direction.as_deref() {
-                    Some("down") => dy = 600.0,
-                    Some("up") => dy = -600.0,
-                    Some("right") => dx = 600.0,
-                    Some("left") => dx = -600.0,
-                    Some(other) => {
-                        return Err(Error::Usage(format!(
-                            "scroll direction {other:?}: use up, down, left or right"
-                        )));
-                    }
-                    None if s.dx.is_none() && s.dy.is_none() => dy = 600.0,
-                    None => {}
-                }
-                args["dx"] = json!(dx);
-                args["dy"] = json!(dy);
-            }
-            let v = engine_ok(b, "scroll", args).await?;
-            Ok(out(json!({"scroll": v["scroll"]})))
-        }
+        Action::Scroll(s) => scroll(b, s).await,
         Action::Drag(d) => actions::drag(b, &d.from, &d.to).await,
         Action::Upload(u) => actions::upload(b, &u.ref_, &u.files.to_vec()).await,
-        other => Err(Error::Usage(format!(
-            "{} is not a input step",
-            other.name()
-        ))),
-    }
-}
-
-/// Waiting, checking and reading.
-async fn read_step(b: &mut Browser, action: &Action, opts: &RunOptions) -> Result<Outcome> {
-    match action {
-        Action::Wait(w) => {
-            let limit = w
-                .timeout
-                .map(Duration::from_millis)
-                .unwrap_or(opts.timeout)
-                .min(opts.timeout);
-            let (cond, what) = if let Some(t) = &w.text {
-                (
-                    json!({"text": t, "hidden": w.hidden}),
-                    format!("text {t:?}{}", gone(w.hidden)),
-                )
-            } else if let Some(r) = &w.ref_ {
-                (
-                    json!({"ref": parse_ref(r)?, "hidden": w.hidden}),
-                    format!("ref {r}{}", gone(w.hidden)),
-                )
-            } else if let Some(s) = &w.selector {
-                (
-                    json!({"selector": s, "hidden": w.hidden}),
-                    format!("selector {s:?}{}", gone(w.hidden)),
-                )
-            } else if let Some(u) = &w.url {
-                (
-                    json!({"url": u, "urlRegex": w.regex}),
-                    format!("URL matching {u:?}"),
-                )
-            } else {
-                return Err(Error::Usage(
-                    "wait needs one of text, ref, selector or url".into(),
-                ));
-            };
-            actions::wait_for(b, cond, limit, &what).await
-        }
+        // waiting, checking, reading
+        Action::Wait(w) => wait(b, w, opts).await,
         Action::Sleep(ms) => {
             tokio::time::sleep(Duration::from_millis(*ms)).await;
             Ok(Outcome::default())
@@ -625,18 +471,7 @@ async fn read_step(b: &mut Browser, action: &Action, opts: &RunOptions) -> Resul
         }
         Action::GetUrl(_) => Ok(out(json!(b.url().await))),
         Action::GetTitle(_) => Ok(out(json!(b.title().await))),
-        other => Err(Error::Usage(format!("{} is not a read step", other.name()))),
-    }
-}
-
-/// The page's settings and artifacts: viewport, frames, cookies, console, screenshots.
-async fn page_step(
-    b: &mut Browser,
-    action: &Action,
-    opts: &RunOptions,
-    artifacts: &mut Vec<String>,
-) -> Result<Outcome> {
-    match action {
+        // the page's settings and artifacts
         Action::Viewport(v) => {
             b.client.set_window_size(v.width, v.height).await?;
             let inner = crate::engine::viewport_size(&b.client).await?;
@@ -648,32 +483,140 @@ async fn page_step(
             let v = engine_ok(b, "console", json!({"clear": c.clear})).await?;
             Ok(out(v["messages"].clone()))
         }
-        Action::Screenshot(s) => {
-            let png = match &s.ref_ {
-                Some(r) => actions::element(b, r).await?.screenshot().await?,
-                None => b.client.screenshot().await?,
-            };
-            let path = match &s.path {
-                Some(p) => {
-                    spill::write_user_file(std::path::Path::new(p), &png)?;
-                    p.clone()
-                }
-                None => {
-                    let a = spill::write_artifact(
-                        &png,
-                        "screenshot",
-                        ".png",
-                        opts.output.artifacts.as_deref(),
-                    )?;
-                    a.path.display().to_string()
-                }
-            };
-            artifacts.push(path.clone());
-            Ok(out(json!({"path": path, "bytes": png.len()})))
-        }
-
-        other => Err(Error::Usage(format!("{} is not a page step", other.name()))),
+        Action::Screenshot(s) => screenshot(b, s, opts, artifacts).await,
     }
+}
+
+/// `goto`: navigate, and with `snapshot`, return the loaded page's snapshot too.
+async fn goto(
+    b: &mut Browser,
+    u: &UrlArg,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+) -> Result<Outcome> {
+    b.goto(u.url()).await?;
+    let url = b.url().await;
+    match u.snapshot() {
+        Some(sa) => {
+            actions::settle(b, 120.0, opts.settle_max).await;
+            let snap = snapshot_step(b, sa, opts, artifacts).await?;
+            Ok(out(json!({"url": url, "snapshot": snap.output})))
+        }
+        None => Ok(out(json!({"url": url}))),
+    }
+}
+
+/// `query`: a JSON snapshot request with the query and paging options.
+async fn query(
+    b: &mut Browser,
+    q: &super::QueryArgs,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+) -> Result<Outcome> {
+    let a = super::SnapshotArgs {
+        query: Some(q.query.clone()),
+        flatten: q.flatten,
+        limit: q.limit,
+        offset: q.offset,
+        cache_key: q.cache_key.clone(),
+        format: Some("json".into()),
+        ..Default::default()
+    };
+    snapshot_step(b, &a, opts, artifacts).await
+}
+
+/// `scroll`: a ref into view, the page to a point, or the page by a direction or delta.
+async fn scroll(b: &mut Browser, s: &super::ScrollArgs) -> Result<Outcome> {
+    let mut args = json!({});
+    if let Some(r) = &s.ref_ {
+        args["ref"] = json!(parse_ref(r)?);
+    } else if let Some(to) = s.to {
+        args["to"] = json!(to);
+    } else {
+        let (mut dx, mut dy) = (s.dx.unwrap_or(0.0), s.dy.unwrap_or(0.0));
+        match s.direction.as_deref() {
+            Some("down") => dy = 600.0,
+            Some("up") => dy = -600.0,
+            Some("right") => dx = 600.0,
+            Some("left") => dx = -600.0,
+            Some(other) => {
+                return Err(Error::Usage(format!(
+                    "scroll direction {other:?}: use up, down, left or right"
+                )));
+            }
+            None if s.dx.is_none() && s.dy.is_none() => dy = 600.0,
+            None => {}
+        }
+        args["dx"] = json!(dx);
+        args["dy"] = json!(dy);
+    }
+    let v = engine_ok(b, "scroll", args).await?;
+    Ok(out(json!({"scroll": v["scroll"]})))
+}
+
+/// `wait`: poll a condition until it holds (or stops holding), within the step's deadline.
+async fn wait(b: &mut Browser, w: &super::WaitArgs, opts: &RunOptions) -> Result<Outcome> {
+    let limit = w
+        .timeout
+        .map(Duration::from_millis)
+        .unwrap_or(opts.timeout)
+        .min(opts.timeout);
+    let (cond, what) = if let Some(t) = &w.text {
+        (
+            json!({"text": t, "hidden": w.hidden}),
+            format!("text {t:?}{}", gone(w.hidden)),
+        )
+    } else if let Some(r) = &w.ref_ {
+        (
+            json!({"ref": parse_ref(r)?, "hidden": w.hidden}),
+            format!("ref {r}{}", gone(w.hidden)),
+        )
+    } else if let Some(s) = &w.selector {
+        (
+            json!({"selector": s, "hidden": w.hidden}),
+            format!("selector {s:?}{}", gone(w.hidden)),
+        )
+    } else if let Some(u) = &w.url {
+        (
+            json!({"url": u, "urlRegex": w.regex}),
+            format!("URL matching {u:?}"),
+        )
+    } else {
+        return Err(Error::Usage(
+            "wait needs one of text, ref, selector or url".into(),
+        ));
+    };
+    actions::wait_for(b, cond, limit, &what).await
+}
+
+/// `screenshot`: a PNG of the page or of one ref, to `path` or an artifact.
+async fn screenshot(
+    b: &mut Browser,
+    s: &super::ScreenshotArgs,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+) -> Result<Outcome> {
+    let png = match &s.ref_ {
+        Some(r) => actions::element(b, r).await?.screenshot().await?,
+        None => b.client.screenshot().await?,
+    };
+    let path = match &s.path {
+        Some(p) => {
+            spill::write_user_file(std::path::Path::new(p), &png)?;
+            p.clone()
+        }
+        None => {
+            let a = spill::write_artifact(
+                &png,
+                "screenshot",
+                ".png",
+                opts.output.artifacts.as_deref(),
+            )?;
+            a.path.display().to_string()
+        }
+    };
+    artifacts.push(path.clone());
+    Ok(out(json!({"path": path, "bytes": png.len()})))
 }
 
 fn gone(hidden: bool) -> &'static str {

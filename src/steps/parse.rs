@@ -92,14 +92,17 @@ pub fn parse_step(v: &Value, index: usize) -> std::result::Result<Step, Vec<Stri
     }
 }
 
-/// True when the action can run with no options at all (all of them optional).
-fn takes_no_options(action: &str) -> bool {
-    let with = |v: Value| {
+/// The form an action's argument takes when no option is given (`{}` or `null`), when it
+/// can run with no options at all (all of them optional); None otherwise.
+fn empty_form(action: &str) -> Option<Value> {
+    let parses = |v: &Value| {
         let mut one = serde_json::Map::new();
-        one.insert(action.to_string(), v);
+        one.insert(action.to_string(), v.clone());
         serde_json::from_value::<Action>(Value::Object(one)).is_ok()
     };
-    with(Value::Object(Default::default())) || with(Value::Null)
+    [Value::Object(Default::default()), Value::Null]
+        .into_iter()
+        .find(parses)
 }
 
 /// SPEC 5 short forms: an action whose options are all optional also takes `true`, `null`
@@ -111,16 +114,8 @@ fn short_form(action: &str, arg: Value) -> std::result::Result<Value, String> {
         Value::Object(m) => m.is_empty(),
         _ => false,
     };
-    if empty && takes_no_options(action) {
-        // the form this action's options take when none is given: {} or null
-        let mut one = serde_json::Map::new();
-        one.insert(action.to_string(), Value::Object(Default::default()));
-        let object_ok = serde_json::from_value::<Action>(Value::Object(one)).is_ok();
-        return Ok(if object_ok {
-            Value::Object(Default::default())
-        } else {
-            Value::Null
-        });
+    if empty && let Some(form) = empty_form(action) {
+        return Ok(form);
     }
     if arg == Value::Bool(false) {
         return Err(format!(
@@ -234,7 +229,9 @@ fn option_names(action: &str) -> Vec<String> {
 /// program's type names), with an example of what the action takes.
 fn explain(action: &str, arg: &Value, serde_msg: &str) -> String {
     let takes = match example(action) {
-        Some(e) if takes_no_options(action) && action != "snapshot" && !e.starts_with("true") => {
+        Some(e)
+            if empty_form(action).is_some() && action != "snapshot" && !e.starts_with("true") =>
+        {
             format!("true or {e}")
         }
         Some(e) => e.to_string(),

@@ -159,9 +159,10 @@ pub fn webdriver_message(e: &fantoccini::error::CmdError) -> String {
     one_line(&s)
 }
 
-/// `s` as one line of plain text: line breaks become `; `, other control characters and
-/// bidi controls are dropped (messages quote page text, and the user's terminal must not
-/// read it as commands: SPEC 9).
+/// `s` as one line of plain text: line breaks become `; `; other control characters and
+/// what the output escaper escapes (bidi and invisible format characters,
+/// `snapshot::safe::is_escaped`) are dropped. Messages quote page text, and the user's
+/// terminal must not read it as commands (SPEC 9).
 pub fn one_line(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     // after a line break: join with "; " before the next visible character
@@ -171,7 +172,7 @@ pub fn one_line(s: &str) -> String {
             joining = true;
             continue;
         }
-        if ch.is_control() || is_bidi_control(ch) {
+        if ch.is_control() || crate::snapshot::safe::is_escaped(ch) {
             continue;
         }
         if joining {
@@ -188,12 +189,6 @@ pub fn one_line(s: &str) -> String {
         out.push(ch);
     }
     out.trim_end().to_string()
-}
-
-/// Bidi and invisible format controls, which can make a terminal show text in another order
-/// than it was written (SPEC 9).
-pub fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
 }
 
 impl From<fantoccini::error::NewSessionError> for Error {

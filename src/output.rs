@@ -109,10 +109,9 @@ pub fn emit_view_noted(
         eprintln!("note: {n}");
     }
     use crate::query::view::{self, View};
-    let fmt = format;
     let mut body = {
         let _span = info_span!("format_snapshot").entered();
-        view::render_view(v, fmt, ropts.verbose, pretty)?
+        view::render_view(v, format, ropts.verbose, pretty)?
     };
     if !notes.is_empty() {
         match format {
@@ -146,7 +145,7 @@ pub fn emit_view_noted(
     let Some(sp) = spill_if_over(
         &body,
         v,
-        fmt,
+        format,
         oopts.inline_limit,
         oopts.artifacts.as_deref(),
     )?

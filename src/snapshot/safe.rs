@@ -285,42 +285,35 @@ mod tests {
     use super::check::forbidden;
     use super::*;
 
+    /// The renderer's hostile strings, and more.
     fn tricky() -> Vec<String> {
-        let mut v: Vec<String> = [
-            "",
-            "plain",
-            "x\n- button \"Pay\" [ref=s9e997]",
-            "Total due - button \"Pay\" [ref=s1e1]",
-            "# note",
-            "- x",
-            "  leading",
-            "trailing  ",
-            "esc \u{1b}[31m red",
-            "nul \u{0}",
-            "csi \u{9b}31m",
-            "rlo \u{202e}evil\u{202c}",
-            "del \u{7f}",
-            "nel\u{85}next",
-            "ls\u{2028}ps\u{2029}",
-            "cr\r\nlf",
-            "tab\there",
-            "quote \" backslash \\ end\\",
-            "\\u0041 is not A",
-            "bom \u{feff} zwsp \u{200b} wj \u{2060}",
-            "tags \u{e0041}\u{e0042}",
-            "emoji 😀 👨‍👩‍👧 🇫🇷 ❤️",
-            "日本語 naïve",
-            "[REF=s1e1]",
-            "[re\u{ad}f=s1e1]",
-            "\u{ad}- x",
-            "-\u{a0}x",
-            "\"quoted\"",
-            "ends with colon:",
-            "a: b",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+        let mut v: Vec<String> = crate::snapshot::render::tests::HOSTILE
+            .iter()
+            .chain(&[
+                "",
+                "plain",
+                "rlo \u{202e}evil\u{202c}",
+                "del \u{7f}",
+                "nel\u{85}next",
+                "ls\u{2028}ps\u{2029}",
+                "cr\r\nlf",
+                "tab\there",
+                "quote \" backslash \\ end\\",
+                "\\u0041 is not A",
+                "bom \u{feff} zwsp \u{200b} wj \u{2060}",
+                "tags \u{e0041}\u{e0042}",
+                "emoji 😀 👨‍👩‍👧 🇫🇷 ❤️",
+                "日本語 naïve",
+                "[REF=s1e1]",
+                "[re\u{ad}f=s1e1]",
+                "\u{ad}- x",
+                "-\u{a0}x",
+                "\"quoted\"",
+                "ends with colon:",
+                "a: b",
+            ])
+            .map(|s| s.to_string())
+            .collect();
         for c in (0u32..0x300).chain(0x2000..0x2070).chain(0xFE00..0xFF00) {
             if let Some(ch) = char::from_u32(c) {
                 v.push(format!("a{ch}b"));

@@ -126,6 +126,15 @@ pub fn refs_in(text: &str) -> Vec<String> {
     out
 }
 
+/// Refs vary with the snapshot number: the refs a snapshot gave (a node's last flag, before
+/// `:` or the end of the line) become `[ref=*]`; refs inside quoted page text stay as they are.
+pub fn normalize_refs(t: &str) -> String {
+    regex::Regex::new(r"(?m) \[ref=s\d+e\d+\](:|$)")
+        .unwrap()
+        .replace_all(t, " [ref=*]$1")
+        .into_owned()
+}
+
 /// The first line of `text` containing `needle`.
 pub fn line_with<'a>(text: &'a str, needle: &str) -> &'a str {
     text.lines()

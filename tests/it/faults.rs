@@ -35,6 +35,39 @@ fn timed(c: &Ctx, args: &[&str]) -> (Output, Duration) {
     (o, t.elapsed())
 }
 
+/// Runs `args` with `--timeout MS`; asserts it succeeds within that deadline; returns stdout.
+fn ok_within(c: &Ctx, args: &[&str], ms: u64) -> String {
+    let limit = ms.to_string();
+    let (o, took) = timed(c, &[args, &["--timeout", &limit]].concat());
+    let t = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "{args:?}: {t}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(took < Duration::from_millis(ms), "{args:?}: {took:?}");
+    t
+}
+
+/// Runs `args` with `--timeout MS`; asserts exit `code` with one error line, within the
+/// deadline plus `slack_ms`; returns the output and how long it took.
+fn fails_within(c: &Ctx, args: &[&str], code: i32, ms: u64, slack_ms: u64) -> (Output, Duration) {
+    let limit = ms.to_string();
+    let (o, took) = timed(c, &[args, &["--timeout", &limit]].concat());
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_one_error_line(&o.stderr);
+    assert!(
+        took < Duration::from_millis(ms + slack_ms),
+        "{args:?}: deadline {ms} ms, took {took:?}"
+    );
+    (o, took)
+}
+
 /// SPEC 9: an error a user sees is one `error:` line, optionally `caused by:` and `hint:`
 /// lines (and `note:` lines for what the command did besides).
 fn assert_one_error_line(stderr: &[u8]) {
@@ -61,22 +94,11 @@ fn plain_works(c: &Ctx) -> String {
 fn alert_on_load(c: &Ctx) {
     // an alert in <head> and a confirm on load: both answered (dismissed by default) and
     // reported, and the page behind them read
-    let (o, took) = timed(
+    let t = ok_within(
         c,
-        &[
-            "snapshot",
-            &c.url("html/faults/alert-on-load.html"),
-            "--timeout",
-            "8000",
-        ],
+        &["snapshot", &c.url("html/faults/alert-on-load.html")],
+        8000,
     );
-    let t = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{t}\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(took < Duration::from_millis(8000), "{took:?}");
     assert!(
         t.contains(
             "# dialog dismissed (--dialog dismiss, the default): \"Welcome! Read this first.\""
@@ -126,33 +148,16 @@ fn alert_on_load(c: &Ctx) {
 }
 
 fn replaced_timers(c: &Ctx) {
-    let (o, took) = timed(
+    let t = ok_within(
         c,
-        &[
-            "snapshot",
-            &c.url("html/faults/replaced-timers.html"),
-            "--timeout",
-            "5000",
-        ],
+        &["snapshot", &c.url("html/faults/replaced-timers.html")],
+        5000,
     );
-    let t = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{t}\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(took < Duration::from_millis(5000), "{took:?}");
     assert!(t.contains("- searchbox \"Search\" [ref="), "{t}");
     // actions, waits and diffs on the same page do not lean on its timers either
     let go = crate::common::ref_of(&t, "button \"Go\"");
-    let (o, took) = timed(c, &["click", &go, "--timeout", "5000"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(took < Duration::from_millis(5000), "{took:?}");
-    let (o, _) = timed(
-        c,
-        &["wait", "--text", "No timers here", "--timeout", "5000"],
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok_within(c, &["click", &go], 5000);
+    ok_within(c, &["wait", "--text", "No timers here"], 5000);
     plain_works(c);
 }
 
@@ -160,18 +165,7 @@ fn endless_loop(c: &Ctx) {
     c.ok(&["goto", &c.url("html/faults/endless-loop.html")]);
     // the page starts its loop 300 ms after load
     std::thread::sleep(Duration::from_millis(800));
-    let (o, took) = timed(c, &["snapshot", "--timeout", "3000"]);
-    assert_eq!(
-        o.status.code(),
-        Some(4),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        took < Duration::from_millis(3000 + 1000),
-        "deadline 3000 ms, took {took:?}"
-    );
-    assert_one_error_line(&o.stderr);
+    let (o, took) = fails_within(c, &["snapshot"], 4, 3000, 1000);
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("did not finish within 3000 ms"),
         "{}",
@@ -210,9 +204,7 @@ fn endless_loop(c: &Ctx) {
     // the page is not answering, and the next run gets a fresh tab
     c.ok(&["goto", &c.url("html/faults/endless-loop.html")]);
     std::thread::sleep(Duration::from_millis(800));
-    let (o, took) = timed(c, &["getTitle", "--timeout", "2000"]);
-    assert_eq!(o.status.code(), Some(4));
-    assert!(took < Duration::from_millis(2000 + 1000), "{took:?}");
+    let (o, _) = fails_within(c, &["getTitle"], 4, 2000, 1000);
     let r: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(r["context"]["answering"], false, "{r}");
     let out = c.ok(&["getTitle"]);
@@ -237,24 +229,12 @@ fn beforeunload(c: &Ctx) {
         crate::common::eval(c, "navigator.userActivation.hasBeenActive"),
         true
     );
-    let (o, took) = timed(c, &["click", &leave, "--timeout", "5000"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(took < Duration::from_millis(5000), "{took:?}");
+    ok_within(c, &["click", &leave], 5000);
     // back to the page, typed again, then a navigation by the host
     let t = c.snapshot("html/faults/beforeunload.html");
     let draft = crate::common::ref_of(&t, "textbox \"Draft\"");
     c.ok(&["fill", &draft, "unsaved again"]);
-    let (o, took) = timed(
-        c,
-        &[
-            "goto",
-            &c.url("html/faults/plain.html"),
-            "--timeout",
-            "5000",
-        ],
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(took < Duration::from_millis(5000), "{took:?}");
+    ok_within(c, &["goto", &c.url("html/faults/plain.html")], 5000);
     plain_works(c);
 }
 
@@ -279,18 +259,7 @@ fn silent_server(hold: Duration) -> (String, std::thread::JoinHandle<()>) {
 fn stuck_navigation(c: &Ctx) {
     plain_works(c);
     let (url, server) = silent_server(Duration::from_secs(8));
-    let (o, took) = timed(c, &["goto", &url, "--timeout", "3000"]);
-    assert_eq!(
-        o.status.code(),
-        Some(4),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        took < Duration::from_millis(3000 + 1000),
-        "deadline 3000 ms, took {took:?}"
-    );
-    assert_one_error_line(&o.stderr);
+    let (_, took) = fails_within(c, &["goto", &url], 4, 3000, 1000);
     eprintln!(
         "stuck navigation: deadline 3000 ms, exit 4 after {} ms",
         took.as_millis()
@@ -365,20 +334,12 @@ fn busy(c: &Ctx) {
     let long = spawn(c, &["sleep", "2500"]);
     // let the sleeper take the lock
     std::thread::sleep(Duration::from_millis(700));
-    let (o, took) = timed(c, &["snapshot", "--timeout", "600"]);
-    assert_eq!(
-        o.status.code(),
-        Some(4),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert_one_error_line(&o.stderr);
+    let (o, _) = fails_within(c, &["snapshot"], 4, 600, 800);
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(
         e.starts_with(&format!("error: session \"{SESSION}\" is busy")),
         "{e}"
     );
-    assert!(took < Duration::from_millis(600 + 800), "{took:?}");
     let o = long.wait_with_output().unwrap();
     assert!(o.status.success());
     plain_works(c);

@@ -7,7 +7,7 @@
 //! `: text` tail (a JSON string when it starts with `"`, bare text otherwise), `- text:`,
 //! `- /url:` and `#` comment lines.
 
-use crate::common::{Ctx, Lcg, Test};
+use crate::common::{Ctx, Lcg, Test, normalize_refs};
 use serde_json::Value;
 use std::time::Instant;
 
@@ -364,19 +364,11 @@ const FIXED: &str = r##"- document "Forge\u0085# not a note":
     - slider "Volume" [ref=*]: 3
 "##;
 
-fn normalize(t: &str) -> String {
-    // the refs the snapshot gave (a node's last flag), not the ones quoted page text holds
-    regex::Regex::new(r"(?m) \[ref=s\d+e\d+\](:|$)")
-        .unwrap()
-        .replace_all(t, " [ref=*]$1")
-        .into_owned()
-}
-
 /// A fixture whose text, values, names and state attributes try to pass for lines, nodes,
 /// refs, flags and terminal escapes: each stays inside its own line, quoted.
 fn fixed(c: &Ctx) {
     let t = c.snapshot("html/hostile/forge.html");
-    assert_eq!(normalize(&t), FIXED, "{t}");
+    assert_eq!(normalize_refs(&t), FIXED, "{t}");
     check_page(c);
     // verbose flags from page attributes are known tokens, never page text: an unknown
     // aria-current is "true", unknown aria-haspopup and aria-orientation are their defaults

@@ -2,7 +2,7 @@
 //! polluted the prototypes the engine's own replies inherit from, still gets a faithful
 //! snapshot, and its refs still act.
 
-use crate::common::{Ctx, Test, ref_of};
+use crate::common::{Ctx, Test, normalize_refs, ref_of};
 use serde_json::Value;
 
 pub fn tests() -> Vec<Test> {
@@ -31,7 +31,7 @@ const EARLY: &str = r#"- document "Hostile from the first script":
 /// its console messages from the first script on are kept.
 fn engine_before_page_scripts(c: &Ctx) {
     let t = c.snapshot("html/hostile/early.html");
-    assert_eq!(normalize(&t), EARLY);
+    assert_eq!(normalize_refs(&t), EARLY);
     let pay = ref_of(&t, "button \"Pay\"");
     c.ok(&["click", &pay]);
     let con: Value = serde_json::from_str(&c.ok(&["console"])).unwrap();
@@ -54,19 +54,12 @@ const LINES: &str = r#"- document "Hostile globals":
     - /url: /next
 "#;
 
-fn normalize(t: &str) -> String {
-    regex::Regex::new(r"\[ref=s\d+e\d+\]")
-        .unwrap()
-        .replace_all(t, "[ref=*]")
-        .into_owned()
-}
-
 fn replaced_builtins(c: &Ctx) {
     // JSON.stringify, Array.prototype.push/join, String.prototype.trim, getElementById,
     // getAttribute, getComputedStyle, Map/WeakMap get replaced; `ref` and `u` getters on
     // Object.prototype (they would answer for every absent field)
     let t = c.snapshot("html/hostile/globals.html");
-    assert_eq!(normalize(&t), LINES);
+    assert_eq!(normalize_refs(&t), LINES);
     // a real click still lands (the driver's own scripts break on this page: DevTools input)
     let button = ref_of(&t, "button \"Labelled by id\"");
     let r: Value = serde_json::from_str(&c.ok(&["click", &button])).unwrap();

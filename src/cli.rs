@@ -1,5 +1,6 @@
 //! Command-line syntax (clap derive). No logic: `app` turns this into work.
 
+use ariasnap::steps::Action;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -30,18 +31,6 @@ pub enum Format {
     Json,
     /// YAML (query results, detail levels, the tree).
     Yaml,
-}
-
-/// `X,Y` as two numbers (CSS pixels).
-fn parse_xy(s: &str) -> Result<[f64; 2], String> {
-    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
-    match parts.as_slice() {
-        [x, y] => match (x.parse::<f64>(), y.parse::<f64>()) {
-            (Ok(x), Ok(y)) => Ok([x, y]),
-            _ => Err(format!("expected two numbers X,Y such as 0,800, got {s:?}")),
-        },
-        _ => Err(format!("expected two numbers X,Y such as 0,800, got {s:?}")),
-    }
 }
 
 impl Format {
@@ -106,295 +95,18 @@ pub struct Global {
     pub artifacts: Option<PathBuf>,
 }
 
-/// Snapshot options.
-#[derive(Debug, Clone, Args, Default)]
-pub struct SnapshotArgs {
-    /// Open this URL first (default: the session's current page).
-    pub url: Option<String>,
-    /// Stop after this many nodes (0 = no limit).
-    #[arg(long, default_value_t = 10_000)]
-    pub max_nodes: u64,
-    /// Give refs to every interactive element, even above 100 of them.
-    #[arg(long)]
-    pub all_refs: bool,
-    /// Always walk the page (skip the 5-second snapshot cache).
-    #[arg(long)]
-    pub no_cache: bool,
-    /// full (default), interactive (elements with refs and their landmark path), summary.
-    #[arg(long, value_parser = ["full", "interactive", "summary"])]
-    pub detail: Option<String>,
-    /// Only what intersects the viewport.
-    #[arg(long)]
-    pub viewport: bool,
-    /// Scope the snapshot: a ref, a CSS selector or role=ROLE.
-    #[arg(long)]
-    pub root: Option<String>,
-    /// Answer {"unchanged": true} when nothing changed since this snapshot (e.g. s3).
-    #[arg(long)]
-    pub since: Option<String>,
-    /// JMESPath query over the JSON tree (or the flattened list with --flatten).
-    #[arg(long, alias = "jmespath-query")]
-    pub query: Option<String>,
-    /// Query the depth-first node list (_depth, _parent_role, _index) instead of the tree.
-    #[arg(long)]
-    pub flatten: bool,
-    /// Page size (1..10000) of a list result.
-    #[arg(long)]
-    pub limit: Option<usize>,
-    /// First item of the page.
-    #[arg(long)]
-    pub offset: Option<usize>,
-    /// Page through an earlier result without walking the page again.
-    #[arg(long)]
-    pub cache_key: Option<String>,
-    /// Capture (and mint refs) without printing the tree.
-    #[arg(long, alias = "silent-mode")]
-    pub silent: bool,
-}
-
-/// Commands.
+/// Commands: every step action (the step schema's own subcommands, [`Action`]) and the
+/// commands that are not steps.
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)] // one value per process, parsed once
 pub enum Command {
-    /// Print the accessibility snapshot of the current page (or of URL).
-    Snapshot(SnapshotArgs),
+    #[command(flatten)]
+    Step(Action),
     /// Run a step file (`-` reads standard input) and print the result JSON.
     Run {
         /// Step file path, or - for stdin.
         #[arg(value_name = "FILE")]
         steps: String,
-    },
-    /// Open URL in the current tab.
-    Goto {
-        /// Address to open.
-        url: String,
-        /// Take a snapshot once loaded and print it in the result (optionally at a detail
-        /// level: full, interactive, summary).
-        #[arg(long, num_args = 0..=1, value_name = "DETAIL")]
-        snapshot: Option<Option<String>>,
-    },
-    /// Reload the page.
-    Reload,
-    /// Go back in history.
-    Back,
-    /// Go forward in history.
-    Forward,
-    /// Open a new tab (optionally at URL) and make it current.
-    #[command(alias = "newTab")]
-    NewTab { url: Option<String> },
-    /// Make a tab current (t1, t2...).
-    #[command(alias = "switchTab")]
-    SwitchTab { tab: String },
-    /// Close a tab (default: the current one).
-    #[command(alias = "closeTab")]
-    CloseTab { tab: Option<String> },
-    /// List tabs.
-    #[command(alias = "listTabs", alias = "list-tabs")]
-    Tabs,
-    /// Find elements by text, regex, role or position; matches carry refs.
-    Search {
-        /// Text to find (case-insensitive substring of name or value).
-        text: Option<String>,
-        /// Whole-name match instead of substring.
-        #[arg(long)]
-        exact: bool,
-        /// Regular expression on name or value.
-        #[arg(long)]
-        pattern: Option<String>,
-        /// Only this role.
-        #[arg(long)]
-        role: Option<String>,
-        /// X,Y[,RADIUS] in CSS pixels: nearest first.
-        #[arg(long)]
-        near: Option<String>,
-        /// Most matches (default 10).
-        #[arg(long)]
-        limit: Option<usize>,
-    },
-    /// JMESPath query over the snapshot (see snapshot --query).
-    Query {
-        /// JMESPath expression.
-        #[arg(value_name = "EXPR")]
-        query: String,
-        #[arg(long)]
-        flatten: bool,
-        #[arg(long)]
-        limit: Option<usize>,
-        #[arg(long)]
-        offset: Option<usize>,
-        #[arg(long)]
-        cache_key: Option<String>,
-    },
-    /// Click an element by ref.
-    Click {
-        #[arg(value_name = "REF")]
-        target: String,
-        /// Double click.
-        #[arg(long)]
-        double: bool,
-        /// left, middle or right.
-        #[arg(long)]
-        button: Option<String>,
-        /// Click even when another element covers the target.
-        #[arg(long)]
-        force: bool,
-    },
-    /// Clear a field and type VALUE.
-    Fill {
-        #[arg(value_name = "REF")]
-        target: String,
-        value: String,
-    },
-    /// Type TEXT (into --ref, or the focused element).
-    Type {
-        text: String,
-        #[arg(long = "ref", value_name = "REF")]
-        target: Option<String>,
-        /// Press Enter afterwards.
-        #[arg(long)]
-        submit: bool,
-    },
-    /// Press a key or chord (Enter, Control+a...).
-    Press {
-        key: String,
-        #[arg(long = "ref", value_name = "REF")]
-        target: Option<String>,
-    },
-    /// Move the pointer over an element.
-    Hover {
-        #[arg(value_name = "REF")]
-        target: String,
-    },
-    /// Choose options of a select by value or text.
-    Select {
-        #[arg(value_name = "REF")]
-        target: String,
-        #[arg(required = true)]
-        values: Vec<String>,
-    },
-    /// Check a checkbox, radio or switch.
-    Check {
-        #[arg(value_name = "REF")]
-        target: String,
-    },
-    /// Uncheck a checkbox or switch.
-    Uncheck {
-        #[arg(value_name = "REF")]
-        target: String,
-    },
-    /// Scroll a ref into view, or the page (--direction, --dx/--dy).
-    Scroll {
-        #[arg(value_name = "REF")]
-        target: Option<String>,
-        #[arg(long)]
-        direction: Option<String>,
-        #[arg(long, allow_hyphen_values = true)]
-        dx: Option<f64>,
-        #[arg(long, allow_hyphen_values = true)]
-        dy: Option<f64>,
-        /// Absolute position X,Y in CSS pixels.
-        #[arg(long, value_name = "X,Y", value_parser = parse_xy)]
-        to: Option<[f64; 2]>,
-    },
-    /// Drag one element onto another.
-    Drag { from: String, to: String },
-    /// Set the files of a file input.
-    Upload {
-        #[arg(value_name = "REF")]
-        target: String,
-        #[arg(required = true)]
-        files: Vec<String>,
-    },
-    /// Wait for text, a ref, a selector or a URL (--hidden: for it to go away).
-    Wait {
-        #[arg(long)]
-        text: Option<String>,
-        #[arg(long = "ref", value_name = "REF")]
-        target: Option<String>,
-        #[arg(long)]
-        selector: Option<String>,
-        #[arg(long)]
-        url: Option<String>,
-        /// --url is a regular expression.
-        #[arg(long)]
-        regex: bool,
-        #[arg(long)]
-        hidden: bool,
-    },
-    /// Pause for MS milliseconds.
-    Sleep { ms: u64 },
-    /// Check a condition; exit 1 when it does not hold.
-    Assert {
-        #[arg(long)]
-        text: Option<String>,
-        #[arg(long = "ref", value_name = "REF")]
-        target: Option<String>,
-        #[arg(long)]
-        selector: Option<String>,
-        #[arg(long)]
-        url: Option<String>,
-        #[arg(long)]
-        title: Option<String>,
-        #[arg(long)]
-        value: Option<String>,
-        #[arg(long)]
-        checked: Option<bool>,
-        #[arg(long)]
-        not: bool,
-    },
-    /// Read text, value, name, role, html, box or attr:NAME of a ref (uncut).
-    Get {
-        #[arg(value_name = "REF")]
-        target: String,
-        #[arg(long, default_value = "text")]
-        what: String,
-    },
-    /// Print the current URL.
-    #[command(alias = "getUrl")]
-    GetUrl,
-    /// Print the current title.
-    #[command(alias = "getTitle")]
-    GetTitle,
-    /// Resize the viewport.
-    Viewport { width: u32, height: u32 },
-    /// Act in a frame: main, an index, or an iframe ref.
-    Frame {
-        /// main, an index, or an iframe's ref.
-        #[arg(value_name = "TARGET")]
-        value: String,
-    },
-    /// List, set or clear cookies.
-    Cookies {
-        /// list, set or clear
-        #[arg(default_value = "list")]
-        action: String,
-        #[arg(long)]
-        name: Option<String>,
-        #[arg(long)]
-        value: Option<String>,
-    },
-    /// Console messages of the page.
-    Console {
-        #[arg(long)]
-        clear: bool,
-    },
-    /// Save a PNG screenshot (of the viewport or --ref).
-    Screenshot {
-        #[arg(long)]
-        path: Option<String>,
-        #[arg(long = "ref", value_name = "REF")]
-        target: Option<String>,
-    },
-    /// Evaluate a JavaScript expression in the page and print its JSON value.
-    Eval {
-        /// Expression (its value is returned; use an IIFE for statements).
-        #[arg(value_name = "EXPR")]
-        expression: String,
-        /// First item of a large array or string result.
-        #[arg(long)]
-        offset: Option<usize>,
-        /// Page size of a large array or string result.
-        #[arg(long)]
-        limit: Option<usize>,
     },
     /// Manage named sessions.
     Session {
@@ -443,8 +155,110 @@ mod tests {
             Cli::try_parse_from(["ariasnap", "snapshot", "http://a/", "--session", "y"]).unwrap();
         assert_eq!(b.global.session, "y");
         match b.command {
-            Command::Snapshot(s) => assert_eq!(s.url.as_deref(), Some("http://a/")),
+            Command::Step(Action::Snapshot(s)) => assert_eq!(s.url.as_deref(), Some("http://a/")),
             _ => panic!("not a snapshot"),
+        }
+    }
+
+    /// SPEC 6: a command is the step of the same name: the command line and the step file
+    /// give the same `Action` value (one type behind both, no translation in between).
+    #[test]
+    fn commands_and_steps_give_the_same_action() {
+        use serde_json::json;
+        let cases: Vec<(Vec<&str>, serde_json::Value)> = vec![
+            (
+                vec!["click", "s1e4", "--double"],
+                json!({"click": {"ref": "s1e4", "double": true}}),
+            ),
+            (vec!["click", "s1e4"], json!({"click": "s1e4"})),
+            (vec!["goto", "http://x/"], json!({"goto": "http://x/"})),
+            (
+                vec!["goto", "http://x/", "--snapshot"],
+                json!({"goto": {"url": "http://x/", "snapshot": {}}}),
+            ),
+            (
+                vec!["goto", "http://x/", "--snapshot", "interactive"],
+                json!({"goto": {"url": "http://x/", "snapshot": "interactive"}}),
+            ),
+            (vec!["sleep", "500"], json!({"sleep": 500})),
+            (vec!["frame", "2"], json!({"frame": 2})),
+            (vec!["frame", "main"], json!({"frame": "main"})),
+            (
+                vec!["select", "s1e3", "a", "b"],
+                json!({"select": {"ref": "s1e3", "values": ["a", "b"]}}),
+            ),
+            (
+                vec!["select", "s1e3", "a"],
+                json!({"select": {"ref": "s1e3", "values": "a"}}),
+            ),
+            (
+                vec!["scroll", "--to", "0,800"],
+                json!({"scroll": {"to": [0, 800]}}),
+            ),
+            (
+                vec!["scroll", "--dy", "-200"],
+                json!({"scroll": {"dy": -200}}),
+            ),
+            (
+                vec!["search", "Save", "--near", "10,20"],
+                json!({"search": {"text": "Save", "near": "10,20"}}),
+            ),
+            (vec!["tabs"], json!({"listTabs": true})),
+            (vec!["list-tabs"], json!({"listTabs": {}})),
+            (vec!["eval", "1+1"], json!({"eval": "1+1"})),
+            (
+                vec!["eval", "[1]", "--limit", "5"],
+                json!({"eval": {"expression": "[1]", "limit": 5}}),
+            ),
+            (
+                vec!["wait", "--text", "Saved", "--hidden"],
+                json!({"wait": {"text": "Saved", "hidden": true}}),
+            ),
+            (
+                vec!["press", "Enter", "--ref", "s1e2"],
+                json!({"press": {"key": "Enter", "ref": "s1e2"}}),
+            ),
+            (vec!["press", "Tab"], json!({"press": "Tab"})),
+            (vec!["new-tab"], json!({"newTab": null})),
+            (vec!["newTab", "http://x/"], json!({"newTab": "http://x/"})),
+            (vec!["close-tab", "t2"], json!({"closeTab": "t2"})),
+            (vec!["switch-tab", "t2"], json!({"switchTab": "t2"})),
+            (
+                vec!["snapshot", "--detail", "summary"],
+                json!({"snapshot": "summary"}),
+            ),
+            (
+                vec!["snapshot", "--silent-mode", "--no-cache"],
+                json!({"snapshot": {"silent_mode": true, "noCache": true}}),
+            ),
+            (
+                vec!["get", "s1e4", "--what", "value"],
+                json!({"get": {"ref": "s1e4", "what": "value"}}),
+            ),
+            (
+                vec!["assert", "--checked", "false", "--ref", "s1e4"],
+                json!({"assert": {"ref": "s1e4", "checked": false}}),
+            ),
+            (vec!["cookies"], json!({"cookies": true})),
+            (
+                vec!["upload", "s1e5", "a.pdf"],
+                json!({"upload": {"ref": "s1e5", "files": "a.pdf"}}),
+            ),
+            (
+                vec!["viewport", "800", "600"],
+                json!({"viewport": {"width": 800, "height": 600}}),
+            ),
+        ];
+        for (args, step) in cases {
+            let argv = std::iter::once("ariasnap").chain(args.iter().copied());
+            let cli = Cli::try_parse_from(argv).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+            let Command::Step(from_cli) = cli.command else {
+                panic!("{args:?} is not a step");
+            };
+            let from_file = ariasnap::steps::parse::parse_step(&step, 0)
+                .unwrap_or_else(|p| panic!("{step}: {p:?}"))
+                .action;
+            assert_eq!(from_cli, from_file, "{args:?} vs {step}");
         }
     }
 

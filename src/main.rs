@@ -19,11 +19,21 @@ fn main() -> ExitCode {
         Err(e) => {
             // SPEC 9: one `error:` line and a `hint:` line, not clap's usage block
             let text = e.render().to_string();
-            let first = text
+            // the first paragraph: "the following required arguments were not provided:"
+            // goes on with the arguments' names on lines of their own
+            let first: Vec<&str> = text
                 .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("error: invalid arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
+                .skip_while(|l| l.trim().is_empty())
+                .take_while(|l| !l.trim().is_empty() && !l.starts_with("Usage:"))
+                .map(str::trim)
+                .collect();
+            let first = first.join(" ");
+            let first = first.strip_prefix("error: ").unwrap_or(&first);
+            let first = if first.is_empty() {
+                "invalid arguments"
+            } else {
+                first
+            };
             eprintln!("error: {}", ariasnap::error::one_line(first));
             let tip = text
                 .lines()

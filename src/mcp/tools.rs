@@ -187,7 +187,9 @@ pub fn tools_from_schema(step_schema: &Value, step_file_schema: &Value) -> Vec<T
     }
     let mut run = Map::new();
     run.insert("type".into(), "object".into());
-    let file = inline(step_file_schema, step_file_schema, 0);
+    // each action's own tool describes its fields; here the shape is enough
+    let mut file = inline(step_file_schema, step_file_schema, 0);
+    strip_field_docs(&mut file);
     run.insert("properties".into(), json!({ "steps": file }));
     run.insert("required".into(), json!(["steps"]));
     tools.push(ToolDef {
@@ -198,6 +200,28 @@ pub fn tools_from_schema(step_schema: &Value, step_file_schema: &Value) -> Vec<T
         scalar_arg: None,
     });
     tools
+}
+
+/// Drops the descriptions of fields (kept: those of the actions themselves, which sit
+/// beside a `required` list of one action name).
+fn strip_field_docs(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            let is_action = m
+                .get("required")
+                .and_then(Value::as_array)
+                .is_some_and(|r| r.len() == 1)
+                && m.get("properties")
+                    .and_then(Value::as_object)
+                    .is_some_and(|p| p.len() == 1);
+            if !is_action {
+                m.remove("description");
+            }
+            m.values_mut().for_each(strip_field_docs);
+        }
+        Value::Array(a) => a.iter_mut().for_each(strip_field_docs),
+        _ => {}
+    }
 }
 
 fn scalar_field(action: &str) -> String {

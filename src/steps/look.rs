@@ -60,7 +60,7 @@ pub async fn view(b: &mut Browser, a: &SnapshotArgs, extra: &CaptureOptions) -> 
         viewport: a.viewport || extra.viewport,
         root: a.root.clone().or_else(|| extra.root.clone()),
         boxes: detail == Detail::Summary || extra.boxes,
-        no_cache: extra.no_cache,
+        no_cache: a.no_cache || extra.no_cache,
     };
     let snap = capture(b, &opts).await?;
     if a.silent {

@@ -7,306 +7,499 @@ pub mod look;
 pub mod parse;
 pub mod runner;
 
+use clap::Args;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
+
+// SPEC 5 short forms: an action's argument written bare (`"s1e4"`, `500`, `"Enter"`)
+// stands for its object form with one field set. Only step files and MCP tools see this;
+// the command line takes the object form's fields as arguments. (No doc comments here:
+// schemars would repeat them in every tool's schema.)
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Form<B, F> {
+    Bare(B),
+    Full(F),
+}
+
+/// Deserializes an argument in its short or its object form (see [`Form`]).
+fn bare_or<'de, D, B, F>(d: D) -> std::result::Result<F, D::Error>
+where
+    D: Deserializer<'de>,
+    B: Deserialize<'de>,
+    F: Deserialize<'de> + From<B>,
+{
+    Ok(match Form::<B, F>::deserialize(d)? {
+        Form::Bare(b) => F::from(b),
+        Form::Full(f) => f,
+    })
+}
+
+/// `X,Y` as two numbers (CSS pixels), for `scroll --to` on the command line.
+fn parse_xy(s: &str) -> std::result::Result<[f64; 2], String> {
+    let bad = || format!("expected two numbers X,Y such as 0,800, got {s:?}");
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    match parts.as_slice() {
+        [x, y] => match (x.parse::<f64>(), y.parse::<f64>()) {
+            (Ok(x), Ok(y)) => Ok([x, y]),
+            _ => Err(bad()),
+        },
+        _ => Err(bad()),
+    }
+}
+
+/// `search --near X,Y[,R]` on the command line: kept as the string form `near` takes.
+fn near_arg(s: &str) -> std::result::Result<serde_json::Value, String> {
+    Ok(serde_json::Value::String(s.to_string()))
+}
+
+/// `goto --snapshot [DETAIL]` on the command line: snapshot options with that detail.
+fn snapshot_detail(s: &str) -> std::result::Result<SnapshotArgs, String> {
+    match s {
+        "" => Ok(SnapshotArgs::default()),
+        "full" | "interactive" | "summary" => Ok(SnapshotArgs {
+            detail: Some(s.to_string()),
+            ..Default::default()
+        }),
+        _ => Err(format!("expected full, interactive or summary, got {s:?}")),
+    }
+}
+
+/// `goto`'s `snapshot`: `true`, a detail level, or snapshot options (`false` and `null`:
+/// none), the forms the `snapshot` step itself takes.
+fn snapshot_opt<'de, D: Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<SnapshotArgs>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Opt {
+        On(bool),
+        Detail(String),
+        Args(SnapshotArgs),
+    }
+    Ok(match Option::<Opt>::deserialize(d)? {
+        None | Some(Opt::On(false)) => None,
+        Some(Opt::On(true)) => Some(SnapshotArgs::default()),
+        Some(Opt::Detail(s)) => Some(snapshot_detail(&s).map_err(serde::de::Error::custom)?),
+        Some(Opt::Args(a)) => Some(a),
+    })
+}
 
 /// An argument that may be absent, `null` or `{}` (actions without arguments).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct NoArgs {}
 
-/// A ref, given as a bare string or `{"ref": ...}` with options.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum Target {
-    /// `"s1e4"`
-    Ref(String),
-    /// `{"ref": "s1e4", ...}`
-    Full(TargetArgs),
-}
-
-/// A target with options.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// `click`: a ref, with options.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TargetArgs {
     /// The element's ref (`s1e4`, `@s1e4`, `[ref=s1e4]`).
     #[serde(rename = "ref")]
+    #[arg(id = "ref", value_name = "REF")]
     pub ref_: String,
     /// Mouse button: left (default), middle, right.
     #[serde(default)]
+    #[arg(long)]
     pub button: Option<String>,
     /// Double click.
     #[serde(default)]
+    #[arg(long)]
     pub double: bool,
     /// Act even when another element covers the target's centre.
     #[serde(default)]
+    #[arg(long)]
     pub force: bool,
 }
 
-impl Target {
-    /// The ref as given.
-    pub fn ref_str(&self) -> &str {
-        match self {
-            Target::Ref(r) => r,
-            Target::Full(t) => &t.ref_,
-        }
-    }
-    /// Options (defaults for the bare form).
-    pub fn args(&self) -> TargetArgs {
-        match self {
-            Target::Ref(r) => TargetArgs {
-                ref_: r.clone(),
-                button: None,
-                double: false,
-                force: false,
-            },
-            Target::Full(t) => t.clone(),
+impl From<String> for TargetArgs {
+    fn from(r: String) -> Self {
+        TargetArgs {
+            ref_: r,
+            button: None,
+            double: false,
+            force: false,
         }
     }
 }
 
-/// A ref with no options (hover, check, uncheck), bare or as `{"ref": ...}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum RefArg {
-    /// `"s1e4"`
-    Ref(String),
-    /// `{"ref": "s1e4"}`
-    Full(RefOnly),
-}
-
-/// `{"ref": "s1e4"}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// A ref with no options (hover, check, uncheck).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct RefOnly {
     /// The element's ref (`s1e4`, `@s1e4`, `[ref=s1e4]`).
     #[serde(rename = "ref")]
+    #[arg(id = "ref", value_name = "REF")]
     pub ref_: String,
 }
 
-impl RefArg {
+impl From<String> for RefOnly {
+    fn from(r: String) -> Self {
+        RefOnly { ref_: r }
+    }
+}
+
+impl RefOnly {
     /// The ref as given.
     pub fn ref_str(&self) -> &str {
-        match self {
-            RefArg::Ref(r) => r,
-            RefArg::Full(t) => &t.ref_,
+        &self.ref_
+    }
+}
+
+/// `goto`: a URL, and optionally the loaded page's snapshot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct GotoArgs {
+    /// Address to open.
+    pub url: String,
+    /// Take a snapshot once loaded and return it: true, a detail level (full,
+    /// interactive, summary) or snapshot options; omit to stay silent.
+    #[serde(default, deserialize_with = "snapshot_opt")]
+    #[schemars(with = "Option<Form<String, SnapshotArgs>>")]
+    #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "DETAIL", value_parser = snapshot_detail)]
+    pub snapshot: Option<SnapshotArgs>,
+}
+
+impl From<String> for GotoArgs {
+    fn from(url: String) -> Self {
+        GotoArgs {
+            url,
+            snapshot: None,
         }
     }
 }
 
-/// A URL, bare or with options.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum UrlArg {
-    Url(String),
-    Full {
-        /// Address to open.
-        url: String,
-        /// Take a snapshot once loaded and return it (omit to stay silent).
-        #[serde(default)]
-        snapshot: Option<SnapshotArgs>,
-    },
-}
-
-impl UrlArg {
+impl GotoArgs {
     pub fn url(&self) -> &str {
-        match self {
-            UrlArg::Url(u) | UrlArg::Full { url: u, .. } => u,
-        }
+        &self.url
     }
 
     /// Snapshot options of a navigation that also returns the page.
     pub fn snapshot(&self) -> Option<&SnapshotArgs> {
-        match self {
-            UrlArg::Full { snapshot, .. } => snapshot.as_ref(),
-            UrlArg::Url(_) => None,
-        }
+        self.snapshot.as_ref()
+    }
+}
+
+/// `newTab`: a new tab, optionally at a URL.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct NewTabArgs {
+    /// Address to open in it.
+    #[serde(default)]
+    pub url: Option<String>,
+}
+
+impl From<String> for NewTabArgs {
+    fn from(url: String) -> Self {
+        NewTabArgs { url: Some(url) }
+    }
+}
+
+/// `switchTab`: a tab alias.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct TabArgs {
+    /// Tab alias (t1, t2...).
+    pub tab: String,
+}
+
+impl From<String> for TabArgs {
+    fn from(tab: String) -> Self {
+        TabArgs { tab }
+    }
+}
+
+/// `closeTab`: a tab alias, or the current tab.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct CloseTabArgs {
+    /// Tab alias (default: the current tab).
+    #[serde(default)]
+    pub tab: Option<String>,
+}
+
+impl From<String> for CloseTabArgs {
+    fn from(tab: String) -> Self {
+        CloseTabArgs { tab: Some(tab) }
     }
 }
 
 /// `fill`: clear a field and type a value.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct FillArgs {
+    /// The field's ref.
     #[serde(rename = "ref")]
+    #[arg(id = "ref", value_name = "REF")]
     pub ref_: String,
+    /// The text it gets.
     pub value: String,
 }
 
 /// `type`: type text into a ref (or the focused element), without clearing.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct TypeArgs {
+    /// The field's ref (default: the focused element).
     #[serde(rename = "ref", default)]
+    #[arg(long = "ref", id = "ref", value_name = "REF")]
     pub ref_: Option<String>,
+    /// The text to type.
     pub text: String,
     /// Press Enter afterwards.
     #[serde(default)]
+    #[arg(long)]
     pub submit: bool,
 }
 
 /// `press`: a key or chord (`Enter`, `Control+a`, `Shift+Tab`), optionally on a ref.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum PressArg {
-    Key(String),
-    Full {
-        key: String,
-        #[serde(rename = "ref", default)]
-        ref_: Option<String>,
-    },
-}
-
-/// `select`: choose options of a select by value or visible text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
-pub struct SelectArgs {
-    #[serde(rename = "ref")]
-    pub ref_: String,
-    /// One value or several (multiple selects).
-    pub values: OneOrMany,
+pub struct PressArgs {
+    /// Key or chord.
+    pub key: String,
+    /// Focus this ref first.
+    #[serde(rename = "ref", default)]
+    #[arg(long = "ref", id = "ref", value_name = "REF")]
+    pub ref_: Option<String>,
 }
 
-/// A string or a list of strings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+impl From<String> for PressArgs {
+    fn from(key: String) -> Self {
+        PressArgs { key, ref_: None }
+    }
+}
+
+// A string or a list of strings (the step file's spellings of a list).
+#[derive(Deserialize, JsonSchema)]
 #[serde(untagged)]
-pub enum OneOrMany {
+enum OneOrMany {
     One(String),
     Many(Vec<String>),
 }
 
-impl OneOrMany {
-    pub fn to_vec(&self) -> Vec<String> {
-        match self {
-            OneOrMany::One(s) => vec![s.clone()],
-            OneOrMany::Many(v) => v.clone(),
-        }
-    }
+/// Deserializes one string or a list of strings as a list.
+fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<String>, D::Error> {
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(s) => vec![s],
+        OneOrMany::Many(v) => v,
+    })
+}
+
+/// `select`: choose options of a select by value or visible text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct SelectArgs {
+    /// The select's ref.
+    #[serde(rename = "ref")]
+    #[arg(id = "ref", value_name = "REF")]
+    pub ref_: String,
+    /// One value or several (multiple selects).
+    #[serde(deserialize_with = "one_or_many")]
+    #[schemars(with = "OneOrMany")]
+    #[arg(required = true)]
+    pub values: Vec<String>,
 }
 
 /// `scroll`: a ref into view, or the page by a delta / to a position / in a direction.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct ScrollArgs {
+    /// A ref to bring into view.
     #[serde(rename = "ref", default)]
+    #[arg(id = "ref", value_name = "REF")]
     pub ref_: Option<String>,
     /// up, down, left, right (one viewport less a margin).
     #[serde(default)]
+    #[arg(long)]
     pub direction: Option<String>,
+    /// Horizontal delta in CSS pixels.
     #[serde(default)]
+    #[arg(long, allow_hyphen_values = true)]
     pub dx: Option<f64>,
+    /// Vertical delta in CSS pixels.
     #[serde(default)]
+    #[arg(long, allow_hyphen_values = true)]
     pub dy: Option<f64>,
     /// Absolute position [x, y].
     #[serde(default)]
+    #[arg(long, value_name = "X,Y", value_parser = parse_xy)]
     pub to: Option<[f64; 2]>,
 }
 
 /// `drag`: press on one ref, move to another, release.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct DragArgs {
+    /// The ref to pick up.
     pub from: String,
+    /// The ref to drop it on.
     pub to: String,
 }
 
 /// `upload`: files for a file input.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct UploadArgs {
+    /// The file input's ref.
     #[serde(rename = "ref")]
+    #[arg(id = "ref", value_name = "REF")]
     pub ref_: String,
-    pub files: OneOrMany,
+    /// One path or several.
+    #[serde(deserialize_with = "one_or_many")]
+    #[schemars(with = "OneOrMany")]
+    #[arg(required = true)]
+    pub files: Vec<String>,
 }
 
 /// `wait`: until a condition holds (or `hidden`: until it stops holding), bounded.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct WaitArgs {
     /// Visible text on the page (case-insensitive substring).
     #[serde(default)]
+    #[arg(long)]
     pub text: Option<String>,
     /// A ref that must resolve (still there, same role and name).
     #[serde(rename = "ref", default)]
+    #[arg(long = "ref", id = "ref", value_name = "REF")]
     pub ref_: Option<String>,
     /// A CSS selector matching a visible element.
     #[serde(default)]
+    #[arg(long)]
     pub selector: Option<String>,
     /// The URL contains this (or matches it with `regex: true`).
     #[serde(default)]
+    #[arg(long)]
     pub url: Option<String>,
+    /// `url` is a regular expression.
     #[serde(default)]
+    #[arg(long)]
     pub regex: bool,
     /// Wait for the condition to stop holding.
     #[serde(default)]
+    #[arg(long)]
     pub hidden: bool,
-    /// Limit in ms (default: the step file's timeout).
+    /// Limit in ms (default: the step's deadline).
     #[serde(default)]
+    #[arg(skip)]
     pub timeout: Option<u64>,
 }
 
+/// `sleep`: a pause.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct SleepArgs {
+    /// Milliseconds.
+    pub ms: u64,
+}
+
+impl From<u64> for SleepArgs {
+    fn from(ms: u64) -> Self {
+        SleepArgs { ms }
+    }
+}
+
 /// `assert`: fails the step when the condition does not hold now.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct AssertArgs {
+    /// Visible text on the page.
     #[serde(default)]
+    #[arg(long)]
     pub text: Option<String>,
+    /// A ref that resolves.
     #[serde(rename = "ref", default)]
+    #[arg(long = "ref", id = "ref", value_name = "REF")]
     pub ref_: Option<String>,
+    /// A CSS selector matching a visible element.
     #[serde(default)]
+    #[arg(long)]
     pub selector: Option<String>,
+    /// The URL contains this.
     #[serde(default)]
+    #[arg(long)]
     pub url: Option<String>,
+    /// The title contains this.
     #[serde(default)]
+    #[arg(long)]
     pub title: Option<String>,
     /// The ref's value equals this.
     #[serde(default)]
+    #[arg(long)]
     pub value: Option<String>,
     /// The ref is checked (true) or not (false).
     #[serde(default)]
+    #[arg(long)]
     pub checked: Option<bool>,
     /// Assert the condition does not hold.
     #[serde(default)]
+    #[arg(long)]
     pub not: bool,
 }
 
 /// `get`: something about a ref, uncut: text (default), value, name, role, html, box, attr:NAME.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum GetArg {
-    Ref(String),
-    Full {
-        #[serde(rename = "ref")]
-        ref_: String,
-        #[serde(default)]
-        what: Option<String>,
-    },
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct GetArgs {
+    /// The element's ref.
+    #[serde(rename = "ref")]
+    #[arg(id = "ref", value_name = "REF")]
+    pub ref_: String,
+    /// text (default), value, name, role, html, box or attr:NAME.
+    #[serde(default)]
+    #[arg(long)]
+    pub what: Option<String>,
+}
+
+impl From<String> for GetArgs {
+    fn from(r: String) -> Self {
+        GetArgs {
+            ref_: r,
+            what: None,
+        }
+    }
 }
 
 /// `eval`: a JavaScript expression (its JSON value is the output).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum EvalArg {
-    Expr(String),
-    Full {
-        expression: String,
-        /// Page through a large result (arrays and strings).
-        #[serde(default)]
-        offset: Option<usize>,
-        #[serde(default)]
-        limit: Option<usize>,
-    },
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct EvalArgs {
+    /// Expression (its value is returned; use an IIFE for statements).
+    #[arg(value_name = "EXPR")]
+    pub expression: String,
+    /// First item of a large array or string result.
+    #[serde(default)]
+    #[arg(long)]
+    pub offset: Option<usize>,
+    /// Page size of a large array or string result.
+    #[serde(default)]
+    #[arg(long)]
+    pub limit: Option<usize>,
+}
+
+impl From<String> for EvalArgs {
+    fn from(expression: String) -> Self {
+        EvalArgs {
+            expression,
+            offset: None,
+            limit: None,
+        }
+    }
 }
 
 /// `viewport`: the window's inner size.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct ViewportArgs {
+    /// Width in CSS pixels.
     pub width: u32,
+    /// Height in CSS pixels.
     pub height: u32,
 }
 
-/// `frame`: which frame later steps act in: `"main"`, an index, or an iframe ref.
+// Which frame later steps act in: `"main"`, an index, or an iframe ref (no doc comment:
+// schemars would repeat it wherever the type is used).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum FrameArg {
@@ -314,120 +507,210 @@ pub enum FrameArg {
     Name(String),
 }
 
+impl std::str::FromStr for FrameArg {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        Ok(match s.parse::<u16>() {
+            Ok(i) => FrameArg::Index(i),
+            Err(_) => FrameArg::Name(s.to_string()),
+        })
+    }
+}
+
+/// `frame`: which frame later steps act in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct FrameArgs {
+    /// main, an index, or an iframe's ref.
+    #[arg(value_name = "TARGET", value_parser = |s: &str| s.parse::<FrameArg>())]
+    pub target: FrameArg,
+}
+
+impl From<FrameArg> for FrameArgs {
+    fn from(target: FrameArg) -> Self {
+        FrameArgs { target }
+    }
+}
+
 /// `cookies`: list (default), set or clear.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct CookiesArgs {
-    /// list | set | clear
+    /// list (default), set or clear.
     #[serde(default)]
     pub action: Option<String>,
+    /// The cookie's name (set).
     #[serde(default)]
+    #[arg(long)]
     pub name: Option<String>,
+    /// The cookie's value (set).
     #[serde(default)]
+    #[arg(long)]
     pub value: Option<String>,
 }
 
 /// `console`: messages logged by the page since the engine was installed.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct ConsoleArgs {
+    /// Empty the log after reading it.
     #[serde(default)]
+    #[arg(long)]
     pub clear: bool,
 }
 
 /// `screenshot`: a PNG of the viewport (or of a ref), written to `path` or an artifact.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct ScreenshotArgs {
+    /// File to write (default: an artifact file).
     #[serde(default)]
+    #[arg(long)]
     pub path: Option<String>,
+    /// Only this element.
     #[serde(rename = "ref", default)]
+    #[arg(long = "ref", id = "ref", value_name = "REF")]
     pub ref_: Option<String>,
 }
 
 /// `snapshot` options (SPEC 3/4).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SnapshotArgs {
-    /// full (default), interactive, summary.
+    /// Command line only: open this URL first.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub url: Option<String>,
+    /// full (default), interactive (elements with refs and their landmark path), summary.
     #[serde(default)]
+    #[arg(long, value_parser = ["full", "interactive", "summary"])]
     pub detail: Option<String>,
+    /// Give refs to every interactive element, even above 100 of them.
     #[serde(default)]
+    #[arg(long)]
     pub all_refs: bool,
     /// Answer `{"unchanged": true}` when nothing changed since this snapshot (e.g. "s3").
     #[serde(default)]
+    #[arg(long)]
     pub since: Option<String>,
+    /// Only what intersects the viewport.
     #[serde(default)]
+    #[arg(long)]
     pub viewport: bool,
-    /// A ref, a CSS selector or role=ROLE.
+    /// Scope the snapshot: a ref, a CSS selector or role=ROLE.
     #[serde(default)]
+    #[arg(long)]
     pub root: Option<String>,
+    /// Stop after this many nodes (0 = no limit; default 10000, none under a query).
     #[serde(default)]
+    #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
+    /// Always walk the page (skip the 5-second snapshot cache).
+    #[serde(default)]
+    #[arg(long)]
+    pub no_cache: bool,
     /// text (default) or json.
     #[serde(default, rename = "output_format", alias = "format")]
+    #[arg(skip)]
     pub format: Option<String>,
+    /// Show values, descriptions, URLs, placeholders and all states.
     #[serde(default)]
+    #[arg(skip)]
     pub verbose: bool,
-    /// Capture without returning the tree.
+    /// Capture (and mint refs) without returning the tree.
     #[serde(default, rename = "silent_mode", alias = "silent")]
+    #[arg(long, alias = "silent-mode")]
     pub silent: bool,
-    /// JMESPath query over the snapshot.
+    /// JMESPath query over the JSON tree (or the flattened list with flatten).
     #[serde(default, rename = "jmespath_query", alias = "query")]
+    #[arg(long, alias = "jmespath-query")]
     pub query: Option<String>,
-    /// Query the flattened node list (`_depth`, `_parent_role`, `_index`).
+    /// Query the depth-first node list (`_depth`, `_parent_role`, `_index`) instead of the tree.
     #[serde(default)]
+    #[arg(long)]
     pub flatten: bool,
-    /// Page size of a query result (1..10000).
+    /// Page size (1..10000) of a list result.
     #[serde(default)]
+    #[arg(long)]
     pub limit: Option<usize>,
+    /// First item of the page.
     #[serde(default)]
+    #[arg(long)]
     pub offset: Option<usize>,
-    /// Cache key of an earlier paged result.
+    /// Page through an earlier result without walking the page again.
     #[serde(default, rename = "cache_key")]
+    #[arg(long)]
     pub cache_key: Option<String>,
 }
 
 /// `search` (SPEC 4).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct SearchArgs {
+    /// Text to find (case-insensitive substring of name or value).
     #[serde(default)]
     pub text: Option<String>,
+    /// Whole-name match instead of substring.
     #[serde(default)]
+    #[arg(long)]
     pub exact: bool,
+    /// Regular expression on name or value.
     #[serde(default)]
+    #[arg(long)]
     pub pattern: Option<String>,
+    /// Only this role.
     #[serde(default)]
+    #[arg(long)]
     pub role: Option<String>,
-    /// {x, y, radius} in CSS pixels.
+    /// {x, y, radius} in CSS pixels, or "X,Y[,R]": nearest first.
     #[serde(default)]
+    #[arg(long, value_name = "X,Y[,R]", value_parser = near_arg)]
     pub near: Option<serde_json::Value>,
+    /// Most matches (default 10).
     #[serde(default)]
+    #[arg(long)]
     pub limit: Option<usize>,
 }
 
 /// `query`: JMESPath over the snapshot (SPEC 4).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct QueryArgs {
+    /// JMESPath expression.
+    #[arg(value_name = "EXPR")]
     pub query: String,
+    /// Query the flattened node list instead of the tree.
     #[serde(default)]
+    #[arg(long)]
     pub flatten: bool,
+    /// Page size of a list result.
     #[serde(default)]
+    #[arg(long)]
     pub limit: Option<usize>,
+    /// First item of the page.
     #[serde(default)]
+    #[arg(long)]
     pub offset: Option<usize>,
+    /// Page through an earlier result without walking the page again.
     #[serde(default)]
+    #[arg(long)]
     pub cache_key: Option<String>,
 }
 
-/// Every step action (SPEC 5). Serialized externally tagged: `{"click": "s1e4"}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// Every step action (SPEC 5): the one schema of step files, MCP tools and the command
+/// line. Serialized externally tagged (`{"click": "s1e4"}`); each variant's argument type
+/// derives serde (step files and tools, with the short form where one exists), schemars
+/// (the schema the tools are made from) and clap (`ariasnap click REF --double`). Doc
+/// comments are the help of all three.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, clap::Subcommand)]
 #[serde(rename_all = "camelCase")]
 pub enum Action {
     /// Open a URL in the current tab and wait for it to load.
-    Goto(UrlArg),
+    Goto(
+        #[serde(deserialize_with = "bare_or::<_, String, GotoArgs>")]
+        #[schemars(with = "Form<String, GotoArgs>")]
+        GotoArgs,
+    ),
     /// Reload the page.
     Reload(NoArgs),
     /// Go back in history.
@@ -435,64 +718,118 @@ pub enum Action {
     /// Go forward in history.
     Forward(NoArgs),
     /// Open a new tab (optionally at a URL) and make it current.
-    NewTab(Option<UrlArg>),
-    /// Make tab t<N> current.
-    SwitchTab(String),
+    #[command(alias = "newTab")]
+    NewTab(
+        #[serde(deserialize_with = "bare_or::<_, String, NewTabArgs>")]
+        #[schemars(with = "Form<String, NewTabArgs>")]
+        NewTabArgs,
+    ),
+    /// Make a tab (t1, t2...) current.
+    #[command(alias = "switchTab")]
+    SwitchTab(
+        #[serde(deserialize_with = "bare_or::<_, String, TabArgs>")]
+        #[schemars(with = "Form<String, TabArgs>")]
+        TabArgs,
+    ),
     /// Close a tab (default: the current one).
-    CloseTab(Option<String>),
+    #[command(alias = "closeTab")]
+    CloseTab(
+        #[serde(deserialize_with = "bare_or::<_, String, CloseTabArgs>")]
+        #[schemars(with = "Form<String, CloseTabArgs>")]
+        CloseTabArgs,
+    ),
     /// List tabs with their URLs and titles.
+    #[command(name = "tabs", alias = "list-tabs", alias = "listTabs")]
     ListTabs(NoArgs),
     /// Take a snapshot of the current page.
     Snapshot(SnapshotArgs),
-    /// Find elements by text, regex, role or position.
+    /// Find elements by text, regex, role or position; matches carry refs.
     Search(SearchArgs),
     /// JMESPath query over the snapshot.
     Query(QueryArgs),
     /// Click an element by ref (real pointer input, after a covered-target check).
-    Click(Target),
+    Click(
+        #[serde(deserialize_with = "bare_or::<_, String, TargetArgs>")]
+        #[schemars(with = "Form<String, TargetArgs>")]
+        TargetArgs,
+    ),
     /// Clear a field and type a value (real key input).
     Fill(FillArgs),
     /// Type text into a field (or the focused element) without clearing it.
     Type(TypeArgs),
-    /// Press a key or chord.
-    Press(PressArg),
+    /// Press a key or chord (Enter, Control+a, Shift+Tab).
+    Press(
+        #[serde(deserialize_with = "bare_or::<_, String, PressArgs>")]
+        #[schemars(with = "Form<String, PressArgs>")]
+        PressArgs,
+    ),
     /// Move the pointer over an element.
-    Hover(RefArg),
-    /// Choose options of a select.
+    Hover(
+        #[serde(deserialize_with = "bare_or::<_, String, RefOnly>")]
+        #[schemars(with = "Form<String, RefOnly>")]
+        RefOnly,
+    ),
+    /// Choose options of a select by value or visible text.
     Select(SelectArgs),
     /// Make a checkbox, radio or switch checked (no-op when it is).
-    Check(RefArg),
+    Check(
+        #[serde(deserialize_with = "bare_or::<_, String, RefOnly>")]
+        #[schemars(with = "Form<String, RefOnly>")]
+        RefOnly,
+    ),
     /// Make a checkbox or switch unchecked (no-op when it is).
-    Uncheck(RefArg),
-    /// Scroll a ref into view or the page.
+    Uncheck(
+        #[serde(deserialize_with = "bare_or::<_, String, RefOnly>")]
+        #[schemars(with = "Form<String, RefOnly>")]
+        RefOnly,
+    ),
+    /// Scroll a ref into view, or the page (direction, dx/dy, to).
     Scroll(ScrollArgs),
     /// Drag one element onto another.
     Drag(DragArgs),
     /// Set the files of a file input.
     Upload(UploadArgs),
-    /// Wait for text, a ref, a selector or a URL (or for them to go away).
+    /// Wait for text, a ref, a selector or a URL (or, with hidden, for them to go away).
     Wait(WaitArgs),
     /// Pause for a number of milliseconds.
-    Sleep(u64),
-    /// Evaluate JavaScript in the page.
-    Eval(EvalArg),
+    Sleep(
+        #[serde(deserialize_with = "bare_or::<_, u64, SleepArgs>")]
+        #[schemars(with = "Form<u64, SleepArgs>")]
+        SleepArgs,
+    ),
+    /// Evaluate a JavaScript expression in the page; its JSON value is the output.
+    Eval(
+        #[serde(deserialize_with = "bare_or::<_, String, EvalArgs>")]
+        #[schemars(with = "Form<String, EvalArgs>")]
+        EvalArgs,
+    ),
     /// Check a condition now; the step fails when it does not hold.
     Assert(AssertArgs),
     /// Read text, value, name, role, html, box or attr:NAME of a ref, uncut.
-    Get(GetArg),
+    Get(
+        #[serde(deserialize_with = "bare_or::<_, String, GetArgs>")]
+        #[schemars(with = "Form<String, GetArgs>")]
+        GetArgs,
+    ),
     /// The current URL.
+    #[command(alias = "getUrl")]
     GetUrl(NoArgs),
     /// The current title.
+    #[command(alias = "getTitle")]
     GetTitle(NoArgs),
     /// Resize the viewport.
     Viewport(ViewportArgs),
     /// Act in a frame: "main", an index, or an iframe ref.
-    Frame(FrameArg),
+    Frame(
+        #[serde(deserialize_with = "bare_or::<_, FrameArg, FrameArgs>")]
+        #[schemars(with = "Form<FrameArg, FrameArgs>")]
+        FrameArgs,
+    ),
     /// List, set or clear cookies.
     Cookies(CookiesArgs),
     /// Console messages of the page.
     Console(ConsoleArgs),
-    /// A PNG screenshot.
+    /// Save a PNG screenshot (of the viewport or a ref).
     Screenshot(ScreenshotArgs),
 }
 
@@ -660,7 +997,10 @@ mod tests {
     #[test]
     fn steps_round_trip_in_their_file_form() {
         let s: Step = serde_json::from_str(r#"{"click": "s1e4", "optional": true}"#).unwrap();
-        assert_eq!(s.action, Action::Click(Target::Ref("s1e4".into())));
+        assert_eq!(
+            s.action,
+            Action::Click(TargetArgs::from("s1e4".to_string()))
+        );
         assert!(s.optional);
         assert_eq!(s.action.name(), "click");
         let f: Step = serde_json::from_str(r#"{"fill": {"ref": "s1e2", "value": "x"}}"#).unwrap();

@@ -5,7 +5,7 @@
 //! dialogs between steps, tabs and frames. Must not: parse files (parse.rs) or render trees
 //! (snapshot/).
 
-use super::{Action, EvalArg, FrameArg, GetArg, PressArg, Step, StepFile, UrlArg};
+use super::{Action, EvalArgs, FrameArg, GotoArgs, Step, StepFile};
 use crate::actions::{self, Outcome, engine_ok};
 use crate::browser::Browser;
 use crate::capture::{CaptureOptions, capture};
@@ -411,18 +411,19 @@ async fn run_step(
             b.client.forward().await?;
             Ok(Outcome::default())
         }
-        Action::NewTab(u) => {
+        Action::NewTab(a) => {
             let alias = b.new_tab().await?;
-            if let Some(u) = u {
-                b.goto(u.url()).await?;
+            if let Some(u) = &a.url {
+                b.goto(u).await?;
             }
             Ok(out(json!({"tab": alias})))
         }
-        Action::SwitchTab(t) => {
-            b.use_tab(Some(t)).await?;
-            Ok(out(json!({"tab": t})))
+        Action::SwitchTab(a) => {
+            b.use_tab(Some(&a.tab)).await?;
+            Ok(out(json!({"tab": a.tab})))
         }
-        Action::CloseTab(t) => {
+        Action::CloseTab(a) => {
+            let t = &a.tab;
             let now = b.close_tab(t.as_deref()).await?;
             Ok(out(
                 json!({"closed": t.clone().unwrap_or_default(), "tab": now}),
@@ -434,16 +435,12 @@ async fn run_step(
         Action::Search(a) => Ok(out(super::look::search(b, a).await?)),
         Action::Query(q) => query(b, q, opts, artifacts).await,
         // input on refs
-        Action::Click(t) => {
-            let a = t.args();
+        Action::Click(a) => {
             actions::click(b, &a.ref_, a.button.as_deref(), a.double, a.force).await
         }
         Action::Fill(f) => actions::fill(b, &f.ref_, &f.value).await,
         Action::Type(t) => actions::type_into(b, t.ref_.as_deref(), &t.text, t.submit).await,
-        Action::Press(p) => match p {
-            PressArg::Key(k) => actions::press(b, k, None).await,
-            PressArg::Full { key, ref_ } => actions::press(b, key, ref_.as_deref()).await,
-        },
+        Action::Press(p) => actions::press(b, &p.key, p.ref_.as_deref()).await,
         Action::Hover(t) => actions::hover(b, t.ref_str()).await,
         Action::Select(s) => actions::select(b, &s.ref_, &s.values.to_vec()).await,
         Action::Check(t) => actions::set_checked(b, t.ref_str(), true).await,
@@ -453,20 +450,15 @@ async fn run_step(
         Action::Upload(u) => actions::upload(b, &u.ref_, &u.files.to_vec()).await,
         // waiting, checking, reading
         Action::Wait(w) => wait(b, w, opts).await,
-        Action::Sleep(ms) => {
-            tokio::time::sleep(Duration::from_millis(*ms)).await;
+        Action::Sleep(a) => {
+            tokio::time::sleep(Duration::from_millis(a.ms)).await;
             Ok(Outcome::default())
         }
         Action::Eval(e) => eval(b, e).await,
         Action::Assert(a) => assert_step(b, a).await,
         Action::Get(g) => {
-            let (r, what) = match g {
-                GetArg::Ref(r) => (r.clone(), "text".to_string()),
-                GetArg::Full { ref_, what } => {
-                    (ref_.clone(), what.clone().unwrap_or_else(|| "text".into()))
-                }
-            };
-            let v = engine_ok(b, "get", json!({"ref": parse_ref(&r)?, "what": what})).await?;
+            let (r, what) = (&g.ref_, g.what.as_deref().unwrap_or("text"));
+            let v = engine_ok(b, "get", json!({"ref": parse_ref(r)?, "what": what})).await?;
             Ok(out(v["value"].clone()))
         }
         Action::GetUrl(_) => Ok(out(json!(b.url().await))),
@@ -477,7 +469,7 @@ async fn run_step(
             let inner = crate::engine::viewport_size(&b.client).await?;
             Ok(out(json!({"viewport": inner})))
         }
-        Action::Frame(f) => frame(b, f).await,
+        Action::Frame(f) => frame(b, &f.target).await,
         Action::Cookies(c) => cookies(b, c).await,
         Action::Console(c) => {
             let v = engine_ok(b, "console", json!({"clear": c.clear})).await?;
@@ -490,7 +482,7 @@ async fn run_step(
 /// `goto`: navigate, and with `snapshot`, return the loaded page's snapshot too.
 async fn goto(
     b: &mut Browser,
-    u: &UrlArg,
+    u: &GotoArgs,
     opts: &RunOptions,
     artifacts: &mut Vec<String>,
 ) -> Result<Outcome> {
@@ -698,16 +690,9 @@ fn snapshot_body(
     }
 }
 
-async fn eval(b: &Browser, e: &EvalArg) -> Result<Outcome> {
-    let (expr, offset, limit) = match e {
-        EvalArg::Expr(x) => (x.clone(), None, None),
-        EvalArg::Full {
-            expression,
-            offset,
-            limit,
-        } => (expression.clone(), *offset, *limit),
-    };
-    let v = crate::engine::evaluate_user(&b.client, &expr).await?;
+async fn eval(b: &Browser, e: &EvalArgs) -> Result<Outcome> {
+    let (expr, offset, limit) = (&e.expression, e.offset, e.limit);
+    let v = crate::engine::evaluate_user(&b.client, expr).await?;
     if offset.is_none() && limit.is_none() {
         return Ok(out(v));
     }
@@ -844,11 +829,5 @@ async fn cookies(b: &Browser, c: &super::CookiesArgs) -> Result<Outcome> {
         other => Err(Error::Usage(format!(
             "cookies action {other:?}: use list, set or clear"
         ))),
-    }
-}
-
-impl From<UrlArg> for String {
-    fn from(u: UrlArg) -> String {
-        u.url().to_string()
     }
 }

@@ -42,6 +42,155 @@ mod layering {
         }
     }
 
+    /// `text` with comments and the contents of string and character literals blanked
+    /// (newlines kept), so braces can be counted: Rust (raw strings, lifetimes) and the
+    /// engine's JavaScript (template literals; it writes no regular expression literals).
+    fn code_only(text: &str) -> String {
+        let c: Vec<char> = text.chars().collect();
+        let mut out = String::with_capacity(text.len());
+        let mut i = 0;
+        let blank = |ch: char| if ch == '\n' { '\n' } else { ' ' };
+        let at = |i: usize| c.get(i).copied().unwrap_or('\0');
+        while i < c.len() {
+            if c[i] == '/' && at(i + 1) == '/' {
+                while i < c.len() && c[i] != '\n' {
+                    i += 1;
+                }
+            } else if c[i] == '/' && at(i + 1) == '*' {
+                i += 2;
+                while i < c.len() && !(c[i] == '*' && at(i + 1) == '/') {
+                    out.push(blank(c[i]));
+                    i += 1;
+                }
+                i += 2;
+            } else if c[i] == 'r' && (at(i + 1) == '"' || at(i + 1) == '#') && {
+                let mut k = 1;
+                while at(i + k) == '#' {
+                    k += 1;
+                }
+                at(i + k) == '"'
+            } {
+                // raw string r#"..."#
+                let mut hashes = 0;
+                i += 1;
+                while c[i] == '#' {
+                    hashes += 1;
+                    i += 1;
+                }
+                i += 1;
+                out.push_str("\"\"");
+                loop {
+                    if i >= c.len() {
+                        break;
+                    }
+                    if c[i] == '"' && (1..=hashes).all(|k| at(i + k) == '#') {
+                        i += 1 + hashes;
+                        break;
+                    }
+                    out.push(blank(c[i]));
+                    i += 1;
+                }
+            } else if c[i] == '"' || c[i] == '`' || (c[i] == '\'' && is_char_literal(&c, i)) {
+                let q = c[i];
+                i += 1;
+                out.push_str("\"\"");
+                while i < c.len() && c[i] != q {
+                    if c[i] == '\\' {
+                        i += 1;
+                    }
+                    if i < c.len() {
+                        out.push(blank(c[i]));
+                    }
+                    i += 1;
+                }
+                i += 1;
+            } else {
+                out.push(c[i]);
+                i += 1;
+            }
+        }
+        out
+    }
+
+    /// A quote at `i` opens a character (Rust) or string (JS) literal, not a lifetime.
+    fn is_char_literal(c: &[char], i: usize) -> bool {
+        let at = |k: usize| c.get(i + k).copied().unwrap_or('\0');
+        at(1) == '\\' || at(2) == '\'' || !(at(1).is_alphanumeric() || at(1) == '_')
+    }
+
+    /// Functions longer than `max` lines (from the line that declares them to their closing
+    /// brace, nested functions included) in Rust and JS sources.
+    fn long_functions(path: &Path, max: usize) -> Vec<String> {
+        let text = std::fs::read_to_string(path).unwrap();
+        let code = code_only(&text);
+        let lines: Vec<&str> = code.lines().collect();
+        let start = regex::Regex::new(
+            r"^\s*(pub(\([^)]*\))?\s+)?((async|const|unsafe|extern)\s+)*fn\s+(\w+)|^\s*(async\s+)?function\s*\*?\s*(\w*)\s*\(|^\s*(\w+)\s*:\s*function\b",
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        for (n, line) in lines.iter().enumerate() {
+            let Some(m) = start.captures(line) else {
+                continue;
+            };
+            let name = [5, 7, 8]
+                .iter()
+                .find_map(|&g| m.get(g).map(|x| x.as_str()))
+                .unwrap_or("?");
+            let mut depth = 0i64;
+            let mut opened = false;
+            'scan: for (k, l) in lines.iter().enumerate().skip(n) {
+                for ch in l.chars() {
+                    match ch {
+                        '{' => {
+                            depth += 1;
+                            opened = true;
+                        }
+                        '}' => depth -= 1,
+                        ';' if !opened && depth == 0 => break 'scan,
+                        _ => {}
+                    }
+                    if opened && depth == 0 {
+                        let len = k - n + 1;
+                        if len > max {
+                            out.push(format!(
+                                "{}:{} {name}: {len} lines",
+                                path.file_name().unwrap_or_default().to_string_lossy(),
+                                n + 1
+                            ));
+                        }
+                        break 'scan;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Issue 13: no function over 120 lines, in Rust (library, binary, build script) or in
+    /// the engine's JavaScript.
+    #[test]
+    fn no_function_over_120_lines() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        sources(&root.join("src"), &mut files);
+        files.push(root.join("build.rs"));
+        for e in std::fs::read_dir(root.join("js/src")).unwrap().flatten() {
+            if e.path().extension().is_some_and(|x| x == "js") {
+                files.push(e.path());
+            }
+        }
+        let long: Vec<String> = files.iter().flat_map(|f| long_functions(f, 120)).collect();
+        assert!(
+            long.is_empty(),
+            "functions over 120 lines:\n{}",
+            long.join("\n")
+        );
+        // the scanner finds what it must: this very test module's functions
+        let me = long_functions(&root.join("src/lib.rs"), 10);
+        assert!(me.iter().any(|l| l.contains("code_only")), "{me:?}");
+    }
+
     #[test]
     fn top_level_modules_form_no_circle() {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");

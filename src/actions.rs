@@ -3,15 +3,19 @@
 //! real input through WebDriver actions (pointer and keys).
 //!
 //! Owns: input dispatch, key-chord parsing, settling after an action, dialogs. Must not:
-//! decide what a step's result looks like (the runner does).
+//! decide what a step's result looks like (the runner does), or reach the page other than
+//! through `engine` (typed methods and replies; DevTools input is `engine::dispatch_mouse`).
 
 use crate::browser::Browser;
-use crate::engine;
+use crate::engine::{self, Condition, Method, Mouse};
 use crate::error::{Error, Result};
-use crate::refs::{parse_ref, stale_error};
-use crate::wire::WireSnapshotOrError;
+use crate::refs::parse_ref;
+use crate::wire::{
+    ActivityReply, CheckedReply, ConditionReply, FocusReply, GetReply, PointReply, SelectReply,
+};
 use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, PointerAction};
 use fantoccini::key::Key;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use tracing::debug;
@@ -35,105 +39,35 @@ impl Outcome {
     }
 }
 
-/// Calls the engine and turns tagged failures into errors (SPEC 2 messages).
-/// A call about a ref runs in the document that minted it: refs of cross-origin frames
-/// (`f<k>` with k read by frame switching) are resolved inside their frame, and points the
-/// reply carries are moved into the tab's viewport.
-pub async fn engine_ok(b: &Browser, method: &str, args: Value) -> Result<Value> {
-    let (v, (dx, dy)) = crate::capture::call_for_ref(&b.client, method, &args).await?;
-    let mut v = check_kind(v)?;
-    if dx != 0.0 || dy != 0.0 {
-        for (k, d) in [("x", dx), ("y", dy)] {
-            if let Some(p) = v.get(k).and_then(Value::as_f64) {
-                v[k] = json!(p + d);
-            }
-        }
-    }
-    Ok(v)
-}
-
-fn check_kind(v: Value) -> Result<Value> {
-    let kind = v
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string();
-    match kind.as_str() {
-        "ok" | "stats" | "snapshot" => Ok(v),
-        "unknown" | "gone" | "changed" | "tampered" => {
-            let w: WireSnapshotOrError =
-                serde_json::from_value(v.clone()).map_err(|source| Error::Json {
-                    what: "the page engine",
-                    source,
-                })?;
-            Err(stale_error(&w))
-        }
-        "covered" => {
-            let r = v.get("ref").and_then(Value::as_str).unwrap_or("");
-            let by = &v["by"];
-            Err(Error::Ref {
-                kind: crate::error::RefProblem::Covered,
-                message: format!(
-                    "{} {} (ref {r}) is covered by {} {}: dismiss it first",
-                    v["role"].as_str().unwrap_or(""),
-                    quote(v["name"].as_str().unwrap_or("")),
-                    by["role"].as_str().unwrap_or("element"),
-                    quote(by["name"].as_str().unwrap_or(""))
-                ),
-            })
-        }
-        "invisible" => Err(Error::Step(format!(
-            "{} {} (ref {}) has no size on screen: it cannot be clicked; take a new snapshot",
-            v["role"].as_str().unwrap_or(""),
-            quote(v["name"].as_str().unwrap_or("")),
-            v["ref"].as_str().unwrap_or("")
-        ))),
-        "no_option" => Err(Error::Step(format!(
-            "no option {} in this select; options are: {}",
-            v["missing"], v["available"]
-        ))),
-        "not_select" => Err(Error::Step(format!(
-            "{} {} is not a native <select>: click it, then click the option",
-            v["role"].as_str().unwrap_or(""),
-            quote(v["name"].as_str().unwrap_or(""))
-        ))),
-        "bad_selector" => Err(Error::Usage(format!(
-            "invalid CSS selector {}",
-            v["selector"]
-        ))),
-        "bad_what" => Err(Error::Usage(format!(
-            "get: unknown {}: use text, value, name, role, html, box or attr:NAME",
-            v["what"]
-        ))),
-        "bad_pattern" => Err(Error::Usage(format!(
-            "invalid regular expression {}",
-            v["pattern"]
-        ))),
-        other => Err(Error::Engine(format!(
-            "unexpected engine reply {other:?}: {v}"
-        ))),
-    }
+/// Calls the engine's `method` and returns its typed reply; the page's tagged failures are
+/// typed errors (SPEC 2 messages). A call about a ref runs in the document that minted it:
+/// refs of cross-origin frames (`f<k>` with k read by frame switching) are resolved inside
+/// their frame.
+pub async fn ask<T: DeserializeOwned>(b: &Browser, method: Method) -> Result<T> {
+    Ok(crate::capture::call_for_ref(&b.client, method).await?.0)
 }
 
 fn quote(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
-fn minor_note(v: &Value) -> Vec<String> {
-    if v.get("minor").and_then(Value::as_bool) == Some(true) {
+fn minor_note(minor: bool) -> Vec<String> {
+    if minor {
         vec!["Note: element may have changed; used its current state.".into()]
     } else {
         vec![]
     }
 }
 
-/// Resolves a ref to the point to act on (after scrolling and the covered check).
-async fn point(b: &Browser, r: &str, check: bool) -> Result<(f64, f64, Value)> {
+/// Resolves a ref to the point to act on (after scrolling and the covered check), in the
+/// tab's viewport (points of cross-origin frames are moved by the frame's offset).
+async fn point(b: &Browser, r: &str, check: bool) -> Result<PointReply> {
     let r = parse_ref(r)?;
-    let v = engine_ok(b, "point", json!({"ref": r, "check": check})).await?;
-    let x = v["x"].as_f64().unwrap_or(0.0);
-    let y = v["y"].as_f64().unwrap_or(0.0);
-    Ok((x, y, v))
+    let method = Method::Point { r#ref: r, check };
+    let (mut p, (dx, dy)) = crate::capture::call_for_ref::<PointReply>(&b.client, method).await?;
+    p.x += dx;
+    p.y += dy;
+    Ok(p)
 }
 
 fn button_code(name: Option<&str>) -> Result<u64> {
@@ -156,7 +90,8 @@ pub async fn click(
     force: bool,
 ) -> Result<Outcome> {
     let btn = button_code(button)?;
-    let (x, y, v) = point(b, r, !force).await?;
+    let p = point(b, r, !force).await?;
+    let (x, y) = (p.x, p.y);
     let mut m = MouseActions::new("mouse".into()).then(PointerAction::MoveTo {
         duration: None,
         x,
@@ -186,30 +121,22 @@ pub async fn click(
     let _ = b.client.release_actions().await;
     Ok(Outcome {
         output: None,
-        warnings: minor_note(&v),
+        warnings: minor_note(p.minor),
         stats: None,
     })
 }
 
-/// A real mouse click at (x, y) through DevTools `Input.dispatchMouseEvent`.
+/// A real mouse click at (x, y) through DevTools, which needs no page script.
 async fn cdp_click(b: &Browser, x: f64, y: f64, button: &str, clicks: u32) -> bool {
-    let ev = |kind: &str, count: u32| json!({"type": kind, "x": x, "y": y, "button": button, "clickCount": count, "buttons": 0});
-    if engine::cdp(
-        &b.client,
-        "Input.dispatchMouseEvent",
-        json!({"type": "mouseMoved", "x": x, "y": y}),
-    )
-    .await
-    .is_none()
-    {
+    if !engine::dispatch_mouse(&b.client, Mouse::Moved, x, y).await {
         return false;
     }
     for c in 1..=clicks {
-        for kind in ["mousePressed", "mouseReleased"] {
-            if engine::cdp(&b.client, "Input.dispatchMouseEvent", ev(kind, c))
-                .await
-                .is_none()
-            {
+        for event in [
+            Mouse::Pressed { button, clicks: c },
+            Mouse::Released { button, clicks: c },
+        ] {
+            if !engine::dispatch_mouse(&b.client, event, x, y).await {
                 return false;
             }
         }
@@ -219,24 +146,24 @@ async fn cdp_click(b: &Browser, x: f64, y: f64, button: &str, clicks: u32) -> bo
 
 /// Moves the pointer over a ref.
 pub async fn hover(b: &Browser, r: &str) -> Result<Outcome> {
-    let (x, y, v) = point(b, r, true).await?;
+    let p = point(b, r, true).await?;
     let m = MouseActions::new("mouse".into()).then(PointerAction::MoveTo {
         duration: None,
-        x,
-        y,
+        x: p.x,
+        y: p.y,
     });
     b.client.perform_actions(m).await?;
     Ok(Outcome {
         output: None,
-        warnings: minor_note(&v),
+        warnings: minor_note(p.minor),
         stats: None,
     })
 }
 
 /// Drags from one ref to another.
 pub async fn drag(b: &Browser, from: &str, to: &str) -> Result<Outcome> {
-    let (x1, y1, _) = point(b, from, true).await?;
-    let (x2, y2, _) = point(b, to, false).await?;
+    let PointReply { x: x1, y: y1, .. } = point(b, from, true).await?;
+    let PointReply { x: x2, y: y2, .. } = point(b, to, false).await?;
     let left = fantoccini::actions::MOUSE_BUTTON_LEFT;
     let m = MouseActions::new("mouse".into())
         .then(PointerAction::MoveTo {
@@ -262,10 +189,9 @@ pub async fn drag(b: &Browser, from: &str, to: &str) -> Result<Outcome> {
 }
 
 /// Focuses a ref (optionally selecting its content).
-async fn focus(b: &Browser, r: &str, select: bool) -> Result<Value> {
+async fn focus(b: &Browser, r: &str, select: bool) -> Result<FocusReply> {
     let r = parse_ref(r)?;
-    let v = engine_ok(b, "focus", json!({"ref": r, "select": select})).await?;
-    Ok(v)
+    ask(b, Method::Focus { r#ref: r, select }).await
 }
 
 fn key_for(name: &str) -> Option<char> {
@@ -361,20 +287,24 @@ async fn type_text(b: &Browser, text: &str) -> Result<()> {
 
 /// Clears a field and types `value` (real key input, so framework state follows).
 pub async fn fill(b: &Browser, r: &str, value: &str) -> Result<Outcome> {
-    let (_, _, pv) = point(b, r, true).await?;
+    let pv = point(b, r, true).await?;
     let v = focus(b, r, true).await?;
     // Select everything with the keyboard too (inputs without a selection API), then delete.
     press_chord(b, &[Key::Control.into(), 'a']).await?;
     press_chord(b, &[Key::Backspace.into()]).await?;
     type_text(b, value).await?;
-    let after = engine_ok(b, "get", json!({"ref": parse_ref(r)?, "what": "value"})).await?;
+    let get = Method::Get {
+        r#ref: parse_ref(r)?,
+        what: "value".into(),
+    };
+    let after: GetReply = ask(b, get).await?;
     let mut out = Outcome {
         output: None,
-        warnings: minor_note(&pv),
+        warnings: minor_note(pv.minor),
         stats: None,
     };
-    out.warnings.extend(minor_note(&v));
-    let got = after["value"].as_str().unwrap_or("");
+    out.warnings.extend(minor_note(v.minor));
+    let got = after.value.as_ref().and_then(|v| v.text()).unwrap_or("");
     if got != value {
         out.warnings.push(format!(
             "the field now holds {} (the page changed what was typed)",
@@ -390,7 +320,7 @@ pub async fn type_into(b: &Browser, r: Option<&str>, text: &str, submit: bool) -
     if let Some(r) = r {
         point(b, r, true).await?;
         let v = focus(b, r, false).await?;
-        out.warnings.extend(minor_note(&v));
+        out.warnings.extend(minor_note(v.minor));
     }
     type_text(b, text).await?;
     if submit {
@@ -412,18 +342,18 @@ pub async fn press(b: &Browser, key: &str, r: Option<&str>) -> Result<Outcome> {
 /// Makes a checkbox-like ref checked (or unchecked) with a real click, when it is not already.
 pub async fn set_checked(b: &Browser, r: &str, want: bool) -> Result<Outcome> {
     let rr = parse_ref(r)?;
-    let st = engine_ok(b, "checked", json!({"ref": rr})).await?;
-    let is_on = st["checked"] == json!(true);
-    if is_on == want {
+    let checked = || Method::Checked { r#ref: rr.clone() };
+    let st: CheckedReply = ask(b, checked()).await?;
+    if st.checked.is_true() == want {
         return Ok(Outcome::with(json!({"checked": want, "changed": false})));
     }
     let mut out = click(b, r, None, false, false).await?;
-    let after = engine_ok(b, "checked", json!({"ref": rr})).await;
+    let after: Result<CheckedReply> = ask(b, checked()).await;
     match after {
-        Ok(a) if (a["checked"] == json!(true)) == want => {}
+        Ok(a) if a.checked.is_true() == want => {}
         Ok(a) => out.warnings.push(format!(
             "after the click the element is checked={}",
-            a["checked"]
+            a.checked
         )),
         Err(_) => out
             .warnings
@@ -436,8 +366,12 @@ pub async fn set_checked(b: &Browser, r: &str, want: bool) -> Result<Outcome> {
 /// Selects options of a native select.
 pub async fn select(b: &Browser, r: &str, values: &[String]) -> Result<Outcome> {
     point(b, r, true).await?;
-    let v = engine_ok(b, "select", json!({"ref": parse_ref(r)?, "values": values})).await?;
-    Ok(Outcome::with(json!({"value": v["value"]})))
+    let select = Method::Select {
+        r#ref: parse_ref(r)?,
+        values: values.to_vec(),
+    };
+    let v: SelectReply = ask(b, select).await?;
+    Ok(Outcome::with(json!({"value": v.value})))
 }
 
 /// Sets the files of a file input (WebDriver send keys with paths).
@@ -469,19 +403,20 @@ pub async fn element(b: &Browser, r: &str) -> Result<fantoccini::elements::Eleme
         }
     }
     // Resolve first for a precise error message.
-    engine_ok(b, "point", json!({"ref": rr, "check": false})).await?;
-    let v = engine::helper(&b.client, engine::Helper::Element, vec![json!(rr)]).await?;
-    let id = v
-        .as_object()
-        .and_then(|o| o.values().next())
-        .and_then(Value::as_str)
+    let resolve = Method::Point {
+        r#ref: rr.clone(),
+        check: false,
+    };
+    ask::<PointReply>(b, resolve).await?;
+    let id = engine::element(&b.client, &rr)
+        .await?
         .ok_or_else(|| Error::Ref {
             kind: crate::error::RefProblem::Unknown,
             message: format!("unknown ref {rr:?}: take a new snapshot"),
         })?;
     Ok(fantoccini::elements::Element::from_element_id(
         b.client.clone(),
-        id.to_string().into(),
+        id.into(),
     ))
 }
 
@@ -508,12 +443,9 @@ fn is_transient(e: &Error) -> bool {
 pub async fn settle(b: &Browser, quiet_ms: f64, max: Duration) {
     let start = Instant::now();
     loop {
-        match engine_ok(b, "activity", json!({})).await {
+        match ask::<ActivityReply>(b, Method::Activity).await {
             Ok(a) => {
-                let ready = a["ready"].as_str() == Some("complete");
-                let quiet = a["quiet_ms"].as_f64().unwrap_or(0.0) >= quiet_ms;
-                let fresh = a["new_resources"].as_bool().unwrap_or(false);
-                if ready && quiet && !fresh {
+                if a.ready == "complete" && a.quiet_ms >= quiet_ms && !a.new_resources {
                     break;
                 }
             }
@@ -530,11 +462,16 @@ pub async fn settle(b: &Browser, quiet_ms: f64, max: Duration) {
 }
 
 /// Polls a `wait` condition until it holds or `limit` passes.
-pub async fn wait_for(b: &Browser, cond: Value, limit: Duration, what: &str) -> Result<Outcome> {
+pub async fn wait_for(
+    b: &Browser,
+    cond: Condition,
+    limit: Duration,
+    what: &str,
+) -> Result<Outcome> {
     let start = Instant::now();
     loop {
-        match engine_ok(b, "condition", cond.clone()).await {
-            Ok(v) if v["met"] == json!(true) => {
+        match ask::<ConditionReply>(b, Method::Condition(cond.clone())).await {
+            Ok(v) if v.met => {
                 return Ok(Outcome::with(
                     json!({"waited_ms": start.elapsed().as_millis() as u64}),
                 ));
@@ -579,15 +516,5 @@ mod tests {
         let e = parse_chord("Control+Bogus").unwrap_err();
         assert!(e.to_string().contains("unknown key \"Bogus\""), "{e}");
         assert_eq!(e.exit_code(), 2);
-    }
-
-    #[test]
-    fn covered_replies_name_the_overlay() {
-        let v = json!({"kind": "covered", "ref": "s1e4", "role": "button", "name": "Pay", "by": {"role": "dialog", "name": "Cookie banner"}});
-        let e = check_kind(v).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "button \"Pay\" (ref s1e4) is covered by dialog \"Cookie banner\": dismiss it first"
-        );
     }
 }

@@ -3,19 +3,20 @@
 //! cross-origin frames by WebDriver frame switching, and stitch them in under their iframe
 //! nodes.
 //!
-//! Owns: the snapshot options sent to the page and the browsing-context switches a snapshot
-//! makes (it always returns to the context it started in). Must not: render, or make
-//! per-node WebDriver round trips (closed-root probes are per custom element, once per
-//! element's life; frames are per frame).
+//! Owns: the snapshot options sent to the page, the browsing-context switches a snapshot
+//! makes (it always returns to the context it started in), and the switches that run a call
+//! about a ref in the frame that minted it (`call_for_ref`). Must not: render, reach the
+//! page other than through `engine`, or make per-node WebDriver round trips (closed-root
+//! probes are per custom element, once per element's life; frames are per frame).
 
 use crate::browser::Browser;
-use crate::engine;
+use crate::engine::{self, FrameTree, Method, ShadowRoot, Walk};
 use crate::error::{Error, Result};
 use crate::snapshot::{Snapshot, stitch_frame};
-use crate::wire::{WireSnapshot, WireSnapshotOrError};
+use crate::wire::{WireRoute, WireSnapshot};
 use fantoccini::Client;
 use fantoccini::elements::Element;
-use serde_json::{Value, json};
+use serde::de::DeserializeOwned;
 use std::future::Future;
 use std::pin::Pin;
 use tracing::{Instrument, debug, info_span};
@@ -55,8 +56,6 @@ impl Default for CaptureOptions {
 const MAX_FRAME_DEPTH: usize = 3;
 /// Rounds of closed-root probing per document and snapshot (each probes up to 64 hosts).
 const MAX_PROBE_ROUNDS: usize = 2;
-/// How a snapshot reply starts (the engine writes `kind` first).
-const SNAPSHOT_REPLY: &str = "{\"kind\":\"snapshot\"";
 /// The engine's reason for a frame it could not read from inside the page.
 const CROSS_ORIGIN: &str = "cross-origin";
 
@@ -123,55 +122,39 @@ async fn walk(
     budget: u64,
     no_cache: bool,
 ) -> Result<WireSnapshot> {
-    let args = json!({
-        "n": n,
-        "maxNodes": budget,
-        "allRefs": opts.all_refs,
-        "verbose": opts.verbose,
-        "viewport": opts.viewport,
+    let walk = Method::Snapshot(Walk {
+        n,
+        max_nodes: budget,
+        all_refs: opts.all_refs,
+        verbose: opts.verbose,
+        viewport: opts.viewport,
         // --root scopes the tab's document; frames read inside it are whole
-        "root": if frame == 0 { opts.root.clone() } else { None },
-        "boxes": opts.boxes,
-        "noCache": no_cache,
-        "frame": frame,
+        root: if frame == 0 { opts.root.clone() } else { None },
+        boxes: opts.boxes,
+        no_cache,
+        frame,
     });
     // the tab's own document goes through the faster channel; frames WebDriver switched
-    // into are only reachable through the script endpoint
-    let raw = if frame == 0 {
-        engine::call_raw_top(client, "snapshot", &args).await?
+    // into are only reachable through the script endpoint (no root, stale root ref and bad
+    // selector replies are errors)
+    let w: WireSnapshot = if frame == 0 {
+        engine::call(client, walk).await?
     } else {
-        engine::call_raw(client, "snapshot", &args).await?
+        engine::call_in_frame(client, walk).await?
     };
-    let reply: WireSnapshotOrError = if raw.starts_with(SNAPSHOT_REPLY) {
-        // the common reply, decoded straight (the tagged enum would buffer all of it first)
-        WireSnapshotOrError::Snapshot(Box::new(engine::decode::<WireSnapshot>(&raw)?))
+    if w.cached {
+        debug!(n = w.snapshot, frame, "snapshot cache hit: no walk");
     } else {
-        engine::decode(&raw)?
-    };
-    match reply {
-        WireSnapshotOrError::Snapshot(w) => {
-            if w.cached {
-                debug!(n = w.snapshot, frame, "snapshot cache hit: no walk");
-            } else {
-                debug!(n, frame, "snapshot cache miss: walked");
-            }
-            debug!(
-                nodes = w.nodes.len(),
-                walk_ms = w.stats.walk_ms,
-                engine_ms = w.engine_ms,
-                frame,
-                "captured"
-            );
-            Ok(*w)
-        }
-        WireSnapshotOrError::NoRoot { root } => Err(Error::Step(format!(
-            "--root {root:?} matches nothing on this page"
-        ))),
-        WireSnapshotOrError::BadSelector { root } => Err(Error::Usage(format!(
-            "--root {root:?} is neither a ref, role=ROLE nor a valid CSS selector"
-        ))),
-        other => Err(crate::refs::stale_error(&other)),
+        debug!(n, frame, "snapshot cache miss: walked");
     }
+    debug!(
+        nodes = w.nodes.len(),
+        walk_ms = w.stats.walk_ms,
+        engine_ms = w.engine_ms,
+        frame,
+        "captured"
+    );
+    Ok(w)
 }
 
 /// What one probing round found.
@@ -186,72 +169,30 @@ struct Probe {
 /// Asks WebDriver for the shadow roots of the custom elements the last walk could not look
 /// into, and hands what it finds back to the page.
 async fn probe_closed_roots(client: &Client) -> Result<Probe> {
-    let hosts = engine::helper(client, engine::Helper::ClosedCandidates, vec![]).await?;
-    let hosts = match hosts {
-        Value::Array(h) => h,
-        _ => return Ok(Probe::default()),
-    };
+    let hosts = engine::closed_candidates(client).await?;
     let mut roots = Vec::with_capacity(hosts.len());
     let mut probe = Probe {
         probed: hosts.len() as u64,
         ..Probe::default()
     };
     for h in &hosts {
-        let id = h
-            .as_object()
-            .and_then(|o| o.values().next())
-            .and_then(Value::as_str);
-        let Some(id) = id else {
-            roots.push(Value::Null);
-            continue;
+        let root = match h {
+            Some(host) if !probe.unsupported => engine::shadow_root(client, &host.id).await,
+            _ => ShadowRoot::Missing,
         };
-        if probe.unsupported {
-            roots.push(Value::Null);
-            continue;
-        }
-        // WebDriver's Get Element Shadow Root, reply kept raw so the root's reference can
-        // go back to the page as a script argument; Chromium's driver answers for closed
-        // roots too
-        let cmd = engine::RawCommand {
-            method: http::Method::GET,
-            path: format!("element/{id}/shadow"),
-            body: None,
-        };
-        match client.issue_cmd(cmd).await {
-            Ok(root @ Value::Object(_)) => {
+        roots.push(match root {
+            ShadowRoot::Found(r) => {
                 probe.adopted += 1;
-                roots.push(root);
+                Some(r)
             }
-            Ok(_) => roots.push(Value::Null),
-            Err(e) if e.is_no_such_shadow_root() || e.is_stale_element_reference() => {
-                roots.push(Value::Null)
-            }
-            Err(e)
-                if e.is_unknown_command()
-                    || e.is_unknown_method()
-                    || e.is_unsupported_operation() =>
-            {
-                debug!(error = %e, "the WebDriver endpoint cannot return shadow roots");
+            ShadowRoot::Missing => None,
+            ShadowRoot::Unsupported => {
                 probe.unsupported = true;
-                roots.push(Value::Null);
+                None
             }
-            Err(e) => {
-                debug!(error = %e, "shadow root probe failed");
-                roots.push(Value::Null);
-            }
-        }
+        });
     }
-    let adopted = engine::helper(
-        client,
-        engine::Helper::AdoptClosedRoots,
-        vec![
-            Value::Array(hosts),
-            Value::Array(roots),
-            json!(probe.unsupported),
-        ],
-    )
-    .await?;
-    probe.adopted = adopted.as_u64().unwrap_or(0);
+    probe.adopted = engine::adopt_closed_roots(client, &hosts, &roots, probe.unsupported).await?;
     Ok(probe)
 }
 
@@ -340,40 +281,34 @@ fn strip_fragment(url: &str) -> &str {
     url.split_once('#').map_or(url, |(u, _)| u)
 }
 
-/// URLs whose every frame in the tab shows the browser's error page (DevTools'
-/// `Page.getFrameTree`: such a frame has an `unreachableUrl`). A URL that some frame did
-/// load is left out, so a frame is only skipped when no frame with its URL loaded. Empty
-/// without a DevTools passthrough.
+/// URLs whose every frame in the tab shows the browser's error page (in the tab's frame
+/// tree such a frame has an `unreachable_url`). A URL that some frame did load is left out,
+/// so a frame is only skipped when no frame with its URL loaded. Empty without a DevTools
+/// passthrough.
 async fn failed_frame_urls(client: &Client) -> std::collections::HashSet<String> {
     let mut out = std::collections::HashSet::new();
-    let Some(tree) = engine::cdp(client, "Page.getFrameTree", json!({})).await else {
-        return out;
-    };
-    failed_urls_of(tree.get("frameTree").unwrap_or(&Value::Null), &mut out);
+    if let Some(tree) = engine::frame_tree(client).await {
+        failed_urls_of(&tree, &mut out);
+    }
     out
 }
 
-/// Collects into `out` the URLs of `node`'s error-page frames not also loaded elsewhere in
-/// its frame tree (a `Page.FrameTree` JSON object).
-fn failed_urls_of(node: &Value, out: &mut std::collections::HashSet<String>) {
+/// Collects into `out` the URLs of `tree`'s error-page frames not also loaded elsewhere in
+/// it.
+fn failed_urls_of(tree: &FrameTree, out: &mut std::collections::HashSet<String>) {
     let mut failed = std::collections::HashSet::new();
     let mut loaded = std::collections::HashSet::new();
-    let mut stack = vec![node];
+    let mut stack = vec![tree];
     while let Some(n) = stack.pop() {
-        if let Some(f) = n.get("frame") {
-            let url = f.get("url").and_then(Value::as_str).unwrap_or("");
-            match f.get("unreachableUrl").and_then(Value::as_str) {
-                Some(u) if !u.is_empty() => {
-                    failed.insert(strip_fragment(u).to_string());
-                }
-                _ => {
-                    loaded.insert(strip_fragment(url).to_string());
-                }
+        match n.frame.unreachable_url.as_deref() {
+            Some(u) if !u.is_empty() => {
+                failed.insert(strip_fragment(u).to_string());
+            }
+            _ => {
+                loaded.insert(strip_fragment(&n.frame.url).to_string());
             }
         }
-        if let Some(cs) = n.get("childFrames").and_then(Value::as_array) {
-            stack.extend(cs.iter());
-        }
+        stack.extend(n.child_frames.iter());
     }
     out.extend(failed.into_iter().filter(|u| !loaded.contains(u)));
 }
@@ -437,40 +372,24 @@ struct Route {
     offset: (f64, f64),
 }
 
-fn route_from(v: &Value) -> Route {
-    let chain = v
-        .get("chain")
-        .and_then(Value::as_array)
-        .map(|c| {
-            c.iter()
-                .filter_map(|e| {
-                    e.as_object()
-                        .and_then(|o| o.values().next())
-                        .and_then(Value::as_str)
-                        .map(str::to_string)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    Route {
-        chain,
-        offset: (
-            v.get("x").and_then(Value::as_f64).unwrap_or(0.0),
-            v.get("y").and_then(Value::as_f64).unwrap_or(0.0),
-        ),
+impl From<WireRoute> for Route {
+    fn from(r: WireRoute) -> Self {
+        Route {
+            chain: r.chain.into_iter().map(|e| e.id).collect(),
+            offset: (r.x, r.y),
+        }
     }
 }
 
 /// Routes to every cross-origin frame of the current context's last walk, by frame index
 /// (one round trip for all of them).
 async fn frame_routes(client: &Client) -> Result<std::collections::HashMap<u32, Route>> {
-    let v = engine::helper(client, engine::Helper::FrameRoutes, vec![]).await?;
     let mut out = std::collections::HashMap::new();
-    for r in v.as_array().map(Vec::as_slice).unwrap_or_default() {
-        if let Some(k) = r.get("k").and_then(Value::as_u64) {
-            let route = route_from(r);
+    for r in engine::frame_routes(client).await? {
+        if let Some(k) = r.k {
+            let route = Route::from(r);
             if !route.chain.is_empty() {
-                out.insert(k as u32, route);
+                out.insert(k, route);
             }
         }
     }
@@ -497,8 +416,10 @@ async fn enter_chain(client: &Client, route: &Route) -> Result<FrameRoute> {
 /// Switches into cross-origin frame `k` of the last walk of the current context (through
 /// the same-origin frames around it). Returns how many frames were entered and where.
 pub async fn enter_frame(client: &Client, k: u32) -> Result<FrameRoute> {
-    let v = engine::helper(client, engine::Helper::FrameRoute, vec![json!(k)]).await?;
-    let route = route_from(&v);
+    let route = engine::frame_route(client, k)
+        .await?
+        .map(Route::from)
+        .unwrap_or_default();
     if route.chain.is_empty() {
         return Err(Error::Step(format!(
             "frame f{k} is gone: take a new snapshot"
@@ -566,30 +487,29 @@ pub async fn enter_ref_frame(client: &Client, r: &str) -> Result<FrameRoute> {
     Ok(total)
 }
 
-/// Calls engine `method` about the ref in `args["ref"]` in the document that minted it:
-/// enters the cross-origin frames that hold the ref, calls, and comes back. Returns the
-/// reply and the frame's content origin in the tab's viewport, measured after the call (a
-/// `point` call may scroll): add it to points the reply carries before dispatching input
-/// from the tab's top-level context. Refs of the tab's document and of same-origin frames
-/// need no switch (offset 0, 0).
-pub async fn call_for_ref(
+/// Calls the engine's `method` in the document that minted the ref it is about (its
+/// `target_ref`): enters the cross-origin frames that hold the ref, calls, and comes back.
+/// Returns the typed reply and the frame's content origin in the tab's viewport, measured
+/// after the call (a `point` call may scroll): add it to points the reply carries before
+/// dispatching input from the tab's top-level context. Calls about refs of the tab's
+/// document and of same-origin frames, or about no ref, need no switch (offset 0, 0).
+pub async fn call_for_ref<T: DeserializeOwned>(
     client: &Client,
-    method: &str,
-    args: &Value,
-) -> Result<(Value, (f64, f64))> {
-    let r = args.get("ref").and_then(Value::as_str).unwrap_or("");
-    if frame_chain_of_ref(r).is_empty() {
-        return Ok((engine::call(client, method, args).await?, (0.0, 0.0)));
+    method: Method,
+) -> Result<(T, (f64, f64))> {
+    let r = method.target_ref().unwrap_or("").to_string();
+    if frame_chain_of_ref(&r).is_empty() {
+        return Ok((engine::call(client, method).await?, (0.0, 0.0)));
     }
-    let route = enter_ref_frame(client, r).await?;
-    let res = engine::call_in_frame::<Value>(client, method, args).await;
+    let route = enter_ref_frame(client, &r).await?;
+    let res = engine::call_in_frame::<T>(client, method).await;
     leave_frames(client, route).await?;
     let reply = res?;
     if route.entered == 0 {
         return Ok((reply, (0.0, 0.0)));
     }
     // where the frame is now
-    let again = enter_ref_frame(client, r).await?;
+    let again = enter_ref_frame(client, &r).await?;
     leave_frames(client, again).await?;
     Ok((reply, again.offset))
 }
@@ -600,7 +520,7 @@ mod tests {
 
     #[test]
     fn failed_frames_from_the_frame_tree() {
-        let tree = json!({
+        let tree = serde_json::json!({
             "frame": {"id": "A", "url": "http://127.0.0.1:8080/"},
             "childFrames": [
                 {"frame": {"url": "chrome-error://chromewebdata/", "unreachableUrl": "https://ads.example/x#a"}},
@@ -610,6 +530,7 @@ mod tests {
                 ]},
             ]
         });
+        let tree: FrameTree = serde_json::from_value(tree).unwrap();
         let mut out = std::collections::HashSet::new();
         failed_urls_of(&tree, &mut out);
         let mut v: Vec<_> = out.into_iter().collect();

@@ -98,14 +98,19 @@ impl From<fantoccini::error::CmdError> for Error {
             ));
         }
         if e.is_unexpected_alert_open() {
+            /// The error data of "unexpected alert open": the dialog's text.
+            #[derive(serde::Deserialize)]
+            struct Alert {
+                #[serde(default)]
+                text: Option<String>,
+            }
             let text = match &e {
                 C::Standard(w) => w
                     .data
-                    .as_ref()
-                    .and_then(|d| d.get("text"))
-                    .and_then(|t| t.as_str())
-                    .unwrap_or("")
-                    .to_string(),
+                    .clone()
+                    .and_then(|d| serde_json::from_value::<Alert>(d).ok())
+                    .and_then(|a| a.text)
+                    .unwrap_or_default(),
                 _ => String::new(),
             };
             return Error::Dialog { text };

@@ -1,10 +1,24 @@
 //! Serde mirrors of what the page engine returns: the only place that knows the wire shape
 //! (short keys keep the page's reply small).
+//!
+//! Owns: the snapshot's compact node list, the payload of every entry point's reply, the
+//! one [`Reply`] enum tagged by `kind` (success or an expected failure), the WebDriver
+//! references the element helpers pass, and mending lone surrogates before decoding. Must
+//! not: call the page or turn failures into errors (the engine does both).
 
 use serde::Deserialize;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
+
+mod reply;
+
+pub use reply::{
+    Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, Cover, Covered,
+    EngineStats, FocusReply, GetReply, GetValue, PaintReply, PointReply, Pong, Reply, ScrollReply,
+    SearchMatch, SearchReply, SelectReply, Target, WebRef, WireRoute, WireSince,
+    WireSnapshotOrError, decode_reply, is_success, reply_kind,
+};
 
 /// A tri-state flag: `true` or `"mixed"`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -20,6 +34,21 @@ impl Tri {
     /// Whether the flag is set at all.
     pub fn is_on(&self) -> bool {
         !matches!(self, Tri::Bool(false))
+    }
+
+    /// Whether the flag is exactly `true` (not "mixed").
+    pub fn is_true(&self) -> bool {
+        matches!(self, Tri::Bool(true))
+    }
+}
+
+/// As JSON: `true`, `false`, `"mixed"`.
+impl fmt::Display for Tri {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tri::Bool(b) => write!(f, "{b}"),
+            Tri::Token(t) => write!(f, "{}", serde_json::Value::from(t.as_str())),
+        }
     }
 }
 
@@ -143,44 +172,6 @@ pub struct WireSnapshot {
     /// Served from the engine's short-lived snapshot cache (no walk).
     #[serde(default)]
     pub cached: bool,
-}
-
-/// Replies that are not a snapshot: tagged by `kind`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum WireSnapshotOrError {
-    Snapshot(Box<WireSnapshot>),
-    NoRoot {
-        root: String,
-    },
-    BadSelector {
-        root: String,
-    },
-    Unknown {
-        r#ref: String,
-    },
-    Gone {
-        r#ref: String,
-        role: String,
-        name: String,
-    },
-    Changed {
-        r#ref: String,
-        was: (String, String),
-        now: (String, String),
-    },
-    Tampered {
-        r#ref: String,
-        role: String,
-        name: String,
-    },
-}
-
-/// Reply of `since`.
-#[derive(Debug, Clone, Deserialize)]
-pub struct WireSince {
-    pub unchanged: bool,
-    pub known: bool,
 }
 
 /// What the engine sends for a snapshot: a role table and one array per node (SPEC: the

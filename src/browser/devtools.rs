@@ -9,7 +9,26 @@
 use crate::error::{Error, Result};
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
+use serde::Deserialize;
 use std::time::Duration;
+
+/// A target (tab) as `/json/new` and `/json/list` describe it: the fields read.
+#[derive(Debug, Deserialize)]
+struct Target {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    url: Option<String>,
+    #[serde(default)]
+    title: Option<String>,
+}
+
+fn decode<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T> {
+    serde_json::from_slice(body).map_err(|source| Error::Json {
+        what: "the DevTools endpoint",
+        source,
+    })
+}
 
 async fn request(addr: &str, method: http::Method, path: &str) -> Result<Vec<u8>> {
     let client = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
@@ -51,13 +70,8 @@ async fn request(addr: &str, method: http::Method, path: &str) -> Result<Vec<u8>
 /// chromedriver).
 pub async fn new_tab(addr: &str) -> Result<String> {
     let body = request(addr, http::Method::PUT, "/json/new?about:blank").await?;
-    let v: serde_json::Value = serde_json::from_slice(&body).map_err(|source| Error::Json {
-        what: "the DevTools endpoint",
-        source,
-    })?;
-    v.get("id")
-        .and_then(|i| i.as_str())
-        .map(str::to_string)
+    let made: Target = decode(&body)?;
+    made.id
         .ok_or_else(|| Error::Browser("the DevTools endpoint made a tab without an id".into()))
 }
 
@@ -74,18 +88,10 @@ pub async fn close_tab(addr: &str, id: &str) -> Result<()> {
 /// (no page script runs).
 pub async fn tab_info(addr: &str, id: &str) -> Result<(String, String)> {
     let body = request(addr, http::Method::GET, "/json/list").await?;
-    let v: serde_json::Value = serde_json::from_slice(&body).map_err(|source| Error::Json {
-        what: "the DevTools endpoint",
-        source,
-    })?;
-    v.as_array()
-        .and_then(|a| {
-            a.iter()
-                .find(|t| t.get("id").and_then(|i| i.as_str()) == Some(id))
-        })
-        .map(|t| {
-            let s = |k: &str| t.get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
-            (s("url"), s("title"))
-        })
+    let targets: Vec<Target> = decode(&body)?;
+    targets
+        .into_iter()
+        .find(|t| t.id.as_deref() == Some(id))
+        .map(|t| (t.url.unwrap_or_default(), t.title.unwrap_or_default()))
         .ok_or_else(|| Error::Browser(format!("no DevTools target {id}")))
 }

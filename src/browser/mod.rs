@@ -1,7 +1,8 @@
 //! The browser: attaching to (or starting) a named session, tabs, navigation.
 //!
 //! Owns: the fantoccini client of one command and the session record it works on. Must not:
-//! interpret pages (engine.rs and snapshot/ do).
+//! interpret pages (engine.rs and snapshot/ do), or run a page script or a DevTools command
+//! itself (`engine` does: navigation by DevTools, paint polling, preload, history).
 
 pub mod devtools;
 pub mod launch;
@@ -317,13 +318,8 @@ impl Browser {
             .await?
             .ok_or_else(|| Error::Browser("the driver returned no session id".into()))?;
         let handle = client.window().await?;
-        let debugger = client
-            .capabilities()
-            .and_then(|c| c.get("goog:chromeOptions"))
-            .and_then(|o| o.get("debuggerAddress"))
-            .and_then(|a| a.as_str())
-            .filter(|_| opts.webdriver.is_none())
-            .map(str::to_string);
+        let debugger =
+            crate::engine::devtools_address(&client).filter(|_| opts.webdriver.is_none());
         let rec = SessionRecord {
             name: name.to_string(),
             webdriver,
@@ -613,18 +609,11 @@ impl Browser {
 
     /// Navigates through DevTools and waits (at most 30 s) for the new document to load.
     async fn cdp_navigate(&self, url: &str) -> bool {
-        use crate::engine::{cdp, document_state};
+        use crate::engine::{document_state, navigate};
         // a new document has a new time origin: that tells it from the one being left
         let before = document_state(&self.client).await;
         let origin_of = |s: &str| s.split(' ').nth(1).unwrap_or("").to_string();
-        if cdp(
-            &self.client,
-            "Page.navigate",
-            serde_json::json!({"url": url}),
-        )
-        .await
-        .is_none()
-        {
+        if !navigate(&self.client, url).await {
             return false;
         }
         let start = std::time::Instant::now();
@@ -658,22 +647,21 @@ impl Browser {
     /// before page scripts ran, and polled from here: a page that replaced its timers,
     /// promises or animation frames cannot make this wait (SPEC 9).
     pub async fn rendered(&self) {
+        use crate::engine::{Method, Paint, call};
+        use crate::wire::PaintReply;
         let start = std::time::Instant::now();
-        let first: Result<serde_json::Value> =
-            crate::engine::call(&self.client, "paint", &serde_json::json!({"start": true})).await;
-        let Ok(v) = first else { return };
-        if v.get("done").and_then(|d| d.as_bool()).unwrap_or(true) {
+        let first: Result<PaintReply> = call(&self.client, Method::Paint(Paint::Start)).await;
+        let Ok(PaintReply { done: false, token }) = first else {
             return;
-        }
-        let token = v.get("token").cloned().unwrap_or_default();
+        };
+        let poll = Paint::Poll {
+            token: token.unwrap_or(0),
+        };
         while start.elapsed() < std::time::Duration::from_secs(1) {
             tokio::time::sleep(std::time::Duration::from_millis(8)).await;
-            let r: Result<serde_json::Value> =
-                crate::engine::call(&self.client, "paint", &serde_json::json!({"token": token}))
-                    .await;
-            match r {
-                Ok(v) if v.get("done").and_then(|d| d.as_bool()) == Some(false) => {}
-                _ => return,
+            let r: Result<PaintReply> = call(&self.client, Method::Paint(poll)).await;
+            if !matches!(r, Ok(PaintReply { done: false, .. })) {
+                return;
             }
         }
     }

@@ -1,22 +1,39 @@
 //! `search` arguments (SPEC 4): the `near` point in both spellings. The search itself runs
 //! in the page (`steps::look::search`).
 
+use crate::engine::Near;
 use crate::error::{Error, Result};
-use serde_json::{Value, json};
+use serde::Deserialize;
+use serde_json::Value;
 
-/// `near` as `{x, y, radius?}` or `"x,y[,r]"`.
-pub fn parse_near(v: &Value) -> Result<Value> {
+/// `near` as an object: `radius` is optional (and ignored when it is not a number).
+#[derive(Deserialize)]
+struct NearObject {
+    x: f64,
+    y: f64,
+    #[serde(default, deserialize_with = "number_or_none")]
+    radius: Option<f64>,
+}
+
+fn number_or_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    Ok(Value::deserialize(d)?.as_f64())
+}
+
+/// `near` as `{x, y, radius?}` or `"x,y[,r]"` (radius 50 by default).
+pub fn parse_near(v: &Value) -> Result<Near> {
     let bad = || {
         Error::Usage(format!(
             "invalid near {v}: expected {{\"x\": 100, \"y\": 200, \"radius\": 50}} or \"X,Y[,R]\""
         ))
     };
     match v {
-        Value::Object(m) => {
-            let x = m.get("x").and_then(Value::as_f64).ok_or_else(bad)?;
-            let y = m.get("y").and_then(Value::as_f64).ok_or_else(bad)?;
-            let r = m.get("radius").and_then(Value::as_f64).unwrap_or(50.0);
-            Ok(json!({"x": x, "y": y, "radius": r}))
+        Value::Object(_) => {
+            let n = NearObject::deserialize(v).map_err(|_| bad())?;
+            Ok(Near {
+                x: n.x,
+                y: n.y,
+                radius: n.radius.unwrap_or(50.0),
+            })
         }
         Value::String(s) => {
             let parts: Vec<f64> = s
@@ -24,9 +41,9 @@ pub fn parse_near(v: &Value) -> Result<Value> {
                 .map(|p| p.trim().parse::<f64>())
                 .collect::<std::result::Result<_, _>>()
                 .map_err(|_| bad())?;
-            match parts.as_slice() {
-                [x, y] => Ok(json!({"x": x, "y": y, "radius": 50.0})),
-                [x, y, r] => Ok(json!({"x": x, "y": y, "radius": r})),
+            match *parts.as_slice() {
+                [x, y] => Ok(Near { x, y, radius: 50.0 }),
+                [x, y, radius] => Ok(Near { x, y, radius }),
                 _ => Err(bad()),
             }
         }
@@ -37,20 +54,19 @@ pub fn parse_near(v: &Value) -> Result<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn near_accepts_both_spellings() {
-        assert_eq!(
-            parse_near(&json!("10,20")).unwrap(),
-            json!({"x": 10.0, "y": 20.0, "radius": 50.0})
-        );
+        let near = |x, y, radius| Near { x, y, radius };
+        assert_eq!(parse_near(&json!("10,20")).unwrap(), near(10.0, 20.0, 50.0));
         assert_eq!(
             parse_near(&json!("10, 20, 5")).unwrap(),
-            json!({"x": 10.0, "y": 20.0, "radius": 5.0})
+            near(10.0, 20.0, 5.0)
         );
         assert_eq!(
-            parse_near(&json!({"x": 1, "y": 2})).unwrap()["radius"],
-            50.0
+            parse_near(&json!({"x": 1, "y": 2})).unwrap(),
+            near(1.0, 2.0, 50.0)
         );
         assert!(parse_near(&json!("a,b")).is_err());
         assert!(parse_near(&json!({"x": 1})).is_err());

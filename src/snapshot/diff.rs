@@ -26,6 +26,16 @@ pub struct Changes {
     pub added: Vec<Value>,
     pub removed: Vec<Value>,
     pub changed: Vec<Change>,
+    /// Set when the run also navigated: where from and to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub navigated: Option<Navigation>,
+}
+
+/// A navigation: the URLs before and after.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Navigation {
+    pub from: String,
+    pub to: String,
 }
 
 impl Changes {

@@ -5,13 +5,15 @@
 //! Owns: turning step arguments into a capture and a view. Must not: render (query::view
 //! and snapshot/ do).
 
-use crate::actions::engine_ok;
+use crate::actions::ask;
 use crate::browser::Browser;
 use crate::capture::{CaptureOptions, capture};
+use crate::engine::{Method, SearchQuery};
 use crate::error::{Error, Result};
 use crate::query::view::{Detail, View};
 use crate::query::{Paging, cache, flatten, jmes, page, tree_value};
 use crate::steps::{SearchArgs, SnapshotArgs};
+use crate::wire::{SearchReply, WireSince};
 use serde_json::{Value, json};
 
 /// Answers a snapshot request in the current tab of `b` (session name for the page cache).
@@ -33,8 +35,8 @@ pub async fn view(b: &mut Browser, a: &SnapshotArgs, extra: &CaptureOptions) -> 
                     "since {since:?}: expected a snapshot number like \"s3\""
                 ))
             })?;
-        let v: Value = crate::engine::call(&b.client, "since", &json!({"n": n})).await?;
-        if v["unchanged"] == json!(true) {
+        let v: WireSince = crate::engine::call(&b.client, Method::Since { n }).await?;
+        if v.unchanged {
             return Ok(View::Data(json!({"unchanged": true, "since": since})));
         }
     }
@@ -112,8 +114,8 @@ pub async fn search(b: &mut Browser, a: &SearchArgs) -> Result<Value> {
         }
     }
     let near = match &a.near {
-        None => Value::Null,
-        Some(v) => crate::query::search::parse_near(v)?,
+        None => None,
+        Some(v) => Some(crate::query::search::parse_near(v)?),
     };
     let limit = a.limit.unwrap_or(10);
     if !(1..=crate::query::MAX_LIMIT).contains(&limit) {
@@ -124,11 +126,15 @@ pub async fn search(b: &mut Browser, a: &SearchArgs) -> Result<Value> {
     }
     // Matches may mint refs: they belong to a new snapshot number.
     let n = b.next_snapshot()?;
-    let v = engine_ok(
-        b,
-        "search",
-        json!({"text": a.text, "exact": a.exact, "pattern": a.pattern, "role": a.role, "near": near, "limit": limit, "n": n}),
-    )
-    .await?;
-    Ok(json!({"matches": v["matches"], "total": v["total"]}))
+    let query = SearchQuery {
+        text: a.text.clone(),
+        exact: a.exact,
+        pattern: a.pattern.clone(),
+        role: a.role.clone(),
+        near,
+        limit,
+        n,
+    };
+    let v: SearchReply = ask(b, Method::Search(query)).await?;
+    Ok(json!({"matches": v.matches, "total": v.total}))
 }

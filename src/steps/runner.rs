@@ -2,19 +2,23 @@
 //! first failing required step, and reports what changed on screen (SPEC 5).
 //!
 //! Owns: the run result, the before/after viewport snapshots for `changes`, settling and
-//! dialogs between steps, tabs and frames. Must not: parse files (parse.rs) or render trees
-//! (snapshot/).
+//! dialogs between steps, tabs and frames. Must not: parse files (parse.rs), render trees
+//! (snapshot/), or read engine replies other than through their `wire` types.
 
 use super::{Action, EvalArgs, FrameArg, GotoArgs, Step, StepFile};
-use crate::actions::{self, Outcome, engine_ok};
+use crate::actions::{self, Outcome, ask};
 use crate::browser::Browser;
 use crate::capture::{CaptureOptions, capture};
+use crate::engine::{Condition, Method, ScrollTo};
 use crate::error::{Error, Result};
 use crate::output::OutputOptions;
 use crate::refs::parse_ref;
 use crate::snapshot::Snapshot;
 use crate::snapshot::diff;
 use crate::spill;
+use crate::wire::{
+    Ack, CheckedReply, ConditionReply, ConsoleReply, Fingerprint, GetReply, ScrollReply,
+};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -151,7 +155,7 @@ async fn run_one(
         }
         let r = run_step(b, step, opts, artifacts).await;
         if step.action.modifies_page() && !r.as_ref().is_err_and(Error::is_timeout) {
-            let _ = engine_ok(b, "invalidate", json!({})).await;
+            let _ = ask::<Ack>(b, Method::Invalidate).await;
             actions::settle(b, 120.0, opts.settle_max).await;
         }
         r
@@ -318,17 +322,18 @@ async fn changes_of(
         if strip_hash(&final_url) != strip_hash(&burl) {
             changes = Some(diff::navigated(&burl, &final_url));
         } else if let Ok(after) = viewport_snapshot(b).await {
-            let d = diff::diff(&bs, &after, last_verb);
-            let mut v = serde_json::to_value(d).unwrap_or(Value::Null);
+            let mut d = diff::diff(&bs, &after, last_verb);
             if let Some(from) = start_url
                 .as_deref()
                 .filter(|f| strip_hash(f) != strip_hash(&final_url))
             {
-                v["navigated"] = json!({"from": from, "to": final_url});
-                let summary = v["summary"].as_str().unwrap_or("").to_string();
-                v["summary"] = json!(format!("Navigated to {final_url}. {summary}"));
+                d.summary = format!("Navigated to {final_url}. {}", d.summary);
+                d.navigated = Some(diff::Navigation {
+                    from: from.to_string(),
+                    to: final_url.clone(),
+                });
             }
-            changes = Some(v);
+            changes = Some(serde_json::to_value(d).unwrap_or(Value::Null));
         }
     } else if let Some(from) = start_url {
         changes = Some(diff::navigated(&from, &final_url));
@@ -375,9 +380,9 @@ async fn viewport_snapshot(b: &mut Browser) -> Result<Snapshot> {
 async fn context(b: &Browser) -> Value {
     let url = b.url().await;
     let title = b.title().await;
-    let scroll = match crate::engine::call::<Value>(&b.client, "fingerprint", &json!({})).await {
-        Ok(v) => v.get("scroll").cloned().unwrap_or(json!([0, 0])),
-        Err(_) => json!([0, 0]),
+    let scroll = match crate::engine::call::<Fingerprint>(&b.client, Method::Fingerprint).await {
+        Ok(fp) => fp.scroll,
+        Err(_) => [0, 0],
     };
     json!({"url": url, "title": title, "scroll": scroll})
 }
@@ -457,9 +462,12 @@ async fn run_step(
         Action::Eval(e) => eval(b, e).await,
         Action::Assert(a) => assert_step(b, a).await,
         Action::Get(g) => {
-            let (r, what) = (&g.ref_, g.what.as_deref().unwrap_or("text"));
-            let v = engine_ok(b, "get", json!({"ref": parse_ref(r)?, "what": what})).await?;
-            Ok(out(v["value"].clone()))
+            let get = Method::Get {
+                r#ref: parse_ref(&g.ref_)?,
+                what: g.what.clone().unwrap_or_else(|| "text".into()),
+            };
+            let v: GetReply = ask(b, get).await?;
+            Ok(out(json!(v.value)))
         }
         Action::GetUrl(_) => Ok(out(json!(b.url().await))),
         Action::GetTitle(_) => Ok(out(json!(b.title().await))),
@@ -472,8 +480,8 @@ async fn run_step(
         Action::Frame(f) => frame(b, &f.target).await,
         Action::Cookies(c) => cookies(b, c).await,
         Action::Console(c) => {
-            let v = engine_ok(b, "console", json!({"clear": c.clear})).await?;
-            Ok(out(v["messages"].clone()))
+            let v: ConsoleReply = ask(b, Method::Console { clear: c.clear }).await?;
+            Ok(out(json!(v.messages)))
         }
         Action::Screenshot(s) => screenshot(b, s, opts, artifacts).await,
     }
@@ -519,11 +527,12 @@ async fn query(
 
 /// `scroll`: a ref into view, the page to a point, or the page by a direction or delta.
 async fn scroll(b: &mut Browser, s: &super::ScrollArgs) -> Result<Outcome> {
-    let mut args = json!({});
-    if let Some(r) = &s.ref_ {
-        args["ref"] = json!(parse_ref(r)?);
+    let to = if let Some(r) = &s.ref_ {
+        ScrollTo::Ref {
+            r#ref: parse_ref(r)?,
+        }
     } else if let Some(to) = s.to {
-        args["to"] = json!(to);
+        ScrollTo::Point { to }
     } else {
         let (mut dx, mut dy) = (s.dx.unwrap_or(0.0), s.dy.unwrap_or(0.0));
         match s.direction.as_deref() {
@@ -539,11 +548,10 @@ async fn scroll(b: &mut Browser, s: &super::ScrollArgs) -> Result<Outcome> {
             None if s.dx.is_none() && s.dy.is_none() => dy = 600.0,
             None => {}
         }
-        args["dx"] = json!(dx);
-        args["dy"] = json!(dy);
-    }
-    let v = engine_ok(b, "scroll", args).await?;
-    Ok(out(json!({"scroll": v["scroll"]})))
+        ScrollTo::By { dx, dy }
+    };
+    let v: ScrollReply = ask(b, Method::Scroll(to)).await?;
+    Ok(out(json!({"scroll": v.scroll})))
 }
 
 /// `wait`: poll a condition until it holds (or stops holding), within the step's deadline.
@@ -553,24 +561,37 @@ async fn wait(b: &mut Browser, w: &super::WaitArgs, opts: &RunOptions) -> Result
         .map(Duration::from_millis)
         .unwrap_or(opts.timeout)
         .min(opts.timeout);
+    let hidden = w.hidden;
     let (cond, what) = if let Some(t) = &w.text {
         (
-            json!({"text": t, "hidden": w.hidden}),
-            format!("text {t:?}{}", gone(w.hidden)),
+            Condition::Text {
+                text: t.clone(),
+                hidden,
+            },
+            format!("text {t:?}{}", gone(hidden)),
         )
     } else if let Some(r) = &w.ref_ {
         (
-            json!({"ref": parse_ref(r)?, "hidden": w.hidden}),
-            format!("ref {r}{}", gone(w.hidden)),
+            Condition::Ref {
+                r#ref: parse_ref(r)?,
+                hidden,
+            },
+            format!("ref {r}{}", gone(hidden)),
         )
     } else if let Some(s) = &w.selector {
         (
-            json!({"selector": s, "hidden": w.hidden}),
-            format!("selector {s:?}{}", gone(w.hidden)),
+            Condition::Selector {
+                selector: s.clone(),
+                hidden,
+            },
+            format!("selector {s:?}{}", gone(hidden)),
         )
     } else if let Some(u) = &w.url {
         (
-            json!({"url": u, "urlRegex": w.regex}),
+            Condition::Url {
+                url: u.clone(),
+                regex: w.regex,
+            },
             format!("URL matching {u:?}"),
         )
     } else {
@@ -643,6 +664,31 @@ async fn snapshot_step(
     Ok(Outcome { stats, ..o })
 }
 
+const SPILLED_HINT: &str = "the full reply is in the file; narrow it with detail \"interactive\", root, viewport, a query or search";
+
+/// A snapshot step's output when the body went to a file.
+#[derive(Serialize)]
+struct Spilled {
+    spilled: SpilledFile,
+    hint: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    snapshot: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refs: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    summary: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refs_file: Option<std::path::PathBuf>,
+}
+
+#[derive(Serialize)]
+struct SpilledFile {
+    path: std::path::PathBuf,
+    bytes: usize,
+}
+
 fn snapshot_body(
     v: crate::query::view::View,
     a: &super::SnapshotArgs,
@@ -661,21 +707,26 @@ fn snapshot_body(
         opts.output.artifacts.as_deref(),
     )? {
         artifacts.push(sp.body.path.display().to_string());
-        let mut reply = json!({
-            "spilled": {"path": sp.body.path, "bytes": sp.body.bytes},
-            "hint": "the full reply is in the file; narrow it with detail \"interactive\", root, viewport, a query or search",
-        });
-        if let View::Tree(s, _) = &v {
-            reply["snapshot"] = json!(format!("s{}", s.number));
-            reply["nodes"] = json!(s.nodes.len());
-            reply["refs"] = json!(s.ref_count());
-            reply["summary"] = json!(crate::snapshot::detail::summary_text(s));
-        }
-        if let Some(r) = sp.refs_file {
+        let tree = match &v {
+            View::Tree(s, _) => Some(s),
+            View::Data(_) => None,
+        };
+        if let Some(r) = &sp.refs_file {
             artifacts.push(r.display().to_string());
-            reply["refs_file"] = json!(r);
         }
-        return Ok(out(reply));
+        let reply = Spilled {
+            spilled: SpilledFile {
+                path: sp.body.path.clone(),
+                bytes: sp.body.bytes,
+            },
+            hint: SPILLED_HINT,
+            snapshot: tree.map(|s| format!("s{}", s.number)),
+            nodes: tree.map(|s| s.nodes.len()),
+            refs: tree.map(|s| s.ref_count()),
+            summary: tree.map(|s| crate::snapshot::detail::summary_text(s)),
+            refs_file: sp.refs_file,
+        };
+        return Ok(out(json!(reply)));
     }
     match (&v, fmt) {
         (View::Data(d), ViewFormat::Text | ViewFormat::Json) => Ok(out(d.clone())),
@@ -714,27 +765,40 @@ async fn eval(b: &Browser, e: &EvalArgs) -> Result<Outcome> {
 }
 
 async fn assert_step(b: &Browser, a: &super::AssertArgs) -> Result<Outcome> {
-    let mut checks: Vec<(Value, String)> = Vec::new();
+    let mut checks: Vec<(Condition, String)> = Vec::new();
     if let Some(t) = &a.text {
-        checks.push((json!({"text": t}), format!("text {t:?} is on the page")));
+        let text = t.clone();
+        let c = Condition::Text {
+            text,
+            hidden: false,
+        };
+        checks.push((c, format!("text {t:?} is on the page")));
     }
     if let Some(s) = &a.selector {
+        let selector = s.clone();
         checks.push((
-            json!({"selector": s}),
+            Condition::Selector {
+                selector,
+                hidden: false,
+            },
             format!("selector {s:?} matches a visible element"),
         ));
     }
     if let Some(u) = &a.url {
-        checks.push((json!({"url": u}), format!("URL contains {u:?}")));
+        let c = Condition::Url {
+            url: u.clone(),
+            regex: false,
+        };
+        checks.push((c, format!("URL contains {u:?}")));
     }
     if let Some(t) = &a.title {
-        checks.push((json!({"title": t}), format!("title contains {t:?}")));
+        let c = Condition::Title { title: t.clone() };
+        checks.push((c, format!("title contains {t:?}")));
     }
     let mut failures = Vec::new();
     for (cond, what) in checks {
-        let v = engine_ok(b, "condition", cond).await?;
-        let met = v["met"] == json!(true);
-        if met == a.not {
+        let v: ConditionReply = ask(b, Method::Condition(cond)).await?;
+        if v.met == a.not {
             failures.push(if a.not {
                 format!("expected not: {what}")
             } else {
@@ -743,37 +807,7 @@ async fn assert_step(b: &Browser, a: &super::AssertArgs) -> Result<Outcome> {
         }
     }
     if let Some(r) = &a.ref_ {
-        let rr = parse_ref(r)?;
-        if a.value.is_none() && a.checked.is_none() {
-            let v = engine_ok(b, "condition", json!({"ref": rr})).await?;
-            if (v["met"] == json!(true)) == a.not {
-                failures.push(format!(
-                    "expected ref {r} {}to resolve (it is {})",
-                    if a.not { "not " } else { "" },
-                    v["state"]
-                ));
-            }
-        }
-        if let Some(want) = &a.value {
-            let v = engine_ok(b, "get", json!({"ref": rr, "what": "value"})).await?;
-            let got = v["value"].as_str().unwrap_or("");
-            if (got == want) == a.not {
-                failures.push(format!(
-                    "expected value of {r} {}to be {want:?}, it is {got:?}",
-                    if a.not { "not " } else { "" }
-                ));
-            }
-        }
-        if let Some(want) = a.checked {
-            let v = engine_ok(b, "checked", json!({"ref": rr})).await?;
-            let got = v["checked"] == json!(true);
-            if (got == want) == a.not {
-                failures.push(format!(
-                    "expected {r} checked={want}, it is {}",
-                    v["checked"]
-                ));
-            }
-        }
+        failures.extend(assert_ref(b, a, r).await?);
     }
     if failures.is_empty() {
         Ok(out(json!({"passed": true})))
@@ -783,6 +817,45 @@ async fn assert_step(b: &Browser, a: &super::AssertArgs) -> Result<Outcome> {
             failures.join("; ")
         )))
     }
+}
+
+/// The ref checks of `assert`: it resolves, or its value, or its checked state.
+async fn assert_ref(b: &Browser, a: &super::AssertArgs, r: &str) -> Result<Vec<String>> {
+    let mut failures = Vec::new();
+    let rr = parse_ref(r)?;
+    let not = if a.not { "not " } else { "" };
+    if a.value.is_none() && a.checked.is_none() {
+        let resolves = Condition::Ref {
+            r#ref: rr.clone(),
+            hidden: false,
+        };
+        let v: ConditionReply = ask(b, Method::Condition(resolves)).await?;
+        if v.met == a.not {
+            // the state as JSON: "gone", "changed"...
+            let state = serde_json::to_string(&v.state).unwrap_or_default();
+            failures.push(format!("expected ref {r} {not}to resolve (it is {state})"));
+        }
+    }
+    if let Some(want) = &a.value {
+        let get = Method::Get {
+            r#ref: rr.clone(),
+            what: "value".into(),
+        };
+        let v: GetReply = ask(b, get).await?;
+        let got = v.value.as_ref().and_then(|v| v.text()).unwrap_or("");
+        if (got == want) == a.not {
+            failures.push(format!(
+                "expected value of {r} {not}to be {want:?}, it is {got:?}"
+            ));
+        }
+    }
+    if let Some(want) = a.checked {
+        let v: CheckedReply = ask(b, Method::Checked { r#ref: rr }).await?;
+        if (v.checked.is_true() == want) == a.not {
+            failures.push(format!("expected {r} checked={want}, it is {}", v.checked));
+        }
+    }
+    Ok(failures)
 }
 
 async fn frame(b: &mut Browser, f: &FrameArg) -> Result<Outcome> {

@@ -1,0 +1,146 @@
+//! The engine's element helpers on `window.__ariaRefs` (their arguments and results are
+//! WebDriver element references, which the JSON entry point cannot carry), and WebDriver's
+//! Get Element Shadow Root, whose result goes back to them.
+//!
+//! Owns: the helper scripts and the typed reading of what they return. Must not: switch
+//! browsing contexts (capture.rs does): helpers run wherever WebDriver is.
+
+use super::RawCommand;
+use crate::error::Result;
+use crate::wire::{WebRef, WireRoute};
+use fantoccini::Client;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use tracing::debug;
+
+/// The helpers, by what they do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Helper {
+    /// The element behind a ref (resolved with the same checks as every action), or null.
+    Element,
+    /// Custom elements the last walk could not look into (closed shadow root candidates).
+    ClosedCandidates,
+    /// Hands the shadow roots WebDriver found back to the engine: (hosts, roots, failed).
+    AdoptClosedRoots,
+    /// Routes (iframe chains) to every cross-origin frame of the last walk.
+    FrameRoutes,
+    /// The route to cross-origin frame k of the last walk.
+    FrameRoute,
+}
+
+impl Helper {
+    fn script(self) -> &'static str {
+        match self {
+            Helper::Element => {
+                "var a = window.__ariaRefs; return a && a.element ? a.element(arguments[0]) : null;"
+            }
+            Helper::ClosedCandidates => {
+                "var a = window.__ariaRefs; return a && a.closedCandidates ? a.closedCandidates() : [];"
+            }
+            Helper::AdoptClosedRoots => {
+                "var a = window.__ariaRefs; return a && a.adoptClosedRoots ? a.adoptClosedRoots(arguments[0], arguments[1], arguments[2]) : 0;"
+            }
+            Helper::FrameRoutes => {
+                "var a = window.__ariaRefs; return a && a.frameRoutes ? a.frameRoutes() : [];"
+            }
+            Helper::FrameRoute => {
+                "var a = window.__ariaRefs; return a && a.frameRoute ? a.frameRoute(arguments[0]) : null;"
+            }
+        }
+    }
+
+    /// Runs the helper in the current browsing context (top document or the frame WebDriver
+    /// is switched to) and reads its result as `T`; a result of another shape is `None`.
+    async fn run<T: DeserializeOwned>(
+        self,
+        client: &Client,
+        args: Vec<Value>,
+    ) -> Result<Option<T>> {
+        let v = client.execute(self.script(), args).await?;
+        Ok(serde_json::from_value(v)
+            .map_err(|e| debug!(helper = ?self, error = %e, "unexpected helper result"))
+            .ok())
+    }
+}
+
+/// The WebDriver element id of the element behind ref `r` in the current browsing context
+/// (None when the ref does not resolve there).
+pub async fn element(client: &Client, r: &str) -> Result<Option<String>> {
+    let el: Option<Option<WebRef>> = Helper::Element.run(client, vec![json!(r)]).await?;
+    Ok(el.flatten().map(|w| w.id))
+}
+
+/// The custom elements the last walk of the current browsing context could not look into
+/// (None for an entry WebDriver could not reference).
+pub async fn closed_candidates(client: &Client) -> Result<Vec<Option<WebRef>>> {
+    let hosts = Helper::ClosedCandidates.run(client, vec![]).await?;
+    Ok(hosts.unwrap_or_default())
+}
+
+/// Hands the engine the shadow roots found for `hosts` (None where there is none), and
+/// whether the endpoint `failed` to return any; returns how many it took.
+pub async fn adopt_closed_roots(
+    client: &Client,
+    hosts: &[Option<WebRef>],
+    roots: &[Option<WebRef>],
+    failed: bool,
+) -> Result<u64> {
+    let args = vec![json!(hosts), json!(roots), json!(failed)];
+    let adopted = Helper::AdoptClosedRoots.run(client, args).await?;
+    Ok(adopted.unwrap_or(0))
+}
+
+/// Routes to every cross-origin frame of the current context's last walk (each with its
+/// frame index `k`).
+pub async fn frame_routes(client: &Client) -> Result<Vec<WireRoute>> {
+    let routes = Helper::FrameRoutes.run(client, vec![]).await?;
+    Ok(routes.unwrap_or_default())
+}
+
+/// The route to cross-origin frame `k` of the current context's last walk (None when the
+/// frame is gone).
+pub async fn frame_route(client: &Client, k: u32) -> Result<Option<WireRoute>> {
+    let route: Option<Option<WireRoute>> = Helper::FrameRoute.run(client, vec![json!(k)]).await?;
+    Ok(route.flatten())
+}
+
+/// What WebDriver's Get Element Shadow Root answered for one host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShadowRoot {
+    /// The root's reference (Chromium's driver answers for closed roots too).
+    Found(WebRef),
+    /// The host has none (or is gone).
+    Missing,
+    /// The endpoint cannot return shadow roots (not Chromium's driver, or too old).
+    Unsupported,
+}
+
+/// WebDriver's Get Element Shadow Root for element `host_id`, with the root's reference kept
+/// as the driver wrote it so that it can go back to the page as a script argument
+/// (fantoccini keeps that reference private).
+pub async fn shadow_root(client: &Client, host_id: &str) -> ShadowRoot {
+    let cmd = RawCommand {
+        method: http::Method::GET,
+        path: format!("element/{host_id}/shadow"),
+        body: None,
+    };
+    match client.issue_cmd(cmd).await {
+        Ok(v) => match serde_json::from_value(v) {
+            Ok(root) => ShadowRoot::Found(root),
+            Err(_) => ShadowRoot::Missing,
+        },
+        Err(e) if e.is_no_such_shadow_root() || e.is_stale_element_reference() => {
+            ShadowRoot::Missing
+        }
+        Err(e)
+            if e.is_unknown_command() || e.is_unknown_method() || e.is_unsupported_operation() =>
+        {
+            debug!(error = %e, "the WebDriver endpoint cannot return shadow roots");
+            ShadowRoot::Unsupported
+        }
+        Err(e) => {
+            debug!(error = %e, "shadow root probe failed");
+            ShadowRoot::Missing
+        }
+    }
+}

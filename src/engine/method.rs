@@ -1,0 +1,261 @@
+//! The engine's entry points (the ENTRY table of js/src/90_api.js) as one typed enum: each
+//! variant carries its arguments under the names the page reads.
+//!
+//! Owns: the method names and the JSON of their arguments. Must not: call the page
+//! (engine.rs does) or know the replies (wire.rs does).
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+/// One call of the engine: the entry point and its arguments.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Method {
+    /// Walk the document (reply: `wire::WireSnapshot`).
+    Snapshot(Walk),
+    /// Forget the short-lived snapshot cache (`wire::Ack`).
+    #[serde(serialize_with = "no_args")]
+    Invalidate,
+    /// Walks and cache hits of this document (`wire::EngineStats`).
+    #[serde(serialize_with = "no_args")]
+    Stats,
+    /// Is the page as it was at snapshot `n`? (`wire::WireSince`)
+    Since { n: u64 },
+    /// The page fingerprint now (`wire::Fingerprint`).
+    #[serde(serialize_with = "no_args")]
+    Fingerprint,
+    /// Text / pattern / role / near search; matches get refs of snapshot `n`
+    /// (`wire::SearchReply`).
+    Search(SearchQuery),
+    /// Where to act on a ref, after scrolling it into view; with `check`, what is at that
+    /// point must be the element (`wire::PointReply`).
+    Point { r#ref: String, check: bool },
+    /// Focus a ref, selecting its content with `select` (`wire::FocusReply`).
+    Focus { r#ref: String, select: bool },
+    /// Read `what` of a ref: text, value, name, role, html, box, attr:NAME
+    /// (`wire::GetReply`).
+    Get { r#ref: String, what: String },
+    /// The checked state of a checkbox-like ref (`wire::CheckedReply`).
+    Checked { r#ref: String },
+    /// Select options of a native select by value or text (`wire::SelectReply`).
+    Select { r#ref: String, values: Vec<String> },
+    /// Scroll a ref into view, or the window (`wire::ScrollReply`).
+    Scroll(ScrollTo),
+    /// One check of a `wait` / `assert` condition (`wire::ConditionReply`).
+    Condition(Condition),
+    /// Ready state, DOM quiet time and new resources, for settling (`wire::ActivityReply`).
+    #[serde(serialize_with = "no_args")]
+    Activity,
+    /// Count rendered frames (`wire::PaintReply`).
+    Paint(Paint),
+    /// The console messages captured, emptying the log with `clear` (`wire::ConsoleReply`).
+    Console { clear: bool },
+    /// Is the engine there, and which build (`wire::Pong`).
+    #[serde(serialize_with = "no_args")]
+    Ping,
+}
+
+fn no_args<S: Serializer>(s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_map(Some(0))?.end()
+}
+
+impl Method {
+    /// The entry point's name in the page.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Method::Snapshot(_) => "snapshot",
+            Method::Invalidate => "invalidate",
+            Method::Stats => "stats",
+            Method::Since { .. } => "since",
+            Method::Fingerprint => "fingerprint",
+            Method::Search(_) => "search",
+            Method::Point { .. } => "point",
+            Method::Focus { .. } => "focus",
+            Method::Get { .. } => "get",
+            Method::Checked { .. } => "checked",
+            Method::Select { .. } => "select",
+            Method::Scroll(_) => "scroll",
+            Method::Condition(_) => "condition",
+            Method::Activity => "activity",
+            Method::Paint(_) => "paint",
+            Method::Console { .. } => "console",
+            Method::Ping => "ping",
+        }
+    }
+
+    /// The arguments as the JSON text the entry point parses.
+    pub fn args_json(&self) -> String {
+        // plain structs of strings, numbers and booleans: serializing cannot fail
+        serde_json::to_string(self).unwrap_or_else(|_| "{}".into())
+    }
+
+    /// The ref the call is about, if any: such calls run in the document that minted it.
+    pub fn target_ref(&self) -> Option<&str> {
+        match self {
+            Method::Point { r#ref, .. }
+            | Method::Focus { r#ref, .. }
+            | Method::Get { r#ref, .. }
+            | Method::Checked { r#ref }
+            | Method::Select { r#ref, .. }
+            | Method::Scroll(ScrollTo::Ref { r#ref })
+            | Method::Condition(Condition::Ref { r#ref, .. }) => Some(r#ref),
+            _ => None,
+        }
+    }
+}
+
+/// `snapshot` options.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Walk {
+    /// The snapshot number new refs get (`s<n>e<m>`).
+    pub n: u64,
+    /// Stop after this many nodes (0 = no limit).
+    pub max_nodes: u64,
+    /// Refs for every candidate (no compact refs above 100).
+    pub all_refs: bool,
+    pub verbose: bool,
+    /// Only nodes that intersect the viewport.
+    pub viewport: bool,
+    /// Scope: a ref, a CSS selector or `role=ROLE`.
+    pub root: Option<String>,
+    /// Boxes for every node.
+    pub boxes: bool,
+    /// Neither read nor replace the short-lived snapshot cache.
+    pub no_cache: bool,
+    /// The cross-origin frame being read (0 for the tab's document): its refs get `f<k>`.
+    pub frame: u32,
+}
+
+/// `search` arguments (SPEC 4).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SearchQuery {
+    /// Visible text (case-insensitive substring, or the whole name with `exact`).
+    pub text: Option<String>,
+    pub exact: bool,
+    /// A JavaScript regular expression over names and values.
+    pub pattern: Option<String>,
+    pub role: Option<String>,
+    pub near: Option<Near>,
+    /// At most this many matches.
+    pub limit: usize,
+    /// The snapshot number refs minted for matches get.
+    pub n: u64,
+}
+
+/// A point and a radius in CSS pixels (`near` of `search`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Near {
+    pub x: f64,
+    pub y: f64,
+    pub radius: f64,
+}
+
+/// What `scroll` scrolls.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ScrollTo {
+    /// A ref into view.
+    Ref { r#ref: String },
+    /// The window to a point.
+    Point { to: [f64; 2] },
+    /// The window by a delta.
+    By { dx: f64, dy: f64 },
+}
+
+/// A `wait` / `assert` condition; `hidden` waits for it to stop holding.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Condition {
+    /// Visible text on the page (case-insensitive).
+    Text { text: String, hidden: bool },
+    /// A CSS selector matching a visible element.
+    Selector { selector: String, hidden: bool },
+    /// A ref that still resolves.
+    Ref { r#ref: String, hidden: bool },
+    /// The URL contains `url` (or matches it as a regular expression).
+    Url {
+        url: String,
+        #[serde(rename = "urlRegex")]
+        regex: bool,
+    },
+    /// The title contains `title`.
+    Title { title: String },
+}
+
+/// `paint`: start counting two rendered frames, or ask whether those of `token` were.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paint {
+    Start,
+    Poll { token: u64 },
+}
+
+impl Serialize for Paint {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(1))?;
+        match self {
+            Paint::Start => m.serialize_entry("start", &true)?,
+            Paint::Poll { token } => m.serialize_entry("token", token)?,
+        }
+        m.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_use_the_names_the_page_reads() {
+        let cases = [
+            (Method::Invalidate, "invalidate", "{}"),
+            (Method::Since { n: 3 }, "since", r#"{"n":3}"#),
+            (
+                Method::Point {
+                    r#ref: "s1e2".into(),
+                    check: true,
+                },
+                "point",
+                r#"{"ref":"s1e2","check":true}"#,
+            ),
+            (
+                Method::Snapshot(Walk {
+                    n: 2,
+                    max_nodes: 5,
+                    ..Walk::default()
+                }),
+                "snapshot",
+                r#"{"n":2,"maxNodes":5,"allRefs":false,"verbose":false,"viewport":false,"root":null,"boxes":false,"noCache":false,"frame":0}"#,
+            ),
+            (
+                Method::Condition(Condition::Url {
+                    url: "x".into(),
+                    regex: true,
+                }),
+                "condition",
+                r#"{"url":"x","urlRegex":true}"#,
+            ),
+            (
+                Method::Scroll(ScrollTo::By { dx: 0.0, dy: 600.0 }),
+                "scroll",
+                r#"{"dx":0.0,"dy":600.0}"#,
+            ),
+            (Method::Paint(Paint::Start), "paint", r#"{"start":true}"#),
+            (
+                Method::Paint(Paint::Poll { token: 4 }),
+                "paint",
+                r#"{"token":4}"#,
+            ),
+        ];
+        for (m, name, args) in cases {
+            assert_eq!(m.name(), name);
+            assert_eq!(m.args_json(), args, "{m:?}");
+        }
+        let get = Method::Get {
+            r#ref: "f2s1e3".into(),
+            what: "value".into(),
+        };
+        assert_eq!(get.target_ref(), Some("f2s1e3"));
+        assert_eq!(Method::Stats.target_ref(), None);
+    }
+}

@@ -1,0 +1,206 @@
+//! Decoding an engine reply: the payload of a success, or the typed error an expected
+//! failure stands for (SPEC 2 messages for refs; usage errors for bad selectors, patterns
+//! and `get` fields; step errors for what the page cannot do).
+//!
+//! Owns: the text of every error a reply becomes. Must not: call the page.
+
+use crate::error::{Error, RefProblem, Result};
+use crate::refs::stale_error;
+use crate::wire::{self, Reply, WireSnapshotOrError as Stale};
+use serde::de::DeserializeOwned;
+
+/// Decodes the JSON text the page returned into the method's payload `T`; tagged failures
+/// become errors.
+pub(super) fn decode<T: DeserializeOwned>(raw: &str) -> Result<T> {
+    let raw = &*wire::mend_surrogates(raw);
+    match wire::decode_reply::<T>(raw) {
+        Ok(Reply::Ok(t)) => Ok(t),
+        Ok(failed) => Err(failure(failed, raw)),
+        Err(source) => match wire::reply_kind(raw) {
+            // a failure of a kind this build does not know
+            Some(kind) if !wire::is_success(kind) => Err(unexpected(kind, raw)),
+            _ => Err(Error::Json {
+                what: "the page engine",
+                source,
+            }),
+        },
+    }
+}
+
+/// The error a failed reply stands for.
+fn failure<T>(reply: Reply<T>, raw: &str) -> Error {
+    match reply {
+        Reply::Unknown { r#ref } => stale_error(&Stale::Unknown { r#ref }),
+        Reply::Gone { r#ref, role, name } => stale_error(&Stale::Gone { r#ref, role, name }),
+        Reply::Changed { r#ref, was, now } => stale_error(&Stale::Changed { r#ref, was, now }),
+        Reply::Tampered { r#ref, role, name } => {
+            stale_error(&Stale::Tampered { r#ref, role, name })
+        }
+        Reply::Covered(c) => Error::Ref {
+            kind: RefProblem::Covered,
+            message: format!(
+                "{} {} (ref {}) is covered by {} {}: dismiss it first",
+                c.role,
+                json(&c.name),
+                c.r#ref,
+                c.by.role,
+                json(&c.by.name)
+            ),
+        },
+        Reply::Invisible(t) => Error::Step(format!(
+            "{} {} (ref {}) has no size on screen: it cannot be clicked; take a new snapshot",
+            t.role,
+            json(&t.name),
+            t.r#ref
+        )),
+        Reply::NotSelect(t) => Error::Step(format!(
+            "{} {} is not a native <select>: click it, then click the option",
+            t.role,
+            json(&t.name)
+        )),
+        Reply::NoOption {
+            missing, available, ..
+        } => Error::Step(format!(
+            "no option {} in this select; options are: {}",
+            json(&missing),
+            json(&available)
+        )),
+        Reply::NoRoot { root } => {
+            Error::Step(format!("--root {root:?} matches nothing on this page"))
+        }
+        Reply::BadSelector {
+            root: Some(root), ..
+        } => Error::Usage(format!(
+            "--root {root:?} is neither a ref, role=ROLE nor a valid CSS selector"
+        )),
+        Reply::BadSelector { selector, .. } => {
+            Error::Usage(format!("invalid CSS selector {}", json(&selector)))
+        }
+        Reply::BadWhat { what } => Error::Usage(format!(
+            "get: unknown {}: use text, value, name, role, html, box or attr:NAME",
+            json(&what)
+        )),
+        Reply::BadPattern { pattern } => {
+            Error::Usage(format!("invalid regular expression {}", json(&pattern)))
+        }
+        Reply::Exception { message } => threw(message.as_deref()),
+        Reply::BadMethod { .. } => threw(None),
+        Reply::NotFocusable(_) => unexpected("not_focusable", raw),
+        Reply::NotMultiple { .. } => unexpected("not_multiple", raw),
+        Reply::Ok(_) => unexpected("ok", raw),
+    }
+}
+
+fn threw(message: Option<&str>) -> Error {
+    Error::Engine(format!(
+        "the engine threw in the page: {}",
+        message.unwrap_or("unknown failure")
+    ))
+}
+
+/// A reply no caller expects: its kind and the whole reply, for a bug report.
+fn unexpected(kind: &str, raw: &str) -> Error {
+    let reply = serde_json::from_str::<serde_json::Value>(raw)
+        .map(|v| v.to_string())
+        .unwrap_or_else(|_| raw.to_string());
+    Error::Engine(format!("unexpected engine reply {kind:?}: {reply}"))
+}
+
+/// A value as JSON text (strings quoted and escaped, as messages quote page text).
+fn json<T: serde::Serialize + ?Sized>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::{CheckedReply, PointReply, WireSince};
+
+    #[test]
+    fn exceptions_become_errors() {
+        let e = decode::<PointReply>(r#"{"kind":"exception","message":"boom"}"#).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "page engine error: the engine threw in the page: boom"
+        );
+        let e = decode::<PointReply>(r#"{"kind":"bad_method","method":"x"}"#).unwrap_err();
+        assert!(e.to_string().ends_with("unknown failure"), "{e}");
+    }
+
+    #[test]
+    fn successes_and_untagged_replies_decode_straight() {
+        let p: PointReply = decode(
+            r#"{"kind":"ok","x":10,"y":20.5,"role":"button","name":"Pay","minor":true,"tag":"button","engine_ms":0.2}"#,
+        )
+        .unwrap();
+        assert_eq!((p.x, p.y, p.minor), (10.0, 20.5, true));
+        let s: WireSince = decode(r#"{"unchanged":true,"known":true,"engine_ms":0}"#).unwrap();
+        assert!(s.unchanged && s.known);
+        let c: CheckedReply =
+            decode(r#"{"kind":"ok","checked":"mixed","role":"checkbox","name":"All"}"#).unwrap();
+        assert_eq!(c.checked.to_string(), "\"mixed\"");
+        assert!(!c.checked.is_true());
+    }
+
+    #[test]
+    fn covered_replies_name_the_overlay() {
+        let raw = r#"{"kind": "covered", "x": 1, "y": 2, "ref": "s1e4", "role": "button", "name": "Pay", "by": {"role": "dialog", "name": "Cookie banner"}}"#;
+        let raw = raw.replace("\": ", "\":").replace(", \"", ",\"");
+        let e = decode::<PointReply>(&raw).unwrap_err();
+        assert!(e.is_covered());
+        assert_eq!(
+            e.to_string(),
+            "button \"Pay\" (ref s1e4) is covered by dialog \"Cookie banner\": dismiss it first"
+        );
+    }
+
+    #[test]
+    fn ref_problems_are_typed() {
+        let e = decode::<PointReply>(
+            r#"{"kind":"gone","ref":"s1e4","role":"button","name":"Submit","hidden":true}"#,
+        )
+        .unwrap_err();
+        assert!(e.is_stale_ref(), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "Element button \"Submit\" (ref s1e4) no longer exists. Take a new snapshot to see the current page."
+        );
+        let e = decode::<PointReply>(r#"{"kind":"unknown","ref":"s9e9"}"#).unwrap_err();
+        assert!(e.is_unknown_ref(), "{e}");
+        let e = decode::<PointReply>(
+            r#"{"kind":"changed","ref":"s1e4","was":["button","A"],"now":["link","A"]}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.ref_problem(), Some(RefProblem::Changed));
+    }
+
+    #[test]
+    fn failures_keep_their_messages() {
+        let msg = |raw: &str| decode::<PointReply>(raw).unwrap_err().to_string();
+        assert_eq!(
+            msg(r#"{"kind":"no_option","ref":"s1e2","missing":["x"],"available":["a","b"]}"#),
+            r#"no option ["x"] in this select; options are: ["a","b"]"#
+        );
+        assert_eq!(
+            msg(r#"{"kind":"bad_selector","selector":"a[["}"#),
+            r#"invalid CSS selector "a[[""#
+        );
+        assert_eq!(
+            msg(r#"{"kind":"bad_selector","root":"a[["}"#),
+            r#"--root "a[[" is neither a ref, role=ROLE nor a valid CSS selector"#
+        );
+        assert_eq!(
+            msg(r#"{"kind":"no_root","root":"role=main"}"#),
+            r#"--root "role=main" matches nothing on this page"#
+        );
+        assert_eq!(
+            msg(r#"{"kind":"bad_what","what":"colour"}"#),
+            r#"get: unknown "colour": use text, value, name, role, html, box or attr:NAME"#
+        );
+        assert_eq!(
+            msg(r#"{"kind":"not_multiple","ref":"s1e2","engine_ms":0}"#),
+            r#"page engine error: unexpected engine reply "not_multiple": {"kind":"not_multiple","ref":"s1e2","engine_ms":0}"#
+        );
+        assert!(msg(r#"{"kind":"future","x":1}"#).contains("unexpected engine reply \"future\""));
+    }
+}

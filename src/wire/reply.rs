@@ -1,0 +1,454 @@
+//! The replies of the engine's entry points: the one [`Reply`] enum tagged by `kind`, the
+//! payload of each method's success, and the WebDriver references the element helpers take
+//! and return.
+//!
+//! Owns: those shapes and the fast decode of successes. Must not: turn failures into errors
+//! (the engine does).
+
+use super::{Tri, WireSnapshot};
+use serde::de::{self, DeserializeOwned, Deserializer};
+use serde::{Deserialize, Serialize};
+
+/// A reply of an engine entry point, tagged by `kind`: `ok` (and the other successes:
+/// `snapshot`, `stats`, `paint`, `pong`) with the method's own payload `T`, or one of the
+/// expected failures the page reports as a tagged value (never an exception). The replies
+/// of `since` and `fingerprint` carry no `kind`: they are always `Ok` ([`decode_reply`]).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Reply<T> {
+    #[serde(alias = "snapshot", alias = "stats", alias = "paint", alias = "pong")]
+    Ok(T),
+    /// A ref never issued in this document.
+    Unknown { r#ref: String },
+    /// The ref's element left the document (or is hidden now).
+    Gone {
+        r#ref: String,
+        role: String,
+        name: String,
+    },
+    /// The ref's element has another role, or a name not similar to the old one.
+    Changed {
+        r#ref: String,
+        was: (String, String),
+        now: (String, String),
+    },
+    /// The page rewrote the ref's entry in `window.__ariaRefs`.
+    Tampered {
+        r#ref: String,
+        role: String,
+        name: String,
+    },
+    /// Something else is at the centre of the ref's element (`point`).
+    Covered(Covered),
+    /// The ref's element has no size (`point`).
+    Invisible(Target),
+    /// The ref's element refused focus (`focus`).
+    NotFocusable(Target),
+    /// `select` on an element that is not a native `<select>`.
+    NotSelect(Target),
+    /// `select`: values no option has, and the options there are (at most 50).
+    NoOption {
+        #[serde(default)]
+        r#ref: String,
+        missing: Vec<String>,
+        available: Vec<String>,
+    },
+    /// `select` of several values in a single select.
+    NotMultiple {
+        #[serde(default)]
+        r#ref: String,
+    },
+    /// `snapshot`: the root (`role=...` or a selector) matches nothing.
+    NoRoot { root: String },
+    /// A selector the page's `querySelectorAll` refuses: the snapshot's root, or the
+    /// `selector` of a condition.
+    BadSelector {
+        root: Option<String>,
+        selector: Option<String>,
+    },
+    /// A regular expression JavaScript refuses (`search`, `condition`).
+    BadPattern { pattern: String },
+    /// `get` of something the engine cannot read.
+    BadWhat { what: String },
+    /// The engine threw (a bug, or a page that broke what the engine relies on).
+    Exception { message: Option<String> },
+    /// An entry point this engine does not have.
+    BadMethod {
+        #[serde(default)]
+        method: String,
+    },
+}
+
+/// The ref problems of a reply, by the name `refs::stale_error` reads them (the replies of
+/// `snapshot` are `Reply<Box<WireSnapshot>>`).
+pub type WireSnapshotOrError = Reply<Box<WireSnapshot>>;
+
+/// The kinds of successful replies: their payload is decoded straight into the method's
+/// type (the tagged enum would buffer a whole snapshot before decoding it).
+const SUCCESS_KINDS: &[&str] = &["ok", "snapshot", "stats", "paint", "pong"];
+
+/// The `kind` of a reply, when the reply starts with it (the engine writes `kind` first).
+pub fn reply_kind(raw: &str) -> Option<&str> {
+    let rest = raw.strip_prefix("{\"kind\":\"")?;
+    rest.find('"').map(|end| &rest[..end])
+}
+
+/// True for the kind of a successful reply.
+pub fn is_success(kind: &str) -> bool {
+    SUCCESS_KINDS.contains(&kind)
+}
+
+/// Decodes the JSON text of an engine reply: a success (or an untagged reply) into
+/// `Reply::Ok` with `T` read straight from the text, anything else through the tag.
+pub fn decode_reply<T: DeserializeOwned>(raw: &str) -> serde_json::Result<Reply<T>> {
+    match reply_kind(raw) {
+        Some(kind) if !is_success(kind) => serde_json::from_str(raw),
+        // the wire is flat (a node list with parent indexes): serde_json's depth limit holds
+        _ => serde_json::from_str(raw).map(Reply::Ok),
+    }
+}
+
+/// The element a failure is about: its ref, role and name.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct Target {
+    #[serde(default)]
+    pub r#ref: String,
+    #[serde(default)]
+    pub role: String,
+    #[serde(default)]
+    pub name: String,
+}
+
+/// `covered`: the ref's element, and what covers it (the highest ancestor of what is at its
+/// centre that does not contain it).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Covered {
+    #[serde(default)]
+    pub r#ref: String,
+    #[serde(default)]
+    pub role: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub by: Cover,
+}
+
+/// What covers an element: role (or tag) and name.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Cover {
+    #[serde(default = "element")]
+    pub role: String,
+    #[serde(default)]
+    pub name: String,
+}
+
+fn element() -> String {
+    "element".into()
+}
+
+impl Default for Cover {
+    fn default() -> Self {
+        Cover {
+            role: element(),
+            name: String::new(),
+        }
+    }
+}
+
+/// A reply whose payload is not read (`invalidate`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+pub struct Ack {}
+
+/// `stats`: the engine's walks and snapshot cache hits in this document.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+pub struct EngineStats {
+    pub walks: u64,
+    pub cache_hits: u64,
+}
+
+/// `ping`: the engine's build.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Pong {
+    pub hash: String,
+}
+
+/// Reply of `since`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct WireSince {
+    pub unchanged: bool,
+    pub known: bool,
+}
+
+/// `point`: where to act on a ref, in top-level viewport CSS pixels, after scrolling it into
+/// view.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct PointReply {
+    #[serde(default, deserialize_with = "number_or_zero")]
+    pub x: f64,
+    #[serde(default, deserialize_with = "number_or_zero")]
+    pub y: f64,
+    #[serde(default)]
+    pub role: String,
+    #[serde(default)]
+    pub name: String,
+    /// The name changed a little since the snapshot (the element is used as it is now).
+    #[serde(default)]
+    pub minor: bool,
+    #[serde(default)]
+    pub tag: String,
+}
+
+/// `focus`: the focused element and its value.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct FocusReply {
+    #[serde(default)]
+    pub role: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub minor: bool,
+    #[serde(default)]
+    pub tag: String,
+    pub value: Option<String>,
+}
+
+/// `get`: what was read (uncut), or nothing (an absent attribute).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct GetReply {
+    pub value: Option<GetValue>,
+}
+
+/// A value `get` read: text, or a box `[x, y, w, h]` in CSS pixels (numbers as the page
+/// wrote them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum GetValue {
+    Text(String),
+    Box([Option<serde_json::Number>; 4]),
+}
+
+impl GetValue {
+    /// The text read, when it is text.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            GetValue::Text(s) => Some(s),
+            GetValue::Box(_) => None,
+        }
+    }
+}
+
+/// `checked`: the checked state of a checkbox-like ref.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct CheckedReply {
+    /// true, false or "mixed".
+    pub checked: Tri,
+    #[serde(default)]
+    pub role: String,
+    #[serde(default)]
+    pub name: String,
+}
+
+/// `select`: the select's value after the change (the selected options' text).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SelectReply {
+    pub value: Option<String>,
+}
+
+/// `scroll`: the window's scroll position afterwards.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+pub struct ScrollReply {
+    pub scroll: [i64; 2],
+}
+
+/// `condition`: whether it holds now.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct ConditionReply {
+    #[serde(default)]
+    pub met: bool,
+    /// Ref conditions: how the ref resolved (`ok`, `gone`, `changed`...).
+    pub state: Option<String>,
+    /// URL conditions: the document's URL.
+    pub url: Option<String>,
+}
+
+/// `activity`: what settling after an action waits on.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct ActivityReply {
+    /// The document's `readyState`.
+    #[serde(default)]
+    pub ready: String,
+    /// Milliseconds since the last DOM mutation.
+    #[serde(default, deserialize_with = "number_or_zero")]
+    pub quiet_ms: f64,
+    /// Resources loaded since the last call.
+    #[serde(default)]
+    pub new_resources: bool,
+    #[serde(default)]
+    pub url: String,
+}
+
+/// `paint`: whether the frames counted from `start` were rendered, and the token to poll.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+pub struct PaintReply {
+    #[serde(default = "yes")]
+    pub done: bool,
+    pub token: Option<u64>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `console`: the messages captured since install (or the last clear).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ConsoleReply {
+    pub messages: Vec<ConsoleMessage>,
+}
+
+/// One console message, passed on to the step's output as the page recorded it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConsoleMessage {
+    pub level: String,
+    pub text: String,
+    /// `performance.now()` when it was logged.
+    pub at: serde_json::Number,
+}
+
+/// `search`: the first matches and how many there were.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SearchReply {
+    pub matches: Vec<SearchMatch>,
+    pub total: u64,
+}
+
+/// One search match, passed on to the step's output in the page's field order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchMatch {
+    pub r#ref: Option<String>,
+    pub role: String,
+    pub name: String,
+    /// Landmarks and dialogs around it (`main > form "Checkout"`).
+    pub path: String,
+    #[serde(rename = "box")]
+    pub bbox: Option<[Option<serde_json::Number>; 4]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// Distance from the `near` point, CSS pixels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<serde_json::Number>,
+}
+
+/// A WebDriver reference to an element or a shadow root, as scripts return and take them:
+/// a one-entry object (`{"element-6066-…": id}`, `{"shadow-6066-…": id}`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebRef {
+    /// The WebDriver identifier key (element or shadow root).
+    pub key: String,
+    pub id: String,
+}
+
+impl<'de> Deserialize<'de> for WebRef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let m = std::collections::BTreeMap::<String, String>::deserialize(d)?;
+        let mut it = m.into_iter();
+        match (it.next(), it.next()) {
+            (Some((key, id)), None) => Ok(WebRef { key, id }),
+            _ => Err(de::Error::custom("a web reference has exactly one entry")),
+        }
+    }
+}
+
+impl Serialize for WebRef {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(1))?;
+        m.serialize_entry(&self.key, &self.id)?;
+        m.end()
+    }
+}
+
+/// How to reach a cross-origin frame of the last walk (`frameRoute`, `frameRoutes`): the
+/// iframe elements from the current document down, and the frame's content origin in the
+/// current document's viewport.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct WireRoute {
+    /// The frame's index (`frameRoutes` only).
+    pub k: Option<u32>,
+    #[serde(default, deserialize_with = "refs_or_skip")]
+    pub chain: Vec<WebRef>,
+    #[serde(default, deserialize_with = "number_or_zero")]
+    pub x: f64,
+    #[serde(default, deserialize_with = "number_or_zero")]
+    pub y: f64,
+}
+
+/// A number, or 0 for null (JSON has no NaN: the page writes null for it).
+fn number_or_zero<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(0.0))
+}
+
+/// Web references, skipping entries that are not one (a null for a vanished element).
+fn refs_or_skip<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<WebRef>, D::Error> {
+    let all = Option::<Vec<serde_json::Value>>::deserialize(d)?.unwrap_or_default();
+    Ok(all
+        .into_iter()
+        .filter_map(|v| serde_json::from_value(v).ok())
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_are_tagged_by_kind() {
+        // successes of every kind decode straight into the method's payload
+        let pong: Reply<Pong> =
+            decode_reply(r#"{"kind":"pong","hash":"abc","engine_ms":0}"#).unwrap();
+        assert!(matches!(pong, Reply::Ok(Pong { hash }) if hash == "abc"));
+        // and through the tag alike
+        let stats: Reply<EngineStats> =
+            serde_json::from_str(r#"{"walks":2,"cache_hits":1,"kind":"stats"}"#).unwrap();
+        assert!(matches!(
+            stats,
+            Reply::Ok(EngineStats {
+                walks: 2,
+                cache_hits: 1
+            })
+        ));
+        // untagged replies are payloads
+        let since: Reply<WireSince> = decode_reply(r#"{"unchanged":false,"known":false}"#).unwrap();
+        assert!(matches!(since, Reply::Ok(WireSince { known: false, .. })));
+        // failures are variants, whatever the payload type
+        let covered: Reply<PointReply> = decode_reply(
+            r#"{"kind":"covered","x":1,"y":2,"role":"button","name":"Pay","minor":false,"tag":"button","ref":"s1e2","by":{"role":"dialog","name":"Cookies"}}"#,
+        )
+        .unwrap();
+        let Reply::Covered(c) = covered else {
+            panic!("{covered:?}")
+        };
+        assert_eq!((c.r#ref.as_str(), c.by.role.as_str()), ("s1e2", "dialog"));
+        assert_eq!(reply_kind(r#"{"kind":"gone","ref":"s1e1"}"#), Some("gone"));
+        assert_eq!(reply_kind(r#"{"url":"x"}"#), None);
+        // numbers the page wrote are passed on as written
+        let g: GetReply = serde_json::from_str(r#"{"kind":"ok","value":[1,2.5,null,4]}"#).unwrap();
+        assert_eq!(serde_json::to_string(&g.value).unwrap(), "[1,2.5,null,4]");
+    }
+
+    #[test]
+    fn web_references_round_trip() {
+        let key = "element-6066-11e4-a52e-4f735466cecf";
+        let raw = format!(r#"{{"{key}":"abc"}}"#);
+        let r: WebRef = serde_json::from_str(&raw).unwrap();
+        assert_eq!((r.key.as_str(), r.id.as_str()), (key, "abc"));
+        assert_eq!(serde_json::to_string(&r).unwrap(), raw);
+        let route: WireRoute = serde_json::from_str(&format!(
+            r#"{{"chain":[{raw},null],"x":null,"y":7.5,"k":3}}"#
+        ))
+        .unwrap();
+        assert_eq!(
+            (route.chain.len(), route.x, route.y, route.k),
+            (1, 0.0, 7.5, Some(3))
+        );
+    }
+}

@@ -22,6 +22,11 @@ function onCaches(begin, end) {
   push(cacheHooks, { begin: begin, end: end });
 }
 
+/**
+ * Begins a cache region (made fresh when none is open; nested regions share the outer one).
+ * Called by 90_api only, around each engine call, with endCaches() in `finally`: lower
+ * layers use the caches and never begin or end them.
+ */
 function beginCaches() {
   if (cacheDepth++ === 0) {
     styleCache = new $Map();
@@ -34,6 +39,7 @@ function beginCaches() {
     for (let i = 0; i < cacheHooks.length; i++) cacheHooks[i].begin();
   }
 }
+/** Ends a cache region; the outermost drops every cache (and the hooks' caches). */
 function endCaches() {
   if (--cacheDepth === 0) {
     styleCache = null;

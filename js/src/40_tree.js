@@ -338,372 +338,493 @@ function hasPointerHandler(el) {
   return false;
 }
 
+// The walk: walk() drives it, over one state object made by newWalk() and shared by the
+// visitors below (one object per walk, none per node: the stack is four parallel arrays).
+// Stack entries: [node, parentOut, ctx, scope]; ctx bits: 1 = inside interactive container,
+// 2 = visibility hidden (inherited), 4 = options of a drop-down select (no refs),
+// 8 = reached through its aria-owns owner; frame index in ctx >> 8. A null node marks the end
+// of a block-level container.
+
 /**
- * Walks from `rootEl` and returns {nodes, cands, stats}. Nodes: {p, r, n?, v?, s?, u?, d?,
- * ph?, b?}. Cands: elements that may get refs {i, el, tier, role, name, frame}.
+ * The state of one walk: its output (nodes, els, cands, frames), options, counters, explicit
+ * stack and aria-owns maps. Resets the last walk's records (pending hosts, cross-origin
+ * frames), reads rootDoc's aria-owns and emits the document node.
  */
-function walk(rootDoc, opts) {
-  const t0 = $now();
-  const nodes = [];
-  const cands = [];
-  const frames = [];
-  const notes = [];
-  const maxNodes = opts.maxNodes > 0 ? opts.maxNodes : 0;
-  const verbose = !!opts.verbose;
-  const wantBoxes = !!opts.viewport || !!opts.boxes;
-  let leftOut = 0;
-  let elements = 0;
-  // Closed shadow roots: read (handed over by the host), unreadable (the endpoint could
-  // not say), pending (not probed yet); host tags for the notes.
-  let closedRead = 0;
-  let closedUnread = 0;
-  let closedPending = 0;
-  const closedTags = [];
-  const closedTagSet = new $Set();
+function newWalk(rootDoc, opts) {
+  const w = {
+    t0: $now(),
+    nodes: [],
+    els: [],
+    cands: [],
+    frames: [],
+    notes: [],
+    // per output node, the index of its last emitted child (-1: none), for text merging
+    lastKid: [],
+    maxNodes: opts.maxNodes > 0 ? opts.maxNodes : 0,
+    verbose: !!opts.verbose,
+    wantBoxes: !!opts.viewport || !!opts.boxes,
+    viewportOnly: !!opts.viewport,
+    // Inside a cross-origin frame read by the host, refs carry its index (f<k>) and frames
+    // nested in it are numbered k*1000+j so refs stay unique in the tab.
+    frameBase: opts.frame > 0 ? opts.frame : 0,
+    focusedEl: null,
+    vp: null,
+    leftOut: 0,
+    elements: 0,
+    // Closed shadow roots: read (handed over by the host), unreadable (the endpoint could
+    // not say), pending (not probed yet); host tags for the notes.
+    closedRead: 0,
+    closedUnread: 0,
+    closedPending: 0,
+    closedTags: [],
+    closedTagSet: new $Set(),
+    // aria-owns: owner -> owned elements, owned element -> owner (null until one is found)
+    ownsOf: null,
+    ownedBy: null,
+    // the stack, as parallel arrays rather than one small array per entry; stackS holds the
+    // tree scope (document or shadow root) of each entry, so style questions need no
+    // getRootNode; null where it is not known (slotted nodes: ::slotted rules come from the
+    // slot's scope, and the slow path looks at both)
+    stack: [],
+    stackP: [],
+    stackC: [],
+    stackS: [],
+    sp: 0,
+  };
   pendingHosts = [];
   crossFrames = new $Map();
-  // Inside a cross-origin frame read by the host, refs carry its index (f<k>) and frames
-  // nested in it are numbered k*1000+j so refs stay unique in the tab.
-  const frameBase = opts.frame > 0 ? opts.frame : 0;
-  function noteClosed(tag) {
-    if (closedTags.length < 5 && !setHas(closedTagSet, tag)) {
-      setAdd(closedTagSet, tag);
-      // element names may hold almost any character (createElement): well-formed, capped
-      push(closedTags, clean(strSlice(tag, 0, 100)));
-    }
-  }
-  const lastKid = [];
-  const els = [];
-  // aria-owns: the owner shows its owned elements after its own children, and they are
-  // left out where they stand in the DOM (as Chromium's tree does). Document scope only.
-  let ownsOf = null;
-  let ownedBy = null;
-  function scanOwns(doc) {
-    let list;
-    try {
-      list = docQuerySelectorAll(doc, "[aria-owns]");
-    } catch (_) {
-      return;
-    }
-    const n = nodeListLength(list);
-    for (let i = 0; i < n; i++) {
-      const owner = nodeListItem(list, i);
-      // an owner the page does not render owns nothing: its elements stay where they are
-      if (checkVisibility && !checkVisibility(owner)) continue;
-      const ids = idRefs(owner, "aria-owns");
-      for (let j = 0; j < ids.length; j++) {
-        const t = ids[j];
-        if (!ownsOf) {
-          ownsOf = new $Map();
-          ownedBy = new $Map();
-        }
-        // one owner per element, and never an ancestor of the owner (no cycles)
-        if (mapHas(ownedBy, t) || contains(t, owner)) continue;
-        // what is hidden where it stands stays hidden (and stays out)
-        if (checkVisibility && !checkVisibility(t)) continue;
-        if (closest(t, '[aria-hidden="true"], [inert]')) continue;
-        mapSet(ownedBy, t, owner);
-        let list2 = mapGet(ownsOf, owner);
-        if (!list2) {
-          list2 = [];
-          mapSet(ownsOf, owner, list2);
-        }
-        push(list2, t);
-      }
-    }
-  }
-  scanOwns(rootDoc);
-
+  scanOwns(w, rootDoc);
   const title = docTitleOf(rootDoc);
-  push(nodes, { p: -1, r: "document", n: clean(normalizeWS(title || ""), NAME_CAP) });
-  push(els, rootDoc);
-  lastKid[0] = -1;
+  push(w.nodes, { p: -1, r: "document", n: clean(normalizeWS(title || ""), NAME_CAP) });
+  push(w.els, rootDoc);
+  w.lastKid[0] = -1;
+  return w;
+}
 
-  function emit(node, el) {
-    if (maxNodes && nodes.length >= maxNodes) {
-      leftOut++;
-      return -1;
-    }
-    const i = nodes.length;
-    push(nodes, node);
-    push(els, el);
-    lastKid[i] = -1;
-    lastKid[node.p] = i;
-    return i;
+/** Records a closed-root host's tag for the notes (the first five distinct, well-formed, capped). */
+function noteClosed(w, tag) {
+  if (w.closedTags.length < 5 && !setHas(w.closedTagSet, tag)) {
+    setAdd(w.closedTagSet, tag);
+    // element names may hold almost any character (createElement): well-formed, capped
+    push(w.closedTags, clean(strSlice(tag, 0, 100)));
   }
+}
 
-  function emitText(text, p) {
-    if (!text) return;
-    const li = lastKid[p];
-    if (li >= 0 && nodes[li].r === "text") {
-      nodes[li].v += text;
-      return;
-    }
-    if (!strTrim(text)) {
-      // keep the space between neighbouring text pieces only
-      return;
-    }
-    emit({ p: p, r: "text", v: text }, null);
+/**
+ * Reads the aria-owns of a document into w.ownsOf / w.ownedBy: the owner shows its owned
+ * elements after its own children, and they are left out where they stand in the DOM (as
+ * Chromium's tree does). Document scope only.
+ */
+function scanOwns(w, doc) {
+  let list;
+  try {
+    list = docQuerySelectorAll(doc, "[aria-owns]");
+  } catch (_) {
+    return;
   }
+  const n = nodeListLength(list);
+  for (let i = 0; i < n; i++) {
+    const owner = nodeListItem(list, i);
+    // an owner the page does not render owns nothing: its elements stay where they are
+    if (checkVisibility && !checkVisibility(owner)) continue;
+    const ids = idRefs(owner, "aria-owns");
+    for (let j = 0; j < ids.length; j++) {
+      const t = ids[j];
+      if (!w.ownsOf) {
+        w.ownsOf = new $Map();
+        w.ownedBy = new $Map();
+      }
+      // one owner per element, and never an ancestor of the owner (no cycles)
+      if (mapHas(w.ownedBy, t) || contains(t, owner)) continue;
+      // what is hidden where it stands stays hidden (and stays out)
+      if (checkVisibility && !checkVisibility(t)) continue;
+      if (closest(t, '[aria-hidden="true"], [inert]')) continue;
+      mapSet(w.ownedBy, t, owner);
+      let owned = mapGet(w.ownsOf, owner);
+      if (!owned) {
+        owned = [];
+        mapSet(w.ownsOf, owner, owned);
+      }
+      push(owned, t);
+    }
+  }
+}
 
-  // Stack entries: [node, parentOut, ctx], ctx bits: 1 = inside interactive container,
-  // 2 = visibility hidden (inherited), 4 = options of a drop-down select (no refs),
-  // 8 = reached through its aria-owns owner; frame index in ctx >> 8.
-  // three parallel arrays rather than one small array per entry: no allocation per node
-  const stack = [];
-  const stackP = [];
-  const stackC = [];
-  // the tree scope (document or shadow root) of each entry, so style questions need no
-  // getRootNode; null where it is not known (slotted nodes: ::slotted rules come from the
-  // slot's scope, and the slow path looks at both)
-  const stackS = [];
-  let sp = 0;
-  function spush(node, p, c, scope) {
-    stack[sp] = node;
-    stackP[sp] = p;
-    stackC[sp] = c;
-    stackS[sp] = scope;
-    sp++;
+/** Appends an output node (el: its element, null for text); its index, or -1 over --max-nodes. */
+function emitNode(w, node, el) {
+  if (w.maxNodes && w.nodes.length >= w.maxNodes) {
+    w.leftOut++;
+    return -1;
   }
+  const i = w.nodes.length;
+  push(w.nodes, node);
+  push(w.els, el);
+  w.lastKid[i] = -1;
+  w.lastKid[node.p] = i;
+  return i;
+}
+
+/** Adds text under output node p: merged into a text run that is p's last child, else a new one. */
+function emitText(w, text, p) {
+  if (!text) return;
+  const li = w.lastKid[p];
+  if (li >= 0 && w.nodes[li].r === "text") {
+    w.nodes[li].v += text;
+    return;
+  }
+  if (!strTrim(text)) {
+    // keep the space between neighbouring text pieces only
+    return;
+  }
+  emitNode(w, { p: p, r: "text", v: text }, null);
+}
+
+/** A space after the text run that is p's last child, if any (a break between text pieces). */
+function spaceAfterText(w, p) {
+  const li = w.lastKid[p];
+  if (li >= 0 && w.nodes[li].r === "text") w.nodes[li].v += " ";
+}
+
+/** Pushes a stack entry: node (null: end of a block), its parent's output index, ctx, scope. */
+function spush(w, node, p, c, scope) {
+  const sp = w.sp;
+  w.stack[sp] = node;
+  w.stackP[sp] = p;
+  w.stackC[sp] = c;
+  w.stackS[sp] = scope;
+  w.sp = sp + 1;
+}
+
+/**
+ * Walks from `rootEl` and returns {nodes, els, cands, frames, notes, stats}. Nodes: {p, r,
+ * n?, v?, s?, u?, d?, ph?, b?, f?}. Cands: elements that may get refs {i, el, tier, role,
+ * name, frame}.
+ */
+function walk(rootDoc, opts) {
+  const w = newWalk(rootDoc, opts);
   const body = docBodyOf(rootDoc) || docElementOf(rootDoc);
   const start = opts.rootEl || body;
-  if (!start) {
-    return { nodes, els, cands, frames, notes, stats: { ms: $now() - t0, elements: 0, leftOut: 0,
-      closedRead: 0, closedUnread: 0, closedPending: 0, closedTags: [] } };
-  }
-  spush(start, 0, frameBase << 8, getRootNode(start));
-  const focusedEl = deepActiveElement(rootDoc);
-  const vp = wantBoxes ? viewportOf(start) : null;
+  if (!start) return finishWalk(w);
+  spush(w, start, 0, w.frameBase << 8, getRootNode(start));
+  w.focusedEl = deepActiveElement(rootDoc);
+  w.vp = w.wantBoxes ? viewportOf(start) : null;
+  runWalk(w);
+  return finishWalk(w);
+}
 
-  while (sp > 0) {
-    sp--;
+/** Pops the stack until it is empty, handing each entry to the visitor of its node type. */
+function runWalk(w) {
+  const stack = w.stack;
+  const stackP = w.stackP;
+  const stackC = w.stackC;
+  const stackS = w.stackS;
+  while (w.sp > 0) {
+    const sp = --w.sp;
     const node = stack[sp];
     const parentOut = stackP[sp];
-    let ctx = stackC[sp];
+    const ctx = stackC[sp];
     const scope = stackS[sp];
     stack[sp] = null;
     stackS[sp] = null;
     if (node === null) {
       // the end of a block-level container: text on either side must not run together
-      const li = lastKid[parentOut];
-      if (li >= 0 && nodes[li].r === "text") nodes[li].v += " ";
+      spaceAfterText(w, parentOut);
       continue;
     }
     const nt = nodeType(node);
-    if (nt === TEXT_NODE) {
-      if (ctx & 2) continue;
-      const v = renderedText(node, scope);
-      if (v) emitText(v, parentOut);
-      continue;
-    }
-    if (nt === DOCUMENT_NODE) {
-      const b = docBodyOf(node) || docElementOf(node);
-      if (b) spush(b, parentOut, ctx, node);
-      continue;
-    }
-    if (nt !== ELEMENT_NODE) continue;
-    if (ownedBy) {
-      // an owned element is walked under its owner (ctx bit 8), not where it stands
-      if (!(ctx & 8) && mapHas(ownedBy, node)) continue;
-      ctx &= ~8;
-    }
-    elements++;
-    const el = node;
-    const style = styleOf(el);
-    if (subtreeHiddenReason(el, style)) continue;
-    const elScope = scope || getRootNode(el);
-    const visHidden = visibilityHiddenIn(el, style, !!(ctx & 2), scope);
-    if (visHidden) ctx |= 2;
-    else ctx &= ~2;
-    const tag = tagOf(el);
-    if (strIndexOf(tag, "-") > 0 && !shadowRootOf(el)) {
-      // A custom element may hold a closed shadow root (SPEC 1: reported, never dropped).
-      if (closedRootCount && wmGet(closedRoots, el)) {
-        closedRead++;
-        noteClosed(tag);
-      } else {
-        const pv = wmGet(probedHosts, el);
-        if (pv === 3) {
-          closedUnread++;
-          noteClosed(tag);
-        } else if (pv === undefined && mayHoldClosedRoot(el)) {
-          closedPending++;
-          if (pendingHosts.length < PROBE_CAP) push(pendingHosts, el);
-        }
-      }
-    }
-    if (tag === "br") {
-      const li = lastKid[parentOut];
-      if (li >= 0 && nodes[li].r === "text") nodes[li].v += " ";
-      continue;
-    }
-    let out = parentOut;
-    let role = visHidden ? null : getRole(el);
-    if (role && setHas(INLINE_TEXT_ROLES, role)) role = null;
-    if (wantBoxes && role && opts.viewport) {
-      const bx = boxOf(el);
-      if (!intersectsViewport(bx, vp)) role = null;
-    }
-    if (role) {
-      // reached through shown ancestors (the walk does not enter hidden or skipped
-      // subtrees): name-from-content questions about its descendants stop climbing here
-      if (setHas(NAME_FROM_CONTENT, role)) markShown(el);
-      const name = getName(el, role);
-      const n = { p: parentOut, r: role };
-      if (name) n.n = name;
-      if (ctx >> 8) n.f = ctx >> 8;
-      const st = statesOf(el, role, tag, focusedEl, verbose);
-      if (st) n.s = st;
-      if (setHas(VALUE_ROLES, role) || role === "progressbar" || role === "meter") {
-        const v = valueOf(el, role, tag);
-        if (v) n.v = clean(v, NAME_CAP);
-      }
-      if (role === "link") {
-        const u = hrefOf(el, tag);
-        if (u) n.u = clean(u, 2048);
-      }
-      if (verbose) {
-        const d = getDescription(el, name);
-        if (d) n.d = d;
-        const ph = getAttr(el, "placeholder") || getAttr(el, "aria-placeholder");
-        if (ph) n.ph = clean(ph, NAME_CAP);
-      }
-      if (wantBoxes) {
-        const bx = boxOf(el);
-        n.b = [$Math.round(bx.x), $Math.round(bx.y), $Math.round(bx.w), $Math.round(bx.h)];
-      }
-      const idx = emit(n, el);
-      if (idx >= 0) {
-        out = idx;
-        let tier = 3;
-        if (setHas(TIER1, role)) tier = 1;
-        else if ((ctx & 1) && setHas(TIER2, role)) tier = 2;
-        else if (!st || !st.disabled) {
-          let ti = null;
-          const tia = getAttr(el, "tabindex");
-          if (tia !== null) ti = $Number(tia);
-          if ((ti !== null && ti >= 0) || (isEditable(el) && tag !== "body")) tier = 1;
-        }
-        if (ctx & 4) tier = 3;
-        if (tier < 3) push(cands, { i: idx, el: el, tier: tier, role: role, name: name, frame: ctx >> 8 });
-        if (setHas(INTERACTIVE_CONTAINERS, role)) ctx |= 1;
-      } else {
-        // over --max-nodes: keep counting what would have been shown, emit nothing more
-        continue;
-      }
-    } else if (!visHidden) {
-      // Generic container: still interactive when focusable or clickable.
-      const tia = getAttr(el, "tabindex");
-      const focusable = tia !== null && $Number(tia) >= 0;
-      if ((focusable || hasPointerHandler(el)) && tag !== "body" && tag !== "html") {
-        const name = getName(el, "generic");
-        const contentName = name || clean(normalizeWS(textContent(el) || ""), 100);
-        const n = { p: parentOut, r: "generic" };
-        if (contentName) n.n = contentName;
-        if (wantBoxes) {
-          const bx = boxOf(el);
-          n.b = [$Math.round(bx.x), $Math.round(bx.y), $Math.round(bx.w), $Math.round(bx.h)];
-        }
-        const idx = emit(n, el);
-        if (idx >= 0) {
-          out = idx;
-          push(cands, { i: idx, el: el, tier: 1, role: "generic", name: contentName, frame: ctx >> 8 });
-        }
-      }
-    }
+    if (nt === TEXT_NODE) visitText(w, node, parentOut, ctx, scope);
+    else if (nt === DOCUMENT_NODE) visitDocument(w, node, parentOut, ctx);
+    else if (nt === ELEMENT_NODE) visitElement(w, node, parentOut, ctx, scope);
+  }
+}
 
-    // Children, pushed in reverse document order.
-    if (contentsSkipped(el, style, scope)) continue;
-    if (tag === "iframe" || tag === "frame") {
-      // An invisible frame shows nothing of its document, whatever that document's own
-      // styles say (visibility does not inherit across documents, but the frame is not
-      // painted): its content is hidden, like any hidden subtree.
-      if (visHidden) continue;
-      const doc = frameDocument(el, tag);
-      const k = frameBase ? frameBase * 1000 + frameIndexOf(el) : frameIndexOf(el);
-      if (doc && docElementOf(doc)) {
-        push(frames, { k: k, i: out, url: clean(docURLOf(doc), 2048) });
-        scanOwns(doc);
-        spush(doc, out, (ctx & 3) | (k << 8), doc);
-      } else {
-        // A cross-origin frame too small to show anything (trackers, 0x0 ad slots) is
-        // not read: the host would switch into it for nothing.
-        const fb = boxOf(el);
-        if (fb.w < 10 || fb.h < 10) continue;
-        // the resolved URL, so the host can match it with the browser's frame tree
-        let src = "";
-        try {
-          src = (tag === "iframe" ? iframeSrcOf(el) : frameSrcOf(el)) || "";
-        } catch (_) {
-          src = "";
-        }
-        if (!src) src = getAttr(el, "src") || "";
-        push(frames, { k: k, i: out, url: clean(src, 2048), unreadable: "cross-origin" });
-        mapSet(crossFrames, k, weakEl(el));
-      }
-      continue;
-    }
-    if (tag === "details" && !detailsOpenOf(el)) {
-      for (let c = firstElementChild(el); c; c = nextElementSibling(c))
-        if (localNameOf(c) === "summary") {
-          spush(c, out, ctx, elScope);
-          break;
-        }
-      continue;
-    }
-    if (tag === "select" || tag === "textarea" || tag === "svg" || tag === "img") {
-      // Options of a closed select are listed; the text of a textarea is its value.
-      // Options are listed for both select forms (Chromium exposes them; agents need them).
-      // Options of a drop-down (combobox) select take no refs: they are chosen with
-      // `select`, not clicked (ctx bit 4).
-      if (tag === "select" && (role === "listbox" || role === "combobox")) {
-        const kids = flatChildren(el);
-        const bits = role === "combobox" ? 1 | 4 : 1;
-        for (let i = kids.length - 1; i >= 0; i--) spush(kids[i], out, ctx | bits, elScope);
-      }
-      continue;
-    }
-    if (role === "textbox" || role === "searchbox") continue;
-    // A node named by its content whose children are text only: that text is its name,
-    // which every output shows once (the text runs would be dropped), so it is not walked.
-    if (out !== parentOut && nodes[out].n && !firstElementChild(el) && tag !== "slot" &&
-        setHas(contentNamed, el) && !shadowRootAny(el) && !(ownsOf && mapHas(ownsOf, el)) &&
-        !(scopeFlagsOf(elScope) & SCOPE_PSEUDO)) continue;
-    if (out === parentOut && !visHidden && style && !setHas(INLINE_DISPLAYS, cssValue(style, "display"))) {
-      const li = lastKid[parentOut];
-      if (li >= 0 && nodes[li].r === "text") nodes[li].v += " ";
-      spush(null, parentOut, 0, null);
-    }
-    if (ownsOf) {
-      const owns = mapGet(ownsOf, el);
-      if (owns) for (let i = owns.length - 1; i >= 0; i--) spush(owns[i], out, ctx | 8, null);
-    }
-    const sr = tag === "slot" ? null : shadowRootAny(el);
-    if (tag !== "slot" && !sr) {
-      // the common case: light children, pushed last first
-      for (let c = lastChildOf(el); c; c = previousSiblingOf(c)) spush(c, out, ctx, elScope);
-    } else if (sr) {
-      for (let c = lastChildOf(sr); c; c = previousSiblingOf(c)) spush(c, out, ctx, sr);
-    } else {
-      // a slot: its assigned nodes (scope unknown here), or its fallback content (its own)
-      const kids = flatChildren(el);
-      const assigned = kids.length > 0 && parentNode(kids[0]) !== el;
-      for (let i = kids.length - 1; i >= 0; i--) spush(kids[i], out, ctx, assigned ? null : elScope);
-    }
+/** A text node: its rendered text joins the text under its parent (nothing when hidden). */
+function visitText(w, node, parentOut, ctx, scope) {
+  if (ctx & 2) return;
+  const v = renderedText(node, scope);
+  if (v) emitText(w, v, parentOut);
+}
+
+/** A same-origin frame's document: its body (or root element) is walked under the frame. */
+function visitDocument(w, doc, parentOut, ctx) {
+  const b = docBodyOf(doc) || docElementOf(doc);
+  if (b) spush(w, b, parentOut, ctx, doc);
+}
+
+/**
+ * An element: skipped when hidden (or owned elsewhere), its node when it has a role or is an
+ * interactive container, then its children pushed in reverse document order.
+ */
+function visitElement(w, el, parentOut, ctx, scope) {
+  if (w.ownedBy) {
+    // an owned element is walked under its owner (ctx bit 8), not where it stands
+    if (!(ctx & 8) && mapHas(w.ownedBy, el)) return;
+    ctx &= ~8;
+  }
+  w.elements++;
+  const style = styleOf(el);
+  if (subtreeHiddenReason(el, style)) return;
+  const elScope = scope || getRootNode(el);
+  const visHidden = visibilityHiddenIn(el, style, !!(ctx & 2), scope);
+  if (visHidden) ctx |= 2;
+  else ctx &= ~2;
+  const tag = tagOf(el);
+  // A custom element may hold a closed shadow root (SPEC 1: reported, never dropped).
+  if (strIndexOf(tag, "-") > 0 && !shadowRootOf(el)) noteCustomHost(w, el, tag);
+  if (tag === "br") {
+    spaceAfterText(w, parentOut);
+    return;
+  }
+  let out = parentOut;
+  let role = visHidden ? null : getRole(el);
+  if (role && setHas(INLINE_TEXT_ROLES, role)) role = null;
+  if (w.wantBoxes && role && w.viewportOnly) {
+    const bx = boxOf(el);
+    if (!intersectsViewport(bx, w.vp)) role = null;
+  }
+  if (role) {
+    out = emitRoleNode(w, el, role, tag, parentOut, ctx);
+    // over --max-nodes: keep counting what would have been shown, emit nothing more
+    if (out < 0) return;
+    if (setHas(INTERACTIVE_CONTAINERS, role)) ctx |= 1;
+  } else if (!visHidden) {
+    const idx = emitGenericNode(w, el, tag, parentOut, ctx);
+    if (idx >= 0) out = idx;
   }
 
-  // Normalise merged text.
+  // Children, pushed in reverse document order.
+  if (contentsSkipped(el, style, scope)) return;
+  if (tag === "iframe" || tag === "frame") {
+    // An invisible frame shows nothing of its document, whatever that document's own
+    // styles say (visibility does not inherit across documents, but the frame is not
+    // painted): its content is hidden, like any hidden subtree.
+    if (!visHidden) visitFrame(w, el, tag, out, ctx);
+    return;
+  }
+  if (pushSpecialChildren(w, el, tag, role, out, ctx, elScope)) return;
+  if (namedByTextOnly(w, el, tag, elScope, parentOut, out)) return;
+  if (out === parentOut && !visHidden && style && !setHas(INLINE_DISPLAYS, cssValue(style, "display"))) {
+    spaceAfterText(w, parentOut);
+    spush(w, null, parentOut, 0, null);
+  }
+  pushFlatChildren(w, el, tag, out, ctx, elScope);
+}
+
+/**
+ * Closed-root bookkeeping for a custom element without an open shadow root: counted as read
+ * (the host handed its closed root over), unreadable (the endpoint could not say), or pending
+ * (worth probing: queued for the host, at most PROBE_CAP).
+ */
+function noteCustomHost(w, el, tag) {
+  if (closedRootCount && wmGet(closedRoots, el)) {
+    w.closedRead++;
+    noteClosed(w, tag);
+    return;
+  }
+  const pv = wmGet(probedHosts, el);
+  if (pv === 3) {
+    w.closedUnread++;
+    noteClosed(w, tag);
+  } else if (pv === undefined && mayHoldClosedRoot(el)) {
+    w.closedPending++;
+    if (pendingHosts.length < PROBE_CAP) push(pendingHosts, el);
+  }
+}
+
+/** The box of an element as [x, y, w, h] rounded to CSS pixels. */
+function roundedBox(el) {
+  const bx = boxOf(el);
+  return [$Math.round(bx.x), $Math.round(bx.y), $Math.round(bx.w), $Math.round(bx.h)];
+}
+
+/**
+ * Emits the node of an element with a role (name, states, value, URL, description,
+ * placeholder, box) and makes it a ref candidate when its tier is 1 or 2. Its index, or -1
+ * over --max-nodes.
+ */
+function emitRoleNode(w, el, role, tag, parentOut, ctx) {
+  // reached through shown ancestors (the walk does not enter hidden or skipped
+  // subtrees): name-from-content questions about its descendants stop climbing here
+  if (setHas(NAME_FROM_CONTENT, role)) markShown(el);
+  const name = getName(el, role);
+  const n = { p: parentOut, r: role };
+  if (name) n.n = name;
+  if (ctx >> 8) n.f = ctx >> 8;
+  const st = statesOf(el, role, tag, w.focusedEl, w.verbose);
+  if (st) n.s = st;
+  if (setHas(VALUE_ROLES, role) || role === "progressbar" || role === "meter") {
+    const v = valueOf(el, role, tag);
+    if (v) n.v = clean(v, NAME_CAP);
+  }
+  if (role === "link") {
+    const u = hrefOf(el, tag);
+    if (u) n.u = clean(u, 2048);
+  }
+  if (w.verbose) {
+    const d = getDescription(el, name);
+    if (d) n.d = d;
+    const ph = getAttr(el, "placeholder") || getAttr(el, "aria-placeholder");
+    if (ph) n.ph = clean(ph, NAME_CAP);
+  }
+  if (w.wantBoxes) n.b = roundedBox(el);
+  const idx = emitNode(w, n, el);
+  if (idx < 0) return -1;
+  const tier = candidateTier(el, role, tag, st, ctx);
+  if (tier < 3) push(w.cands, { i: idx, el: el, tier: tier, role: role, name: name, frame: ctx >> 8 });
+  return idx;
+}
+
+/**
+ * Ref tier of a node with a role: 1 for controls (and focusable or editable elements that
+ * are not disabled), 2 for items inside interactive containers, 3 (no ref) otherwise and
+ * for the options of a drop-down select.
+ */
+function candidateTier(el, role, tag, st, ctx) {
+  let tier = 3;
+  if (setHas(TIER1, role)) tier = 1;
+  else if ((ctx & 1) && setHas(TIER2, role)) tier = 2;
+  else if (!st || !st.disabled) {
+    let ti = null;
+    const tia = getAttr(el, "tabindex");
+    if (tia !== null) ti = $Number(tia);
+    if ((ti !== null && ti >= 0) || (isEditable(el) && tag !== "body")) tier = 1;
+  }
+  if (ctx & 4) tier = 3;
+  return tier;
+}
+
+/**
+ * A generic container is still interactive when focusable or clickable: emits it (named by
+ * its name or else its text) as a tier 1 candidate. Its index, or -1 when it is not one (or
+ * over --max-nodes).
+ */
+function emitGenericNode(w, el, tag, parentOut, ctx) {
+  const tia = getAttr(el, "tabindex");
+  const focusable = tia !== null && $Number(tia) >= 0;
+  if (!((focusable || hasPointerHandler(el)) && tag !== "body" && tag !== "html")) return -1;
+  const name = getName(el, "generic");
+  const contentName = name || clean(normalizeWS(textContent(el) || ""), 100);
+  const n = { p: parentOut, r: "generic" };
+  if (contentName) n.n = contentName;
+  if (w.wantBoxes) n.b = roundedBox(el);
+  const idx = emitNode(w, n, el);
+  if (idx >= 0) push(w.cands, { i: idx, el: el, tier: 1, role: "generic", name: contentName, frame: ctx >> 8 });
+  return idx;
+}
+
+/**
+ * A shown iframe or frame element (out: its output index, or its parent's): a same-origin
+ * document is read for aria-owns and pushed under it with its frame index in ctx; a
+ * cross-origin one is listed for the host to read (with WebDriver frame switching).
+ */
+function visitFrame(w, el, tag, out, ctx) {
+  const doc = frameDocument(el, tag);
+  const k = w.frameBase ? w.frameBase * 1000 + frameIndexOf(el) : frameIndexOf(el);
+  if (doc && docElementOf(doc)) {
+    push(w.frames, { k: k, i: out, url: clean(docURLOf(doc), 2048) });
+    scanOwns(w, doc);
+    spush(w, doc, out, (ctx & 3) | (k << 8), doc);
+    return;
+  }
+  // A cross-origin frame too small to show anything (trackers, 0x0 ad slots) is
+  // not read: the host would switch into it for nothing.
+  const fb = boxOf(el);
+  if (fb.w < 10 || fb.h < 10) return;
+  // the resolved URL, so the host can match it with the browser's frame tree
+  let src = "";
+  try {
+    src = (tag === "iframe" ? iframeSrcOf(el) : frameSrcOf(el)) || "";
+  } catch (_) {
+    src = "";
+  }
+  if (!src) src = getAttr(el, "src") || "";
+  push(w.frames, { k: k, i: out, url: clean(src, 2048), unreadable: "cross-origin" });
+  mapSet(crossFrames, k, weakEl(el));
+}
+
+/**
+ * Elements that show only some of their children, or none: a closed details its summary, a
+ * listbox or drop-down select its options; textarea, svg, img and text fields nothing. True
+ * when el is one of these (its children, if any, are pushed).
+ */
+function pushSpecialChildren(w, el, tag, role, out, ctx, elScope) {
+  if (tag === "details" && !detailsOpenOf(el)) {
+    for (let c = firstElementChild(el); c; c = nextElementSibling(c))
+      if (localNameOf(c) === "summary") {
+        spush(w, c, out, ctx, elScope);
+        break;
+      }
+    return true;
+  }
+  if (tag === "select" || tag === "textarea" || tag === "svg" || tag === "img") {
+    // Options of a closed select are listed; the text of a textarea is its value.
+    // Options are listed for both select forms (Chromium exposes them; agents need them).
+    // Options of a drop-down (combobox) select take no refs: they are chosen with
+    // `select`, not clicked (ctx bit 4).
+    if (tag === "select" && (role === "listbox" || role === "combobox")) {
+      const kids = flatChildren(el);
+      const bits = role === "combobox" ? 1 | 4 : 1;
+      for (let i = kids.length - 1; i >= 0; i--) spush(w, kids[i], out, ctx | bits, elScope);
+    }
+    return true;
+  }
+  return role === "textbox" || role === "searchbox";
+}
+
+/**
+ * A node named by its content whose children are text only: that text is its name, which
+ * every output shows once (the text runs would be dropped), so it is not walked.
+ */
+function namedByTextOnly(w, el, tag, elScope, parentOut, out) {
+  return out !== parentOut && !!w.nodes[out].n && !firstElementChild(el) && tag !== "slot" &&
+    setHas(contentNamed, el) && !shadowRootAny(el) && !(w.ownsOf && mapHas(w.ownsOf, el)) &&
+    !(scopeFlagsOf(elScope) & SCOPE_PSEUDO);
+}
+
+/**
+ * Pushes what an element shows under it in the flat tree, last first: its aria-owns elements
+ * (shown after its own children), then its shadow root's children, a slot's assigned nodes
+ * or fallback content, or (the common case) its light children.
+ */
+function pushFlatChildren(w, el, tag, out, ctx, elScope) {
+  if (w.ownsOf) {
+    const owns = mapGet(w.ownsOf, el);
+    if (owns) for (let i = owns.length - 1; i >= 0; i--) spush(w, owns[i], out, ctx | 8, null);
+  }
+  const sr = tag === "slot" ? null : shadowRootAny(el);
+  if (tag !== "slot" && !sr) {
+    // the common case: light children, pushed last first
+    for (let c = lastChildOf(el); c; c = previousSiblingOf(c)) spush(w, c, out, ctx, elScope);
+  } else if (sr) pushShadowRoot(w, sr, out, ctx);
+  else pushSlot(w, el, out, ctx, elScope);
+}
+
+/** Pushes the children of a host's shadow root (open, or closed and handed over), last first. */
+function pushShadowRoot(w, sr, out, ctx) {
+  for (let c = lastChildOf(sr); c; c = previousSiblingOf(c)) spush(w, c, out, ctx, sr);
+}
+
+/** Pushes a slot's assigned nodes (their scope unknown here) or its fallback content (its own). */
+function pushSlot(w, slot, out, ctx, elScope) {
+  const kids = flatChildren(slot);
+  const assigned = kids.length > 0 && parentNode(kids[0]) !== slot;
+  for (let i = kids.length - 1; i >= 0; i--) spush(w, kids[i], out, ctx, assigned ? null : elScope);
+}
+
+/** The walk's result: merged text normalised, and its stats (ms since newWalk). */
+function finishWalk(w) {
+  const nodes = w.nodes;
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i];
     if (n.r === "text") n.v = clean(normalizeWS(n.v), NAME_CAP);
   }
   return {
     nodes: nodes,
-    els: els,
-    cands: cands,
-    frames: frames,
-    notes: notes,
-    stats: { ms: $now() - t0, elements: elements, leftOut: leftOut, closedRead: closedRead,
-      closedUnread: closedUnread, closedPending: closedPending, closedTags: closedTags },
+    els: w.els,
+    cands: w.cands,
+    frames: w.frames,
+    notes: w.notes,
+    stats: { ms: $now() - w.t0, elements: w.elements, leftOut: w.leftOut, closedRead: w.closedRead,
+      closedUnread: w.closedUnread, closedPending: w.closedPending, closedTags: w.closedTags },
   };
 }

@@ -89,21 +89,16 @@ function resolveRef(ref) {
     e.tampered = true;
     return { kind: "tampered", ref: ref, role: e.role, name: e.name };
   }
-  beginCaches();
-  try {
-    let role = getRole(el);
-    if (!role || setHas(INLINE_TEXT_ROLES, role)) role = e.role === "generic" ? "generic" : role || "generic";
-    const name = role === "generic" ? e.name : getName(el, role);
-    if (isHiddenForName(el)) return { kind: "gone", ref: ref, role: e.role, name: e.name, hidden: true };
-    if (role !== e.role) return { kind: "changed", ref: ref, was: [e.role, e.name], now: [role, name] };
-    if (name !== e.name) {
-      if (similarNames(name, e.name)) return { kind: "ok", el: el, role: role, name: name, minor: true };
-      return { kind: "changed", ref: ref, was: [e.role, e.name], now: [role, name] };
-    }
-    return { kind: "ok", el: el, role: role, name: name, minor: false };
-  } finally {
-    endCaches();
+  let role = getRole(el);
+  if (!role || setHas(INLINE_TEXT_ROLES, role)) role = e.role === "generic" ? "generic" : role || "generic";
+  const name = role === "generic" ? e.name : getName(el, role);
+  if (isHiddenForName(el)) return { kind: "gone", ref: ref, role: e.role, name: e.name, hidden: true };
+  if (role !== e.role) return { kind: "changed", ref: ref, was: [e.role, e.name], now: [role, name] };
+  if (name !== e.name) {
+    if (similarNames(name, e.name)) return { kind: "ok", el: el, role: role, name: name, minor: true };
+    return { kind: "changed", ref: ref, was: [e.role, e.name], now: [role, name] };
   }
+  return { kind: "ok", el: el, role: role, name: name, minor: false };
 }
 
 /** The ref of an element, minting one (tier aside) when it has none, for search results. */

@@ -70,20 +70,15 @@ function flatContains(ancestor, node) {
 
 /** role "name" of an element, for messages. */
 function describe(el) {
-  beginCaches();
+  const role = getRole(el) || clean(strSlice(tagOf(el), 0, 100));
+  let name = "";
   try {
-    const role = getRole(el) || clean(strSlice(tagOf(el), 0, 100));
-    let name = "";
-    try {
-      name = getName(el, role);
-    } catch (_) {
-      name = "";
-    }
-    if (!name) name = normalizeWS(textContent(el) || "");
-    return { role: role, name: clean(name, 80) };
-  } finally {
-    endCaches();
+    name = getName(el, role);
+  } catch (_) {
+    name = "";
   }
+  if (!name) name = normalizeWS(textContent(el) || "");
+  return { role: role, name: clean(name, 80) };
 }
 
 /** Offset of an element's document inside the top-level viewport (same-origin frames). */
@@ -333,14 +328,9 @@ function selectorVisible(doc, sel) {
     return { bad: true };
   }
   const n = nodeListLength(list);
-  beginCaches();
-  try {
-    for (let i = 0; i < n; i++) {
-      const el = nodeListItem(list, i);
-      if (!isHiddenForName(el) && (checkVisibility ? checkVisibility(el) : true)) return { found: true };
-    }
-  } finally {
-    endCaches();
+  for (let i = 0; i < n; i++) {
+    const el = nodeListItem(list, i);
+    if (!isHiddenForName(el) && (checkVisibility ? checkVisibility(el) : true)) return { found: true };
   }
   return { found: false };
 }

@@ -34,13 +34,7 @@ function doSearch(a) {
   }
   const text = a.text ? strLower(normalizeWS("" + a.text)) : null;
   const near = a.near || null;
-  beginCaches();
-  let walked;
-  try {
-    walked = walk(document, { boxes: true, maxNodes: 0 });
-  } finally {
-    endCaches();
-  }
+  const walked = walk(document, { boxes: true, maxNodes: 0 });
   const nodes = walked.nodes;
   const els = walked.els;
   const seen = new $Set();

@@ -1,9 +1,11 @@
 //! 90_api.js: the one global the engine installs, window.__ariaRefs: the public ref map
 //! (ref -> element), with the engine's entry point as a non-enumerable, non-writable `call`.
 //!
-//! Owns: argument decoding and the JSON reply of every entry point. Every reply is a JSON
-//! string (one value crosses WebDriver, whatever the page's depth), made by the pristine
-//! JSON.stringify. Expected failures are tagged values ({kind: ...}), not exceptions.
+//! Owns: argument decoding, the per-walk cache region of every entry point (withCaches, the
+//! only caller of beginCaches / endCaches) and the JSON reply of every entry point. Every
+//! reply is a JSON string (one value crosses WebDriver, whatever the page's depth), made by
+//! the pristine JSON.stringify. Expected failures are tagged values ({kind: ...}), not
+//! exceptions.
 
 function findRoot(doc, root) {
   if (!root) return { el: null };
@@ -18,14 +20,9 @@ function findRoot(doc, root) {
     const want = m[1];
     const all = docGetElementsByTagName(doc, "*");
     const len = htmlCollectionLength(all);
-    beginCaches();
-    try {
-      for (let i = 0; i < len; i++) {
-        const el = all[i];
-        if (getRole(el) === want && !isHiddenForName(el)) return { el: el };
-      }
-    } finally {
-      endCaches();
+    for (let i = 0; i < len; i++) {
+      const el = all[i];
+      if (getRole(el) === want && !isHiddenForName(el)) return { el: el };
     }
     return { error: { kind: "no_root", root: r } };
   }
@@ -157,20 +154,14 @@ function doSnapshot(opts) {
   const n = opts.n | 0;
   const rootRes = findRoot(doc, opts.root);
   if (rootRes.error) return rootRes.error;
-  beginCaches();
-  let walked;
-  try {
-    walked = walk(doc, {
-      maxNodes: opts.maxNodes | 0,
-      verbose: !!opts.verbose,
-      viewport: !!opts.viewport,
-      boxes: !!opts.boxes,
-      rootEl: rootRes.el,
-      frame: opts.frame | 0,
-    });
-  } finally {
-    endCaches();
-  }
+  const walked = walk(doc, {
+    maxNodes: opts.maxNodes | 0,
+    verbose: !!opts.verbose,
+    viewport: !!opts.viewport,
+    boxes: !!opts.boxes,
+    rootEl: rootRes.el,
+    frame: opts.frame | 0,
+  });
   for (let i = 0; i < walked.frames.length; i++) {
     const f = walked.frames[i];
     if (!f.unreadable) {
@@ -310,6 +301,22 @@ function safeStringify(v) {
   return "null";
 }
 
+/**
+ * Runs fn(arg) between beginCaches() and endCaches(). The only place per-walk caches begin and
+ * end (lower layers only use them): each engine call from the host gets fresh caches, dropped
+ * before it returns, since the DOM may change between calls. Nested, the outer region keeps
+ * them (10_dom counts the depth).
+ */
+function withCaches(fn, arg) {
+  try {
+    // inside the try: should beginCaches throw after counting, endCaches still balances it
+    beginCaches();
+    return fn(arg);
+  } finally {
+    endCaches();
+  }
+}
+
 function call(method, argsJson) {
   const t0 = $now();
   observeDoc(document);
@@ -317,7 +324,7 @@ function call(method, argsJson) {
   try {
     const fn = ENTRY[method];
     if (!fn) result = { kind: "bad_method", method: "" + method };
-    else result = fn(argsJson ? $parse(argsJson) : {});
+    else result = withCaches(fn, argsJson ? $parse(argsJson) : {});
   } catch (e) {
     result = { kind: "exception", message: clean(e && e.message ? e.message : "" + e, 2000) };
   }
@@ -345,7 +352,7 @@ function call(method, argsJson) {
     // through the private map with the same checks as every action.
     $defineProperty(publicRefs, "element", {
       value: function (ref) {
-        const res = resolveRef("" + ref);
+        const res = withCaches(resolveRef, "" + ref);
         return res.kind === "ok" ? res.el : null;
       },
       enumerable: false,
@@ -371,23 +378,13 @@ function call(method, argsJson) {
     // WebDriver frame switching.
     $defineProperty(publicRefs, "frameRoute", {
       value: function (k) {
-        beginCaches();
-        try {
-          return frameRoute(k | 0);
-        } finally {
-          endCaches();
-        }
+        return withCaches(frameRoute, k | 0);
       },
       enumerable: false,
     });
     $defineProperty(publicRefs, "frameRoutes", {
       value: function () {
-        beginCaches();
-        try {
-          return frameRoutes();
-        } finally {
-          endCaches();
-        }
+        return withCaches(frameRoutes, undefined);
       },
       enumerable: false,
     });

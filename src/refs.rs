@@ -4,7 +4,7 @@
 //! `f0s1e4`) and the exact error texts. Must not: talk to the page.
 
 use crate::error::{Error, RefProblem};
-use crate::wire::WireSnapshotOrError;
+use crate::wire::Reply;
 
 /// Normalizes user input to the canonical ref (`f0` is the main frame and is dropped).
 pub fn parse_ref(input: &str) -> Result<String, Error> {
@@ -54,39 +54,41 @@ pub fn is_ref(s: &str) -> bool {
     !m.is_empty() && m.chars().all(|c| c.is_ascii_digit())
 }
 
-/// The SPEC 2 message for a stale or unknown ref reply.
-pub fn stale_error(reply: &WireSnapshotOrError) -> Error {
+/// The SPEC 2 message for a stale or unknown ref reply (of any engine method).
+pub fn stale_error<T>(reply: &Reply<T>) -> Error {
     let kind = match reply {
-        WireSnapshotOrError::Unknown { .. } => RefProblem::Unknown,
-        WireSnapshotOrError::Gone { .. } => RefProblem::Gone,
-        WireSnapshotOrError::Changed { .. } => RefProblem::Changed,
-        WireSnapshotOrError::Tampered { .. } => RefProblem::Tampered,
+        Reply::Unknown { .. } => RefProblem::Unknown,
+        Reply::Gone { .. } => RefProblem::Gone,
+        Reply::Changed { .. } => RefProblem::Changed,
+        Reply::Tampered { .. } => RefProblem::Tampered,
         _ => {
-            return Error::Engine(format!("unexpected reply from the page engine: {reply:?}"));
+            return Error::Engine(
+                "unexpected reply from the page engine: not a ref problem".into(),
+            );
         }
     };
     let message = match reply {
-        WireSnapshotOrError::Unknown { r#ref } => {
+        Reply::Unknown { r#ref } => {
             format!("unknown ref \"{}\": take a new snapshot", r#ref)
         }
-        WireSnapshotOrError::Gone { r#ref, role, name } => format!(
+        Reply::Gone { r#ref, role, name } => format!(
             "Element {role} {} (ref {}) no longer exists. Take a new snapshot to see the current page.",
             crate::snapshot::safe::quote(name),
             r#ref
         ),
-        WireSnapshotOrError::Changed { was, now, .. } => format!(
+        Reply::Changed { was, now, .. } => format!(
             "Element changed since snapshot. Was: {} {}, now: {} {}. Take a new snapshot.",
             was.0,
             crate::snapshot::safe::quote(&was.1),
             now.0,
             crate::snapshot::safe::quote(&now.1)
         ),
-        WireSnapshotOrError::Tampered { r#ref, role, name } => format!(
+        Reply::Tampered { r#ref, role, name } => format!(
             "ref {} ({role} {}) was rewritten by the page in window.__ariaRefs: refused. Take a new snapshot.",
             r#ref,
             crate::snapshot::safe::quote(name)
         ),
-        other => format!("unexpected reply from the page engine: {other:?}"),
+        _ => String::new(),
     };
     Error::Ref { kind, message }
 }
@@ -112,7 +114,7 @@ mod tests {
         let e = parse_ref("x").unwrap_err();
         assert!(e.is_unknown_ref() && !e.is_stale_ref(), "{e}");
         assert_eq!(e.ref_problem(), Some(RefProblem::Malformed));
-        let gone = stale_error(&WireSnapshotOrError::Gone {
+        let gone = stale_error(&Reply::<()>::Gone {
             r#ref: "s1e4".into(),
             role: "button".into(),
             name: "Submit".into(),
@@ -133,7 +135,7 @@ mod tests {
 
     #[test]
     fn stale_messages_match_spec_2() {
-        let gone = WireSnapshotOrError::Gone {
+        let gone = Reply::<()>::Gone {
             r#ref: "s1e4".into(),
             role: "button".into(),
             name: "Submit".into(),
@@ -142,7 +144,7 @@ mod tests {
             stale_error(&gone).to_string(),
             "Element button \"Submit\" (ref s1e4) no longer exists. Take a new snapshot to see the current page."
         );
-        let changed = WireSnapshotOrError::Changed {
+        let changed = Reply::<()>::Changed {
             r#ref: "s1e4".into(),
             was: ("button".into(), "Submit".into()),
             now: ("button".into(), "Loading...".into()),
@@ -151,7 +153,7 @@ mod tests {
             stale_error(&changed).to_string(),
             "Element changed since snapshot. Was: button \"Submit\", now: button \"Loading...\". Take a new snapshot."
         );
-        let unknown = WireSnapshotOrError::Unknown {
+        let unknown = Reply::<()>::Unknown {
             r#ref: "s9e99".into(),
         };
         assert_eq!(

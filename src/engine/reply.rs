@@ -6,7 +6,7 @@
 
 use crate::error::{Error, RefProblem, Result};
 use crate::refs::stale_error;
-use crate::wire::{self, Reply, WireSnapshotOrError as Stale};
+use crate::wire::{self, Reply};
 use serde::de::DeserializeOwned;
 
 /// Decodes the JSON text the page returned into the method's payload `T`; tagged failures
@@ -30,12 +30,10 @@ pub(super) fn decode<T: DeserializeOwned>(raw: &str) -> Result<T> {
 /// The error a failed reply stands for.
 fn failure<T>(reply: Reply<T>, raw: &str) -> Error {
     match reply {
-        Reply::Unknown { r#ref } => stale_error(&Stale::Unknown { r#ref }),
-        Reply::Gone { r#ref, role, name } => stale_error(&Stale::Gone { r#ref, role, name }),
-        Reply::Changed { r#ref, was, now } => stale_error(&Stale::Changed { r#ref, was, now }),
-        Reply::Tampered { r#ref, role, name } => {
-            stale_error(&Stale::Tampered { r#ref, role, name })
-        }
+        Reply::Unknown { .. }
+        | Reply::Gone { .. }
+        | Reply::Changed { .. }
+        | Reply::Tampered { .. } => stale_error(&reply),
         Reply::Covered(c) => Error::Ref {
             kind: RefProblem::Covered,
             message: format!(

@@ -5,7 +5,7 @@
 //! Owns: those shapes and the fast decode of successes. Must not: turn failures into errors
 //! (the engine does).
 
-use super::{Tri, WireSnapshot};
+use super::Tri;
 use serde::de::{self, DeserializeOwned, Deserializer};
 use serde::{Deserialize, Serialize};
 
@@ -78,10 +78,6 @@ pub enum Reply<T> {
         method: String,
     },
 }
-
-/// The ref problems of a reply, by the name `refs::stale_error` reads them (the replies of
-/// `snapshot` are `Reply<Box<WireSnapshot>>`).
-pub type WireSnapshotOrError = Reply<Box<WireSnapshot>>;
 
 /// The kinds of successful replies: their payload is decoded straight into the method's
 /// type (the tagged enum would buffer a whole snapshot before decoding it).

@@ -312,6 +312,27 @@ mod tests {
         out
     }
 
+    /// Issue 13: per-walk caches begin and end in the top layer only (90_api.js brackets
+    /// every engine call), so no lower layer can keep a cache past the call that made it.
+    #[test]
+    fn per_walk_caches_begin_and_end_in_the_top_layer() {
+        let call = regex::Regex::new(r"\b(beginCaches|endCaches)\s*\(").unwrap();
+        let def = regex::Regex::new(r"function\s+(beginCaches|endCaches)\s*\(").unwrap();
+        let mut top_calls = 0;
+        for (file, code) in engine_files() {
+            let calls = call.find_iter(&code).count() - def.find_iter(&code).count();
+            if file == "90_api.js" {
+                top_calls = calls;
+            } else {
+                assert_eq!(calls, 0, "{file} begins or ends the per-walk caches");
+            }
+        }
+        assert!(
+            top_calls >= 2,
+            "90_api.js must bracket engine calls with the caches"
+        );
+    }
+
     #[test]
     fn engine_layers_and_globals() {
         // js/README's rules, checked over the sources the bundle is made of:

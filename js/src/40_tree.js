@@ -598,7 +598,11 @@ function visitElement(w, el, parentOut, ctx, scope) {
     // An invisible frame shows nothing of its document, whatever that document's own
     // styles say (visibility does not inherit across documents, but the frame is not
     // painted): its content is hidden, like any hidden subtree.
-    if (!visHidden) visitFrame(w, el, tag, out, ctx);
+    // With --viewport, a frame outside the viewport shows nothing (its document's boxes
+    // are in its own coordinates, so they cannot be tested against the top viewport).
+    if (!visHidden && !(w.viewportOnly && !intersectsViewport(boxOf(el), w.vp))) {
+      visitFrame(w, el, tag, out, ctx);
+    }
     return;
   }
   if (pushSpecialChildren(w, el, tag, role, out, ctx, elScope)) return;

@@ -289,6 +289,14 @@ fn viewport_root_max_nodes_and_silent(c: &Ctx) {
     assert!(vp.contains("\"Section 0\""), "{vp}");
     assert!(!vp.contains("\"Section 150\""), "far below the fold");
     assert!(vp.len() * 5 < full.len());
+    // a frame far below the fold: neither it nor its document is in the viewport's snapshot
+    let page = c.url("html/frames/below-fold.html");
+    let whole = c.ok(&["snapshot", &page, "--inline-limit", "0"]);
+    assert!(whole.contains("\"Pay in frame\""), "{whole}");
+    let seen = c.ok(&["snapshot", "--viewport", "--inline-limit", "0"]);
+    assert!(seen.contains("\"Visible action\""), "{seen}");
+    assert!(!seen.contains("Pay in frame") && !seen.contains("Payment"), "{seen}");
+    c.ok(&["goto", &url]);
     // --root: a CSS selector, role=ROLE, a ref
     let r = c.ok(&[
         "snapshot",

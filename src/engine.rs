@@ -13,6 +13,7 @@
 //! reply means for a step (the callers do), or leave `__ariaRefs`, a script, a DevTools
 //! command name or an untyped reply to anyone else.
 
+pub mod bidi;
 mod cdp;
 mod helpers;
 mod method;

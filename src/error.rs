@@ -35,6 +35,14 @@ pub enum Error {
     /// Another command holds the session's lock (SPEC 9: one command at a time).
     #[error("session {session:?} is busy: another command is using it")]
     Busy { session: String },
+    /// A WebDriver BiDi command failed: the command, the protocol's error code (`no such
+    /// frame`, `invalid argument`...) and the first line of the browser's message.
+    #[error("webdriver bidi command {command} failed: {code}: {message}")]
+    Bidi {
+        command: &'static str,
+        code: String,
+        message: String,
+    },
     /// Creating a WebDriver session failed.
     #[error("could not start a WebDriver session: {0}")]
     NewSession(Box<fantoccini::error::NewSessionError>),
@@ -211,6 +219,7 @@ impl Error {
             Error::MissingBinary { .. }
             | Error::Browser(_)
             | Error::WebDriver(_)
+            | Error::Bidi { .. }
             | Error::NewSession(_) => 3,
             Error::Timeout(_) | Error::Busy { .. } => 4,
             Error::Dialog { .. } => 1,
@@ -222,6 +231,15 @@ impl Error {
     /// True for errors caused by the browser or driver (dead session, crash).
     pub fn is_browser(&self) -> bool {
         self.exit_code() == 3
+    }
+
+    /// The WebDriver BiDi error code (`no such frame`, `no such node`...), for a failed BiDi
+    /// command.
+    pub fn bidi_code(&self) -> Option<&str> {
+        match self {
+            Error::Bidi { code, .. } => Some(code),
+            _ => None,
+        }
     }
 
     /// The ref problem, for errors about a ref.
@@ -293,7 +311,7 @@ impl Error {
             Error::Browser(_) => Some(
                 "run the command again: a session whose browser or driver died starts afresh (`ariasnap session close` ends it for good)".into(),
             ),
-            Error::WebDriver(_) | Error::NewSession(_) => Some(
+            Error::WebDriver(_) | Error::Bidi { .. } | Error::NewSession(_) => Some(
                 "run `ariasnap session close` and try again; `RUST_LOG=debug` shows the driver's replies".into(),
             ),
             Error::Busy { .. } => Some(

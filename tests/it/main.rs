@@ -2,6 +2,7 @@
 //! shared by the suite (tests run one at a time against it), one module per capability.
 //! Every session is closed at the end, even when tests panic.
 
+mod bidi;
 mod cache;
 mod common;
 mod faults;
@@ -35,6 +36,7 @@ fn main() {
         hostile::tests(),
         forge::tests(),
         faults::tests(),
+        bidi::tests(),
     ]
     .concat();
     for (name, f) in all {

@@ -92,17 +92,24 @@ pub async fn click(
     let btn = button_code(button)?;
     let p = point(b, r, !force).await?;
     let (x, y) = (p.x, p.y);
+    let inside = input_frame_of(b, Some(r)).await?;
+    let (sx, sy) = inside.map_or((0.0, 0.0), |i| i.offset);
     let mut m = MouseActions::new("mouse".into()).then(PointerAction::MoveTo {
         duration: None,
-        x,
-        y,
+        x: x - sx,
+        y: y - sy,
     });
     for _ in 0..if double { 2 } else { 1 } {
         m = m
             .then(PointerAction::Down { button: btn })
             .then(PointerAction::Up { button: btn });
     }
-    if let Err(e) = b.client.perform_actions(m).await {
+    let done = b.client.perform_actions(m).await;
+    if inside.is_some() {
+        let _ = b.client.release_actions().await;
+    }
+    leave_input_frame(b, inside).await?;
+    if let Err(e) = done {
         // The driver dispatches input with its own page scripts, which a page that replaced
         // built-ins (JSON.stringify...) breaks; DevTools input events need no page script.
         if !cdp_click(
@@ -147,12 +154,16 @@ async fn cdp_click(b: &Browser, x: f64, y: f64, button: &str, clicks: u32) -> bo
 /// Moves the pointer over a ref.
 pub async fn hover(b: &Browser, r: &str) -> Result<Outcome> {
     let p = point(b, r, true).await?;
+    let inside = input_frame_of(b, Some(r)).await?;
+    let (sx, sy) = inside.map_or((0.0, 0.0), |i| i.offset);
     let m = MouseActions::new("mouse".into()).then(PointerAction::MoveTo {
         duration: None,
-        x: p.x,
-        y: p.y,
+        x: p.x - sx,
+        y: p.y - sy,
     });
-    b.client.perform_actions(m).await?;
+    let done = b.client.perform_actions(m).await;
+    leave_input_frame(b, inside).await?;
+    done?;
     Ok(Outcome {
         output: None,
         warnings: minor_note(p.minor),
@@ -256,8 +267,9 @@ pub fn parse_chord(chord: &str) -> Result<Vec<char>> {
     Ok(out)
 }
 
-/// Presses a chord: all keys down in order, then up in reverse.
-async fn press_chord(b: &Browser, keys: &[char]) -> Result<()> {
+/// Presses a chord: all keys down in order, then up in reverse. `to`: the ref that has
+/// the focus, when known (see [`input_frame_of`]).
+async fn press_chord(b: &Browser, to: Option<&str>, keys: &[char]) -> Result<()> {
     let mut k = KeyActions::new("keyboard".into());
     for &c in keys {
         k = k.then(KeyAction::Down { value: c });
@@ -265,13 +277,18 @@ async fn press_chord(b: &Browser, keys: &[char]) -> Result<()> {
     for &c in keys.iter().rev() {
         k = k.then(KeyAction::Up { value: c });
     }
-    b.client.perform_actions(k).await?;
-    Ok(())
+    let inside = input_frame_of(b, to).await?;
+    let r = b.client.perform_actions(k).await;
+    leave_input_frame(b, inside).await?;
+    Ok(r?)
 }
 
 /// Types text with real key events (one down/up per character; newlines press Enter).
-async fn type_text(b: &Browser, text: &str) -> Result<()> {
+/// `to`: the ref that has the focus, when known (see [`input_frame_of`]).
+async fn type_text(b: &Browser, to: Option<&str>, text: &str) -> Result<()> {
     let chars: Vec<char> = text.chars().collect();
+    let inside = input_frame_of(b, to).await?;
+    let mut r = Ok(());
     for chunk in chars.chunks(200) {
         let mut k = KeyActions::new("keyboard".into());
         for &c in chunk {
@@ -280,9 +297,42 @@ async fn type_text(b: &Browser, text: &str) -> Result<()> {
                 .then(KeyAction::Down { value: c })
                 .then(KeyAction::Up { value: c });
         }
-        b.client.perform_actions(k).await?;
+        r = b.client.perform_actions(k).await;
+        if r.is_err() {
+            break;
+        }
     }
-    Ok(())
+    leave_input_frame(b, inside).await?;
+    Ok(r?)
+}
+
+/// Firefox's driver dispatches input in the browsing context WebDriver is switched to:
+/// keys go to that context's focused element and the pointer stays in its viewport, so
+/// neither reaches a cross-origin frame (another process) from the top-level context, where
+/// chromedriver sends keys to the focused frame and the pointer through the whole tab. On
+/// Firefox, input for a ref inside a cross-origin frame is sent from inside that frame (at
+/// points moved back by the frame's offset). Returns the frames entered, to leave with
+/// [`leave_input_frame`].
+async fn input_frame_of(
+    b: &Browser,
+    to: Option<&str>,
+) -> Result<Option<crate::capture::FrameRoute>> {
+    let Some(r) = to else { return Ok(None) };
+    if b.record.browser != crate::browser::launch::BrowserKind::Firefox {
+        return Ok(None);
+    }
+    let rr = parse_ref(r)?;
+    if crate::capture::frame_chain_of_ref(&rr).is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(crate::capture::enter_ref_frame(&b.client, &rr).await?))
+}
+
+async fn leave_input_frame(b: &Browser, inside: Option<crate::capture::FrameRoute>) -> Result<()> {
+    match inside {
+        Some(i) => crate::capture::leave_frames(&b.client, i).await,
+        None => Ok(()),
+    }
 }
 
 /// Clears a field and types `value` (real key input, so framework state follows).
@@ -290,9 +340,9 @@ pub async fn fill(b: &Browser, r: &str, value: &str) -> Result<Outcome> {
     let pv = point(b, r, true).await?;
     let v = focus(b, r, true).await?;
     // Select everything with the keyboard too (inputs without a selection API), then delete.
-    press_chord(b, &[Key::Control.into(), 'a']).await?;
-    press_chord(b, &[Key::Backspace.into()]).await?;
-    type_text(b, value).await?;
+    press_chord(b, Some(r), &[Key::Control.into(), 'a']).await?;
+    press_chord(b, Some(r), &[Key::Backspace.into()]).await?;
+    type_text(b, Some(r), value).await?;
     let get = Method::Get {
         r#ref: parse_ref(r)?,
         what: "value".into(),
@@ -322,9 +372,9 @@ pub async fn type_into(b: &Browser, r: Option<&str>, text: &str, submit: bool) -
         let v = focus(b, r, false).await?;
         out.warnings.extend(minor_note(v.minor));
     }
-    type_text(b, text).await?;
+    type_text(b, r, text).await?;
     if submit {
-        press_chord(b, &[Key::Enter.into()]).await?;
+        press_chord(b, r, &[Key::Enter.into()]).await?;
     }
     Ok(out)
 }
@@ -335,7 +385,7 @@ pub async fn press(b: &Browser, key: &str, r: Option<&str>) -> Result<Outcome> {
     if let Some(r) = r {
         focus(b, r, false).await?;
     }
-    press_chord(b, &keys).await?;
+    press_chord(b, r, &keys).await?;
     Ok(Outcome::default())
 }
 

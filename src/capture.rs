@@ -162,7 +162,7 @@ async fn walk(
 struct Probe {
     probed: u64,
     adopted: u64,
-    /// The endpoint cannot return shadow roots (not Chromium's driver, or too old).
+    /// The endpoint cannot return shadow roots (a driver older than the command).
     unsupported: bool,
 }
 
@@ -215,7 +215,13 @@ async fn read_cross_origin_frames(
     // Frames the browser could not load show its error page ("This content is blocked",
     // "This site can't be reached"): the frame tree says which, in one DevTools call, so
     // they are named in a note instead of entered (a switch costs ~30 ms a frame).
-    let failed = failed_frame_urls(client).await;
+    let tree = engine::frame_tree(client).await;
+    // without DevTools' frame tree (Firefox) each frame is checked once entered
+    let check_error_page = tree.is_none();
+    let mut failed = std::collections::HashSet::new();
+    if let Some(tree) = &tree {
+        failed_urls_of(tree, &mut failed);
+    }
     todo.retain(|&j| {
         let f = &mut w.frames[j];
         if failed.contains(strip_fragment(&f.url)) {
@@ -255,8 +261,8 @@ async fn read_cross_origin_frames(
             w.frames[j].unreadable = Some("cross-origin, gone before it could be read".into());
             continue;
         };
-        match read_frame(client, opts, n, k, &route, depth, left).await? {
-            Ok(child) => {
+        match read_frame(client, opts, n, k, &route, depth, left, check_error_page).await? {
+            Ok(Some(child)) => {
                 used += child.nodes.len().saturating_sub(1) as u64;
                 let at = usize::try_from(w.frames[j].i).unwrap_or(0);
                 w.frames[j].unreadable = None;
@@ -265,6 +271,7 @@ async fn read_cross_origin_frames(
                 }
                 stitch_frame(w, at, child);
             }
+            Ok(None) => w.frames[j].unreadable = Some(FAILED_TO_LOAD.into()),
             Err(e) => {
                 debug!(k, error = %e, "cross-origin frame not read");
                 w.frames[j].unreadable = Some(format!("cross-origin, {e}"));
@@ -281,20 +288,9 @@ fn strip_fragment(url: &str) -> &str {
     url.split_once('#').map_or(url, |(u, _)| u)
 }
 
-/// URLs whose every frame in the tab shows the browser's error page (in the tab's frame
-/// tree such a frame has an `unreachable_url`). A URL that some frame did load is left out,
-/// so a frame is only skipped when no frame with its URL loaded. Empty without a DevTools
-/// passthrough.
-async fn failed_frame_urls(client: &Client) -> std::collections::HashSet<String> {
-    let mut out = std::collections::HashSet::new();
-    if let Some(tree) = engine::frame_tree(client).await {
-        failed_urls_of(&tree, &mut out);
-    }
-    out
-}
-
-/// Collects into `out` the URLs of `tree`'s error-page frames not also loaded elsewhere in
-/// it.
+/// Collects into `out` the URLs of `tree`'s error-page frames (in the tab's frame tree such a
+/// frame has an `unreachable_url`) not also loaded elsewhere in it, so a frame is only
+/// skipped when no frame with its URL loaded.
 fn failed_urls_of(tree: &FrameTree, out: &mut std::collections::HashSet<String>) {
     let mut failed = std::collections::HashSet::new();
     let mut loaded = std::collections::HashSet::new();
@@ -331,7 +327,9 @@ fn session_lost(e: &Error) -> bool {
 
 /// Enters cross-origin frame `k` of the current context, snapshots it and comes back. The
 /// outer error is fatal (the session is lost, or the way back failed); the inner one says
-/// why this frame could not be read.
+/// why this frame could not be read; None when `check_error_page` and the frame shows the
+/// browser's error page (it did not load).
+#[allow(clippy::too_many_arguments)]
 async fn read_frame(
     client: &Client,
     opts: &CaptureOptions,
@@ -340,13 +338,20 @@ async fn read_frame(
     route: &Route,
     depth: usize,
     budget: u64,
-) -> Result<Result<WireSnapshot>> {
+    check_error_page: bool,
+) -> Result<Result<Option<WireSnapshot>>> {
     let route = match enter_chain(client, route).await {
         Ok(r) => r,
         Err(e) if session_lost(&e) => return Err(e),
         Err(e) => return Ok(Err(e)),
     };
-    let res = capture_context(client, opts, n, k, depth + 1, budget).await;
+    let res = if check_error_page && engine::shows_error_page(client).await {
+        Ok(None)
+    } else {
+        capture_context(client, opts, n, k, depth + 1, budget)
+            .await
+            .map(Some)
+    };
     leave_frames(client, route).await?;
     match res {
         Err(e) if session_lost(&e) => Err(e),

@@ -56,13 +56,22 @@ pub struct Global {
         default_value = "default"
     )]
     pub session: String,
-    /// Use this W3C WebDriver endpoint instead of starting chromedriver (e.g. a Selenium Grid).
+    /// Use this W3C WebDriver endpoint instead of starting a driver (e.g. a Selenium Grid); it
+    /// is asked for the browser --browser names (chromium by default).
     #[arg(long, global = true, env = "ARIASNAP_WEBDRIVER", value_name = "URL")]
     pub webdriver: Option<String>,
-    /// Browser binary (default: chromium, google-chrome... on PATH).
-    #[arg(long, global = true, env = "ARIASNAP_BROWSER", value_name = "PATH")]
+    /// Browser of a new session: chromium (default: chromium, google-chrome... on PATH),
+    /// firefox (firefox-esr, firefox on PATH), or a binary's path (Firefox when its file name
+    /// contains "firefox", else Chromium). A running session keeps its browser.
+    #[arg(
+        long,
+        global = true,
+        env = "ARIASNAP_BROWSER",
+        value_name = "chromium|firefox|PATH"
+    )]
     pub browser: Option<PathBuf>,
-    /// chromedriver binary (default: chromedriver on PATH).
+    /// Driver binary (default: chromedriver for Chromium; geckodriver on PATH, then
+    /// ~/.cargo/bin/geckodriver, for Firefox).
     #[arg(long, global = true, env = "ARIASNAP_DRIVER", value_name = "PATH")]
     pub driver: Option<PathBuf>,
     /// Tab alias to act on (t1, t2...).

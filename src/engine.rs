@@ -20,8 +20,8 @@ mod method;
 mod reply;
 
 pub use cdp::{
-    Frame, FrameTree, Mouse, devtools_address, dispatch_mouse, document_state, frame_tree,
-    history_entry, navigate, preload,
+    Frame, FrameTree, Mouse, allow_devtools, browser_name, devtools_address, dispatch_mouse,
+    document_state, frame_tree, history_entry, navigate, preload,
 };
 pub use helpers::{
     ShadowRoot, adopt_closed_roots, closed_candidates, element, frame_route, frame_routes,
@@ -240,6 +240,24 @@ pub async fn set_page_cookie(client: &Client, name: &str, value: &str) -> Result
 pub async fn answers(client: &Client) -> Result<()> {
     client.execute("return 1", vec![]).await?;
     Ok(())
+}
+
+/// Whether the browsing context WebDriver is switched to shows the browser's own error page
+/// instead of the document asked for (Firefox's `about:neterror`, `about:certerror`,
+/// `about:blocked`; Chromium's `chrome-error:`): its `documentURI` says so while its
+/// `location` keeps the URL that failed. False when the page cannot say.
+pub async fn shows_error_page(client: &Client) -> bool {
+    match client.execute("return document.documentURI", vec![]).await {
+        Ok(Value::String(u)) => [
+            "about:neterror",
+            "about:certerror",
+            "about:blocked",
+            "chrome-error:",
+        ]
+        .iter()
+        .any(|p| u.starts_with(p)),
+        _ => false,
+    }
 }
 
 /// The current document's `readyState`.

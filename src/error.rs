@@ -305,9 +305,16 @@ impl Error {
     /// The next action for the user, printed after `hint:`.
     pub fn hint(&self) -> Option<String> {
         match self {
-            Error::MissingBinary { what, .. } => Some(format!(
-                "install one with `sudo apt-get install -y chromium chromium-driver`, or point ariasnap at another {what}: --browser PATH, --driver PATH (or ARIASNAP_BROWSER / ARIASNAP_DRIVER), or --webdriver URL for a running WebDriver server"
-            )),
+            Error::MissingBinary { what, .. } => {
+                let install = if what.contains("Firefox") || what.contains("geckodriver") {
+                    "`sudo apt-get install -y firefox-esr` and `cargo install --locked geckodriver`"
+                } else {
+                    "`sudo apt-get install -y chromium chromium-driver`"
+                };
+                Some(format!(
+                    "install one with {install}, or point ariasnap at another {what}: --browser PATH, --driver PATH (or ARIASNAP_BROWSER / ARIASNAP_DRIVER), or --webdriver URL for a running WebDriver server"
+                ))
+            }
             Error::Browser(_) => Some(
                 "run the command again: a session whose browser or driver died starts afresh (`ariasnap session close` ends it for good)".into(),
             ),

@@ -1,8 +1,10 @@
-//! Finding and starting chromedriver and headless Chromium.
+//! Finding and starting the driver and the headless browser: chromedriver and Chromium, or
+//! geckodriver and Firefox (SPEC 7).
 //!
-//! Owns: binary discovery, the driver process (its own process group, so it outlives the
-//! command that started it), readiness, the browser's flags. Must not: know about sessions on
-//! disk (session.rs does).
+//! Owns: [`BrowserKind`] and how `--browser` names one, binary discovery, the driver process
+//! (its own process group, so it outlives the command that started it), readiness, the
+//! browser's flags, preferences and capabilities. Must not: know about sessions on disk
+//! (session.rs does).
 
 use crate::error::{Error, Result};
 use std::net::{SocketAddr, TcpListener};
@@ -24,18 +26,219 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
     "--window-size=1280,800",
 ];
 
-const BROWSER_CANDIDATES: &[&str] = &[
-    "chromium",
-    "chromium-browser",
-    "google-chrome",
-    "google-chrome-stable",
-    "chrome",
+/// Firefox's window, as Chromium's `--window-size` (its `-width`/`-height` set the same outer
+/// size in headless mode).
+const FIREFOX_ARGS: &[&str] = &["-headless", "-width", "1280", "-height", "800"];
+
+/// Preferences that keep headless Firefox quiet on a machine without outside network: no
+/// updates, telemetry, first-run or what's-new pages, Safe Browsing or remote settings
+/// downloads, captive portal or connectivity probes. `remote.prefs.recommended` stays at its
+/// default (on): the remote agent adds its own automation preferences. Pop-ups a page opens
+/// are allowed, as chromedriver allows them (`--disable-popup-blocking`).
+pub const FIREFOX_PREFS: &[(&str, PrefValue)] = &[
+    ("app.update.auto", PrefValue::Bool(false)),
+    ("app.update.disabledForTesting", PrefValue::Bool(true)),
+    ("app.normandy.enabled", PrefValue::Bool(false)),
+    ("app.shield.optoutstudies.enabled", PrefValue::Bool(false)),
+    (
+        "messaging-system.rsexperimentloader.enabled",
+        PrefValue::Bool(false),
+    ),
+    ("browser.shell.checkDefaultBrowser", PrefValue::Bool(false)),
+    (
+        "browser.startup.homepage_override.mstone",
+        PrefValue::Str("ignore"),
+    ),
+    ("browser.startup.page", PrefValue::Int(0)),
+    (
+        "startup.homepage_welcome_url",
+        PrefValue::Str("about:blank"),
+    ),
+    (
+        "startup.homepage_welcome_url.additional",
+        PrefValue::Str(""),
+    ),
+    ("browser.aboutwelcome.enabled", PrefValue::Bool(false)),
+    (
+        "trailhead.firstrun.didSeeAboutWelcome",
+        PrefValue::Bool(true),
+    ),
+    (
+        "datareporting.policy.dataSubmissionEnabled",
+        PrefValue::Bool(false),
+    ),
+    (
+        "datareporting.healthreport.uploadEnabled",
+        PrefValue::Bool(false),
+    ),
+    ("toolkit.telemetry.enabled", PrefValue::Bool(false)),
+    ("toolkit.telemetry.unified", PrefValue::Bool(false)),
+    ("toolkit.telemetry.server", PrefValue::Str("")),
+    ("browser.ping-centre.telemetry", PrefValue::Bool(false)),
+    ("browser.newtabpage.enabled", PrefValue::Bool(false)),
+    (
+        "browser.newtabpage.activity-stream.feeds.telemetry",
+        PrefValue::Bool(false),
+    ),
+    (
+        "browser.newtabpage.activity-stream.telemetry",
+        PrefValue::Bool(false),
+    ),
+    (
+        "browser.safebrowsing.malware.enabled",
+        PrefValue::Bool(false),
+    ),
+    (
+        "browser.safebrowsing.phishing.enabled",
+        PrefValue::Bool(false),
+    ),
+    (
+        "browser.safebrowsing.downloads.enabled",
+        PrefValue::Bool(false),
+    ),
+    (
+        "browser.safebrowsing.blockedURIs.enabled",
+        PrefValue::Bool(false),
+    ),
+    (
+        "browser.safebrowsing.update.enabled",
+        PrefValue::Bool(false),
+    ),
+    (
+        "services.settings.server",
+        PrefValue::Str("data:,#remote-settings-dummy/v1"),
+    ),
+    ("extensions.update.enabled", PrefValue::Bool(false)),
+    ("extensions.getAddons.cache.enabled", PrefValue::Bool(false)),
+    (
+        "network.captive-portal-service.enabled",
+        PrefValue::Bool(false),
+    ),
+    (
+        "network.connectivity-service.enabled",
+        PrefValue::Bool(false),
+    ),
+    ("network.dns.disablePrefetch", PrefValue::Bool(true)),
+    ("network.prefetch-next", PrefValue::Bool(false)),
+    ("browser.search.update", PrefValue::Bool(false)),
+    ("browser.discovery.enabled", PrefValue::Bool(false)),
+    ("dom.disable_open_during_load", PrefValue::Bool(false)),
 ];
-const DRIVER_CANDIDATES: &[&str] = &[
-    "chromedriver",
-    "/usr/lib/chromium/chromedriver",
-    "/usr/bin/chromedriver",
-];
+
+/// The value of one Firefox preference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrefValue {
+    Bool(bool),
+    Int(i64),
+    Str(&'static str),
+}
+
+impl PrefValue {
+    fn json(self) -> serde_json::Value {
+        match self {
+            PrefValue::Bool(b) => b.into(),
+            PrefValue::Int(i) => i.into(),
+            PrefValue::Str(s) => s.into(),
+        }
+    }
+}
+
+/// Which browser a session runs: the kind decides the driver, the capabilities and which
+/// Chromium-only speed-ups (DevTools) may be tried (SPEC 7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BrowserKind {
+    /// Chromium (or Chrome) through chromedriver.
+    #[default]
+    Chromium,
+    /// Firefox through geckodriver.
+    Firefox,
+}
+
+impl BrowserKind {
+    /// The kind a `--browser` value names, and the binary it names when it is a path:
+    /// `chromium` and `firefox` are kinds (binary found on PATH); a path whose file name
+    /// contains "firefox" is Firefox, any other path Chromium.
+    pub fn of_choice(choice: Option<&Path>) -> (BrowserKind, Option<PathBuf>) {
+        let Some(p) = choice else {
+            return (BrowserKind::Chromium, None);
+        };
+        match p.to_str() {
+            Some("chromium") => (BrowserKind::Chromium, None),
+            Some("firefox") => (BrowserKind::Firefox, None),
+            _ => {
+                let firefox = p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().to_ascii_lowercase().contains("firefox"));
+                let kind = if firefox {
+                    BrowserKind::Firefox
+                } else {
+                    BrowserKind::Chromium
+                };
+                (kind, Some(p.to_path_buf()))
+            }
+        }
+    }
+
+    /// The kind a driver reports in its capabilities' `browserName` ("firefox", or
+    /// "chrome"/"chromium"/"chrome-headless-shell"...).
+    pub fn of_browser_name(name: &str) -> BrowserKind {
+        if name.to_ascii_lowercase().contains("firefox") {
+            BrowserKind::Firefox
+        } else {
+            BrowserKind::Chromium
+        }
+    }
+
+    /// The name users give it (`--browser`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BrowserKind::Chromium => "chromium",
+            BrowserKind::Firefox => "firefox",
+        }
+    }
+
+    /// Whether Chromium's DevTools commands (through chromedriver's `goog/cdp/execute`, or
+    /// its DevTools HTTP endpoint) may exist at all.
+    pub fn has_devtools(self) -> bool {
+        self == BrowserKind::Chromium
+    }
+
+    fn browser_candidates(self) -> &'static [&'static str] {
+        match self {
+            BrowserKind::Chromium => &[
+                "chromium",
+                "chromium-browser",
+                "google-chrome",
+                "google-chrome-stable",
+                "chrome",
+            ],
+            BrowserKind::Firefox => &["firefox-esr", "firefox"],
+        }
+    }
+
+    fn driver_candidates(self) -> Vec<String> {
+        match self {
+            BrowserKind::Chromium => vec![
+                "chromedriver".into(),
+                "/usr/lib/chromium/chromedriver".into(),
+                "/usr/bin/chromedriver".into(),
+            ],
+            BrowserKind::Firefox => {
+                let mut v = vec!["geckodriver".to_string()];
+                if let Some(h) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+                    v.push(
+                        PathBuf::from(h)
+                            .join(".cargo/bin/geckodriver")
+                            .display()
+                            .to_string(),
+                    );
+                }
+                v
+            }
+        }
+    }
+}
 
 fn on_path(name: &str) -> Option<PathBuf> {
     if name.contains('/') {
@@ -45,14 +248,40 @@ fn on_path(name: &str) -> Option<PathBuf> {
     which::which(name).ok()
 }
 
-/// The browser binary: `explicit`, else the first of the usual names on PATH.
+/// The Chromium binary: `explicit`, else the first of the usual names on PATH.
 pub fn find_browser(explicit: Option<&Path>) -> Result<PathBuf> {
-    find("browser (Chromium)", explicit, BROWSER_CANDIDATES)
+    find_browser_for(BrowserKind::Chromium, explicit)
 }
 
 /// The chromedriver binary: `explicit`, else the usual names and places.
 pub fn find_driver(explicit: Option<&Path>) -> Result<PathBuf> {
-    find("driver (chromedriver)", explicit, DRIVER_CANDIDATES)
+    find_driver_for(BrowserKind::Chromium, explicit)
+}
+
+/// Starts chromedriver (see [`start_driver_for`]).
+pub async fn start_driver(driver: &Path, log: &Path) -> Result<Driver> {
+    start_driver_for(BrowserKind::Chromium, driver, log).await
+}
+
+/// The browser binary of `kind`: `explicit`, else the first of the usual names on PATH.
+pub fn find_browser_for(kind: BrowserKind, explicit: Option<&Path>) -> Result<PathBuf> {
+    let what = match kind {
+        BrowserKind::Chromium => "browser (Chromium)",
+        BrowserKind::Firefox => "browser (Firefox)",
+    };
+    find(what, explicit, kind.browser_candidates())
+}
+
+/// The driver binary of `kind` (chromedriver, geckodriver): `explicit`, else the usual
+/// names and places.
+pub fn find_driver_for(kind: BrowserKind, explicit: Option<&Path>) -> Result<PathBuf> {
+    let what = match kind {
+        BrowserKind::Chromium => "driver (chromedriver)",
+        BrowserKind::Firefox => "driver (geckodriver)",
+    };
+    let names = kind.driver_candidates();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    find(what, explicit, &names)
 }
 
 fn find(what: &'static str, explicit: Option<&Path>, names: &[&str]) -> Result<PathBuf> {
@@ -94,17 +323,28 @@ pub struct Driver {
     pub pid: u32,
 }
 
-/// Starts chromedriver in its own process group, logging to `log`, and waits (without
-/// blocking the runtime) until it accepts connections.
-pub async fn start_driver(driver: &Path, log: &Path) -> Result<Driver> {
+/// Starts the driver of `kind` (chromedriver, geckodriver) in its own process group on
+/// 127.0.0.1, logging to `log`, and waits (without blocking the runtime) until it accepts
+/// connections.
+pub async fn start_driver_for(kind: BrowserKind, driver: &Path, log: &Path) -> Result<Driver> {
     use std::os::unix::process::CommandExt;
     let port = free_port()?;
     let logf = std::fs::File::create(log).map_err(|e| Error::io("create", log, e))?;
     let logf2 = logf.try_clone().map_err(|e| Error::io("open", log, e))?;
     let mut cmd = Command::new(driver);
-    cmd.arg(format!("--port={port}"))
-        .arg("--allowed-ips=127.0.0.1")
-        .stdin(Stdio::null())
+    match kind {
+        BrowserKind::Chromium => {
+            cmd.arg(format!("--port={port}"))
+                .arg("--allowed-ips=127.0.0.1");
+        }
+        BrowserKind::Firefox => {
+            // --websocket-port 0: each geckodriver gives its Firefox a free port for the
+            // remote agent (the default, 9222, would be shared by every session)
+            cmd.args(["--host", "127.0.0.1", "--port", &port.to_string()])
+                .args(["--websocket-port", "0"]);
+        }
+    }
+    cmd.stdin(Stdio::null())
         .stdout(logf)
         .stderr(logf2)
         .process_group(0);
@@ -198,6 +438,79 @@ pub fn chrome_capabilities(
     match caps {
         serde_json::Value::Object(m) => m,
         _ => serde_json::Map::new(),
+    }
+}
+
+/// WebDriver capabilities for headless Firefox with our preferences and a private profile
+/// (geckodriver uses a `-profile` directory given in the arguments as it is, and writes the
+/// preferences into it).
+pub fn firefox_capabilities(
+    browser: &Path,
+    profile: &Path,
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut args: Vec<String> = FIREFOX_ARGS.iter().map(|s| s.to_string()).collect();
+    args.push("-profile".into());
+    args.push(profile.display().to_string());
+    let caps = serde_json::json!({
+        "browserName": "firefox",
+        "pageLoadStrategy": "normal",
+        "unhandledPromptBehavior": {"default": "ignore", "beforeUnload": "ignore"},
+        "moz:firefoxOptions": {
+            "binary": browser.display().to_string(),
+            "args": args,
+            "prefs": firefox_prefs(),
+        },
+    });
+    match caps {
+        serde_json::Value::Object(m) => m,
+        _ => serde_json::Map::new(),
+    }
+}
+
+/// [`FIREFOX_PREFS`] as the `prefs` object of `moz:firefoxOptions`.
+pub fn firefox_prefs() -> serde_json::Value {
+    FIREFOX_PREFS
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.json()))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
+/// Capabilities asking a WebDriver endpoint we did not start (`--webdriver URL`, a grid)
+/// for a headless browser of `kind`.
+pub fn remote_capabilities(kind: BrowserKind) -> serde_json::Map<String, serde_json::Value> {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "unhandledPromptBehavior".into(),
+        serde_json::json!({"default": "ignore", "beforeUnload": "ignore"}),
+    );
+    match kind {
+        BrowserKind::Chromium => {
+            caps.insert("browserName".into(), "chrome".into());
+            caps.insert(
+                "goog:chromeOptions".into(),
+                serde_json::json!({"args": CHROMIUM_FLAGS}),
+            );
+        }
+        BrowserKind::Firefox => {
+            caps.insert("browserName".into(), "firefox".into());
+            caps.insert(
+                "moz:firefoxOptions".into(),
+                serde_json::json!({"args": FIREFOX_ARGS, "prefs": firefox_prefs()}),
+            );
+        }
+    }
+    caps
+}
+
+/// What the command line of a session's browser processes holds, to find them by
+/// ([`kill_matching`], [`pids_matching`]): Chromium names its profile in every process's
+/// flags (`--user-data-dir=DIR`); Firefox's main process has `-profile DIR` (its content
+/// processes end with it).
+pub fn profile_needle(kind: BrowserKind, profile: &Path) -> String {
+    match kind {
+        BrowserKind::Chromium => format!("--user-data-dir={}", profile.display()),
+        BrowserKind::Firefox => profile.display().to_string(),
     }
 }
 

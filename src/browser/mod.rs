@@ -20,11 +20,12 @@ use tracing::{Instrument, debug, info_span};
 pub struct BrowserOptions {
     /// Session name (default "default").
     pub session: String,
-    /// Use this WebDriver endpoint instead of starting chromedriver.
+    /// Use this WebDriver endpoint instead of starting a driver.
     pub webdriver: Option<String>,
-    /// Browser binary.
+    /// `--browser`: `chromium` (the default), `firefox`, or a browser binary (Firefox when
+    /// its file name contains "firefox", else Chromium); see [`BrowserOptions::kind`].
     pub browser: Option<PathBuf>,
-    /// Driver binary.
+    /// Driver binary (default: chromedriver or geckodriver, by the browser's kind).
     pub driver: Option<PathBuf>,
     /// Deadline of each step (SPEC 9; default 30 s): also the driver's script and page-load
     /// limits, and how long opening the session may wait for its lock.
@@ -35,6 +36,12 @@ pub struct BrowserOptions {
 pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 impl BrowserOptions {
+    /// The browser kind `--browser` asks for, and its binary when a path was given
+    /// (`chromium`, the default, and `firefox` are found on PATH).
+    pub fn kind(&self) -> (launch::BrowserKind, Option<PathBuf>) {
+        launch::BrowserKind::of_choice(self.browser.as_deref())
+    }
+
     /// The deadline of one step.
     pub fn deadline(&self) -> std::time::Duration {
         self.timeout.unwrap_or(DEFAULT_TIMEOUT)
@@ -102,8 +109,7 @@ fn cleanup_blocking(rec: &SessionRecord) {
         launch::kill_group(pid);
     }
     if let Some(dir) = &rec.user_data_dir {
-        let needle = format!("--user-data-dir={}", dir.display());
-        launch::kill_matching(&needle);
+        launch::kill_matching(&launch::profile_needle(rec.browser, dir));
         let _ = std::fs::remove_dir_all(dir);
     }
     if let Ok(dir) = session::sessions_dir() {
@@ -129,11 +135,11 @@ impl Browser {
         let opened = tokio::time::timeout(
             deadline,
             async {
-                let (client, record) = Self::attach_or_start(name, opts).await?;
+                let (client, record, restarted) = Self::attach_or_start(name, opts).await?;
                 let mut b = Browser {
                     client,
                     record,
-                    notes: Vec::new(),
+                    notes: restarted.into_iter().collect(),
                     timeout: deadline,
                     _lock: lock,
                 };
@@ -153,14 +159,30 @@ impl Browser {
         }
     }
 
-    async fn attach_or_start(name: &str, opts: &BrowserOptions) -> Result<(Client, SessionRecord)> {
+    /// The session's client and record, and a note when the browser had to be restarted
+    /// (see [`Browser::unblock_firefox`]).
+    async fn attach_or_start(
+        name: &str,
+        opts: &BrowserOptions,
+    ) -> Result<(Client, SessionRecord, Option<String>)> {
+        let mut kind = None;
         if let Some(rec) = session::load(name)? {
             let driver_dead = rec.driver_pid.is_some_and(|p| !launch::alive(p));
+            if !driver_dead
+                && rec.suspect.is_some()
+                && rec.browser == launch::BrowserKind::Firefox
+                && let Some(r) = Self::unblock_firefox(name, opts, &rec).await?
+            {
+                return Ok(r);
+            }
+            // a session started afresh keeps its browser unless --browser says otherwise
+            kind = Some(rec.browser);
             if !driver_dead {
                 match attach(&rec).await {
                     Ok(client) => {
-                        debug!(session = name, "reattached");
-                        return Ok((client, rec));
+                        debug!(session = name, browser = rec.browser.name(), "reattached");
+                        crate::engine::allow_devtools(rec.browser.has_devtools());
+                        return Ok((client, rec, None));
                     }
                     Err(e) => eprintln!(
                         "note: session {name:?} lost its browser ({}); starting a new one",
@@ -172,7 +194,49 @@ impl Browser {
             }
             cleanup(&rec).await;
         }
-        Self::start(name, opts).await
+        let (client, rec) = Self::start(name, opts, kind).await?;
+        Ok((client, rec, None))
+    }
+
+    /// A Firefox session whose last command ran out of time. geckodriver runs one command at
+    /// a time, and Firefox's classic WebDriver (Marionette) waits on the page's content
+    /// process for a script however long it takes: a page in an endless loop holds every
+    /// later command of the session for good, New Window and Close Window included. Chromium
+    /// has its DevTools HTTP endpoint for this; Firefox has none on the classic path. So when
+    /// the driver does not answer within 1.5 s and ariasnap started this browser, the
+    /// browser is restarted (the note says what was lost). A remote endpoint's browser is not
+    /// ours to restart: the command then fails at its deadline.
+    async fn unblock_firefox(
+        name: &str,
+        opts: &BrowserOptions,
+        rec: &SessionRecord,
+    ) -> Result<Option<(Client, SessionRecord, Option<String>)>> {
+        let probe = std::time::Duration::from_millis(1500);
+        match tokio::time::timeout(probe, attach(rec)).await {
+            Ok(Ok(client)) => {
+                crate::engine::allow_devtools(false);
+                return Ok(Some((client, rec.clone(), None)));
+            }
+            Ok(Err(_)) => return Ok(None),
+            Err(_) if rec.driver_pid.is_none() => return Ok(None),
+            Err(_) => {}
+        }
+        let alias = rec.suspect.clone().unwrap_or_else(|| rec.current.clone());
+        debug!(
+            session = name,
+            "Firefox's driver is held by a page: restarting the browser"
+        );
+        cleanup(rec).await;
+        let (client, new) = Self::start(name, opts, Some(rec.browser)).await?;
+        let lost = if rec.tabs.len() > 1 {
+            "the session's other tabs, cookies and storage are gone"
+        } else {
+            "cookies and storage are gone"
+        };
+        let note = format!(
+            "tab {alias} was replaced by a blank tab: its page stopped answering after the last command ran out of time, and held Firefox's driver, so the browser was restarted ({lost}; the session's one tab is t1)"
+        );
+        Ok(Some((client, new, Some(note))))
     }
 
     /// Gives the driver this script and page-load limit (once per change: the record keeps
@@ -236,6 +300,15 @@ impl Browser {
             }
         }
         if !alive {
+            if self.record.browser == launch::BrowserKind::Firefox {
+                // the probe's script now holds geckodriver: only a restart frees it (see
+                // unblock_firefox), which the next command makes
+                self.record.suspect = Some(alias.clone());
+                session::save(&self.record)?;
+                return Err(Error::Timeout(format!(
+                    "the page of tab {alias} stopped answering and holds Firefox's driver: the next command restarts the browser"
+                )));
+            }
             self.replace_tab().await?;
             self.notes.push(format!(
                 "tab {alias} was replaced by a blank tab: its page stopped answering after the last command ran out of time (open the page again)"
@@ -250,24 +323,24 @@ impl Browser {
         Ok(())
     }
 
-    async fn start(name: &str, opts: &BrowserOptions) -> Result<(Client, SessionRecord)> {
+    /// Starts a browser for session `name`: of the kind `--browser` names, else of `kind`
+    /// (a session started afresh keeps its browser), else Chromium.
+    async fn start(
+        name: &str,
+        opts: &BrowserOptions,
+        kept: Option<launch::BrowserKind>,
+    ) -> Result<(Client, SessionRecord)> {
+        let (mut kind, explicit) = opts.kind();
+        if opts.browser.is_none()
+            && let Some(k) = kept
+        {
+            kind = k;
+        }
         let (webdriver, driver_pid, user_data_dir, caps) = match &opts.webdriver {
-            Some(url) => {
-                let mut caps = serde_json::Map::new();
-                caps.insert("browserName".into(), "chrome".into());
-                caps.insert(
-                    "unhandledPromptBehavior".into(),
-                    serde_json::json!({"default": "ignore", "beforeUnload": "ignore"}),
-                );
-                caps.insert(
-                    "goog:chromeOptions".into(),
-                    serde_json::json!({"args": launch::CHROMIUM_FLAGS}),
-                );
-                (url.clone(), None, None, caps)
-            }
+            Some(url) => (url.clone(), None, None, launch::remote_capabilities(kind)),
             None => {
-                let browser = launch::find_browser(opts.browser.as_deref())?;
-                let driver = launch::find_driver(opts.driver.as_deref())?;
+                let browser = launch::find_browser_for(kind, explicit.as_deref())?;
+                let driver = launch::find_driver_for(kind, opts.driver.as_deref())?;
                 let dir = session::sessions_dir()?;
                 let profile = tempfile::Builder::new()
                     .prefix(&format!("{name}-profile-"))
@@ -275,8 +348,15 @@ impl Browser {
                     .map_err(|e| Error::io("create profile in", &dir, e))?
                     .keep();
                 let log = dir.join(format!("{name}.driver.log"));
-                let d = launch::start_driver(&driver, &log).await?;
-                let caps = launch::chrome_capabilities(&browser, &profile);
+                let d = launch::start_driver_for(kind, &driver, &log).await?;
+                let caps = match kind {
+                    launch::BrowserKind::Chromium => {
+                        launch::chrome_capabilities(&browser, &profile)
+                    }
+                    launch::BrowserKind::Firefox => {
+                        launch::firefox_capabilities(&browser, &profile)
+                    }
+                };
                 (d.url, Some(d.pid), Some(profile), caps)
             }
         };
@@ -318,12 +398,18 @@ impl Browser {
             .await?
             .ok_or_else(|| Error::Browser("the driver returned no session id".into()))?;
         let handle = client.window().await?;
-        let debugger =
-            crate::engine::devtools_address(&client).filter(|_| opts.webdriver.is_none());
+        // SPEC 7: the kind is what the driver says it started (a grid may differ)
+        let browser = crate::engine::browser_name(&client)
+            .map(|n| launch::BrowserKind::of_browser_name(&n))
+            .unwrap_or(kind);
+        crate::engine::allow_devtools(browser.has_devtools());
+        let debugger = crate::engine::devtools_address(&client)
+            .filter(|_| opts.webdriver.is_none() && browser.has_devtools());
         let rec = SessionRecord {
             name: name.to_string(),
             webdriver,
             session_id,
+            browser,
             driver_pid,
             user_data_dir,
             tabs: vec![TabRecord {
@@ -391,7 +477,10 @@ impl Browser {
     /// Replaces the current tab with a fresh, blank one (after its page crashed or stopped
     /// answering), so the session stays usable; the alias is kept. With Chromium's DevTools
     /// address known, the tab is made and closed by the browser itself, without the driver,
-    /// whose command queue a page in an endless loop blocks.
+    /// whose command queue a page in an endless loop blocks. Firefox has no such endpoint
+    /// (its remote agent speaks only WebDriver and BiDi), and needs none: geckodriver's New
+    /// Window and Close Window are carried out by Firefox's parent process, which a content
+    /// process stuck in a loop does not block; so do a remote endpoint's.
     pub async fn replace_tab(&mut self) -> Result<()> {
         let alias = self.record.current.clone();
         let old = self

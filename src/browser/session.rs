@@ -3,6 +3,7 @@
 //! Owns: the session record (`sessions-v1/<name>.json`), where it lives, and its life
 //! cycle (create, reattach, close). Must not: talk to pages (engine.rs does).
 
+use super::launch::BrowserKind;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -33,6 +34,10 @@ pub struct SessionRecord {
     /// WebDriver endpoint.
     pub webdriver: String,
     pub session_id: String,
+    /// The browser, as the driver's capabilities name it (`browserName`); records written
+    /// before Firefox was supported are Chromium.
+    #[serde(default)]
+    pub browser: BrowserKind,
     /// Set when ariasnap started the driver (and so must stop it).
     pub driver_pid: Option<u32>,
     /// The private browser profile ariasnap made, removed on close.
@@ -221,6 +226,25 @@ pub fn list() -> Result<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn records_without_a_browser_are_chromium() {
+        let old = r#"{"name": "a", "webdriver": "http://127.0.0.1:1", "session_id": "x",
+            "driver_pid": null, "user_data_dir": null, "tabs": [], "current": "t1",
+            "next_tab": 2, "created": 0}"#;
+        let r: SessionRecord = serde_json::from_str(old).unwrap();
+        assert_eq!(r.browser, BrowserKind::Chromium);
+        let mut r2 = r.clone();
+        r2.browser = BrowserKind::Firefox;
+        let back: SessionRecord =
+            serde_json::from_str(&serde_json::to_string(&r2).unwrap()).unwrap();
+        assert_eq!(back.browser, BrowserKind::Firefox);
+        assert!(
+            serde_json::to_string(&r2)
+                .unwrap()
+                .contains(r#""browser":"firefox""#)
+        );
+    }
 
     #[test]
     fn session_names_are_checked() {

@@ -26,6 +26,28 @@ pub(super) fn enabled() -> bool {
     CDP_OK.load(Ordering::Relaxed)
 }
 
+/// Says whether the session this process works on may have DevTools at all (its browser's
+/// kind, from the session record: only Chromium has them). Firefox's driver answers
+/// "unknown command" to `goog/cdp/execute`: knowing that up front spares a failed round
+/// trip per command (each command is a process of its own).
+pub fn allow_devtools(allowed: bool) {
+    CDP_OK.store(allowed, Ordering::Relaxed);
+}
+
+/// After a failed DevTools command: an endpoint without the passthrough is not asked again
+/// by this process.
+fn note_failure(e: &fantoccini::error::CmdError, cmd: &str) {
+    use fantoccini::error::CmdError;
+    // geckodriver answers a path it does not know with a bare "HTTP method not allowed"
+    // (405, not JSON); W3C drivers with "unknown command"
+    if e.is_unknown_command() || e.is_unknown_method() || matches!(e, CmdError::NotJson(_)) {
+        debug!(error = %e, cmd, "no DevTools passthrough: script endpoint from now on");
+        CDP_OK.store(false, Ordering::Relaxed);
+    } else {
+        debug!(error = %e, cmd, "DevTools command failed");
+    }
+}
+
 /// chromedriver's `POST /session/{id}/goog/cdp/execute` for one DevTools command.
 fn command(cmd: &str, params: impl Serialize) -> RawCommand {
     RawCommand {
@@ -44,7 +66,7 @@ async fn cdp<T: DeserializeOwned>(client: &Client, cmd: &str, params: impl Seria
     let v = client
         .issue_cmd(command(cmd, params))
         .await
-        .map_err(|e| debug!(error = %e, cmd, "DevTools command failed"))
+        .map_err(|e| note_failure(&e, cmd))
         .ok()?;
     serde_json::from_value(v)
         .map_err(|e| debug!(error = %e, cmd, "unexpected DevTools reply"))
@@ -100,13 +122,8 @@ pub(super) async fn evaluate(client: &Client, expr: &str) -> Option<Value> {
             }
             e.result.value
         }
-        Err(e) if e.is_unknown_command() || e.is_unknown_method() => {
-            debug!(error = %e, "no DevTools passthrough: script endpoint from now on");
-            CDP_OK.store(false, Ordering::Relaxed);
-            None
-        }
         Err(e) => {
-            debug!(error = %e, "DevTools call failed: script endpoint");
+            note_failure(&e, "Runtime.evaluate");
             None
         }
     }
@@ -298,6 +315,16 @@ struct Capabilities {
 #[serde(rename_all = "camelCase")]
 struct ChromeOptions {
     debugger_address: Option<String>,
+}
+
+/// The browser's name as the driver reports it in the session's capabilities
+/// (`browserName`: "chrome", "firefox"...); None for a session this client reattached to
+/// (the record keeps the kind then).
+pub fn browser_name(client: &Client) -> Option<String> {
+    match client.capabilities()?.get("browserName")? {
+        Value::String(s) => Some(s.clone()),
+        _ => None,
+    }
 }
 
 /// The `host:port` of the browser's DevTools HTTP endpoint, as Chromium's driver reports it

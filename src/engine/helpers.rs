@@ -107,11 +107,11 @@ pub async fn frame_route(client: &Client, k: u32) -> Result<Option<WireRoute>> {
 /// What WebDriver's Get Element Shadow Root answered for one host.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ShadowRoot {
-    /// The root's reference (Chromium's driver answers for closed roots too).
+    /// The root's reference (chromedriver and geckodriver answer for closed roots too).
     Found(WebRef),
     /// The host has none (or is gone).
     Missing,
-    /// The endpoint cannot return shadow roots (not Chromium's driver, or too old).
+    /// The endpoint cannot return shadow roots (a driver older than the command).
     Unsupported,
 }
 

@@ -342,7 +342,9 @@ async fn changes_of(
 }
 
 /// The context of a tab whose page may not answer: what the browser process knows of it
-/// (Chromium's DevTools endpoint), never a page script.
+/// (Chromium's DevTools endpoint), never a page script. Without that endpoint (Firefox, a
+/// remote driver) the URL and title are left empty: the driver would queue the question
+/// behind the command that ran out of time.
 async fn stuck_context(b: &Browser) -> Value {
     let handle = b
         .record

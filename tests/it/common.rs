@@ -24,6 +24,21 @@ pub struct Ctx {
 /// The shared session's name.
 pub const SESSION: &str = "it";
 
+/// The browser the suite runs on: `ARIASNAP_TEST_BROWSER` (chromium, the default, or
+/// firefox), given to every command as `ARIASNAP_BROWSER`.
+pub fn browser() -> &'static str {
+    static B: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    B.get_or_init(|| match std::env::var("ARIASNAP_TEST_BROWSER") {
+        Ok(b) if !b.trim().is_empty() => b.trim().to_string(),
+        _ => "chromium".to_string(),
+    })
+}
+
+/// Whether the suite runs on Firefox.
+pub fn firefox() -> bool {
+    browser() == "firefox"
+}
+
 impl Ctx {
     pub fn start() -> Ctx {
         let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
@@ -60,6 +75,8 @@ impl Ctx {
         c.env("ARIASNAP_HOME", self.home.path())
             .env("ARIASNAP_SESSION", SESSION)
             .env_remove("ARIASNAP_WEBDRIVER")
+            .env_remove("ARIASNAP_DRIVER")
+            .env("ARIASNAP_BROWSER", browser())
             .env("NO_COLOR", "1")
             .stdin(Stdio::null());
         c

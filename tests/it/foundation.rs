@@ -152,7 +152,14 @@ fn reattach_and_close_leave_nothing(c: &Ctx) {
     let driver_pid = rec["driver_pid"].as_u64().unwrap() as u32;
     let profile = rec["user_data_dir"].as_str().unwrap().to_string();
     assert!(ariasnap::browser::launch::alive(driver_pid));
-    let needle = format!("--user-data-dir={profile}");
+    let kind: ariasnap::browser::launch::BrowserKind =
+        serde_json::from_value(rec["browser"].clone()).unwrap();
+    assert_eq!(
+        kind.name(),
+        crate::common::browser(),
+        "the record names the browser"
+    );
+    let needle = ariasnap::browser::launch::profile_needle(kind, std::path::Path::new(&profile));
     assert!(
         !ariasnap::browser::launch::pids_matching(&needle).is_empty(),
         "browser runs"

@@ -633,8 +633,14 @@ fn every_other_action_in_one_run(c: &Ctx) {
             || ch["summary"].is_string(),
         "{ch}"
     );
-    let hovered = eval(c, "document.getElementById('hov').textContent");
-    assert_eq!(hovered, json!("Hover me"), "reloaded page");
+    let nav = eval(c, "performance.getEntriesByType('navigation')[0].type");
+    assert_eq!(nav, json!("reload"), "reloaded page");
+    // Firefox sends the reloaded page a mouseover for the pointer still resting on the
+    // button (a real mouse would too); Chromium does not until the pointer moves
+    if !crate::common::firefox() {
+        let hovered = eval(c, "document.getElementById('hov').textContent");
+        assert_eq!(hovered, json!("Hover me"), "reloaded page");
+    }
     // drag onto the drop zone, then back/forward
     let t = c.snapshot("html/actions/widgets.html");
     let handle = ref_of(&t, "button \"Handle\"");

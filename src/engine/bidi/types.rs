@@ -123,7 +123,8 @@ pub struct ContextInfo {
     /// Its child contexts (frames); None in events and past getTree's `maxDepth`.
     #[serde(default)]
     pub children: Option<Vec<ContextInfo>>,
-    /// Its parent context, for a frame.
+    /// Its parent context, for a frame: given in events and for getTree's root, not for the
+    /// children inside a tree (their place says it).
     #[serde(default)]
     pub parent: Option<String>,
     /// Its user context (profile partition).

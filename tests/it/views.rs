@@ -295,7 +295,10 @@ fn viewport_root_max_nodes_and_silent(c: &Ctx) {
     assert!(whole.contains("\"Pay in frame\""), "{whole}");
     let seen = c.ok(&["snapshot", "--viewport", "--inline-limit", "0"]);
     assert!(seen.contains("\"Visible action\""), "{seen}");
-    assert!(!seen.contains("Pay in frame") && !seen.contains("Payment"), "{seen}");
+    assert!(
+        !seen.contains("Pay in frame") && !seen.contains("Payment"),
+        "{seen}"
+    );
     c.ok(&["goto", &url]);
     // --root: a CSS selector, role=ROLE, a ref
     let r = c.ok(&[

@@ -53,16 +53,23 @@ fn near_arg(s: &str) -> std::result::Result<serde_json::Value, String> {
     Ok(serde_json::Value::String(s.to_string()))
 }
 
-/// `goto --snapshot [DETAIL]` on the command line: snapshot options with that detail.
+/// A detail level, checked by the one list of them (`query::view::Detail`).
+fn detail_level(s: &str) -> std::result::Result<String, String> {
+    crate::query::view::Detail::parse(Some(s))
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// `goto --snapshot [DETAIL]` on the command line (and goto's `snapshot` given as a
+/// string in step files): snapshot options with that detail.
 fn snapshot_detail(s: &str) -> std::result::Result<SnapshotArgs, String> {
-    match s {
-        "" => Ok(SnapshotArgs::default()),
-        "full" | "interactive" | "summary" => Ok(SnapshotArgs {
-            detail: Some(s.to_string()),
-            ..Default::default()
-        }),
-        _ => Err(format!("expected full, interactive or summary, got {s:?}")),
+    if s.is_empty() {
+        return Ok(SnapshotArgs::default());
     }
+    Ok(SnapshotArgs {
+        detail: Some(detail_level(s)?),
+        ..Default::default()
+    })
 }
 
 /// `goto`'s `snapshot`: `true`, a detail level, or snapshot options (`false` and `null`:
@@ -583,7 +590,7 @@ pub struct SnapshotArgs {
     pub url: Option<String>,
     /// full (default), interactive (elements with refs and their landmark path), summary.
     #[serde(default)]
-    #[arg(long, value_parser = ["full", "interactive", "summary"])]
+    #[arg(long, value_parser = detail_level)]
     pub detail: Option<String>,
     /// Give refs to every interactive element, even above 100 of them.
     #[serde(default)]

@@ -10,11 +10,10 @@
 //! probes are per custom element, once per element's life; frames are per frame).
 
 use crate::browser::Browser;
-use crate::engine::{self, FrameTree, Method, ShadowRoot, Walk};
+use crate::engine::{self, FrameTree, Method, Page, ShadowRoot, Walk};
 use crate::error::{Error, Result};
 use crate::snapshot::{Snapshot, stitch_frame};
 use crate::wire::{WireRoute, WireSnapshot};
-use fantoccini::Client;
 use fantoccini::elements::Element;
 use serde::de::DeserializeOwned;
 use std::future::Future;
@@ -76,7 +75,7 @@ type Boxed<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
 /// Snapshots the current browsing context (frame `frame`, 0 for the tab's document) and the
 /// cross-origin frames under it, within `budget` nodes (0 = no limit).
 fn capture_context<'a>(
-    client: &'a Client,
+    page: &'a Page,
     opts: &'a CaptureOptions,
     n: u64,
     frame: u32,
@@ -84,11 +83,20 @@ fn capture_context<'a>(
     budget: u64,
 ) -> Boxed<'a, WireSnapshot> {
     Box::pin(async move {
-        let mut w = walk(client, opts, n, frame, budget, opts.no_cache).await?;
+        // with BiDi, closed roots the page attached are known to the main world's hook
+        // only: hand them to the engine's sandbox before it walks
+        let hooked = engine::hooked_closed_roots(page).await.unwrap_or_default();
+        if !hooked.is_empty() {
+            let (hosts, roots): (Vec<_>, Vec<_>) =
+                hooked.into_iter().map(|(h, r)| (Some(h), Some(r))).unzip();
+            let taken = engine::adopt_closed_roots(page, &hosts, &roots, false).await?;
+            debug!(frame, taken, "closed roots from the page's hook");
+        }
+        let mut w = walk(page, opts, n, frame, budget, opts.no_cache).await?;
         let mut rounds = 0;
         while w.stats.closed_pending > 0 && rounds < MAX_PROBE_ROUNDS {
             rounds += 1;
-            let p = probe_closed_roots(client).await?;
+            let p = probe_closed_roots(page).await?;
             debug!(
                 frame,
                 probed = p.probed,
@@ -98,7 +106,7 @@ fn capture_context<'a>(
             );
             if p.adopted > 0 || w.stats.closed_pending > p.probed {
                 // the closed roots' content (or the next hosts to probe) needs a new walk
-                w = walk(client, opts, n, frame, budget, true).await?;
+                w = walk(page, opts, n, frame, budget, true).await?;
             } else {
                 // nothing new to show: account for what was probed without walking again
                 w.stats.closed_pending -= p.probed;
@@ -108,14 +116,14 @@ fn capture_context<'a>(
                 break;
             }
         }
-        read_cross_origin_frames(client, opts, n, depth, budget, &mut w).await?;
+        read_cross_origin_frames(page, opts, n, depth, budget, &mut w).await?;
         Ok(w)
     })
 }
 
 /// One engine walk of the current browsing context.
 async fn walk(
-    client: &Client,
+    page: &Page,
     opts: &CaptureOptions,
     n: u64,
     frame: u32,
@@ -138,9 +146,9 @@ async fn walk(
     // into are only reachable through the script endpoint (no root, stale root ref and bad
     // selector replies are errors)
     let w: WireSnapshot = if frame == 0 {
-        engine::call(client, walk).await?
+        engine::call(page, walk).await?
     } else {
-        engine::call_in_frame(client, walk).await?
+        engine::call_in_frame(page, walk).await?
     };
     if w.cached {
         debug!(n = w.snapshot, frame, "snapshot cache hit: no walk");
@@ -168,8 +176,8 @@ struct Probe {
 
 /// Asks WebDriver for the shadow roots of the custom elements the last walk could not look
 /// into, and hands what it finds back to the page.
-async fn probe_closed_roots(client: &Client) -> Result<Probe> {
-    let hosts = engine::closed_candidates(client).await?;
+async fn probe_closed_roots(page: &Page) -> Result<Probe> {
+    let hosts = engine::closed_candidates(page).await?;
     let mut roots = Vec::with_capacity(hosts.len());
     let mut probe = Probe {
         probed: hosts.len() as u64,
@@ -177,7 +185,7 @@ async fn probe_closed_roots(client: &Client) -> Result<Probe> {
     };
     for h in &hosts {
         let root = match h {
-            Some(host) if !probe.unsupported => engine::shadow_root(client, &host.id).await,
+            Some(host) if !probe.unsupported => engine::shadow_root(page, &host.id).await,
             _ => ShadowRoot::Missing,
         };
         roots.push(match root {
@@ -192,14 +200,14 @@ async fn probe_closed_roots(client: &Client) -> Result<Probe> {
             }
         });
     }
-    probe.adopted = engine::adopt_closed_roots(client, &hosts, &roots, probe.unsupported).await?;
+    probe.adopted = engine::adopt_closed_roots(page, &hosts, &roots, probe.unsupported).await?;
     Ok(probe)
 }
 
 /// Reads the walk's cross-origin frames by switching into them, and stitches each under
 /// its iframe node. A frame that cannot be read keeps a reason (shown in the notes).
 async fn read_cross_origin_frames(
-    client: &Client,
+    page: &Page,
     opts: &CaptureOptions,
     n: u64,
     depth: usize,
@@ -215,7 +223,7 @@ async fn read_cross_origin_frames(
     // Frames the browser could not load show its error page ("This content is blocked",
     // "This site can't be reached"): the frame tree says which, in one DevTools call, so
     // they are named in a note instead of entered (a switch costs ~30 ms a frame).
-    let tree = engine::frame_tree(client).await;
+    let tree = engine::frame_tree(page).await;
     // without DevTools' frame tree (Firefox) each frame is checked once entered
     let check_error_page = tree.is_none();
     let mut failed = std::collections::HashSet::new();
@@ -236,7 +244,7 @@ async fn read_cross_origin_frames(
     }
     // stitch from the last iframe up, so earlier insertion points stay put
     todo.sort_by_key(|&j| std::cmp::Reverse(w.frames[j].i));
-    let mut routes = frame_routes(client).await?;
+    let mut routes = frame_routes(page).await?;
     let mut used = w.nodes.len() as u64;
     for j in todo {
         let k = w.frames[j].k;
@@ -261,7 +269,7 @@ async fn read_cross_origin_frames(
             w.frames[j].unreadable = Some("cross-origin, gone before it could be read".into());
             continue;
         };
-        match read_frame(client, opts, n, k, &route, depth, left, check_error_page).await? {
+        match read_frame(page, opts, n, k, &route, depth, left, check_error_page).await? {
             Ok(Some(child)) => {
                 used += child.nodes.len().saturating_sub(1) as u64;
                 let at = usize::try_from(w.frames[j].i).unwrap_or(0);
@@ -331,7 +339,7 @@ fn session_lost(e: &Error) -> bool {
 /// browser's error page (it did not load).
 #[allow(clippy::too_many_arguments)]
 async fn read_frame(
-    client: &Client,
+    page: &Page,
     opts: &CaptureOptions,
     n: u64,
     k: u32,
@@ -340,19 +348,19 @@ async fn read_frame(
     budget: u64,
     check_error_page: bool,
 ) -> Result<Result<Option<WireSnapshot>>> {
-    let route = match enter_chain(client, route).await {
+    let route = match enter_chain(page, route).await {
         Ok(r) => r,
         Err(e) if session_lost(&e) => return Err(e),
         Err(e) => return Ok(Err(e)),
     };
-    let res = if check_error_page && engine::shows_error_page(client).await {
+    let res = if check_error_page && engine::shows_error_page(page).await {
         Ok(None)
     } else {
-        capture_context(client, opts, n, k, depth + 1, budget)
+        capture_context(page, opts, n, k, depth + 1, budget)
             .await
             .map(Some)
     };
-    leave_frames(client, route).await?;
+    leave_frames(page, route).await?;
     match res {
         Err(e) if session_lost(&e) => Err(e),
         other => Ok(other),
@@ -388,9 +396,9 @@ impl From<WireRoute> for Route {
 
 /// Routes to every cross-origin frame of the current context's last walk, by frame index
 /// (one round trip for all of them).
-async fn frame_routes(client: &Client) -> Result<std::collections::HashMap<u32, Route>> {
+async fn frame_routes(page: &Page) -> Result<std::collections::HashMap<u32, Route>> {
     let mut out = std::collections::HashMap::new();
-    for r in engine::frame_routes(client).await? {
+    for r in engine::frame_routes(page).await? {
         if let Some(k) = r.k {
             let route = Route::from(r);
             if !route.chain.is_empty() {
@@ -402,12 +410,19 @@ async fn frame_routes(client: &Client) -> Result<std::collections::HashMap<u32, 
 }
 
 /// Switches along a route; on failure, goes back to where it started.
-async fn enter_chain(client: &Client, route: &Route) -> Result<FrameRoute> {
+async fn enter_chain(page: &Page, route: &Route) -> Result<FrameRoute> {
     let mut entered = 0;
     for id in &route.chain {
-        let el = Element::from_element_id(client.clone(), id.clone().into());
+        // with BiDi the page learns the frame's context first: engine calls follow the
+        // switch into the frame's sandbox
+        if let Err(e) = page.entering_frame(id).await {
+            leave_n(page, entered).await?;
+            return Err(e);
+        }
+        let el = Element::from_element_id(page.client().clone(), id.clone().into());
         if let Err(e) = el.enter_frame().await {
-            leave_n(client, entered).await?;
+            page.left_frame();
+            leave_n(page, entered).await?;
             return Err(e.into());
         }
         entered += 1;
@@ -420,8 +435,8 @@ async fn enter_chain(client: &Client, route: &Route) -> Result<FrameRoute> {
 
 /// Switches into cross-origin frame `k` of the last walk of the current context (through
 /// the same-origin frames around it). Returns how many frames were entered and where.
-pub async fn enter_frame(client: &Client, k: u32) -> Result<FrameRoute> {
-    let route = engine::frame_route(client, k)
+pub async fn enter_frame(page: &Page, k: u32) -> Result<FrameRoute> {
+    let route = engine::frame_route(page, k)
         .await?
         .map(Route::from)
         .unwrap_or_default();
@@ -430,17 +445,17 @@ pub async fn enter_frame(client: &Client, k: u32) -> Result<FrameRoute> {
             "frame f{k} is gone: take a new snapshot"
         )));
     }
-    enter_chain(client, &route).await
+    enter_chain(page, &route).await
 }
 
 /// Goes back up `route.entered` frames.
-pub async fn leave_frames(client: &Client, route: FrameRoute) -> Result<()> {
-    leave_n(client, route.entered).await
+pub async fn leave_frames(page: &Page, route: FrameRoute) -> Result<()> {
+    leave_n(page, route.entered).await
 }
 
-async fn leave_n(client: &Client, n: usize) -> Result<()> {
+async fn leave_n(page: &Page, n: usize) -> Result<()> {
     for _ in 0..n {
-        client.enter_parent_frame().await?;
+        page.enter_parent_frame().await?;
     }
     Ok(())
 }
@@ -469,13 +484,13 @@ pub fn frame_chain_of_ref(r: &str) -> Vec<u32> {
 /// and of same-origin frames), so engine calls about it reach the document that minted it.
 /// Returns the route to leave with [`leave_frames`]; its offset is the frame's content
 /// origin in the tab's viewport (add it to points the frame's engine returns).
-pub async fn enter_ref_frame(client: &Client, r: &str) -> Result<FrameRoute> {
+pub async fn enter_ref_frame(page: &Page, r: &str) -> Result<FrameRoute> {
     let mut total = FrameRoute {
         entered: 0,
         offset: (0.0, 0.0),
     };
     for k in frame_chain_of_ref(r) {
-        match enter_frame(client, k).await {
+        match enter_frame(page, k).await {
             Ok(step) => {
                 total.entered += step.entered;
                 total.offset.0 += step.offset.0;
@@ -484,7 +499,7 @@ pub async fn enter_ref_frame(client: &Client, r: &str) -> Result<FrameRoute> {
             // not a cross-origin frame of this context: the ref lives here
             Err(Error::Step(_)) => break,
             Err(e) => {
-                leave_frames(client, total).await?;
+                leave_frames(page, total).await?;
                 return Err(e);
             }
         }
@@ -499,23 +514,23 @@ pub async fn enter_ref_frame(client: &Client, r: &str) -> Result<FrameRoute> {
 /// dispatching input from the tab's top-level context. Calls about refs of the tab's
 /// document and of same-origin frames, or about no ref, need no switch (offset 0, 0).
 pub async fn call_for_ref<T: DeserializeOwned>(
-    client: &Client,
+    page: &Page,
     method: Method,
 ) -> Result<(T, (f64, f64))> {
     let r = method.target_ref().unwrap_or("").to_string();
     if frame_chain_of_ref(&r).is_empty() {
-        return Ok((engine::call(client, method).await?, (0.0, 0.0)));
+        return Ok((engine::call(page, method).await?, (0.0, 0.0)));
     }
-    let route = enter_ref_frame(client, &r).await?;
-    let res = engine::call_in_frame::<T>(client, method).await;
-    leave_frames(client, route).await?;
+    let route = enter_ref_frame(page, &r).await?;
+    let res = engine::call_in_frame::<T>(page, method).await;
+    leave_frames(page, route).await?;
     let reply = res?;
     if route.entered == 0 {
         return Ok((reply, (0.0, 0.0)));
     }
     // where the frame is now
-    let again = enter_ref_frame(client, &r).await?;
-    leave_frames(client, again).await?;
+    let again = enter_ref_frame(page, &r).await?;
+    leave_frames(page, again).await?;
     Ok((reply, again.offset))
 }
 

@@ -17,6 +17,7 @@ pub mod bidi;
 mod cdp;
 mod helpers;
 mod method;
+mod page;
 mod reply;
 
 pub use cdp::{
@@ -28,8 +29,10 @@ pub use helpers::{
     shadow_root,
 };
 pub use method::{Condition, Method, Near, Paint, ScrollTo, SearchQuery, Walk};
+pub use page::{Page, SANDBOX};
 
 use crate::error::{Error, Result};
+use crate::wire::WebRef;
 use fantoccini::Client;
 use fantoccini::wd::WebDriverCompatibleCommand;
 use serde::de::DeserializeOwned;
@@ -56,20 +59,216 @@ fn install_script() -> String {
 /// Calls `method` of the engine in the tab's top-level document, installing the engine
 /// first when needed. Returns the reply's payload (the `wire.rs` type of the method: e.g.
 /// `wire::CheckedReply` for [`Method::Checked`]); the page's tagged failures are errors.
-pub async fn call<T: DeserializeOwned>(client: &Client, method: Method) -> Result<T> {
+pub async fn call<T: DeserializeOwned>(page: &Page, method: Method) -> Result<T> {
     let (name, args) = (method.name(), method.args_json());
-    let raw = call_raw_top(client, name, &args).await?;
+    let raw = if page.isolated() {
+        call_isolated(page, name, &args).await?
+    } else {
+        call_raw_top(page.client(), name, &args).await?
+    };
     tracing::trace!(method = name, reply = %raw, "engine reply");
     reply::decode(&raw)
 }
 
 /// Like [`call`], in the browsing context WebDriver is switched to (a frame): only the
-/// script endpoint reaches it.
-pub async fn call_in_frame<T: DeserializeOwned>(client: &Client, method: Method) -> Result<T> {
+/// script endpoint reaches it on the classic path; with BiDi, its context's sandbox.
+pub async fn call_in_frame<T: DeserializeOwned>(page: &Page, method: Method) -> Result<T> {
     let (name, args) = (method.name(), method.args_json());
-    let raw = call_raw(client, name, &args).await?;
+    let raw = if page.isolated() {
+        call_isolated(page, name, &args).await?
+    } else {
+        call_raw(page.client(), name, &args).await?
+    };
     tracing::trace!(method = name, reply = %raw, "engine reply");
     reply::decode(&raw)
+}
+
+/// The engine as it runs in its sandbox realm: built-ins there are pristine whenever it is
+/// installed (no fresh-realm frame is needed), as in a preloaded document.
+pub fn sandbox_engine() -> String {
+    ENGINE_JS.replacen(cdp::PRELOADED_FALSE, "const PRELOADED = true;", 1)
+}
+
+/// The fast path as a function of (hash, method, args) for `script.callFunction`.
+const FAST_FN: &str = "function(h, m, a){ var r = window.__ariaRefs; \
+     if (!r || r.hash !== h || typeof r.call !== 'function') return null; \
+     return r.call(m, a); }";
+
+/// Calls entry point `method` in the engine's sandbox realm of the page's current context
+/// (SPEC 7), installing the engine there first when the preload did not run (documents
+/// older than the session's preload, Firefox's same-origin frames). On Chromium the tab's
+/// own document is reached through DevTools by the sandbox's realm id, which moves large
+/// replies several times faster than BiDi through chromedriver; BiDi otherwise.
+async fn call_isolated(page: &Page, method: &str, args: &str) -> Result<String> {
+    if cdp::enabled()
+        && page.at_top()
+        && let Some(realm) = page.top_realm().await
+    {
+        let expr = format!(
+            "({FAST_FN})({h}, {m}, {a})",
+            h = json!(ENGINE_HASH),
+            m = json!(method),
+            a = json!(args),
+        );
+        match cdp::evaluate_in(page.client(), &expr, Some(&realm)).await {
+            Some(v @ Value::String(_)) => return interpret(v),
+            Some(Value::Null) => {}
+            _ => page.forget_realm(),
+        }
+    }
+    let argv = || {
+        vec![
+            bidi::LocalValue::string(ENGINE_HASH),
+            bidi::LocalValue::string(method),
+            bidi::LocalValue::string(args),
+        ]
+    };
+    let v = page.call_sandbox(FAST_FN, argv(), None).await?;
+    let v = match v {
+        bidi::RemoteValue::Null | bidi::RemoteValue::Undefined => {
+            debug!(
+                method,
+                "engine missing in this document's sandbox: installing"
+            );
+            let install = format!(
+                "function(h, m, a){{{engine}\nvar r = window.__ariaRefs; \
+                 if (!r || r.hash !== h) return '__blocked__:' + (r && typeof r.hash === 'string' ? r.hash : ''); \
+                 return r.call(m, a); }}",
+                engine = sandbox_engine()
+            );
+            page.call_sandbox(&install, argv(), None).await?
+        }
+        other => other,
+    };
+    match v.into_string() {
+        Some(s) => interpret(Value::String(s)),
+        None => Err(Error::Engine(
+            "unexpected reply from the engine's sandbox (not a string)".into(),
+        )),
+    }
+}
+
+/// Registers the engine to run in the sandbox realm of every new document and frame of the
+/// session, before the page's scripts (`script.addPreloadScript`), and the console hook in
+/// their main world, replacing registrations `old` (an older build's). Returns the
+/// registrations' ids; None without BiDi.
+pub async fn preload_sandbox(page: &Page, old: &[String]) -> Option<Vec<String>> {
+    let b = page.bidi()?;
+    for id in old {
+        let _ = b
+            .send(&bidi::RemovePreloadScript { script: id.clone() })
+            .await;
+    }
+    let mut ids = Vec::new();
+    for (source, sandbox) in [
+        (sandbox_engine(), Some(SANDBOX.to_string())),
+        (format!("{CONSOLE_HOOK}\n{CLOSED_ROOTS_HOOK}"), None),
+    ] {
+        let r = b
+            .send(&bidi::AddPreloadScript {
+                function_declaration: format!("function(){{{source}\n}}"),
+                contexts: None,
+                sandbox,
+            })
+            .await;
+        match r {
+            Ok(r) => ids.push(r.script),
+            Err(e) => {
+                debug!(error = %e, "preload not registered");
+                return None;
+            }
+        }
+    }
+    debug!(?ids, "engine preloaded in every document's sandbox");
+    Some(ids)
+}
+
+/// The console hook of the page's main world (BiDi sessions): the engine's sandbox cannot
+/// see the page's own `console`, so this small script, run before the page's scripts,
+/// keeps the last 500 messages (2,000 characters each) in its closure and hands them out
+/// as JSON text through a non-enumerable function under `Symbol.for('ariasnap.console')`.
+/// They are the page's own messages: a page that reaches the hook can only hide or add
+/// messages it could have logged or not.
+const CONSOLE_HOOK: &str = "(function(){ var W = window, K = Symbol.for('ariasnap.console'); \
+  if (!W.console || Object.prototype.hasOwnProperty.call(W, K)) return; \
+  var con = W.console, log = [], MAX = 500, str = JSON.stringify, slice = String.prototype.slice, \
+    apply = Reflect.apply, now = Performance.prototype.now, perf = W.performance; \
+  ['log', 'info', 'warn', 'error', 'debug'].forEach(function (level) { \
+    var orig = con[level]; if (typeof orig !== 'function') return; \
+    try { con[level] = function () { var parts = ''; \
+      for (var j = 0; j < arguments.length; j++) { var a = arguments[j], t; \
+        try { t = typeof a === 'string' ? a : apply(str, JSON, [a]); } catch (e) { t = '' + a; } \
+        if (typeof t !== 'string') t = '' + t; \
+        parts += (j ? ' ' : '') + apply(slice, t, [0, 2000]); } \
+      if (log.length >= MAX) log.splice(0, 1); \
+      log[log.length] = { level: level, text: parts, at: apply(now, perf, []) }; \
+      return apply(orig, this, arguments); }; } catch (e) {} }); \
+  Object.defineProperty(W, K, { value: function (clear) { var out = apply(str, JSON, [log]); \
+    if (clear) log.length = 0; return out; }, enumerable: false, configurable: false }); })();";
+
+/// The closed-root hook of the page's main world (BiDi sessions), run before the page's
+/// scripts: the engine's sandbox cannot wrap the page's own `attachShadow`, so this
+/// wraps it (name, length and property attributes kept, the page's arguments and result
+/// passed through) and keeps each closed root with its host in its closure, handed out
+/// through a non-enumerable function under `Symbol.for('ariasnap.closed')` (SPEC 9:
+/// closed roots are read whenever and however they were attached). The engine takes a
+/// root only when the DOM confirms it (`root.host` is the host and the host has no open
+/// root): a page that reaches the hook can hand over nothing that is not a real root.
+const CLOSED_ROOTS_HOOK: &str = "(function(){ var W = window, K = Symbol.for('ariasnap.closed'); \
+  if (!W.Element || !W.ShadowRoot || Object.prototype.hasOwnProperty.call(W, K)) return; \
+  var P = W.Element.prototype, d = Object.getOwnPropertyDescriptor(P, 'attachShadow'); \
+  if (!d || typeof d.value !== 'function') return; \
+  var orig = d.value, apply = Reflect.apply, slice = Array.prototype.slice, seen = [], \
+    modeOf = Object.getOwnPropertyDescriptor(W.ShadowRoot.prototype, 'mode').get; \
+  var wrapped = { attachShadow: function (init) { var root = apply(orig, this, arguments); \
+    try { if (seen.length < 20000 && apply(modeOf, root, []) === 'closed') { \
+      seen[seen.length] = this; seen[seen.length] = root; } } catch (e) {} \
+    return root; } }.attachShadow; \
+  Object.defineProperty(P, 'attachShadow', { value: wrapped, writable: d.writable, \
+    enumerable: d.enumerable, configurable: d.configurable }); \
+  Object.defineProperty(W, K, { value: function () { return apply(slice, seen, []); }, \
+    enumerable: false, configurable: false }); })();";
+
+/// The closed shadow roots the main world's hook saw attached in the current context's
+/// document, as (host, root) references; empty without the hook (classic sessions).
+pub async fn hooked_closed_roots(page: &Page) -> Result<Vec<(WebRef, WebRef)>> {
+    if !page.isolated() {
+        return Ok(Vec::new());
+    }
+    let v = page
+        .call_main_world(
+            "function(){ var f = window[Symbol.for('ariasnap.closed')]; \
+             return typeof f === 'function' ? f() : []; }",
+            vec![],
+        )
+        .await?;
+    let items: Vec<Option<WebRef>> = serde_json::from_value(v).unwrap_or_default();
+    Ok(items
+        .chunks(2)
+        .filter_map(|p| match p {
+            [Some(h), Some(r)] => Some((h.clone(), r.clone())),
+            _ => None,
+        })
+        .collect())
+}
+
+/// The page's console messages, from the console hook of the tab's main world (installed
+/// on first use when the preload did not run), and clears them when `clear`.
+pub async fn console_messages(page: &Page, clear: bool) -> Result<crate::wire::ConsoleReply> {
+    let f = format!(
+        "function(clear){{ var K = Symbol.for('ariasnap.console'); \
+         if (typeof window[K] !== 'function') {{ {CONSOLE_HOOK} }} \
+         return typeof window[K] === 'function' ? window[K](clear) : '[]'; }}"
+    );
+    let v = page
+        .call_main_world(&f, vec![bidi::LocalValue::Boolean(clear)])
+        .await?;
+    let text = v.as_str().unwrap_or("[]");
+    let messages = serde_json::from_str(text).map_err(|source| Error::Json {
+        what: "the page's console messages",
+        source,
+    })?;
+    Ok(crate::wire::ConsoleReply { messages })
 }
 
 /// Calls entry point `method` with the JSON text `args` through the script endpoint and
@@ -199,7 +398,13 @@ async fn call_raw_top(client: &Client, method: &str, args: &str) -> Result<Strin
 /// value (arbitrary JSON, passed on as it is). The driver's script endpoint first; on a page
 /// whose replaced built-ins break the driver's own wrapper, DevTools' `Runtime.evaluate`
 /// (awaiting a promise result).
-pub async fn evaluate_user(client: &Client, expr: &str) -> Result<Value> {
+pub async fn evaluate_user(page: &Page, expr: &str) -> Result<Value> {
+    if page.isolated()
+        && let Err(e) = sync_mirror(page).await
+    {
+        debug!(error = %e, "ref mirror not updated");
+    }
+    let client = page.client();
     match client.execute(&format!("return ({expr});"), vec![]).await {
         Ok(v) => Ok(v),
         Err(err) if err.is_javascript_error() => Err(Error::Step(format!(
@@ -211,6 +416,47 @@ pub async fn evaluate_user(client: &Client, expr: &str) -> Result<Value> {
             None => Err(err.into()),
         },
     }
+}
+
+/// The refs of the current document's engine, as `[ref, element, ref, element, ...]`:
+/// elements of this document only (a main world reaches no other document's nodes by id).
+const MIRROR_ENTRIES: &str = "function(){ var a = window.__ariaRefs; var out = []; \
+     if (!a) return out; out[0] = 'stats'; out[1] = a.call('stats', '{}'); var ks = Object.keys(a); \
+     for (var i = 0; i < ks.length; i++) { var el = a[ks[i]]; \
+       if (el && el.ownerDocument === document) { out[out.length] = ks[i]; out[out.length] = el; } } \
+     return out; }";
+
+/// Defines the page's read-only mirror of the ref map (SPEC 7): a frozen object, ref to
+/// element, replaced at each sync (its first pair is the engine's counters, as the JSON
+/// text of its `stats` entry point, under the non-enumerable key `stats`); the engine never
+/// reads it back.
+const MIRROR_SET: &str = "function(){ var o = Object.create(null); \
+     Object.defineProperty(o, 'stats', { value: arguments[1], enumerable: false }); \
+     for (var i = 2; i + 1 < arguments.length; i += 2) o[arguments[i]] = arguments[i + 1]; \
+     Object.freeze(o); \
+     try { Object.defineProperty(window, '__ariaRefs', { value: o, configurable: true, enumerable: false, writable: false }); } catch (e) {} }";
+
+/// Copies the engine's refs of the current document into the page's main world as
+/// `window.__ariaRefs` (for `eval` steps), where the page may read and even replace it:
+/// actions resolve refs in the engine's sandbox only.
+async fn sync_mirror(page: &Page) -> Result<()> {
+    let v = page.call_sandbox(MIRROR_ENTRIES, vec![], None).await?;
+    let items = v.items().unwrap_or_default();
+    let stats = items.get(1).and_then(|s| s.as_str()).unwrap_or("{}");
+    let mut args = vec![
+        bidi::LocalValue::string("stats"),
+        bidi::LocalValue::string(stats),
+    ];
+    for pair in items.get(2..).unwrap_or_default().chunks(2) {
+        if let [r, el] = pair
+            && let (Some(r), Some(id)) = (r.as_str(), el.shared_id())
+        {
+            args.push(bidi::LocalValue::string(r));
+            args.push(bidi::LocalValue::shared(id));
+        }
+    }
+    page.call_main_world(MIRROR_SET, args).await?;
+    Ok(())
 }
 
 /// The window's inner size `[width, height]` in CSS pixels.
@@ -246,8 +492,8 @@ pub async fn answers(client: &Client) -> Result<()> {
 /// instead of the document asked for (Firefox's `about:neterror`, `about:certerror`,
 /// `about:blocked`; Chromium's `chrome-error:`): its `documentURI` says so while its
 /// `location` keeps the URL that failed. False when the page cannot say.
-pub async fn shows_error_page(client: &Client) -> bool {
-    match client.execute("return document.documentURI", vec![]).await {
+pub async fn shows_error_page(page: &Page) -> bool {
+    match page.execute("return document.documentURI", vec![]).await {
         Ok(Value::String(u)) => [
             "about:neterror",
             "about:certerror",

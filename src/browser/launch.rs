@@ -428,7 +428,10 @@ pub fn chrome_capabilities(
     let caps = serde_json::json!({
         "browserName": "chrome",
         "pageLoadStrategy": "normal",
-        "unhandledPromptBehavior": {"default": "ignore", "beforeUnload": "ignore"},
+        "webSocketUrl": true,
+        // a page's beforeunload never holds a navigation (SPEC 9): the browser leaves the
+        // page, as chromedriver's classic sessions did; other dialogs are ours to answer
+        "unhandledPromptBehavior": {"default": "ignore", "beforeUnload": "accept"},
         "goog:chromeOptions": {
             "binary": browser.display().to_string(),
             "args": args,
@@ -454,7 +457,10 @@ pub fn firefox_capabilities(
     let caps = serde_json::json!({
         "browserName": "firefox",
         "pageLoadStrategy": "normal",
-        "unhandledPromptBehavior": {"default": "ignore", "beforeUnload": "ignore"},
+        "webSocketUrl": true,
+        // a page's beforeunload never holds a navigation (SPEC 9): the browser leaves the
+        // page, as chromedriver's classic sessions did; other dialogs are ours to answer
+        "unhandledPromptBehavior": {"default": "ignore", "beforeUnload": "accept"},
         "moz:firefoxOptions": {
             "binary": browser.display().to_string(),
             "args": args,
@@ -480,9 +486,12 @@ pub fn firefox_prefs() -> serde_json::Value {
 /// for a headless browser of `kind`.
 pub fn remote_capabilities(kind: BrowserKind) -> serde_json::Map<String, serde_json::Value> {
     let mut caps = serde_json::Map::new();
+    // SPEC 7: the page channel is BiDi; a grid or driver without it answers without a
+    // webSocketUrl and the engine then runs in the page's realm
+    caps.insert("webSocketUrl".into(), true.into());
     caps.insert(
         "unhandledPromptBehavior".into(),
-        serde_json::json!({"default": "ignore", "beforeUnload": "ignore"}),
+        serde_json::json!({"default": "ignore", "beforeUnload": "accept"}),
     );
     match kind {
         BrowserKind::Chromium => {

@@ -50,7 +50,9 @@ impl BrowserOptions {
 
 /// A session attached for the length of one command (or one MCP server).
 pub struct Browser {
-    pub client: Client,
+    /// The page channel: classic WebDriver, and BiDi when the session has it (the engine's
+    /// calls go to its sandbox realm then); derefs to the WebDriver client.
+    pub client: crate::engine::Page,
     pub record: SessionRecord,
     /// What the reply must tell besides its data (a tab replaced after it stopped
     /// answering...), as `#` note text without the `# `.
@@ -118,6 +120,52 @@ fn cleanup_blocking(rec: &SessionRecord) {
     let _ = session::remove(&rec.name);
 }
 
+/// The page channel of a session: BiDi when its driver gave a `webSocketUrl` (a new
+/// connection per command costs a few ms: 2-4 ms measured on both drivers), classic
+/// WebDriver otherwise, with a note saying the engine then runs in the page's realm.
+async fn page_channel(
+    client: Client,
+    rec: &SessionRecord,
+    deadline: std::time::Duration,
+) -> (crate::engine::Page, Option<String>) {
+    use crate::engine::{Page, bidi};
+    let top = rec
+        .tabs
+        .iter()
+        .find(|t| t.alias == rec.current)
+        .map(|t| t.handle.clone())
+        .unwrap_or_default();
+    let Some(url) = rec.bidi.as_ref().filter(|_| bidi_wanted()) else {
+        return (Page::classic(client), Some(NO_BIDI.into()));
+    };
+    match bidi::Bidi::connect(url).await {
+        Ok(b) => {
+            let b = b.with_deadline(deadline);
+            // dialogs that open during an engine call are answered while it waits
+            if let Err(e) = b
+                .send(&bidi::Subscribe::to(&[bidi::Event::USER_PROMPT_OPENED]))
+                .await
+            {
+                debug!(error = %e, "no dialog events");
+            }
+            (Page::with_bidi(client, std::sync::Arc::new(b), &top), None)
+        }
+        Err(e) => {
+            debug!(error = %e, "BiDi connection failed: classic WebDriver only");
+            (Page::classic(client), Some(NO_BIDI.into()))
+        }
+    }
+}
+
+/// False when `ARIASNAP_BIDI=0` asks for classic WebDriver only (what a driver without
+/// BiDi gives: the engine in the page's realm).
+fn bidi_wanted() -> bool {
+    std::env::var("ARIASNAP_BIDI").map_or(true, |v| v != "0")
+}
+
+/// The note of a session without WebDriver BiDi (SPEC 7).
+const NO_BIDI: &str = "no WebDriver BiDi on this driver: the engine runs in the page's own realm, where page scripts can reach it";
+
 impl Browser {
     /// Attaches to the named session, or starts a new browser for it. Waits for the
     /// session's lock (another command may be using it) and for the browser, both within the
@@ -136,6 +184,7 @@ impl Browser {
             deadline,
             async {
                 let (client, record, restarted) = Self::attach_or_start(name, opts).await?;
+                let (client, bidi_note) = page_channel(client, &record, deadline).await;
                 let mut b = Browser {
                     client,
                     record,
@@ -143,6 +192,7 @@ impl Browser {
                     timeout: deadline,
                     _lock: lock,
                 };
+                b.notes.extend(bidi_note);
                 b.driver_timeouts(deadline).await?;
                 b.check_suspect().await?;
                 Ok::<_, Error>(b)
@@ -398,6 +448,9 @@ impl Browser {
             .await?
             .ok_or_else(|| Error::Browser("the driver returned no session id".into()))?;
         let handle = client.window().await?;
+        let bidi = client
+            .capabilities()
+            .and_then(crate::engine::bidi::websocket_url);
         // SPEC 7: the kind is what the driver says it started (a grid may differ)
         let browser = crate::engine::browser_name(&client)
             .map(|n| launch::BrowserKind::of_browser_name(&n))
@@ -424,6 +477,8 @@ impl Browser {
             debugger,
             suspect: None,
             driver_timeout_ms: Some(600_000),
+            bidi,
+            sandbox_preload: None,
         };
         session::save(&rec)?;
         Ok((client, rec))
@@ -676,6 +731,25 @@ impl Browser {
     /// per tab (an older build's registration is replaced); without DevTools nothing
     /// changes: the engine is installed on first use, as always.
     pub async fn ensure_preload(&mut self) {
+        if self.client.isolated() {
+            // SPEC 7: one registration serves every document and frame of the session, in
+            // the engine's sandbox realm
+            let old: Vec<String> = match &self.record.sandbox_preload {
+                Some(p) if p.hash == crate::engine::ENGINE_HASH => return,
+                Some(p) => p.id.split(' ').map(str::to_string).collect(),
+                None => Vec::new(),
+            };
+            if let Some(ids) = crate::engine::preload_sandbox(&self.client, &old).await {
+                self.record.sandbox_preload = Some(session::Preload {
+                    hash: crate::engine::ENGINE_HASH.to_string(),
+                    id: ids.join(" "),
+                });
+                if let Err(e) = session::save(&self.record) {
+                    debug!(error = %e, "session record not saved after preload");
+                }
+            }
+            return;
+        }
         let current = self.record.current.clone();
         let Some(i) = self.record.tabs.iter().position(|t| t.alias == current) else {
             return;

@@ -63,6 +63,15 @@ pub struct SessionRecord {
     /// The script and page-load limits (ms) last given to the driver.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub driver_timeout_ms: Option<u64>,
+    /// The session's WebDriver BiDi address (`webSocketUrl`), when the driver speaks BiDi:
+    /// the engine then runs in its sandbox realm (SPEC 7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bidi: Option<String>,
+    /// The engine build registered with BiDi's `script.addPreloadScript` for every
+    /// document of the session, and the registrations' ids (engine, console hook),
+    /// separated by a space.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox_preload: Option<Preload>,
 }
 
 /// The session's lock: held for the whole command (SPEC 9: one command at a time per

@@ -99,18 +99,28 @@ struct Evaluate<'a> {
     expression: &'a str,
     return_by_value: bool,
     await_promise: bool,
+    /// The realm to run in (a BiDi sandbox realm's id on Chromium); the main world when None.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unique_context_id: Option<&'a str>,
 }
 
 /// Evaluates `expr` in the top-level document's main world through DevTools. None when the
 /// endpoint has no DevTools passthrough (then it is not tried again), the call failed or
 /// the page threw.
 pub(super) async fn evaluate(client: &Client, expr: &str) -> Option<Value> {
+    evaluate_in(client, expr, None).await
+}
+
+/// Like [`evaluate`], in realm `realm` when given: Chromium's BiDi realm ids are DevTools'
+/// unique execution context ids, so the engine's sandbox is reachable this way too.
+pub(super) async fn evaluate_in(client: &Client, expr: &str, realm: Option<&str>) -> Option<Value> {
     let cmd = command(
         "Runtime.evaluate",
         Evaluate {
             expression: expr,
             return_by_value: true,
             await_promise: false,
+            unique_context_id: realm,
         },
     );
     match client.issue_cmd(cmd).await {
@@ -137,6 +147,7 @@ pub(super) async fn evaluate_awaited(client: &Client, expr: &str) -> Option<Valu
         expression: expr,
         return_by_value: true,
         await_promise: true,
+        unique_context_id: None,
     };
     let e: Evaluated = cdp(client, "Runtime.evaluate", params).await?;
     match e.exception_details {
@@ -156,7 +167,7 @@ pub async fn document_state(client: &Client) -> String {
 }
 
 /// The line of the prelude that says whether the engine was preloaded (see [`preload`]).
-const PRELOADED_FALSE: &str = "const PRELOADED = false;";
+pub(super) const PRELOADED_FALSE: &str = "const PRELOADED = false;";
 
 #[derive(Deserialize)]
 struct Registered {

@@ -5,10 +5,10 @@
 //! Owns: the helper scripts and the typed reading of what they return. Must not: switch
 //! browsing contexts (capture.rs does): helpers run wherever WebDriver is.
 
+use super::Page;
 use super::RawCommand;
 use crate::error::Result;
 use crate::wire::{WebRef, WireRoute};
-use fantoccini::Client;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tracing::debug;
@@ -51,12 +51,8 @@ impl Helper {
 
     /// Runs the helper in the current browsing context (top document or the frame WebDriver
     /// is switched to) and reads its result as `T`; a result of another shape is `None`.
-    async fn run<T: DeserializeOwned>(
-        self,
-        client: &Client,
-        args: Vec<Value>,
-    ) -> Result<Option<T>> {
-        let v = client.execute(self.script(), args).await?;
+    async fn run<T: DeserializeOwned>(self, page: &Page, args: Vec<Value>) -> Result<Option<T>> {
+        let v = page.execute(self.script(), args).await?;
         Ok(serde_json::from_value(v)
             .map_err(|e| debug!(helper = ?self, error = %e, "unexpected helper result"))
             .ok())
@@ -65,42 +61,42 @@ impl Helper {
 
 /// The WebDriver element id of the element behind ref `r` in the current browsing context
 /// (None when the ref does not resolve there).
-pub async fn element(client: &Client, r: &str) -> Result<Option<String>> {
-    let el: Option<Option<WebRef>> = Helper::Element.run(client, vec![json!(r)]).await?;
+pub async fn element(page: &Page, r: &str) -> Result<Option<String>> {
+    let el: Option<Option<WebRef>> = Helper::Element.run(page, vec![json!(r)]).await?;
     Ok(el.flatten().map(|w| w.id))
 }
 
 /// The custom elements the last walk of the current browsing context could not look into
 /// (None for an entry WebDriver could not reference).
-pub async fn closed_candidates(client: &Client) -> Result<Vec<Option<WebRef>>> {
-    let hosts = Helper::ClosedCandidates.run(client, vec![]).await?;
+pub async fn closed_candidates(page: &Page) -> Result<Vec<Option<WebRef>>> {
+    let hosts = Helper::ClosedCandidates.run(page, vec![]).await?;
     Ok(hosts.unwrap_or_default())
 }
 
 /// Hands the engine the shadow roots found for `hosts` (None where there is none), and
 /// whether the endpoint `failed` to return any; returns how many it took.
 pub async fn adopt_closed_roots(
-    client: &Client,
+    page: &Page,
     hosts: &[Option<WebRef>],
     roots: &[Option<WebRef>],
     failed: bool,
 ) -> Result<u64> {
     let args = vec![json!(hosts), json!(roots), json!(failed)];
-    let adopted = Helper::AdoptClosedRoots.run(client, args).await?;
+    let adopted = Helper::AdoptClosedRoots.run(page, args).await?;
     Ok(adopted.unwrap_or(0))
 }
 
 /// Routes to every cross-origin frame of the current context's last walk (each with its
 /// frame index `k`).
-pub async fn frame_routes(client: &Client) -> Result<Vec<WireRoute>> {
-    let routes = Helper::FrameRoutes.run(client, vec![]).await?;
+pub async fn frame_routes(page: &Page) -> Result<Vec<WireRoute>> {
+    let routes = Helper::FrameRoutes.run(page, vec![]).await?;
     Ok(routes.unwrap_or_default())
 }
 
 /// The route to cross-origin frame `k` of the current context's last walk (None when the
 /// frame is gone).
-pub async fn frame_route(client: &Client, k: u32) -> Result<Option<WireRoute>> {
-    let route: Option<Option<WireRoute>> = Helper::FrameRoute.run(client, vec![json!(k)]).await?;
+pub async fn frame_route(page: &Page, k: u32) -> Result<Option<WireRoute>> {
+    let route: Option<Option<WireRoute>> = Helper::FrameRoute.run(page, vec![json!(k)]).await?;
     Ok(route.flatten())
 }
 
@@ -118,7 +114,23 @@ pub enum ShadowRoot {
 /// WebDriver's Get Element Shadow Root for element `host_id`, with the root's reference kept
 /// as the driver wrote it so that it can go back to the page as a script argument
 /// (fantoccini keeps that reference private).
-pub async fn shadow_root(client: &Client, host_id: &str) -> ShadowRoot {
+pub async fn shadow_root(page: &Page, host_id: &str) -> ShadowRoot {
+    if page.isolated() {
+        // BiDi serializes a host's shadow root, closed ones included, in the engine's
+        // sandbox: no driver script runs in the page's realm
+        return match page.closed_shadow_root(host_id).await {
+            Ok(Some(id)) => ShadowRoot::Found(WebRef {
+                key: super::page::SHADOW_KEY.into(),
+                id,
+            }),
+            Ok(None) => ShadowRoot::Missing,
+            Err(e) => {
+                debug!(error = %e, "shadow root probe failed");
+                ShadowRoot::Missing
+            }
+        };
+    }
+    let client = page.client();
     let cmd = RawCommand {
         method: http::Method::GET,
         path: format!("element/{host_id}/shadow"),

@@ -482,7 +482,13 @@ async fn run_step(
         Action::Frame(f) => frame(b, &f.target).await,
         Action::Cookies(c) => cookies(b, c).await,
         Action::Console(c) => {
-            let v: ConsoleReply = ask(b, Method::Console { clear: c.clear }).await?;
+            // with BiDi the page's console is read from its main world's hook (the
+            // engine's sandbox does not see it)
+            let v: ConsoleReply = if b.client.isolated() {
+                crate::engine::console_messages(&b.client, c.clear).await?
+            } else {
+                ask(b, Method::Console { clear: c.clear }).await?
+            };
             Ok(out(json!(v.messages)))
         }
         Action::Screenshot(s) => screenshot(b, s, opts, artifacts).await,
@@ -870,7 +876,11 @@ async fn frame(b: &mut Browser, f: &FrameArg) -> Result<Outcome> {
         }
         FrameArg::Name(r) => {
             let el = actions::element(b, r).await?;
-            el.enter_frame().await?;
+            b.client.entering_frame(el.element_id().as_ref()).await?;
+            if let Err(e) = el.enter_frame().await {
+                b.client.left_frame();
+                return Err(e.into());
+            }
             Ok(out(json!({"frame": r})))
         }
         FrameArg::Index(i) => {

@@ -174,10 +174,11 @@ pub fn eval(c: &Ctx, expr: &str) -> serde_json::Value {
     out["steps"][0]["output"].clone()
 }
 
-/// How many walks the page's engine has made (its `stats` counter). Reading it runs an
-/// `eval` step, which drops the snapshot cache like any action.
+/// How many walks the page's engine has made (its `stats` counter, which the page's
+/// mirror of the ref map carries). Reading it runs an `eval` step, which drops the snapshot
+/// cache like any action.
 pub fn walks(c: &Ctx) -> u64 {
-    eval(c, "JSON.parse(window.__ariaRefs.call('stats', '{}'))")["walks"]
+    eval(c, "JSON.parse(window.__ariaRefs.stats)")["walks"]
         .as_u64()
         .expect("walk counter")
 }

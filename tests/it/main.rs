@@ -19,19 +19,7 @@ use libtest_mimic::{Arguments, Trial};
 use std::sync::Arc;
 
 /// Tests that assert what only Chromium does, and why they do not run on Firefox.
-const FIREFOX_SKIPS: &[(&str, &str)] = &[
-    (
-        "hostile::page_scripts_run_after_the_engine",
-        "needs the engine before the page's scripts (DevTools' preload; on Firefox that is \
-         BiDi's script.addPreloadScript, not yet used): on the classic path a page that takes \
-         __ariaRefs first is reported as an error",
-    ),
-    (
-        "faults::closed_root_from_an_inline_script",
-        "needs the engine before the page's scripts to see a closed root attached to a plain \
-         element (no preload on Firefox's classic path; custom elements' closed roots are read)",
-    ),
-];
+const FIREFOX_SKIPS: &[(&str, &str)] = &[];
 
 /// Why test `name` does not run on the suite's browser, if it does not.
 fn skipped(name: &str) -> Option<&'static str> {

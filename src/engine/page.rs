@@ -1,0 +1,478 @@
+//! The page channel: where engine calls go (SPEC 7). With WebDriver BiDi, every call runs in
+//! the sandbox realm `ariasnap` of a browsing context (`script.callFunction`), which page
+//! scripts can neither see nor change; the tab's top-level document and every frame
+//! WebDriver has switched into are addressed by their BiDi context ids, kept here as a
+//! stack that follows the classic frame switches. Without BiDi (an old grid), calls go
+//! through classic Execute Script in the page's own realm, and snapshots say so.
+//!
+//! Owns: the BiDi connection of this process, the context stack, the sandbox realm ids
+//! (Chromium's DevTools reach a sandbox by them: `Runtime.evaluate` with `uniqueContextId`,
+//! the speed-up for large replies), the conversion of script arguments and results between
+//! classic WebDriver's JSON (`{"element-6066-…": id}`) and BiDi's values (shared ids), and
+//! the read-only main-world mirror of the ref map. Must not: know the engine's methods
+//! (`engine.rs` does) or decide what a reply means.
+
+use super::bidi::{
+    self, Bidi, CallFunction, Event, LocalValue, RemoteValue, ResultOwnership, ScriptResult,
+    SerializationOptions, Target,
+};
+use crate::error::{Error, Result};
+use fantoccini::Client;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tracing::debug;
+
+/// How long an engine call waits before checking whether a dialog holds it.
+const DIALOG_PROBE: std::time::Duration = std::time::Duration::from_millis(400);
+
+/// The sandbox realm the engine lives in, in every document.
+pub const SANDBOX: &str = "ariasnap";
+
+/// Classic WebDriver's key of an element reference.
+const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
+/// Classic WebDriver's key of a shadow root reference.
+pub(super) const SHADOW_KEY: &str = "shadow-6066-11e4-a52e-4f735466cecf";
+
+/// Where engine calls go for one command: the WebDriver client and, when the driver speaks
+/// BiDi, the connection and the browsing context WebDriver is in. Derefs to the client for
+/// classic commands.
+pub struct Page {
+    client: Client,
+    bidi: Option<Arc<Bidi>>,
+    /// BiDi context of the tab's top-level document.
+    top: Mutex<Option<String>>,
+    /// BiDi contexts of the frames WebDriver switched into, innermost last.
+    frames: Mutex<Vec<String>>,
+    /// Sandbox realm ids by context.
+    realms: Mutex<HashMap<String, String>>,
+}
+
+impl std::ops::Deref for Page {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        &self.client
+    }
+}
+
+impl std::fmt::Debug for Page {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Page")
+            .field("bidi", &self.bidi.is_some())
+            .field("top", &self.top)
+            .finish()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Page {
+    /// Calls through classic WebDriver only (the engine in the page's realm).
+    pub fn classic(client: Client) -> Page {
+        Page {
+            client,
+            bidi: None,
+            top: Mutex::new(None),
+            frames: Mutex::new(Vec::new()),
+            realms: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Calls through BiDi `bidi`, starting in the tab whose context (window handle) is `top`.
+    pub fn with_bidi(client: Client, bidi: Arc<Bidi>, top: &str) -> Page {
+        let p = Page::classic(client);
+        Page {
+            bidi: Some(bidi),
+            top: Mutex::new(Some(top.to_string())),
+            ..p
+        }
+    }
+
+    /// The classic WebDriver client.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// The BiDi connection, when the session has one.
+    pub fn bidi(&self) -> Option<&Bidi> {
+        self.bidi.as_deref()
+    }
+
+    /// True when the engine runs in its sandbox realm (BiDi), false when in the page's realm.
+    pub fn isolated(&self) -> bool {
+        self.bidi.is_some()
+    }
+
+    /// WebDriver switched to the tab whose window handle (its BiDi context) is `handle`.
+    pub fn switched_to_tab(&self, handle: &str) {
+        *lock(&self.top) = Some(handle.to_string());
+        lock(&self.frames).clear();
+    }
+
+    /// The BiDi context engine calls go to now (the innermost frame entered, else the tab).
+    pub fn context(&self) -> Option<String> {
+        self.bidi.as_ref()?;
+        if let Some(f) = lock(&self.frames).last() {
+            return Some(f.clone());
+        }
+        lock(&self.top).clone()
+    }
+
+    /// True when no frame is entered (calls go to the tab's top-level document).
+    pub fn at_top(&self) -> bool {
+        lock(&self.frames).is_empty()
+    }
+
+    /// Before classic WebDriver switches into the frame of iframe element `id` (an element
+    /// of the current context): learns the frame's BiDi context from the sandbox, where the
+    /// iframe's `contentWindow` serializes as its context id (cross-origin ones too).
+    pub async fn entering_frame(&self, id: &str) -> Result<()> {
+        if self.bidi.is_none() {
+            return Ok(());
+        }
+        let v = self
+            .call_sandbox(
+                "function(el){ return el ? el.contentWindow : null; }",
+                vec![LocalValue::shared(id)],
+                None,
+            )
+            .await?;
+        match v {
+            RemoteValue::Window(w) => {
+                lock(&self.frames).push(w.value.context);
+                Ok(())
+            }
+            _ => Err(Error::Engine(
+                "the frame has no browsing context (it is gone)".into(),
+            )),
+        }
+    }
+
+    /// Classic WebDriver did not enter the frame [`Page::entering_frame`] prepared for.
+    pub fn left_frame(&self) {
+        lock(&self.frames).pop();
+    }
+
+    /// Classic Switch To Window, followed by engine calls.
+    pub async fn switch_to_window(
+        &self,
+        handle: fantoccini::wd::WindowHandle,
+    ) -> std::result::Result<(), fantoccini::error::CmdError> {
+        let h = String::from(handle.clone());
+        self.client.switch_to_window(handle).await?;
+        self.switched_to_tab(&h);
+        Ok(())
+    }
+
+    /// Classic Switch To Parent Frame, followed by engine calls.
+    pub async fn enter_parent_frame(&self) -> std::result::Result<(), fantoccini::error::CmdError> {
+        self.client.enter_parent_frame().await?;
+        lock(&self.frames).pop();
+        Ok(())
+    }
+
+    /// Classic Switch To Frame by index (`window.frames[i]`), followed by engine calls.
+    pub async fn enter_frame(&self, index: u16) -> Result<()> {
+        if self.bidi.is_some() {
+            let v = self
+                .call_sandbox(
+                    "function(i){ return window.frames[i] || null; }",
+                    vec![LocalValue::Number(f64::from(index))],
+                    None,
+                )
+                .await?;
+            let RemoteValue::Window(w) = v else {
+                return Err(Error::Usage(format!("this document has no frame {index}")));
+            };
+            self.client.enter_frame(index).await?;
+            lock(&self.frames).push(w.value.context);
+            return Ok(());
+        }
+        self.client.enter_frame(index).await?;
+        Ok(())
+    }
+
+    /// Runs script `body` (a function body reading `arguments`, as for Execute Script) in
+    /// the engine's realm of the current context, with classic-style JSON arguments and
+    /// result (element and shadow root references as WebDriver writes them).
+    pub async fn execute(&self, body: &str, args: Vec<Value>) -> Result<Value> {
+        if self.bidi.is_none() {
+            return Ok(self.client.execute(body, args).await?);
+        }
+        let f = format!("function(){{{body}\n}}");
+        let args = args.iter().map(local_of).collect();
+        let v = self.call_sandbox(&f, args, None).await?;
+        Ok(json_of(v))
+    }
+
+    /// `script.callFunction` of `function` in the sandbox of the current context; results'
+    /// nodes are serialized as shared ids only, or with `serialization` when given. A page
+    /// dialog that opens meanwhile is answered by the `--dialog` policy while the call waits.
+    pub(super) async fn call_sandbox(
+        &self,
+        function: &str,
+        args: Vec<LocalValue>,
+        serialization: Option<SerializationOptions>,
+    ) -> Result<RemoteValue> {
+        let (bidi, ctx) = match (&self.bidi, self.context()) {
+            (Some(b), Some(c)) => (b, c),
+            _ => return Err(Error::Engine("no WebDriver BiDi channel".into())),
+        };
+        let mut call = CallFunction::new(function, Target::sandbox(&ctx, SANDBOX), args);
+        call.await_promise = false;
+        call.result_ownership = Some(ResultOwnership::None);
+        call.serialization_options = Some(serialization.unwrap_or(SerializationOptions {
+            max_dom_depth: Some(0),
+            max_object_depth: None,
+            include_shadow_tree: None,
+        }));
+        let r = self.send_answering_dialogs(bidi, &call).await?;
+        match r {
+            ScriptResult::Success { result, realm } => {
+                lock(&self.realms).insert(ctx, realm);
+                Ok(result)
+            }
+            other => other.into_value(),
+        }
+    }
+
+    /// Sends `cmd`, answering page dialogs that open before its reply (a dialog holds a
+    /// script call until it is answered).
+    async fn send_answering_dialogs(
+        &self,
+        bidi: &Bidi,
+        call: &CallFunction,
+    ) -> Result<ScriptResult> {
+        let mut events = bidi.events();
+        let send = bidi.send(call);
+        tokio::pin!(send);
+        // a dialog that opened before this call (during a click, or before this process
+        // connected) sends no event now: a call that takes long checks for one
+        let mut probe =
+            tokio::time::interval_at(tokio::time::Instant::now() + DIALOG_PROBE, DIALOG_PROBE);
+        loop {
+            tokio::select! {
+                r = &mut send => return r,
+                e = events.next() => match e {
+                    Some(Event::UserPromptOpened(_)) => {
+                        debug!("a dialog opened during an engine call: answering it");
+                        crate::dialogs::answer_open(&self.client).await;
+                    }
+                    Some(_) => {}
+                    None => return (&mut send).await,
+                },
+                _ = probe.tick() => {
+                    if crate::dialogs::answer_open(&self.client).await > 0 {
+                        debug!("an open dialog held an engine call: answered");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The sandbox realm id of the current context when it is the tab's top-level
+    /// document, known from an earlier call or asked with `script.getRealms` (None when the
+    /// sandbox does not exist yet).
+    pub(super) async fn top_realm(&self) -> Option<String> {
+        let bidi = self.bidi.as_ref()?;
+        if !self.at_top() {
+            return None;
+        }
+        let ctx = self.context()?;
+        if let Some(r) = lock(&self.realms).get(&ctx) {
+            return Some(r.clone());
+        }
+        let reply = bidi
+            .send(&GetRealms {
+                context: ctx.clone(),
+                r#type: "window",
+            })
+            .await
+            .ok()?;
+        let realm = reply
+            .realms
+            .into_iter()
+            .find(|r| r.sandbox.as_deref() == Some(SANDBOX))?
+            .realm;
+        lock(&self.realms).insert(ctx, realm.clone());
+        Some(realm)
+    }
+
+    /// The shadow root of host element `host` (a shared id), closed ones included, through
+    /// BiDi node serialization, as a shared id; None when it has none.
+    pub async fn closed_shadow_root(&self, host: &str) -> Result<Option<String>> {
+        let v = self
+            .call_sandbox(
+                "function(h){ return h; }",
+                vec![LocalValue::shared(host)],
+                Some(SerializationOptions {
+                    max_dom_depth: Some(1),
+                    max_object_depth: None,
+                    include_shadow_tree: Some(bidi::ShadowTree::All),
+                }),
+            )
+            .await?;
+        Ok(match v {
+            RemoteValue::Node(n) => n
+                .value
+                .and_then(|p| p.shadow_root)
+                .and_then(|r| r.shared_id().map(str::to_string)),
+            _ => None,
+        })
+    }
+
+    /// Forgets the top-level sandbox realm id (its document went away).
+    pub(super) fn forget_realm(&self) {
+        if let Some(ctx) = self.context() {
+            lock(&self.realms).remove(&ctx);
+        }
+    }
+
+    /// Runs `function` (a function declaration) in the page's own realm of the current
+    /// context with `args`, awaiting a promise result, and returns its value as JSON.
+    pub async fn call_main_world(&self, function: &str, args: Vec<LocalValue>) -> Result<Value> {
+        let (bidi, ctx) = match (&self.bidi, self.context()) {
+            (Some(b), Some(c)) => (b, c),
+            _ => return Err(Error::Engine("no WebDriver BiDi channel".into())),
+        };
+        let mut call = CallFunction::new(function, Target::page(&ctx), args);
+        call.result_ownership = Some(ResultOwnership::None);
+        call.serialization_options = Some(SerializationOptions {
+            max_dom_depth: Some(0),
+            max_object_depth: None,
+            include_shadow_tree: None,
+        });
+        let v = self
+            .send_answering_dialogs(bidi, &call)
+            .await?
+            .into_value()?;
+        Ok(json_of(v))
+    }
+}
+
+/// `script.getRealms`.
+#[derive(Debug, Serialize)]
+struct GetRealms {
+    context: String,
+    #[serde(rename = "type")]
+    r#type: &'static str,
+}
+
+#[derive(Debug, Deserialize)]
+struct GetRealmsReply {
+    realms: Vec<RealmInfo>,
+}
+
+#[derive(Debug, Deserialize)]
+struct RealmInfo {
+    realm: String,
+    #[serde(default)]
+    sandbox: Option<String>,
+}
+
+impl bidi::Command for GetRealms {
+    const METHOD: &'static str = "script.getRealms";
+    type Reply = GetRealmsReply;
+}
+
+/// A classic script argument as a BiDi value: element and shadow root references become
+/// shared ids (the same ids on both protocols).
+fn local_of(v: &Value) -> LocalValue {
+    match v {
+        Value::Null => LocalValue::Null,
+        Value::Bool(b) => LocalValue::Boolean(*b),
+        Value::Number(n) => LocalValue::Number(n.as_f64().unwrap_or(0.0)),
+        Value::String(s) => LocalValue::String(s.clone()),
+        Value::Array(a) => LocalValue::Array(a.iter().map(local_of).collect()),
+        Value::Object(m) => {
+            if m.len() == 1
+                && let Some((k, Value::String(id))) = m.iter().next()
+                && (k == ELEMENT_KEY || k == SHADOW_KEY)
+            {
+                return LocalValue::Shared(id.clone());
+            }
+            LocalValue::Object(m.iter().map(|(k, v)| (k.clone(), local_of(v))).collect())
+        }
+    }
+}
+
+/// A BiDi result as classic JSON: nodes become element references (shadow roots shadow
+/// references), window proxies their context id.
+fn json_of(v: RemoteValue) -> Value {
+    match v {
+        RemoteValue::Undefined | RemoteValue::Null | RemoteValue::Other => Value::Null,
+        RemoteValue::String { value } => Value::String(value),
+        RemoteValue::Number { value } => match value {
+            // integers as integers, as classic WebDriver's JSON has them
+            bidi::Number::Finite(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => json!(n as i64),
+            bidi::Number::Finite(n) => json!(n),
+            bidi::Number::Special(s) if s == "-0" => json!(0),
+            bidi::Number::Special(_) => Value::Null,
+        },
+        RemoteValue::Boolean { value } => Value::Bool(value),
+        RemoteValue::Bigint { value } => Value::String(value),
+        RemoteValue::Date { value } => Value::String(value),
+        RemoteValue::Array { value, .. }
+        | RemoteValue::Set { value, .. }
+        | RemoteValue::Nodelist { value }
+        | RemoteValue::Htmlcollection { value } => {
+            Value::Array(value.unwrap_or_default().into_iter().map(json_of).collect())
+        }
+        RemoteValue::Object { value, .. } | RemoteValue::Map { value, .. } => Value::Object(
+            value
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|(k, v)| match k {
+                    bidi::Key::String(k) => Some((k, json_of(v))),
+                    bidi::Key::Value(_) => None,
+                })
+                .collect(),
+        ),
+        RemoteValue::Node(n) => {
+            // nodeType 11 is a document fragment: a shadow root
+            let key = if n.value.as_ref().map(|p| p.node_type) == Some(11) {
+                SHADOW_KEY
+            } else {
+                ELEMENT_KEY
+            };
+            match n.shared_id {
+                Some(id) => json!({ key: id }),
+                None => Value::Null,
+            }
+        }
+        RemoteValue::Window(w) => Value::String(w.value.context),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn element_references_cross_as_shared_ids() {
+        let arg = json!([{ELEMENT_KEY: "a"}, {SHADOW_KEY: "b"}, {"x": 1}, "s", null]);
+        let LocalValue::Array(items) = local_of(&arg) else {
+            panic!()
+        };
+        assert_eq!(items[0], LocalValue::Shared("a".into()));
+        assert_eq!(items[1], LocalValue::Shared("b".into()));
+        assert_eq!(
+            items[2],
+            LocalValue::Object(vec![("x".into(), LocalValue::Number(1.0))])
+        );
+        let node: RemoteValue = serde_json::from_value(json!({"type": "node",
+            "sharedId": "n1", "value": {"nodeType": 11, "childNodeCount": 0}}))
+        .unwrap();
+        assert_eq!(json_of(node), json!({SHADOW_KEY: "n1"}));
+        let arr: RemoteValue = serde_json::from_value(json!({"type": "array", "value": [
+            {"type": "node", "sharedId": "e1", "value": {"nodeType": 1, "childNodeCount": 0}},
+            {"type": "object", "value": [["k", {"type": "number", "value": 3}]]},
+            {"type": "window", "value": {"context": "C1"}}
+        ]}))
+        .unwrap();
+        assert_eq!(json_of(arr), json!([{ELEMENT_KEY: "e1"}, {"k": 3}, "C1"]));
+    }
+}

@@ -37,7 +37,11 @@ const FRESH = PRELOADED ? null : (function () {
   return null;
 })();
 
-const REALM = FRESH ? FRESH.w : window;
+// Preloaded, the engine may run in a sandbox realm (BiDi; SPEC 7): its own global holds
+// its own JS built-ins and reaches the DOM interfaces through the window behind it (in
+// Firefox's sandbox, `window.String` is the page's constructor seen through an Xray, whose
+// prototype methods are not exposed); in a page's main world globalThis is window.
+const REALM = FRESH ? FRESH.w : (PRELOADED ? globalThis : window);
 const R = REALM;
 const uncurry = R.Function.prototype.bind.bind(R.Function.prototype.call);
 const desc = R.Object.getOwnPropertyDescriptor;

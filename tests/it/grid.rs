@@ -512,6 +512,13 @@ fn drive(c: &Ctx, grid: &Grid, kind: BrowserKind, name: &str, shop: &str) -> u64
         "the record names the browser the grid started, and no driver of ours"
     );
     assert!(rec.user_data_dir.is_none(), "{rec:?}");
+    // the page channel is BiDi, through the hub's proxy (SPEC 7)
+    let ws = rec.bidi.as_deref().unwrap_or("");
+    assert!(
+        ws.starts_with(&format!("ws://127.0.0.1:{}/session/", grid.port))
+            && ws.ends_with("/se/bidi"),
+        "{b}: the session's BiDi goes through the hub: {ws:?}"
+    );
     // the session runs on the node with that browser
     assert_eq!(
         c.rt.block_on(grid.slot_of(&rec.session_id)).as_deref(),
@@ -532,6 +539,7 @@ fn drive(c: &Ctx, grid: &Grid, kind: BrowserKind, name: &str, shop: &str) -> u64
         assert!(before.contains(line), "{b}: no {line:?} in:\n{before}");
     }
     assert!(!before.contains("Order placed"), "{before}");
+    assert!(!before.contains("no WebDriver BiDi"), "{before}");
     let email = ref_of(&before, "textbox \"Email\"");
     let gift = ref_of(&before, "checkbox \"Gift wrap\"");
     let pay = ref_of(&before, "button \"Pay\"");

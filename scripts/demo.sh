@@ -3,5 +3,6 @@
 # snapshot of a bundled demo page served on 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+# the demo needs no Selenium Grid (Java, the server jar): only the tests do
+ARIASNAP_SETUP_GRID=0 bash scripts/setup.sh
 cargo run --quiet -- demo "$@"

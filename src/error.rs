@@ -46,6 +46,16 @@ pub enum Error {
     /// Creating a WebDriver session failed.
     #[error("could not start a WebDriver session: {0}")]
     NewSession(Box<fantoccini::error::NewSessionError>),
+    /// A WebDriver endpoint given with `--webdriver` (a Selenium Grid, a driver someone else
+    /// started) did not start the session asked for: `browser` is the kind asked for
+    /// (`chromium`, `firefox`), `reason` the endpoint's own words.
+    #[error("the WebDriver endpoint {url} did not start a {browser} session: {reason}")]
+    Endpoint {
+        url: String,
+        browser: &'static str,
+        problem: EndpointProblem,
+        reason: String,
+    },
     /// The injected engine returned something unexpected or threw.
     #[error("page engine error: {0}")]
     Engine(String),
@@ -74,6 +84,20 @@ pub enum Error {
         #[source]
         source: serde_json::Error,
     },
+}
+
+/// Why a WebDriver endpoint did not start a session ([`Error::Endpoint`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EndpointProblem {
+    /// Nothing answered at the URL (or it is not a URL).
+    Unreachable,
+    /// It answered with an error (a grid without a node for the browser, with
+    /// `--reject-unsupported-caps`, or whose queue gave up on the request).
+    Refused,
+    /// It did not answer within the deadline: a Selenium Grid keeps a request in its queue
+    /// until a node for the browser has a free slot.
+    NoAnswer,
 }
 
 /// Why a ref cannot be used (SPEC 2).
@@ -142,6 +166,38 @@ impl From<fantoccini::error::CmdError> for Error {
             ));
         }
         Error::WebDriver(Box::new(e))
+    }
+}
+
+/// Why an endpoint could not be reached, with the connection's own error.
+fn unreachable(cause: &dyn std::fmt::Display) -> String {
+    format!("it could not be reached ({cause})")
+}
+
+/// The next action after [`Error::Endpoint`].
+fn endpoint_hint(url: &str, browser: &str, problem: EndpointProblem) -> String {
+    // what a grid node's stereotype must name (`browserName`)
+    let name = if browser == "firefox" {
+        "firefox"
+    } else {
+        "chrome"
+    };
+    let other = if browser == "firefox" {
+        "chromium"
+    } else {
+        "firefox"
+    };
+    let add = format!(
+        "add a node with {browser} and its driver to the grid (a stereotype with browserName \"{name}\"; nodes started with --grid-url {url}), or ask for a browser it has (--browser {other})"
+    );
+    match problem {
+        EndpointProblem::Unreachable => "check the URL and that the WebDriver server or Selenium Grid hub is running there (a hub listens on http://HOST:4444 by default)".to_string(),
+        EndpointProblem::Refused => format!(
+            "when the grid has no {browser} node: {add}; otherwise the endpoint's reason above says what failed (`RUST_LOG=debug` shows the capabilities asked for)"
+        ),
+        EndpointProblem::NoAnswer => format!(
+            "a Selenium Grid queues a request until a node with {browser} has a free slot: {add}; when its nodes are only busy, raise --timeout MS"
+        ),
     }
 }
 
@@ -221,6 +277,11 @@ impl Error {
             | Error::WebDriver(_)
             | Error::Bidi { .. }
             | Error::NewSession(_) => 3,
+            Error::Endpoint {
+                problem: EndpointProblem::NoAnswer,
+                ..
+            } => 4,
+            Error::Endpoint { .. } => 3,
             Error::Timeout(_) | Error::Busy { .. } => 4,
             Error::Dialog { .. } => 1,
             Error::Engine(_) | Error::Ref { .. } | Error::Step(_) => 1,
@@ -321,6 +382,12 @@ impl Error {
             Error::WebDriver(_) | Error::Bidi { .. } | Error::NewSession(_) => Some(
                 "run `ariasnap session close` and try again; `RUST_LOG=debug` shows the driver's replies".into(),
             ),
+            Error::Endpoint {
+                url,
+                browser,
+                problem,
+                ..
+            } => Some(endpoint_hint(url, browser, *problem)),
             Error::Busy { .. } => Some(
                 "wait for the other command to finish, raise --timeout, or use another --session".into(),
             ),
@@ -330,6 +397,49 @@ impl Error {
             Error::Ref { .. } => Some("take a new snapshot and use the refs it prints".into()),
             Error::Timeout(_) => Some("raise the limit with --timeout MS (or \"timeout\" in the step file); a tab whose page stopped answering is replaced by the next command".into()),
             _ => None,
+        }
+    }
+
+    /// `e`, the failure of asking the endpoint `url` (`--webdriver`) for a `browser`
+    /// session, as [`Error::Endpoint`].
+    pub fn endpoint(
+        url: &str,
+        browser: &'static str,
+        e: fantoccini::error::NewSessionError,
+    ) -> Error {
+        use fantoccini::error::NewSessionError as N;
+        let (problem, reason) = match &e {
+            N::BadWebdriverUrl(p) => (EndpointProblem::Unreachable, format!("not a URL ({p})")),
+            N::Failed(c) => (EndpointProblem::Unreachable, unreachable(c)),
+            N::FailedC(c) => (EndpointProblem::Unreachable, unreachable(c)),
+            N::Lost(c) => (EndpointProblem::Unreachable, unreachable(c)),
+            // a grid appends lines of host, build and system info to the reason
+            N::SessionNotCreated(w) => {
+                let m = w.message.split("Host info:").next().unwrap_or("");
+                let m = m.trim_end_matches(|c: char| c.is_whitespace() || c == ';');
+                (EndpointProblem::Refused, m.to_string())
+            }
+            other => (EndpointProblem::Refused, other.to_string()),
+        };
+        Error::Endpoint {
+            url: url.to_string(),
+            browser,
+            problem,
+            reason: one_line(&reason),
+        }
+    }
+
+    /// The endpoint `url` (`--webdriver`) gave no `browser` session within `limit`.
+    pub fn endpoint_no_answer(
+        url: &str,
+        browser: &'static str,
+        limit: std::time::Duration,
+    ) -> Error {
+        Error::Endpoint {
+            url: url.to_string(),
+            browser,
+            problem: EndpointProblem::NoAnswer,
+            reason: format!("no answer within {} ms", limit.as_millis()),
         }
     }
 
@@ -358,6 +468,50 @@ mod tests {
         );
         assert_eq!(one_line("a\r\n\r\nb\u{1b}[31m\u{202e}c\u{0}"), "a; b[31mc");
         assert_eq!(one_line("trail\n"), "trail");
+    }
+
+    #[test]
+    fn endpoint_errors_name_the_endpoint_the_browser_and_the_fix() {
+        use fantoccini::error::{ErrorStatus, NewSessionError, WebDriver};
+        let grid = "http://127.0.0.1:4444";
+        // a grid started with --reject-unsupported-caps, without a Firefox node
+        let refused = Error::endpoint(
+            grid,
+            "firefox",
+            NewSessionError::SessionNotCreated(WebDriver::new(
+                ErrorStatus::SessionNotCreated,
+                "Could not start a new session. No nodes support the capabilities in the request\nHost info: host: 'vm', ip: '127.0.0.1'\nBuild info: version: '4.48.0'",
+            )),
+        );
+        assert_eq!(
+            refused.to_string(),
+            "the WebDriver endpoint http://127.0.0.1:4444 did not start a firefox session: Could not start a new session. No nodes support the capabilities in the request"
+        );
+        assert_eq!(refused.exit_code(), 3);
+        let hint = refused.hint().unwrap();
+        assert!(
+            hint.contains("add a node with firefox and its driver")
+                && hint.contains("browserName \"firefox\"")
+                && hint.contains("--grid-url http://127.0.0.1:4444")
+                && hint.contains("--browser chromium"),
+            "{hint}"
+        );
+        // the default grid queues the request: ariasnap's deadline ends it
+        let queued =
+            Error::endpoint_no_answer(grid, "chromium", std::time::Duration::from_millis(2000));
+        assert_eq!(
+            queued.to_string(),
+            "the WebDriver endpoint http://127.0.0.1:4444 did not start a chromium session: no answer within 2000 ms"
+        );
+        assert_eq!(queued.exit_code(), 4);
+        let hint = queued.hint().unwrap();
+        assert!(
+            hint.contains("queues a request until a node with chromium has a free slot")
+                && hint.contains("browserName \"chrome\"")
+                && hint.contains("--browser firefox")
+                && hint.contains("raise --timeout"),
+            "{hint}"
+        );
     }
 
     #[test]

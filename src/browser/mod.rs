@@ -180,6 +180,12 @@ impl Browser {
         session::validate_name(name)?;
         let deadline = opts.deadline();
         let lock = session::lock(name, std::time::Instant::now() + deadline).await?;
+        // the browser a remote endpoint is asked for, as start() chooses it
+        let remote = opts.webdriver.as_ref().map(|url| {
+            let kept = session::load(name).ok().flatten().map(|r| r.browser);
+            let kind = kept.filter(|_| opts.browser.is_none());
+            (url.clone(), kind.unwrap_or(opts.kind().0))
+        });
         let opened = tokio::time::timeout(
             deadline,
             async {
@@ -200,6 +206,13 @@ impl Browser {
             .instrument(info_span!("browser_initialize", session = name)),
         )
         .await;
+        // no record: the endpoint never gave a session (a grid queues the request)
+        if opened.is_err()
+            && let Some((url, kind)) = remote
+            && matches!(session::load(name), Ok(None))
+        {
+            return Err(Error::endpoint_no_answer(&url, kind.name(), deadline));
+        }
         match opened {
             Ok(r) => r,
             Err(_) => Err(Error::Timeout(format!(
@@ -430,7 +443,10 @@ impl Browser {
                 if let Some(d) = &user_data_dir {
                     let _ = std::fs::remove_dir_all(d);
                 }
-                return Err(e.into());
+                return Err(match &opts.webdriver {
+                    Some(url) => Error::endpoint(url, kind.name(), e),
+                    None => e.into(),
+                });
             }
         };
         client.persist().await?;

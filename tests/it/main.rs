@@ -9,6 +9,7 @@ mod faults;
 mod fidelity;
 mod forge;
 mod foundation;
+mod grid;
 mod hostile;
 mod mcp;
 mod steps;
@@ -18,8 +19,12 @@ use common::Ctx;
 use libtest_mimic::{Arguments, Trial};
 use std::sync::Arc;
 
-/// Tests that assert what only Chromium does, and why they do not run on Firefox.
-const FIREFOX_SKIPS: &[(&str, &str)] = &[];
+/// Tests that cover both browsers themselves, and why they do not run (again) on Firefox.
+const FIREFOX_SKIPS: &[(&str, &str)] = &[(
+    "grid::chromium_and_firefox_through_a_selenium_grid",
+    "covers Chromium and Firefox itself (a Selenium Grid 4 hub with a node for each): it runs \
+     once, in the Chromium pass",
+)];
 
 /// Why test `name` does not run on the suite's browser, if it does not.
 fn skipped(name: &str) -> Option<&'static str> {
@@ -51,6 +56,7 @@ fn main() {
         forge::tests(),
         faults::tests(),
         bidi::tests(),
+        grid::tests(),
     ]
     .concat();
     eprintln!("end-to-end suite on {}", common::browser());

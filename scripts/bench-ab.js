@@ -37,10 +37,15 @@ function load(f) {
 }
 const [resB, resA] = files.map(load);
 // The candidate's output without what changes from run to run by itself: the harness's port in
-// URLs and the `stats` block (timings; its byte count follows their digits).
+// URLs, the snapshot number in refs, and the `stats` block (timings; its byte count follows
+// their digits).
 function output(p) {
   try {
-    const text = fs.readFileSync(p.out_file, 'utf8').replace(/http:\/\/127\.0\.0\.1:\d+/g, '<origin>');
+    // snapshot numbers too: the two sessions take different numbers of snapshots (s9e4 vs s12e4)
+    const text = fs.readFileSync(p.out_file, 'utf8')
+      .replace(/http:\/\/127\.0\.0\.1:\d+/g, '<origin>')
+      .replace(/\b(f\d+)?s\d+e(\d+)\b/g, '$1sNe$2')
+      .replace(/"snapshot":\s*\d+/g, '"snapshot":0');
     const o = JSON.parse(text);
     if (o && typeof o === 'object') delete o.stats;
     return JSON.stringify(o);
@@ -56,7 +61,9 @@ const fid = (p) => (p && p.fidelity && p.fidelity.candidate) || null;
 const geomean = (xs) => (xs.length ? Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length) : null);
 const sum = (xs) => xs.reduce((s, x) => s + x, 0);
 // F1 is "the same" when equal at the precision it is printed with (4 decimals).
-const sameF1 = (a, b) => a !== null && b !== null && Math.abs(a - b) < 5e-5;
+// F1 is the same when both runs measured it equal at 4 decimals, or neither could (the
+// reference tree failed on that page in both runs: nothing to compare)
+const sameF1 = (a, b) => (a === null && b === null) || (a !== null && b !== null && Math.abs(a - b) < 5e-5);
 
 function side(p) {
   const t = (p && p.tools) || {};
@@ -174,6 +181,9 @@ console.log(`\nverdict: times ${timesOk ? 'WITHIN' : 'NOT within'} ${pct} (geome
   (missing.length ? `; ${missing.length} page(s) not timed in both runs: ${missing.join(', ')}` : ''));
 console.log(`verdict: F1 ${f1Ok ? 'EQUAL' : 'NOT equal'} (${rows.length - f1Diff.length}/${rows.length} pages equal at 4 decimals` +
   `${pooledSame ? ', pooled equal' : ', pooled differs'})` + (f1Diff.length ? `; differs on: ${f1Diff.join(', ')}` : ''));
-console.log(`outputs: ${rows.length - outDiff.length - outUnknown}/${rows.length} pages identical apart from stats and port` +
+console.log(`outputs: ${rows.length - outDiff.length - outUnknown}/${rows.length} pages identical apart from stats, port and snapshot numbers` +
   (outDiff.length ? `; differ on: ${outDiff.join(', ')}` : '') + (outUnknown ? `; ${outUnknown} not compared (no saved output)` : ''));
+// a change that makes it faster is no regression: say so apart from the symmetric check
+const notSlower = both.length > 0 && gRaw <= 1 + tol && sRaw <= 1 + tol;
+console.log(`verdict: ${notSlower ? 'NO' : 'A'} slowdown beyond ${pct} (geometric mean ${fmt(gRaw, 3)}, sum ratio ${fmt(sRaw, 3)})`);
 console.log(`verdict: ${timesOk && f1Ok && !missing.length ? 'PASS' : 'FAIL'}: same F1 and times within ${pct}, before and after`);

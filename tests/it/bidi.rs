@@ -94,7 +94,8 @@ async fn start_geckodriver(log: &std::path::Path) -> (String, std::process::Chil
     use std::os::unix::process::CommandExt;
     let port = launch::free_port().unwrap();
     let logf = std::fs::File::create(log).unwrap();
-    let child = Command::new("/root/.cargo/bin/geckodriver")
+    let gecko = launch::find_driver_for(launch::BrowserKind::Firefox, None).expect("geckodriver");
+    let child = Command::new(gecko)
         .args(["--host", "127.0.0.1", "--port", &port.to_string()])
         .args(["--websocket-port", "0"])
         .stdin(Stdio::null())
@@ -132,10 +133,12 @@ impl Browser {
             }
             Kind::Firefox => {
                 let (url, child) = start_geckodriver(&log).await;
+                let firefox = launch::find_browser_for(launch::BrowserKind::Firefox, None)
+                    .expect("Firefox");
                 let caps = serde_json::json!({
                     "browserName": "firefox",
                     "moz:firefoxOptions": {
-                        "binary": "/usr/bin/firefox-esr",
+                        "binary": firefox.display().to_string(),
                         "args": ["-headless", "-profile", profile.path().display().to_string()],
                     },
                     "unhandledPromptBehavior": {"default": "ignore"},

@@ -483,8 +483,14 @@ pub async fn set_page_cookie(client: &Client, name: &str, value: &str) -> Result
 }
 
 /// Does the page answer a trivial script? (its main thread is not stuck)
-pub async fn answers(client: &Client) -> Result<()> {
-    client.execute("return 1", vec![]).await?;
+pub async fn answers(page: &Page) -> Result<()> {
+    if page.isolated() {
+        // in the sandbox: a probe that hangs there holds no classic driver queue
+        page.call_sandbox("function(){ return 1; }", vec![], None)
+            .await?;
+        return Ok(());
+    }
+    page.client().execute("return 1", vec![]).await?;
     Ok(())
 }
 

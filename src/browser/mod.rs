@@ -199,6 +199,11 @@ impl Browser {
                     _lock: lock,
                 };
                 b.notes.extend(bidi_note);
+                if b.client.isolated() {
+                    // engine calls in the sandbox do not fail on a dialog the page left open
+                    // (Firefox runs them regardless): answer it now, by the --dialog policy
+                    crate::dialogs::answer_open(&b.client).await;
+                }
                 b.driver_timeouts(deadline).await?;
                 b.check_suspect().await?;
                 Ok::<_, Error>(b)
@@ -363,9 +368,10 @@ impl Browser {
             }
         }
         if !alive {
-            if self.record.browser == launch::BrowserKind::Firefox {
-                // the probe's script now holds geckodriver: only a restart frees it (see
-                // unblock_firefox), which the next command makes
+            if self.record.browser == launch::BrowserKind::Firefox && !self.client.isolated() {
+                // the probe's classic script now holds geckodriver: only a restart frees it
+                // (see unblock_firefox), which the next command makes; with BiDi the probe
+                // ran in the sandbox and the tab is replaced like Chromium's
                 self.record.suspect = Some(alias.clone());
                 session::save(&self.record)?;
                 return Err(Error::Timeout(format!(

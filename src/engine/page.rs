@@ -47,6 +47,9 @@ pub struct Page {
     frames: Mutex<Vec<String>>,
     /// Sandbox realm ids by context.
     realms: Mutex<HashMap<String, String>>,
+    /// The connection's events since it opened (dialogs that open between calls: Firefox
+    /// runs sandbox calls while a dialog is open, so no call fails on it).
+    events: tokio::sync::Mutex<Option<bidi::Events>>,
 }
 
 impl std::ops::Deref for Page {
@@ -78,6 +81,7 @@ impl Page {
             top: Mutex::new(None),
             frames: Mutex::new(Vec::new()),
             realms: Mutex::new(HashMap::new()),
+            events: tokio::sync::Mutex::new(None),
         }
     }
 
@@ -85,6 +89,7 @@ impl Page {
     pub fn with_bidi(client: Client, bidi: Arc<Bidi>, top: &str) -> Page {
         let p = Page::classic(client);
         Page {
+            events: tokio::sync::Mutex::new(Some(bidi.events())),
             bidi: Some(bidi),
             top: Mutex::new(Some(top.to_string())),
             ..p
@@ -246,7 +251,20 @@ impl Page {
         bidi: &Bidi,
         call: &CallFunction,
     ) -> Result<ScriptResult> {
-        let mut events = bidi.events();
+        let mut guard = self.events.lock().await;
+        let Some(events) = guard.as_mut() else {
+            return bidi.send(call).await;
+        };
+        // a dialog that opened since the last call (during a click, a navigation) is
+        // answered first: the page behind it is what the call is about
+        if events
+            .drain()
+            .iter()
+            .any(|e| matches!(e, Event::UserPromptOpened(_)))
+        {
+            debug!("a dialog opened since the last engine call: answering it");
+            crate::dialogs::answer_open(&self.client).await;
+        }
         let send = bidi.send(call);
         tokio::pin!(send);
         // a dialog that opened before this call (during a click, or before this process

@@ -199,13 +199,15 @@ impl Browser {
                     _lock: lock,
                 };
                 b.notes.extend(bidi_note);
-                if b.client.isolated() {
-                    // engine calls in the sandbox do not fail on a dialog the page left open
-                    // (Firefox runs them regardless): answer it now, by the --dialog policy
-                    crate::dialogs::answer_open(&b.client).await;
-                }
                 b.driver_timeouts(deadline).await?;
                 b.check_suspect().await?;
+                if b.client.isolated() && b.record.browser == launch::BrowserKind::Firefox {
+                    // Firefox runs sandbox calls while a dialog is open, so none fails on a
+                    // dialog the page left open: answer it now, by the --dialog policy
+                    // (Chromium's calls wait on it and answer it then; its driver's alert
+                    // commands would wait on a page stuck in a loop)
+                    crate::dialogs::answer_open(&b.client).await;
+                }
                 Ok::<_, Error>(b)
             }
             .instrument(info_span!("browser_initialize", session = name)),

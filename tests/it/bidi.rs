@@ -133,8 +133,8 @@ impl Browser {
             }
             Kind::Firefox => {
                 let (url, child) = start_geckodriver(&log).await;
-                let firefox = launch::find_browser_for(launch::BrowserKind::Firefox, None)
-                    .expect("Firefox");
+                let firefox =
+                    launch::find_browser_for(launch::BrowserKind::Firefox, None).expect("Firefox");
                 let caps = serde_json::json!({
                     "browserName": "firefox",
                     "moz:firefoxOptions": {

@@ -125,7 +125,7 @@ fn cleanup_blocking(rec: &SessionRecord) {
 /// WebDriver otherwise, with a note saying the engine then runs in the page's realm.
 async fn page_channel(
     client: Client,
-    rec: &SessionRecord,
+    rec: &mut SessionRecord,
     deadline: std::time::Duration,
 ) -> (crate::engine::Page, Option<String>) {
     use crate::engine::{Page, bidi};
@@ -141,12 +141,26 @@ async fn page_channel(
     match bidi::Bidi::connect(url).await {
         Ok(b) => {
             let b = b.with_deadline(deadline);
-            // dialogs that open during an engine call are answered while it waits
-            if let Err(e) = b
-                .send(&bidi::Subscribe::to(&[bidi::Event::USER_PROMPT_OPENED]))
-                .await
-            {
-                debug!(error = %e, "no dialog events");
+            // dialogs that open during an engine call are answered while it waits. BiDi
+            // subscriptions belong to the session and reach all its connections on Firefox,
+            // so one suffices there (a subscription costs Firefox a round trip through its
+            // content processes, slow when a page is busy); Chromium's reach only the
+            // connection that made them
+            let once = rec.browser == launch::BrowserKind::Firefox;
+            if !(once && rec.bidi_subscribed) {
+                match b
+                    .send(&bidi::Subscribe::to(&[bidi::Event::USER_PROMPT_OPENED]))
+                    .await
+                {
+                    Ok(_) if once => {
+                        rec.bidi_subscribed = true;
+                        if let Err(e) = session::save(rec) {
+                            debug!(error = %e, "session record not saved");
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(e) => debug!(error = %e, "no dialog events"),
+                }
             }
             (Page::with_bidi(client, std::sync::Arc::new(b), &top), None)
         }
@@ -190,7 +204,8 @@ impl Browser {
             deadline,
             async {
                 let (client, record, restarted) = Self::attach_or_start(name, opts).await?;
-                let (client, bidi_note) = page_channel(client, &record, deadline).await;
+                let mut record = record;
+                let (client, bidi_note) = page_channel(client, &mut record, deadline).await;
                 let mut b = Browser {
                     client,
                     record,
@@ -503,6 +518,7 @@ impl Browser {
             driver_timeout_ms: Some(600_000),
             bidi,
             sandbox_preload: None,
+            bidi_subscribed: false,
         };
         session::save(&rec)?;
         Ok((client, rec))

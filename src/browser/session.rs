@@ -72,6 +72,10 @@ pub struct SessionRecord {
     /// separated by a space.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox_preload: Option<Preload>,
+    /// Set once the session subscribed to dialog events, on browsers where a subscription
+    /// serves every later connection (Firefox).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bidi_subscribed: bool,
 }
 
 /// The session's lock: held for the whole command (SPEC 9: one command at a time per

@@ -148,6 +148,7 @@ const nextElementSibling = getter(ElementP, "nextElementSibling");
 const parentElementOf = getter(NodeP, "parentElement");
 const getAttr = method(ElementP, "getAttribute");
 const hasAttr = method(ElementP, "hasAttribute");
+const hasAttrs = method(ElementP, "hasAttributes");
 const shadowRootOf = getter(ElementP, "shadowRoot");
 const assignedSlotOf = getter(ElementP, "assignedSlot");
 const rectOf = method(ElementP, "getBoundingClientRect");

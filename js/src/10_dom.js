@@ -259,12 +259,15 @@ const NEVER_RENDERED = new $Set([
 /**
  * Why an element (with its whole subtree) is hidden from users, or "" when it is not.
  * visibility:hidden is not here: children may be visible again (see isVisibilityHidden).
+ * attrs: false when the caller knows el has no attributes (then it has neither aria-hidden
+ * nor inert); anything else reads them.
  */
-function subtreeHiddenReason(el, style) {
+function subtreeHiddenReason(el, style, attrs) {
   const tag = localNameOf(el);
   if (setHas(NEVER_RENDERED, tag)) return "never-rendered";
   if (!style) return "no-style";
   if (cssValue(style, "display") === "none") return "display";
+  if (attrs === false) return "";
   if (getAttr(el, "aria-hidden") === "true") return "aria-hidden";
   if (hasAttr(el, "inert")) return "inert";
   return "";
@@ -382,20 +385,23 @@ function mayStyle(el, bit, word) {
 }
 
 /**
- * visibility:hidden/collapse for an element met by the walk, whose parent's state is
- * `inherited`: read from its style only when something may set it on the element.
+ * mayStyle with el's tree scope already known (the walk tracks it); null: not known. attrs:
+ * false when the caller knows el has no attributes (so no style attribute either).
  */
-/** mayStyle with el's tree scope already known (the walk tracks it); null: not known. */
-function mayStyleIn(el, bit, word, scope) {
+function mayStyleIn(el, bit, word, scope, attrs) {
   if (!scope) return mayStyle(el, bit, word);
   if (scopeFlagsOf(scope) & bit) return true;
-  if (!word) return false;
+  if (!word || attrs === false) return false;
   const inline = getAttr(el, "style");
   return !!inline && reTest(word, inline);
 }
 
-function visibilityHiddenIn(el, style, inherited, scope) {
-  if (!mayStyleIn(el, SCOPE_VIS, VIS_RE, scope)) return inherited;
+/**
+ * visibility:hidden/collapse for an element met by the walk, whose parent's state is
+ * `inherited`: read from its style only when something may set it on the element.
+ */
+function visibilityHiddenIn(el, style, inherited, scope, attrs) {
+  if (!mayStyleIn(el, SCOPE_VIS, VIS_RE, scope, attrs)) return inherited;
   return isVisibilityHidden(style);
 }
 
@@ -406,11 +412,14 @@ function textTransformOf(el, scope) {
   return s ? cssValue(s, "text-transform") : "none";
 }
 
-/** content-visibility:hidden renders the element but skips its contents. */
-function contentsSkipped(el, style, scope) {
+/**
+ * content-visibility:hidden renders the element but skips its contents. attrs: false when
+ * the caller knows el has no attributes (neither `hidden` nor a style attribute).
+ */
+function contentsSkipped(el, style, scope, attrs) {
   if (!style) return false;
   // only a style sheet, the style attribute or hidden=until-found (the UA sheet) can set it
-  if (!hasAttr(el, "hidden") && !mayStyleIn(el, SCOPE_CV, CV_RE, scope)) return false;
+  if (!(attrs !== false && hasAttr(el, "hidden")) && !mayStyleIn(el, SCOPE_CV, CV_RE, scope, attrs)) return false;
   return cssValue(style, "content-visibility") === "hidden";
 }
 

@@ -93,38 +93,101 @@ function ariaLevel(el) {
 
 function isDisabled(el, role) {
   if (isNativelyDisabled(el)) return true;
-  for (let p = el; p; p = parentElementOf(p)) {
-    const v = getAttr(p, "aria-disabled");
-    if (v !== null) return strLower(v) === "true";
-  }
-  return false;
+  return ariaDisabledUp(el);
 }
 
-/** States and properties of a node; only true / meaningful values are set. */
-function statesOf(el, role, tag, focusedEl, verbose) {
+// element -> its inherited aria-disabled answer, per walk (registered with 10_dom's caches:
+// the DOM cannot change during one engine call).
+let ariaDisabledCache = null;
+onCaches(
+  function () {
+    ariaDisabledCache = new $Map();
+  },
+  function () {
+    ariaDisabledCache = null;
+  }
+);
+
+/**
+ * aria-disabled as it inherits: the nearest element at or above el (DOM parents) that has the
+ * attribute decides. Answers are cached per walk for every element on the way up (they all
+ * share the answer found), so the walk's many questions cost one climb instead of one per node.
+ */
+function ariaDisabledUp(el) {
+  const path = [];
+  let found = false;
+  for (let p = el; p; p = parentElementOf(p)) {
+    if (ariaDisabledCache) {
+      const c = mapGet(ariaDisabledCache, p);
+      if (c !== undefined) {
+        found = c;
+        break;
+      }
+    }
+    push(path, p);
+    const v = getAttr(p, "aria-disabled");
+    if (v !== null) {
+      found = strLower(v) === "true";
+      break;
+    }
+  }
+  if (ariaDisabledCache) for (let i = 0; i < path.length; i++) mapSet(ariaDisabledCache, path[i], found);
+  return found;
+}
+
+/**
+ * States and properties of a node; only true / meaningful values are set. Most states come
+ * from the element's own attributes: an element without any (most list items, cells,
+ * paragraphs) answers null to every getAttribute / false to every hasAttribute, so those are
+ * not asked (one call instead of about eight); what does not come from its own attributes
+ * (native checked and selected, inherited disabled, a summary's details, focus, a heading
+ * tag's level) is asked either way. attrs: whether el has attributes at all.
+ */
+function statesOf(el, role, tag, focusedEl, verbose, attrs) {
   const s = {};
   let any = false;
   if (setHas(CHECKABLE, role)) {
     let c;
     if (tag === "input" && (role === "checkbox" || role === "radio" || role === "switch")) {
       c = inputIndeterminateOf(el) && role === "checkbox" ? "mixed" : inputCheckedOf(el);
-      const ac = ariaBool(el, "aria-checked");
+      const ac = attrs ? ariaBool(el, "aria-checked") : undefined;
       if (c === false && ac === "mixed" && role === "checkbox") c = "mixed";
-    } else c = ariaBool(el, "aria-checked");
+    } else c = attrs ? ariaBool(el, "aria-checked") : undefined;
     if (c) { s.checked = c; any = true; }
   }
   if (isDisabled(el, role)) { s.disabled = true; any = true; }
-  let ex = ariaBool(el, "aria-expanded");
+  let ex = attrs ? ariaBool(el, "aria-expanded") : undefined;
   if (ex === undefined && setHas(EXPANDABLE_NATIVE, tag)) {
     const p = parentElementOf(el);
     if (p && localNameOf(p) === "details") ex = !!detailsOpenOf(p);
   }
   if (ex === true || ex === false) { s.expanded = ex; any = true; }
   if (setHas(SELECTABLE, role)) {
-    let sel = ariaBool(el, "aria-selected");
+    let sel = attrs ? ariaBool(el, "aria-selected") : undefined;
     if (sel === undefined && tag === "option") sel = optionSelectedOf(el);
     if (sel === true) { s.selected = true; any = true; }
   }
+  if (attrs && attrStates(el, tag, s)) any = true;
+  // A frame holding the focus is not itself focused: the element inside it is (and a
+  // cross-origin frame's own walk marks it).
+  if (focusedEl === el && tag !== "iframe" && tag !== "frame") { s.focused = true; any = true; }
+  // an invalid aria-level (not an integer of 1 or more) is ignored: the tag's level, or 2
+  if (role === "heading") {
+    let lv = attrs ? ariaLevel(el) : 0;
+    if (!lv && tag.length === 2 && tag[0] === "h") lv = $Number(tag[1]) || 0;
+    if (!lv) lv = 2;
+    s.level = lv; any = true;
+  } else if (role === "treeitem" || role === "listitem" || role === "row") {
+    const lv = attrs ? ariaLevel(el) : 0;
+    if (lv) { s.level = lv; any = true; }
+  }
+  if (verbose && attrs && verboseStates(el, tag, s)) any = true;
+  return any ? s : null;
+}
+
+/** pressed, required, readonly and invalid, from el's own attributes, into s; true when any. */
+function attrStates(el, tag, s) {
+  let any = false;
   const pr = ariaBool(el, "aria-pressed");
   if (pr === true || pr === "mixed") { s.pressed = pr; any = true; }
   if (hasAttr(el, "required") || ariaBool(el, "aria-required") === true) {
@@ -137,35 +200,26 @@ function statesOf(el, role, tag, focusedEl, verbose) {
   }
   const inv = getAttr(el, "aria-invalid");
   if (inv !== null && inv !== "false" && inv !== "") { s.invalid = true; any = true; }
-  // A frame holding the focus is not itself focused: the element inside it is (and a
-  // cross-origin frame's own walk marks it).
-  if (focusedEl === el && tag !== "iframe" && tag !== "frame") { s.focused = true; any = true; }
-  // an invalid aria-level (not an integer of 1 or more) is ignored: the tag's level, or 2
-  if (role === "heading") {
-    let lv = ariaLevel(el);
-    if (!lv && tag.length === 2 && tag[0] === "h") lv = $Number(tag[1]) || 0;
-    if (!lv) lv = 2;
-    s.level = lv; any = true;
-  } else if (role === "treeitem" || role === "listitem" || role === "row") {
-    const lv = ariaLevel(el);
-    if (lv) { s.level = lv; any = true; }
-  }
-  if (verbose) {
-    // aria-current: any value other than "false" (or empty) means true (WAI-ARIA 1.2)
-    const cv = getAttr(el, "aria-current");
-    const cl = cv === null ? "" : strLower(strTrim(cv));
-    if (cl && cl !== "false") { s.current = setHas(CURRENT_TOKENS, cl) ? cl : "true"; any = true; }
-    const ml = ariaBool(el, "aria-modal");
-    if (ml === true) { s.modal = true; any = true; }
-    // aria-haspopup, aria-orientation: an unknown value is the default (false, undefined)
-    const hp = ariaToken(el, "aria-haspopup", HASPOPUP_TOKENS);
-    if (hp) { s.haspopup = hp; any = true; }
-    const ms = ariaBool(el, "aria-multiselectable");
-    if (ms === true || (tag === "select" && hasAttr(el, "multiple"))) { s.multiselectable = true; any = true; }
-    const or = ariaToken(el, "aria-orientation", ORIENTATION_TOKENS);
-    if (or) { s.orientation = or; any = true; }
-  }
-  return any ? s : null;
+  return any;
+}
+
+/** The states only --verbose shows (all from el's own attributes), into s; true when any. */
+function verboseStates(el, tag, s) {
+  let any = false;
+  // aria-current: any value other than "false" (or empty) means true (WAI-ARIA 1.2)
+  const cv = getAttr(el, "aria-current");
+  const cl = cv === null ? "" : strLower(strTrim(cv));
+  if (cl && cl !== "false") { s.current = setHas(CURRENT_TOKENS, cl) ? cl : "true"; any = true; }
+  const ml = ariaBool(el, "aria-modal");
+  if (ml === true) { s.modal = true; any = true; }
+  // aria-haspopup, aria-orientation: an unknown value is the default (false, undefined)
+  const hp = ariaToken(el, "aria-haspopup", HASPOPUP_TOKENS);
+  if (hp) { s.haspopup = hp; any = true; }
+  const ms = ariaBool(el, "aria-multiselectable");
+  if (ms === true || (tag === "select" && hasAttr(el, "multiple"))) { s.multiselectable = true; any = true; }
+  const or = ariaToken(el, "aria-orientation", ORIENTATION_TOKENS);
+  if (or) { s.orientation = or; any = true; }
+  return any;
 }
 
 /** The value shown after `:` for controls (text of a field, selected option, range value). */
@@ -326,10 +380,11 @@ function frameRoutes() {
   return out;
 }
 
-function hasPointerHandler(el) {
+function hasPointerHandler(el, attrs) {
   // Without DevTools we cannot see addEventListener handlers: onclick attributes and
   // properties, plus a pointer cursor on a focusable element, are what we can observe.
-  if (hasAttr(el, "onclick")) return true;
+  // (attrs: whether el has attributes at all; without, it has no onclick attribute.)
+  if (attrs && hasAttr(el, "onclick")) return true;
   try {
     if (typeof onclickOf(el) === "function") return true;
   } catch (_) {
@@ -395,7 +450,9 @@ function newWalk(rootDoc, opts) {
   crossFrames = new $Map();
   scanOwns(w, rootDoc);
   const title = docTitleOf(rootDoc);
-  push(w.nodes, { p: -1, r: "document", n: clean(normalizeWS(title || ""), NAME_CAP) });
+  const doc = newNode(-1, "document");
+  doc.n = clean(normalizeWS(title || ""), NAME_CAP);
+  push(w.nodes, doc);
   push(w.els, rootDoc);
   w.lastKid[0] = -1;
   return w;
@@ -450,6 +507,17 @@ function scanOwns(w, doc) {
   }
 }
 
+/**
+ * A new output node of role r under output node p, with every field the walk and 50_refs may
+ * set present from the start (undefined: absent; every reader treats the two alike). One
+ * shape for all nodes: no property is added later, so V8 neither grows nor re-shapes them,
+ * and the encoder's reads see one shape.
+ */
+function newNode(p, r) {
+  return { p: p, r: r, n: undefined, v: undefined, s: undefined, u: undefined, d: undefined, ph: undefined,
+    b: undefined, f: undefined, ref: undefined };
+}
+
 /** Appends an output node (el: its element, null for text); its index, or -1 over --max-nodes. */
 function emitNode(w, node, el) {
   if (w.maxNodes && w.nodes.length >= w.maxNodes) {
@@ -476,7 +544,9 @@ function emitText(w, text, p) {
     // keep the space between neighbouring text pieces only
     return;
   }
-  emitNode(w, { p: p, r: "text", v: text }, null);
+  const t = newNode(p, "text");
+  t.v = text;
+  emitNode(w, t, null);
 }
 
 /** A space after the text run that is p's last child, if any (a break between text pieces). */
@@ -563,9 +633,11 @@ function visitElement(w, el, parentOut, ctx, scope) {
   }
   w.elements++;
   const style = styleOf(el);
-  if (subtreeHiddenReason(el, style)) return;
+  // whether el has attributes at all: one call that answers many attribute reads below
+  const attrs = hasAttrs(el);
+  if (subtreeHiddenReason(el, style, attrs)) return;
   const elScope = scope || getRootNode(el);
-  const visHidden = visibilityHiddenIn(el, style, !!(ctx & 2), scope);
+  const visHidden = visibilityHiddenIn(el, style, !!(ctx & 2), scope, attrs);
   if (visHidden) ctx |= 2;
   else ctx &= ~2;
   const tag = tagOf(el);
@@ -583,17 +655,17 @@ function visitElement(w, el, parentOut, ctx, scope) {
     if (!intersectsViewport(bx, w.vp)) role = null;
   }
   if (role) {
-    out = emitRoleNode(w, el, role, tag, parentOut, ctx);
+    out = emitRoleNode(w, el, role, tag, parentOut, ctx, attrs);
     // over --max-nodes: keep counting what would have been shown, emit nothing more
     if (out < 0) return;
     if (setHas(INTERACTIVE_CONTAINERS, role)) ctx |= 1;
   } else if (!visHidden) {
-    const idx = emitGenericNode(w, el, tag, parentOut, ctx);
+    const idx = emitGenericNode(w, el, tag, parentOut, ctx, attrs);
     if (idx >= 0) out = idx;
   }
 
   // Children, pushed in reverse document order.
-  if (contentsSkipped(el, style, scope)) return;
+  if (contentsSkipped(el, style, scope, attrs)) return;
   if (tag === "iframe" || tag === "frame") {
     // An invisible frame shows nothing of its document, whatever that document's own
     // styles say (visibility does not inherit across documents, but the frame is not
@@ -646,15 +718,15 @@ function roundedBox(el) {
  * placeholder, box) and makes it a ref candidate when its tier is 1 or 2. Its index, or -1
  * over --max-nodes.
  */
-function emitRoleNode(w, el, role, tag, parentOut, ctx) {
+function emitRoleNode(w, el, role, tag, parentOut, ctx, attrs) {
   // reached through shown ancestors (the walk does not enter hidden or skipped
   // subtrees): name-from-content questions about its descendants stop climbing here
   if (setHas(NAME_FROM_CONTENT, role)) markShown(el);
   const name = getName(el, role);
-  const n = { p: parentOut, r: role };
+  const n = newNode(parentOut, role);
   if (name) n.n = name;
   if (ctx >> 8) n.f = ctx >> 8;
-  const st = statesOf(el, role, tag, w.focusedEl, w.verbose);
+  const st = statesOf(el, role, tag, w.focusedEl, w.verbose, attrs);
   if (st) n.s = st;
   if (setHas(VALUE_ROLES, role) || role === "progressbar" || role === "meter") {
     const v = valueOf(el, role, tag);
@@ -673,7 +745,7 @@ function emitRoleNode(w, el, role, tag, parentOut, ctx) {
   if (w.wantBoxes) n.b = roundedBox(el);
   const idx = emitNode(w, n, el);
   if (idx < 0) return -1;
-  const tier = candidateTier(el, role, tag, st, ctx);
+  const tier = candidateTier(el, role, tag, st, ctx, attrs);
   if (tier < 3) push(w.cands, { i: idx, el: el, tier: tier, role: role, name: name, frame: ctx >> 8 });
   return idx;
 }
@@ -683,13 +755,13 @@ function emitRoleNode(w, el, role, tag, parentOut, ctx) {
  * are not disabled), 2 for items inside interactive containers, 3 (no ref) otherwise and
  * for the options of a drop-down select.
  */
-function candidateTier(el, role, tag, st, ctx) {
+function candidateTier(el, role, tag, st, ctx, attrs) {
   let tier = 3;
   if (setHas(TIER1, role)) tier = 1;
   else if ((ctx & 1) && setHas(TIER2, role)) tier = 2;
   else if (!st || !st.disabled) {
     let ti = null;
-    const tia = getAttr(el, "tabindex");
+    const tia = attrs ? getAttr(el, "tabindex") : null;
     if (tia !== null) ti = $Number(tia);
     if ((ti !== null && ti >= 0) || (isEditable(el) && tag !== "body")) tier = 1;
   }
@@ -702,13 +774,13 @@ function candidateTier(el, role, tag, st, ctx) {
  * its name or else its text) as a tier 1 candidate. Its index, or -1 when it is not one (or
  * over --max-nodes).
  */
-function emitGenericNode(w, el, tag, parentOut, ctx) {
-  const tia = getAttr(el, "tabindex");
+function emitGenericNode(w, el, tag, parentOut, ctx, attrs) {
+  const tia = attrs ? getAttr(el, "tabindex") : null;
   const focusable = tia !== null && $Number(tia) >= 0;
-  if (!((focusable || hasPointerHandler(el)) && tag !== "body" && tag !== "html")) return -1;
+  if (!((focusable || hasPointerHandler(el, attrs)) && tag !== "body" && tag !== "html")) return -1;
   const name = getName(el, "generic");
   const contentName = name || clean(normalizeWS(textContent(el) || ""), 100);
-  const n = { p: parentOut, r: "generic" };
+  const n = newNode(parentOut, "generic");
   if (contentName) n.n = contentName;
   if (w.wantBoxes) n.b = roundedBox(el);
   const idx = emitNode(w, n, el);

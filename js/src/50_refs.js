@@ -43,14 +43,16 @@ function mintRefs(walked, n, allRefs) {
     // a new ref instead of the page's edit being silently undone.
     if (prev && publicRefs[prev.ref] !== c.el) prev.tampered = true;
     if (prev && !prev.tampered && prev.role === c.role && prev.name === c.name && mapHas(refEntries, prev.ref)) {
+      // kept: its public entry was just read and holds this element (not tampered), so it
+      // is not written again
       ref = prev.ref;
     } else {
       ref = (c.frame ? "f" + c.frame : "") + "s" + n + "e" + nextCounter(c.frame);
       const entry = { ref: ref, role: c.role, name: c.name, w: weak(c.el), doc: ownerDocument(c.el) };
       wmSet(refByEl, c.el, entry);
       mapSet(refEntries, ref, entry);
+      publicRefs[ref] = c.el;
     }
-    publicRefs[ref] = c.el;
     walked.nodes[c.i].ref = ref;
     count++;
   }

@@ -325,6 +325,14 @@ function nativeName(el, role, inLabel) {
   if (tag === "img" || tag === "area") {
     const alt = getAttr(el, "alt");
     if (alt && strTrim(alt)) return trimmed(alt);
+    // HTML-AAM #img-element-accessible-name-computation, step 4: with no alt attribute, the
+    // title attribute names the image, in a link's or button's content too (Chromium and
+    // Firefox alike). With alt="" Chromium gives nothing in content (Firefox the title):
+    // left to the tooltip step (2I) as before.
+    if (tag === "img" && alt === null) {
+      const t = getAttr(el, "title");
+      if (t && strTrim(t)) return trimmed(t);
+    }
     return null;
   }
   if (tag === "fieldset") {

@@ -41,6 +41,10 @@ pub fn tests() -> Vec<Test> {
             "fidelity::names_of_embedded_controls_as_the_browser",
             embedded_controls_as_the_browser,
         ),
+        (
+            "fidelity::names_from_image_titles_as_the_browser",
+            image_titles_as_the_browser,
+        ),
     ]
 }
 
@@ -650,4 +654,29 @@ const EMBEDDED: &str = r#"- document "Embedded controls":
 
 fn embedded_controls_as_the_browser(c: &Ctx) {
     check_with_browser(c, "html/names/embedded.html", EMBEDDED);
+}
+
+/// HTML-AAM: an img with no alt attribute is named by its title, also inside a link's or a
+/// button's content; alt, aria-label and the link's own title keep their precedence.
+const IMG_TITLE: &str = r#"- document "Image titles":
+  - link "Associated Press" [ref=*]:
+    - /url: /html/names/img-title.html#ap
+    - img "Associated Press"
+  - button "Print page" [ref=*]:
+    - img "Print"
+    - text: page
+  - link "Alt text" [ref=*]:
+    - /url: /html/names/img-title.html#alt
+    - img "Alt text"
+  - link "Aria label" [ref=*]:
+    - /url: /html/names/img-title.html#aria
+    - img "Aria label"
+  - link "Link title" [ref=*]:
+    - /url: /html/names/img-title.html#own
+    - img
+  - img "Standalone"
+"#;
+
+fn image_titles_as_the_browser(c: &Ctx) {
+    check_with_browser(c, "html/names/img-title.html", IMG_TITLE);
 }

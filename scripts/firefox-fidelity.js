@@ -123,9 +123,11 @@ async function wd(rec, method, p, body) {
 
 const ELEMENT_KEY = 'element-6066-11e4-a52e-4f735466cecf';
 
-// The element behind each ref, in one Execute Script: window.__ariaRefs is the page's ref map
-// (ref -> element; js/src/50_refs.js, publicRefs), read in the page's own realm as an agent's
-// `eval` step would. Each entry: [element, local name, type attribute] (for roleAgrees).
+// The element behind each ref, in one Execute Script: window.__ariaRefs in the page's main
+// world is the ref map (ref -> element): the engine's own on WebDriver's classic path
+// (js/src/50_refs.js, publicRefs), else its read-only mirror (SPEC 7), which ariasnap brings
+// up to date on each `eval` step: measurePage runs one first. Each entry: [element, local
+// name, type attribute] (for roleAgrees).
 const LOOKUP = `var a = window.__ariaRefs, out = [];
 for (var i = 0; i < arguments[0].length; i++) {
   var r = arguments[0][i];
@@ -170,6 +172,9 @@ async function measurePage(p, origin) {
   const all = [];
   collectRefs(snap, all);
   const refs = all.filter((r) => !/^f\d+/.test(r.ref));
+  // an `eval` step syncs the main world's mirror of the ref map (a no-op on the classic path)
+  const m = await run(['eval', 'Object.keys(window.__ariaRefs || {}).length', '--session', SESSION]);
+  if (m.code !== 0) throw new Error(`eval failed (${m.code}): ${m.stderr.trim().split('\n')[0]}`);
   const rec = sessionRecord();
   const els = refs.length ? await wd(rec, 'POST', '/execute/sync', { script: LOOKUP, args: [refs.map((r) => r.ref)] }) : [];
   const rows = [];
@@ -283,6 +288,12 @@ async function main() {
   out.push(`pooled over ${tot.n} top-document refs: role ${tot.role} (${pct(tot.role, tot.n)}%), ` +
     `label ${tot.label} (${pct(tot.label, tot.n)}%; exact ${tot.exact}, ${pct(tot.exact, tot.n)}%), ` +
     `both ${tot.both} (${pct(tot.both, tot.n)}%)`);
+  // generic refs are ariasnap's clickable containers (SPEC 2, tier 1: tabindex or a click
+  // handler), labelled by their text for the agent; ARIA prohibits naming generic, and the
+  // browsers leave them unnamed or out of their tree: shown apart so the rest reads clearly
+  const ng = results.flatMap((r) => r.rows).filter((x) => x.role !== 'generic');
+  const ngBoth = ng.filter((x) => x.roleOk && x.nameOk).length;
+  out.push(`without ariasnap's generic refs (clickable containers): both ${ngBoth}/${ng.length} (${pct(ngBoth, ng.length)}%)`);
   out.push(`excluded: ${tot.frame} refs inside frames (not measured), ${tot.unresolved} refs whose element ` +
     `WebDriver could not reach; pages with errors: ${results.filter((r) => r.error).length}`);
   out.push('');

@@ -159,22 +159,45 @@ function labelsText(el) {
   return trimmed(arrJoin(parts, " "));
 }
 
-/** Value of an embedded control, used when it sits inside a label or labelledby (2C). */
+/**
+ * Value of an embedded control, used when it sits inside a label, a labelledby target or the
+ * content of an element named from content (2C).
+ */
 function embeddedValue(el, role) {
   const tag = localNameOf(el);
   if (role === "textbox" || role === "searchbox") {
-    if (tag === "input") return inputValueOf(el);
+    if (tag === "input") {
+      // A password's characters never reach a name: Firefox leaves its value out (Chromium
+      // puts one bullet per character, which still tells its length).
+      if (strLower(getAttr(el, "type") || "") === "password") return "";
+      return inputValueOf(el);
+    }
     if (tag === "textarea") return textareaValueOf(el);
     return textContent(el) || "";
   }
   if (role === "combobox" || role === "listbox") {
     if (tag === "select") {
+      // every selected option, as Chromium (Firefox gives the first one only)
       const opts = selectSelectedOptions(el);
       const parts = [];
       for (let i = 0; i < opts.length; i++) push(parts, optionTextOf(opts[i]));
       return arrJoin(parts, " ");
     }
     if (tag === "input") return inputValueOf(el);
+    // 2C "If the embedded control has role listbox, return the text alternative of the
+    // chosen option": the options marked aria-selected="true" (Chromium and Firefox alike)
+    if (role === "listbox") {
+      const sel = querySelectorAll(el, '[aria-selected="true"]');
+      const parts = [];
+      const n = nodeListLength(sel);
+      for (let i = 0; i < n; i++) {
+        const o = nodeListItem(sel, i);
+        if (explicitRole(o) !== "option" || isHiddenForName(o)) continue;
+        const t = contentText(o, true, o);
+        if (t) push(parts, t);
+      }
+      return arrJoin(parts, " ");
+    }
     return "";
   }
   if (role === "slider" || role === "spinbutton" || role === "range") {
@@ -228,7 +251,7 @@ function isBlock(el) {
  * `inLabel` is true while inside a labelledby/label traversal; `target` is the element whose
  * name is being computed (a label's own control is not embedded in itself).
  */
-function nonContentName(el, role, inLabel, target) {
+function nonContentName(el, role, inLabel, target, embedded) {
   // 2B: aria-labelledby, not followed from inside another labelledby traversal.
   if (!inLabel) {
     const refs = idRefs(el, "aria-labelledby");
@@ -243,9 +266,15 @@ function nonContentName(el, role, inLabel, target) {
       if (s) return s;
     }
   }
-  // 2C: embedded control inside a label or labelledby traversal.
-  if (inLabel && el !== target && role && setHas(CONTROL_ROLES, role)) {
-    return trimmed(embeddedValue(el, role));
+  // 2C: a control embedded in the label of another element: inside a label or labelledby
+  // traversal, or in the content of an element named from its content (a slider in a
+  // button, a text field in a link: Chromium and Firefox both give its value there, and 2C
+  // comes before aria-label). A text field or range with no value goes on to its own name
+  // (aria-label, title, placeholder), as both browsers do; a select says what is selected,
+  // even nothing.
+  if ((inLabel || embedded) && el !== target && role && setHas(CONTROL_ROLES, role)) {
+    const v = trimmed(embeddedValue(el, role));
+    if (v || localNameOf(el) === "select") return v;
   }
   // 2D: aria-label.
   const al = getAttr(el, "aria-label");
@@ -296,6 +325,14 @@ function nativeName(el, role, inLabel) {
   if (tag === "img" || tag === "area") {
     const alt = getAttr(el, "alt");
     if (alt && strTrim(alt)) return trimmed(alt);
+    // HTML-AAM #img-element-accessible-name-computation, step 4: with no alt attribute, the
+    // title attribute names the image, in a link's or button's content too (Chromium and
+    // Firefox alike). With alt="" Chromium gives nothing in content (Firefox the title):
+    // left to the tooltip step (2I) as before.
+    if (tag === "img" && alt === null) {
+      const t = getAttr(el, "title");
+      if (t && strTrim(t)) return trimmed(t);
+    }
     return null;
   }
   if (tag === "fieldset") {
@@ -404,7 +441,7 @@ function contentText(root, inLabel, target) {
       if (!includeHidden && isHiddenForName(item)) continue;
       if (setHas(NEVER_RENDERED, localNameOf(item))) continue;
       const role = getRole(item);
-      const nc = nonContentName(item, role, inLabel, target);
+      const nc = nonContentName(item, role, inLabel, target, true);
       block = isBlock(item);
       if (nc !== null) {
         // a name that does not come from text (alt, aria-label, a control's value) stands apart

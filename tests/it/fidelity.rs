@@ -2,7 +2,7 @@
 //! asserting the exact lines (checked against Chromium's own accessibility tree when written),
 //! and hidden content never reaching any output.
 
-use crate::common::{Ctx, Test, ref_of};
+use crate::common::{Ctx, SESSION, Test, ref_of};
 use serde_json::Value;
 
 pub fn tests() -> Vec<Test> {
@@ -37,6 +37,14 @@ pub fn tests() -> Vec<Test> {
             cross_origin_frames_exact_lines,
         ),
         ("fidelity::unread_frames_are_named", unread_frames_are_named),
+        (
+            "fidelity::names_of_embedded_controls_as_the_browser",
+            embedded_controls_as_the_browser,
+        ),
+        (
+            "fidelity::names_from_image_titles_as_the_browser",
+            image_titles_as_the_browser,
+        ),
     ]
 }
 
@@ -457,4 +465,220 @@ fn scoped_styles_exact_lines(c: &Ctx) {
     check(c, "html/names/scoped-styles.html", SCOPED);
     let j = c.ok(&["snapshot", "--format", "json", "--no-cache"]);
     assert!(!j.contains("HIDDEN-"), "{j}");
+}
+
+/// WebDriver's Get Computed Role / Get Computed Label of an element (`what` is the endpoint).
+#[derive(Debug)]
+struct Computed(String, &'static str);
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Computed {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!(
+            "session/{}/element/{}/{}",
+            session.unwrap_or_default(),
+            self.0,
+            self.1
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::GET, None)
+    }
+}
+
+/// The browser's own computed role and label of the element behind each ref of the session's
+/// current page, asked through the suite's WebDriver session (the ref map is the page's
+/// `window.__ariaRefs`, ref -> element: the engine's own on the classic path, else its
+/// read-only mirror, which an `eval` step brings up to date).
+fn browser_computed(c: &Ctx, refs: &[String]) -> Vec<(String, String)> {
+    crate::common::eval(c, "0");
+    let rec: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            c.home
+                .path()
+                .join("sessions-v1")
+                .join(format!("{SESSION}.json")),
+        )
+        .expect("session record"),
+    )
+    .expect("session record JSON");
+    let wd = rec["webdriver"]
+        .as_str()
+        .expect("webdriver URL")
+        .to_string();
+    let id = rec["session_id"].as_str().expect("session id").to_string();
+    let refs = refs.to_vec();
+    c.rt.block_on(async move {
+        let client = fantoccini::Client::with_existing_session(
+            &wd,
+            &id,
+            hyper_util::client::legacy::connect::HttpConnector::new(),
+        )
+        .await
+        .expect("attach to the suite's session");
+        // the session belongs to the suite: dropping this client must not end it
+        client.persist().await.expect("persist");
+        let mut out = Vec::new();
+        for r in refs {
+            let el = client
+                .execute(
+                    "return window.__ariaRefs[arguments[0]];",
+                    vec![Value::String(r.clone())],
+                )
+                .await
+                .expect("ref lookup");
+            let eid = el
+                .as_object()
+                .and_then(|o| o.values().next())
+                .and_then(Value::as_str)
+                .unwrap_or_else(|| panic!("no element for ref {r}: {el}"))
+                .to_string();
+            let mut got = Vec::new();
+            for what in ["computedrole", "computedlabel"] {
+                let v = client
+                    .issue_cmd(Computed(eid.clone(), what))
+                    .await
+                    .unwrap_or_else(|e| panic!("{what} of {r}: {e}"));
+                got.push(v.as_str().unwrap_or_default().to_string());
+            }
+            out.push((got[0].clone(), got[1].clone()));
+        }
+        out
+    })
+}
+
+/// Every ref of a JSON snapshot: (ref, role, name).
+fn refs_of(v: &Value, out: &mut Vec<(String, String, String)>) {
+    if let Some(r) = v["ref"].as_str() {
+        let s = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+        out.push((r.to_string(), s("role"), s("name")));
+    }
+    for ch in v["children"].as_array().into_iter().flatten() {
+        refs_of(ch, out);
+    }
+}
+
+/// For every element with a ref in a fixture, ariasnap's role and name against the browser's
+/// own (Get Computed Role / Label; white space collapsed, as
+/// ariasnap writes names). The fixtures hold cases where Chromium and Firefox agree, so this
+/// runs unchanged on both. Then the fixture's exact lines.
+fn check_with_browser(c: &Ctx, path: &str, want: &str) {
+    let snap = c.snapshot_json(path);
+    let mut refs = Vec::new();
+    refs_of(&snap, &mut refs);
+    assert!(!refs.is_empty(), "{path}: no refs");
+    let ids: Vec<String> = refs.iter().map(|r| r.0.clone()).collect();
+    let browser = browser_computed(c, &ids);
+    let ws = regex::Regex::new(r"[\s\u{a0}\u{200b}]+").unwrap();
+    let mut bad = Vec::new();
+    for ((r, role, name), (brole, blabel)) in refs.iter().zip(&browser) {
+        let blabel = ws.replace_all(blabel, " ").trim().to_string();
+        if role != brole || *name != blabel {
+            bad.push(format!(
+                "{r}: ariasnap {role} {name:?}, {} {brole} {blabel:?}",
+                crate::common::browser()
+            ));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{path}: roles and names differ from the browser's own:\n{}",
+        bad.join("\n")
+    );
+    check(c, path, want);
+}
+
+/// accname 1.2 2C: a control embedded in the content of an element named from its content
+/// (a button, a link) or in a label element gives its value; one with no value gives its own
+/// name. Chromium and Firefox agree on every line.
+const EMBEDDED: &str = r#"- document "Embedded controls":
+  - button "100.00% Mute" [ref=*]:
+    - slider "volume level" [ref=*]: 100.00%
+    - text: Mute
+  - button "40 Dim" [ref=*]:
+    - slider "Level" [ref=*]: 40
+    - text: Dim
+  - link "Go abc now" [ref=*]:
+    - /url: /html/names/embedded.html#go
+    - text: Go
+    - textbox "Field" [ref=*]: abc
+    - text: now
+  - link "Note typed text" [ref=*]:
+    - /url: /html/names/embedded.html#note
+    - text: Note
+    - textbox "Body" [ref=*]: typed text
+  - button "Size Large" [ref=*]:
+    - text: Size
+    - combobox "Size choice" [ref=*]:
+      - option "Small"
+      - option "Large" [selected]
+  - button "Query tea" [ref=*]:
+    - text: Query
+    - searchbox [ref=*]: tea
+  - button "Volume twenty" [ref=*]:
+    - text: Volume
+    - slider [ref=*]: 20
+  - button "Count 7" [ref=*]:
+    - text: Count
+    - spinbutton "How many" [ref=*]: 7
+  - button "Pick First" [ref=*]:
+    - text: Pick
+    - listbox "Choices":
+      - option "First" [selected] [ref=*]
+      - option "Second" [ref=*]
+  - button "draft send" [ref=*]:
+    - textbox "Editor" [ref=*]
+    - text: send
+  - link "Find Query" [ref=*]:
+    - /url: /html/names/embedded.html#find
+    - text: Find
+    - textbox "Query" [ref=*]
+  - button "Go where" [ref=*]:
+    - text: Go
+    - textbox "where" [ref=*]
+  - text: Search
+  - textbox "Term" [ref=*]
+  - text: here
+  - textbox "Search Term here" [ref=*]
+  - text: Search
+  - textbox "Term" [ref=*]: shoes
+  - text: here
+  - textbox "Search shoes here" [ref=*]
+  - text: Ship to
+  - textbox "city" [ref=*]
+  - text: now
+  - textbox "Ship to city now" [ref=*]
+"#;
+
+fn embedded_controls_as_the_browser(c: &Ctx) {
+    check_with_browser(c, "html/names/embedded.html", EMBEDDED);
+}
+
+/// HTML-AAM: an img with no alt attribute is named by its title, also inside a link's or a
+/// button's content; alt, aria-label and the link's own title keep their precedence.
+const IMG_TITLE: &str = r#"- document "Image titles":
+  - link "Associated Press" [ref=*]:
+    - /url: /html/names/img-title.html#ap
+    - img "Associated Press"
+  - button "Print page" [ref=*]:
+    - img "Print"
+    - text: page
+  - link "Alt text" [ref=*]:
+    - /url: /html/names/img-title.html#alt
+    - img "Alt text"
+  - link "Aria label" [ref=*]:
+    - /url: /html/names/img-title.html#aria
+    - img "Aria label"
+  - link "Link title" [ref=*]:
+    - /url: /html/names/img-title.html#own
+    - img
+  - img "Standalone"
+"#;
+
+fn image_titles_as_the_browser(c: &Ctx) {
+    check_with_browser(c, "html/names/img-title.html", IMG_TITLE);
 }

@@ -184,14 +184,15 @@ impl Grid {
         std::mem::forget(child);
     }
 
-    /// Starts the hub. A request no node can serve waits in its queue (the default), 20 s at
-    /// most.
+    /// Starts the hub. A request no node can serve waits in its queue (the default), 120 s
+    /// at most: a node's first browser start can be slow on a busy machine (a 20 s limit
+    /// once ended a Firefox request in CI before the node had started Firefox).
     fn start_hub(&mut self) {
         let args = [
             "--port",
             &self.port.to_string(),
             "--session-request-timeout",
-            "20",
+            "120",
         ];
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         self.spawn("hub", "hub.log", &args);

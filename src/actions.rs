@@ -1,19 +1,22 @@
 //! Acting by ref: the engine resolves the ref (exists, connected, same document, same role
 //! and name), scrolls it into view and checks what is at its centre; the host then sends
-//! real input through WebDriver actions (pointer and keys).
+//! real input (pointer and keys) through WebDriver BiDi `input.performActions`, or classic
+//! WebDriver actions on a driver without BiDi (SPEC 7).
 //!
 //! Owns: input dispatch, key-chord parsing, settling after an action, dialogs. Must not:
 //! decide what a step's result looks like (the runner does), or reach the page other than
-//! through `engine` (typed methods and replies; DevTools input is `engine::dispatch_mouse`).
+//! through `engine` (typed methods and replies; input is `Page::perform_input`, DevTools
+//! input `engine::dispatch_mouse`).
 
 use crate::browser::Browser;
+use crate::engine::bidi::{KeyAction, PointerAction, SourceActions};
 use crate::engine::{self, Condition, Method, Mouse};
 use crate::error::{Error, Result};
 use crate::refs::parse_ref;
 use crate::wire::{
     ActivityReply, CheckedReply, ConditionReply, FocusReply, GetReply, PointReply, SelectReply,
 };
-use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, PointerAction};
+use fantoccini::actions::{InputSource, KeyActions, MouseActions};
 use fantoccini::key::Key;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -70,11 +73,12 @@ async fn point(b: &Browser, r: &str, check: bool) -> Result<PointReply> {
     Ok(p)
 }
 
-fn button_code(name: Option<&str>) -> Result<u64> {
+/// A mouse button's number in WebDriver input (0 main, 1 middle, 2 secondary).
+fn button_code(name: Option<&str>) -> Result<u32> {
     match name.unwrap_or("left") {
-        "left" => Ok(fantoccini::actions::MOUSE_BUTTON_LEFT),
-        "middle" => Ok(fantoccini::actions::MOUSE_BUTTON_MIDDLE),
-        "right" => Ok(fantoccini::actions::MOUSE_BUTTON_RIGHT),
+        "left" => Ok(0),
+        "middle" => Ok(1),
+        "right" => Ok(2),
         other => Err(Error::Usage(format!(
             "unknown mouse button {other:?}: use left, middle or right"
         ))),
@@ -94,24 +98,17 @@ pub async fn click(
     let (x, y) = (p.x, p.y);
     let inside = input_frame_of(b, Some(r)).await?;
     let (sx, sy) = inside.map_or((0.0, 0.0), |i| i.offset);
-    let mut m = MouseActions::new("mouse".into()).then(PointerAction::MoveTo {
-        duration: None,
-        x: x - sx,
-        y: y - sy,
-    });
+    let mut m = vec![move_to(x - sx, y - sy, None)];
     for _ in 0..if double { 2 } else { 1 } {
-        m = m
-            .then(PointerAction::Down { button: btn })
-            .then(PointerAction::Up { button: btn });
+        m.push(PointerAction::PointerDown { button: btn });
+        m.push(PointerAction::PointerUp { button: btn });
     }
-    let done = b.client.perform_actions(m).await;
-    if inside.is_some() {
-        let _ = b.client.release_actions().await;
-    }
+    let done = perform(b, Gesture::Mouse(m)).await;
     leave_input_frame(b, inside).await?;
     if let Err(e) = done {
-        // The driver dispatches input with its own page scripts, which a page that replaced
-        // built-ins (JSON.stringify...) breaks; DevTools input events need no page script.
+        // Without BiDi, the driver dispatches input with its own page scripts, which a page
+        // that replaced built-ins (JSON.stringify...) breaks; DevTools input events need no
+        // page script.
         if !cdp_click(
             b,
             x,
@@ -121,16 +118,104 @@ pub async fn click(
         )
         .await
         {
-            return Err(e.into());
+            return Err(e);
         }
         debug!("click dispatched through DevTools after the driver failed: {e}");
     }
-    let _ = b.client.release_actions().await;
     Ok(Outcome {
         output: None,
         warnings: minor_note(p.minor),
         stats: None,
     })
+}
+
+/// One input gesture: a mouse's actions or a keyboard's.
+enum Gesture {
+    Mouse(Vec<PointerAction>),
+    Keys(Vec<KeyAction>),
+}
+
+/// A pointer move to (x, y) of the current context's viewport.
+fn move_to(x: f64, y: f64, duration: Option<u64>) -> PointerAction {
+    PointerAction::PointerMove {
+        x,
+        y,
+        duration,
+        origin: None,
+    }
+}
+
+/// Sends a gesture as real input in the current context, then releases what is still
+/// pressed: through BiDi (dispatched by the browser, no page script involved), else through
+/// classic WebDriver actions.
+async fn perform(b: &Browser, g: Gesture) -> Result<()> {
+    let source = match &g {
+        Gesture::Mouse(a) => SourceActions::Pointer {
+            id: "mouse".into(),
+            actions: a.clone(),
+        },
+        Gesture::Keys(a) => SourceActions::Key {
+            id: "keyboard".into(),
+            actions: a.clone(),
+        },
+    };
+    match b.client.perform_input(vec![source]).await {
+        Ok(()) => return Ok(()),
+        Err(Some(e)) => return Err(e),
+        Err(None) => {}
+    }
+    let r = match g {
+        Gesture::Mouse(a) => b.client.perform_actions(classic_mouse(&a)).await,
+        Gesture::Keys(a) => b.client.perform_actions(classic_keys(&a)).await,
+    };
+    let _ = b.client.release_actions().await;
+    Ok(r?)
+}
+
+/// The classic WebDriver form of a mouse's actions.
+fn classic_mouse(actions: &[PointerAction]) -> MouseActions {
+    use fantoccini::actions::PointerAction as P;
+    let mut m = MouseActions::new("mouse".into());
+    for a in actions {
+        m = m.then(match a {
+            PointerAction::PointerMove { x, y, duration, .. } => P::MoveTo {
+                duration: duration.map(Duration::from_millis),
+                x: *x,
+                y: *y,
+            },
+            PointerAction::PointerDown { button } => P::Down {
+                button: u64::from(*button),
+            },
+            PointerAction::PointerUp { button } => P::Up {
+                button: u64::from(*button),
+            },
+            PointerAction::Pause { duration } => P::Pause {
+                duration: Duration::from_millis(duration.unwrap_or(0)),
+            },
+        });
+    }
+    m
+}
+
+/// The classic WebDriver form of a keyboard's actions.
+fn classic_keys(actions: &[KeyAction]) -> KeyActions {
+    use fantoccini::actions::KeyAction as K;
+    let first = |v: &str| v.chars().next().unwrap_or('\u{E000}');
+    let mut k = KeyActions::new("keyboard".into());
+    for a in actions {
+        k = k.then(match a {
+            KeyAction::KeyDown { value } => K::Down {
+                value: first(value),
+            },
+            KeyAction::KeyUp { value } => K::Up {
+                value: first(value),
+            },
+            KeyAction::Pause { duration } => K::Pause {
+                duration: Duration::from_millis(duration.unwrap_or(0)),
+            },
+        });
+    }
+    k
 }
 
 /// A real mouse click at (x, y) through DevTools, which needs no page script.
@@ -156,12 +241,7 @@ pub async fn hover(b: &Browser, r: &str) -> Result<Outcome> {
     let p = point(b, r, true).await?;
     let inside = input_frame_of(b, Some(r)).await?;
     let (sx, sy) = inside.map_or((0.0, 0.0), |i| i.offset);
-    let m = MouseActions::new("mouse".into()).then(PointerAction::MoveTo {
-        duration: None,
-        x: p.x - sx,
-        y: p.y - sy,
-    });
-    let done = b.client.perform_actions(m).await;
+    let done = perform(b, Gesture::Mouse(vec![move_to(p.x - sx, p.y - sy, None)])).await;
     leave_input_frame(b, inside).await?;
     done?;
     Ok(Outcome {
@@ -175,27 +255,15 @@ pub async fn hover(b: &Browser, r: &str) -> Result<Outcome> {
 pub async fn drag(b: &Browser, from: &str, to: &str) -> Result<Outcome> {
     let PointReply { x: x1, y: y1, .. } = point(b, from, true).await?;
     let PointReply { x: x2, y: y2, .. } = point(b, to, false).await?;
-    let left = fantoccini::actions::MOUSE_BUTTON_LEFT;
-    let m = MouseActions::new("mouse".into())
-        .then(PointerAction::MoveTo {
-            duration: None,
-            x: x1,
-            y: y1,
-        })
-        .then(PointerAction::Down { button: left })
-        .then(PointerAction::MoveTo {
-            duration: Some(Duration::from_millis(100)),
-            x: (x1 + x2) / 2.0,
-            y: (y1 + y2) / 2.0,
-        })
-        .then(PointerAction::MoveTo {
-            duration: Some(Duration::from_millis(100)),
-            x: x2,
-            y: y2,
-        })
-        .then(PointerAction::Up { button: left });
-    b.client.perform_actions(m).await?;
-    let _ = b.client.release_actions().await;
+    let left = 0;
+    let m = vec![
+        move_to(x1, y1, None),
+        PointerAction::PointerDown { button: left },
+        move_to((x1 + x2) / 2.0, (y1 + y2) / 2.0, Some(100)),
+        move_to(x2, y2, Some(100)),
+        PointerAction::PointerUp { button: left },
+    ];
+    perform(b, Gesture::Mouse(m)).await?;
     Ok(Outcome::default())
 }
 
@@ -270,17 +338,20 @@ pub fn parse_chord(chord: &str) -> Result<Vec<char>> {
 /// Presses a chord: all keys down in order, then up in reverse. `to`: the ref that has
 /// the focus, when known (see [`input_frame_of`]).
 async fn press_chord(b: &Browser, to: Option<&str>, keys: &[char]) -> Result<()> {
-    let mut k = KeyActions::new("keyboard".into());
-    for &c in keys {
-        k = k.then(KeyAction::Down { value: c });
-    }
-    for &c in keys.iter().rev() {
-        k = k.then(KeyAction::Up { value: c });
-    }
+    let key = |c: char| c.to_string();
+    let mut k: Vec<KeyAction> = keys
+        .iter()
+        .map(|&c| KeyAction::KeyDown { value: key(c) })
+        .collect();
+    k.extend(
+        keys.iter()
+            .rev()
+            .map(|&c| KeyAction::KeyUp { value: key(c) }),
+    );
     let inside = input_frame_of(b, to).await?;
-    let r = b.client.perform_actions(k).await;
+    let r = perform(b, Gesture::Keys(k)).await;
     leave_input_frame(b, inside).await?;
-    Ok(r?)
+    r
 }
 
 /// Types text with real key events (one down/up per character; newlines press Enter).
@@ -290,20 +361,17 @@ async fn type_text(b: &Browser, to: Option<&str>, text: &str) -> Result<()> {
     let inside = input_frame_of(b, to).await?;
     let mut r = Ok(());
     for chunk in chars.chunks(200) {
-        let mut k = KeyActions::new("keyboard".into());
-        for &c in chunk {
-            let c = if c == '\n' { Key::Enter.into() } else { c };
-            k = k
-                .then(KeyAction::Down { value: c })
-                .then(KeyAction::Up { value: c });
-        }
-        r = b.client.perform_actions(k).await;
+        let text: String = chunk
+            .iter()
+            .map(|&c| if c == '\n' { Key::Enter.into() } else { c })
+            .collect();
+        r = perform(b, Gesture::Keys(KeyAction::type_text(&text))).await;
         if r.is_err() {
             break;
         }
     }
     leave_input_frame(b, inside).await?;
-    Ok(r?)
+    r
 }
 
 /// Firefox's driver dispatches input in the browsing context WebDriver is switched to:
@@ -424,7 +492,8 @@ pub async fn select(b: &Browser, r: &str, values: &[String]) -> Result<Outcome> 
     Ok(Outcome::with(json!({"value": v.value})))
 }
 
-/// Sets the files of a file input (WebDriver send keys with paths).
+/// Sets the files of a file input: BiDi `input.setFiles`, or classic Element Send Keys with
+/// the paths on a driver without BiDi.
 pub async fn upload(b: &Browser, r: &str, files: &[String]) -> Result<Outcome> {
     let mut abs = Vec::new();
     for f in files {
@@ -434,7 +503,15 @@ pub async fn upload(b: &Browser, r: &str, files: &[String]) -> Result<Outcome> {
         abs.push(a.display().to_string());
     }
     let el = element(b, r).await?;
-    el.send_keys(&abs.join("\n")).await?;
+    match b
+        .client
+        .set_files(el.element_id().as_ref(), abs.clone())
+        .await
+    {
+        Ok(()) => {}
+        Err(Some(e)) => return Err(e),
+        Err(None) => el.send_keys(&abs.join("\n")).await?,
+    }
     Ok(Outcome::with(json!({"files": abs})))
 }
 

@@ -14,7 +14,10 @@ mod input;
 mod types;
 mod value;
 
-pub use input::{KeyAction, Origin, PerformActions, PointerAction, ReleaseActions, SourceActions};
+pub use input::{
+    KeyAction, Origin, PerformActions, PointerAction, ReleaseActions, SetFiles, SharedReference,
+    SourceActions,
+};
 pub use types::{
     AddPreloadScript, AddPreloadScriptReply, CallFunction, Command, ContextInfo, Empty, Evaluate,
     ExceptionDetails, GetTree, GetTreeReply, HandleUserPrompt, Navigate, NavigateReply,

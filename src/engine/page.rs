@@ -246,11 +246,11 @@ impl Page {
 
     /// Sends `cmd`, answering page dialogs that open before its reply (a dialog holds a
     /// script call until it is answered).
-    async fn send_answering_dialogs(
+    async fn send_answering_dialogs<C: bidi::Command>(
         &self,
         bidi: &Bidi,
-        call: &CallFunction,
-    ) -> Result<ScriptResult> {
+        call: &C,
+    ) -> Result<C::Reply> {
         let mut guard = self.events.lock().await;
         let Some(events) = guard.as_mut() else {
             return bidi.send(call).await;
@@ -289,6 +289,58 @@ impl Page {
                 }
             }
         }
+    }
+
+    /// Real input through BiDi `input.performActions` in the current context (the tab, or
+    /// the innermost frame entered), with points in that context's viewport; the driver
+    /// dispatches it from the browser, so no page script is involved (chromedriver's
+    /// classic actions run helper scripts in the page's main world, which a page that
+    /// replaced built-ins breaks). Every button and key still pressed is released after.
+    /// A dialog the input opens is answered by the `--dialog` policy. Err(None) without
+    /// BiDi: the caller uses classic actions.
+    pub async fn perform_input(
+        &self,
+        actions: Vec<bidi::SourceActions>,
+    ) -> std::result::Result<(), Option<Error>> {
+        let (Some(bidi), Some(context)) = (&self.bidi, self.context()) else {
+            return Err(None);
+        };
+        let r = self
+            .send_answering_dialogs(
+                bidi,
+                &bidi::PerformActions {
+                    context: context.clone(),
+                    actions,
+                },
+            )
+            .await;
+        let released = self
+            .send_answering_dialogs(bidi, &bidi::ReleaseActions { context })
+            .await;
+        r.map_err(Some)?;
+        released.map_err(Some)?;
+        Ok(())
+    }
+
+    /// Sets the files of file input `element` (a shared id) in the current context through
+    /// BiDi `input.setFiles`, which fires `input` and `change` as a user's pick does.
+    /// Err(None) without BiDi: the caller types the paths with classic Element Send Keys.
+    pub async fn set_files(
+        &self,
+        element: &str,
+        files: Vec<String>,
+    ) -> std::result::Result<(), Option<Error>> {
+        let (Some(bidi), Some(context)) = (&self.bidi, self.context()) else {
+            return Err(None);
+        };
+        let cmd = bidi::SetFiles {
+            context,
+            element: bidi::SharedReference {
+                shared_id: element.to_string(),
+            },
+            files,
+        };
+        bidi.send(&cmd).await.map(|_| ()).map_err(Some)
     }
 
     /// The sandbox realm id of the current context when it is the tab's top-level

@@ -100,12 +100,31 @@ fn tampered_twin(c: &Ctx) {
     assert_eq!(normalize_refs(&tampered), normalize_refs(&plain));
     let j = c.ok(&["snapshot", "--format", "json", "--no-cache"]);
     assert!(!j.contains("PWNED"), "{j}");
-    // its refs act: the click lands on the button the ref names
+    // its refs act with real input (BiDi input: no page script takes part, where
+    // chromedriver's classic actions run helpers that the replaced built-ins break)
+    let email = ref_of(&tampered, "textbox \"Email\"");
+    c.ok(&["fill", &email, "ada@example.org"]);
+    c.ok(&["press", "Shift+Tab", "--ref", &email]);
+    let gift = ref_of(&tampered, "checkbox \"Gift wrap\"");
+    c.ok(&["check", &gift]);
     let pay = ref_of(&tampered, "button \"Pay\"");
+    c.ok(&["hover", &pay]);
+    assert_eq!(
+        crate::common::eval(c, "document.querySelector('#pay:hover') !== null"),
+        serde_json::json!(true)
+    );
     c.ok(&["click", &pay]);
     let after = c.ok(&["snapshot", "--no-cache"]);
     assert!(after.contains("button \"Paid\""), "{after}");
     assert!(after.contains("button \"Cancel\""), "{after}");
+    assert!(
+        after.contains(&format!("textbox \"Email\" [ref={email}]: ada@example.org")),
+        "{after}"
+    );
+    assert!(
+        after.contains("checkbox \"Gift wrap\" [checked]"),
+        "{after}"
+    );
 }
 
 /// The page's main world gets a read-only mirror of the ref map for `eval` steps (SPEC 7);

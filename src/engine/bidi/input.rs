@@ -34,6 +34,30 @@ impl Command for ReleaseActions {
     type Reply = Empty;
 }
 
+/// `input.setFiles`: the files of a file input, as if the user picked them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SetFiles {
+    /// The context the element belongs to.
+    pub context: String,
+    /// The file input, by shared id.
+    pub element: SharedReference,
+    /// Absolute paths on the browser's machine.
+    pub files: Vec<String>,
+}
+
+impl Command for SetFiles {
+    const METHOD: &'static str = "input.setFiles";
+    type Reply = Empty;
+}
+
+/// A node by shared id (`script.SharedReference`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SharedReference {
+    /// The node's shared id (the same id classic WebDriver uses for the element).
+    pub shared_id: String,
+}
+
 /// The actions of one input source.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
@@ -93,9 +117,9 @@ pub enum PointerAction {
     /// Move to (x, y) from `origin`, over `duration` ms.
     PointerMove {
         /// Horizontal offset in CSS pixels.
-        x: i64,
+        x: f64,
         /// Vertical offset in CSS pixels.
-        y: i64,
+        y: f64,
         /// How long the move takes (ms).
         #[serde(skip_serializing_if = "Option::is_none")]
         duration: Option<u64>,
@@ -126,8 +150,8 @@ impl PointerAction {
     pub fn click(shared_id: &str) -> Vec<PointerAction> {
         vec![
             PointerAction::PointerMove {
-                x: 0,
-                y: 0,
+                x: 0.0,
+                y: 0.0,
                 duration: None,
                 origin: Some(Origin::Element(shared_id.to_string())),
             },
@@ -201,7 +225,7 @@ mod tests {
             serde_json::to_value(&a).unwrap(),
             json!({"context": "C", "actions": [
                 {"type": "pointer", "id": "mouse", "actions": [
-                    {"type": "pointerMove", "x": 0, "y": 0,
+                    {"type": "pointerMove", "x": 0.0, "y": 0.0,
                      "origin": {"type": "element", "element": {"sharedId": "e1"}}},
                     {"type": "pointerDown", "button": 0},
                     {"type": "pointerUp", "button": 0}]},

@@ -132,7 +132,14 @@ pub fn emit_view_noted(
                     head.push_str(n);
                     head.push('\n');
                 }
-                body.insert_str(0, &head);
+                // after the page header (SPEC 8: every snapshot starts with it)
+                let mut at = 0;
+                for prefix in ["# page: ", "# wall: "] {
+                    if body[at..].starts_with(prefix) {
+                        at += body[at..].find('\n').map_or(body.len() - at, |i| i + 1);
+                    }
+                }
+                body.insert_str(at, &head);
             }
             _ => {}
         }

@@ -172,6 +172,28 @@ pub struct WireSnapshot {
     /// Served from the engine's short-lived snapshot cache (no walk).
     #[serde(default)]
     pub cached: bool,
+    /// What the page header reads (SPEC 8); None from an engine that sends none.
+    #[serde(default)]
+    pub page: Option<PageSignals>,
+}
+
+/// What the engine reads from the document for the header (`pageSignals` in
+/// js/src/90_api.js).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct PageSignals {
+    /// Navigation Timing 2 `responseStatus` of the document's response; 0 when the browser
+    /// has none (about:blank, file:, the browser's own error pages).
+    #[serde(default)]
+    pub status: u16,
+    /// `document.readyState`.
+    #[serde(default)]
+    pub ready: String,
+    /// Password fields a user sees.
+    #[serde(default)]
+    pub passwords: u32,
+    /// The captcha provider whose widget the page embeds, or empty.
+    #[serde(default)]
+    pub captcha: String,
 }
 
 /// What the engine sends for a snapshot: a role table and one array per node (SPEC: the
@@ -194,6 +216,8 @@ struct RawSnapshot {
     engine_ms: f64,
     #[serde(default)]
     cached: bool,
+    #[serde(default)]
+    page: Option<PageSignals>,
 }
 
 impl From<RawSnapshot> for WireSnapshot {
@@ -246,6 +270,7 @@ impl From<RawSnapshot> for WireSnapshot {
             fingerprint: r.fingerprint,
             engine_ms: r.engine_ms,
             cached: r.cached,
+            page: r.page,
         }
     }
 }

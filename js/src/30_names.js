@@ -543,6 +543,25 @@ function inGrid(row) {
 }
 
 /** aria-describedby, then title when it was not used for the name. */
+/**
+ * The error text of an invalid field (SPEC 8): what aria-errormessage points at (WAI-ARIA
+ * 1.2: "the element's error message", exposed only while aria-invalid is set), else its
+ * description.
+ */
+function getErrorText(el, name) {
+  const refs = idRefs(el, "aria-errormessage");
+  if (refs.length) {
+    const parts = [];
+    for (let i = 0; i < refs.length; i++) {
+      const t = textAlternative(refs[i], true, el);
+      if (t) push(parts, t);
+    }
+    const e = clean(trimmed(arrJoin(parts, " ")), NAME_CAP);
+    if (e) return e;
+  }
+  return getDescription(el, name);
+}
+
 function getDescription(el, name) {
   const refs = idRefs(el, "aria-describedby");
   if (refs.length) {

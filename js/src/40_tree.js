@@ -736,9 +736,13 @@ function emitRoleNode(w, el, role, tag, parentOut, ctx, attrs) {
     const u = hrefOf(el, tag);
     if (u) n.u = clean(u, 2048);
   }
-  if (w.verbose) {
-    const d = getDescription(el, name);
+  // an invalid field's description is its error text, which interactive and summary views
+  // keep (SPEC 8: aria-invalid with aria-describedby / aria-errormessage)
+  if (w.verbose || (st && st.invalid)) {
+    const d = st && st.invalid ? getErrorText(el, name) : getDescription(el, name);
     if (d) n.d = d;
+  }
+  if (w.verbose) {
     const ph = getAttr(el, "placeholder") || getAttr(el, "aria-placeholder");
     if (ph) n.ph = clean(ph, NAME_CAP);
   }

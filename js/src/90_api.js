@@ -148,6 +148,42 @@ function encodeNodes(nodes, frames, docUrl) {
   return { roles: roles, nodes: out };
 }
 
+/**
+ * What the page header needs (SPEC 8): the HTTP status of the document's own response
+ * (Navigation Timing 2's `responseStatus`, 0 when the browser has none: about:blank, file:,
+ * error pages), the ready state, how many password fields a user sees (a login form), and
+ * the first captcha widget found (the iframes and containers the common providers embed).
+ */
+const CAPTCHA_SIGNS = [
+  ["reCAPTCHA", 'iframe[src*="/recaptcha/"], .g-recaptcha'],
+  ["hCaptcha", 'iframe[src*="hcaptcha.com"], .h-captcha'],
+  ["Cloudflare Turnstile", 'iframe[src*="challenges.cloudflare.com"], .cf-turnstile, #challenge-form, #cf-challenge-running'],
+  ["Arkose", 'iframe[src*="arkoselabs.com"], iframe[src*="funcaptcha.com"]'],
+  ["GeeTest", ".geetest_holder, .geetest_panel"],
+];
+function pageSignals(doc) {
+  let status = 0;
+  if (perfEntriesByType) {
+    try {
+      const nav = perfEntriesByType(mainPerformance, "navigation");
+      const e = nav && nav[0];
+      if (e && typeof e.responseStatus === "number") status = e.responseStatus | 0;
+    } catch (e) { status = 0; }
+  }
+  let passwords = 0;
+  const pw = docQuerySelectorAll(doc, 'input[type="password" i]');
+  for (let i = 0, n = nodeListLength(pw); i < n; i++) {
+    const el = nodeListItem(pw, i);
+    const b = rectOf(el);
+    if (b.width > 1 && b.height > 1 && !isHiddenForName(el)) passwords++;
+  }
+  let captcha = "";
+  for (let i = 0; i < CAPTCHA_SIGNS.length && !captcha; i++) {
+    if (nodeListLength(docQuerySelectorAll(doc, CAPTCHA_SIGNS[i][1])) > 0) captcha = CAPTCHA_SIGNS[i][0];
+  }
+  return { status: status, ready: docReadyState(doc), passwords: passwords, captcha: captcha };
+}
+
 function doSnapshot(opts) {
   const doc = document;
   observeDoc(doc);
@@ -186,6 +222,7 @@ function doSnapshot(opts) {
     nodes: wire.nodes,
     frames: walked.frames,
     viewport: [innerWidthOf(window), innerHeightOf(window)],
+    page: pageSignals(doc),
     stats: {
       walk_ms: walked.stats.ms,
       refs_ms: $now() - t1,

@@ -5,6 +5,7 @@
 
 pub mod detail;
 pub mod diff;
+pub mod page;
 pub mod render;
 pub mod safe;
 
@@ -63,6 +64,8 @@ pub struct Snapshot {
     pub viewport: [f64; 2],
     /// Served from the engine's snapshot cache, without a walk.
     pub cached: bool,
+    /// The page header (SPEC 8); None when the engine sent no page signals.
+    pub page: Option<page::PageHeader>,
 }
 
 impl Snapshot {
@@ -101,7 +104,16 @@ impl Snapshot {
                 unreadable: f.unreadable,
             })
             .collect();
+        let page = w.page.as_ref().map(|signals| {
+            let facts = page::PageFacts {
+                url: &w.url,
+                title: &w.title,
+                text_fields: nodes.iter().filter(|n| n.role == "textbox").count(),
+            };
+            page::header(signals, &facts)
+        });
         Snapshot {
+            page,
             url: w.url,
             title: w.title,
             number: w.snapshot,
@@ -279,6 +291,7 @@ pub(crate) mod tests {
             },
             engine_ms: 0.0,
             cached: false,
+            page: None,
         }
     }
 

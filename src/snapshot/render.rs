@@ -187,6 +187,35 @@ pub fn head(n: &Node, verbose: bool) -> String {
     line
 }
 
+/// The page header (SPEC 8) as `# ...` lines: `# page: URL status=N ready=STATE`, then
+/// `# wall: KIND (WHY)` when the page is a wall. No status when the browser knows none.
+pub fn header_lines(snap: &Snapshot) -> Vec<String> {
+    let Some(p) = &snap.page else {
+        return Vec::new();
+    };
+    let status = p.status.map(|s| format!(" status={s}")).unwrap_or_default();
+    let mut out = vec![format!(
+        "# page: {}{status} ready={}",
+        text(&cut(&p.url, 300)),
+        token(&p.ready)
+    )];
+    if let Some(w) = &p.wall {
+        out.push(format!(
+            "# wall: {} ({})",
+            w.kind.as_str(),
+            text(&cut(&w.why, 200))
+        ));
+    }
+    out
+}
+
+/// The page header as JSON (`page: {url, status, ready, wall?}`), or None.
+pub fn header_json(snap: &Snapshot) -> Option<Value> {
+    snap.page
+        .as_ref()
+        .and_then(|p| serde_json::to_value(p).ok())
+}
+
 /// Notes about what the snapshot does not show, as `# ...` comment lines.
 pub fn notes(snap: &Snapshot) -> Vec<String> {
     let mut out = Vec::new();
@@ -252,7 +281,7 @@ pub fn notes(snap: &Snapshot) -> Vec<String> {
 /// Renders the whole snapshot as indented text (SPEC 1).
 pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
     let mut out = String::with_capacity(snap.nodes.len() * 40);
-    for n in notes(snap) {
+    for n in header_lines(snap).into_iter().chain(notes(snap)) {
         out.push_str(&n);
         out.push('\n');
     }
@@ -455,6 +484,10 @@ fn json_with_bytes(snap: &Snapshot, opts: &RenderOptions) -> (String, usize) {
         "0,\"elements\":{},\"engine_ms\":{:.1},\"walk_ms\":{:.1},\"cached\":{}}}",
         snap.stats.elements, snap.engine_ms, snap.stats.walk_ms, snap.cached
     );
+    if let Some(p) = header_json(snap) {
+        out.push_str(",\"page\":");
+        out.push_str(&super::safe::to_json(&p, false).unwrap_or_else(|_| "null".into()));
+    }
     let notes = notes(snap);
     if !notes.is_empty() {
         out.push_str(",\"notes\":");

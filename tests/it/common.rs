@@ -132,6 +132,18 @@ impl Ctx {
     }
 }
 
+/// A text snapshot without its page header (`# page:` and `# wall:` lines, SPEC 8), for
+/// comparisons that are about the tree.
+pub fn body(t: &str) -> &str {
+    let mut rest = t;
+    for prefix in ["# page: ", "# wall: "] {
+        if rest.starts_with(prefix) {
+            rest = rest.find('\n').map_or("", |i| &rest[i + 1..]);
+        }
+    }
+    rest
+}
+
 /// Pulls every `[ref=...]` out of a text snapshot.
 pub fn refs_in(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -148,7 +160,7 @@ pub fn refs_in(text: &str) -> Vec<String> {
 pub fn normalize_refs(t: &str) -> String {
     regex::Regex::new(r"(?m) \[ref=s\d+e\d+\](:|$)")
         .unwrap()
-        .replace_all(t, " [ref=*]$1")
+        .replace_all(body(t), " [ref=*]$1")
         .into_owned()
 }
 

@@ -37,7 +37,13 @@ pub fn tests() -> Vec<Test> {
 
 fn basic_page_lines(c: &Ctx) {
     let t = c.snapshot("html/basic/page.html");
-    assert!(t.starts_with("- document \"Basic page\":\n"), "{t}");
+    let url = c.url("html/basic/page.html");
+    assert!(
+        t.starts_with(&format!(
+            "# page: {url} status=200 ready=complete\n- document \"Basic page\":\n"
+        )),
+        "{t}"
+    );
     assert!(
         t.contains("  - heading \"Welcome aboard\" [level=1]\n"),
         "{t}"
@@ -204,10 +210,18 @@ fn long_text_is_cut(c: &Ctx) {
 }
 
 fn blank_page_is_minimal(c: &Ctx) {
+    // the page header, then the bare document (no HTTP status for about:blank)
     let t = c.ok(&["snapshot", "about:blank"]);
-    assert_eq!(t, "- document\n# no accessible content\n");
+    assert_eq!(
+        t,
+        "# page: about:blank ready=complete\n- document\n# no accessible content\n"
+    );
     let t = c.snapshot("html/basic/blank.html");
-    assert_eq!(t, "- document\n# no accessible content\n");
+    let url = c.url("html/basic/blank.html");
+    assert_eq!(
+        t,
+        format!("# page: {url} status=200 ready=complete\n- document\n# no accessible content\n")
+    );
 }
 
 fn hidden_content_never_shows(c: &Ctx) {

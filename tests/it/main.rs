@@ -2,6 +2,7 @@
 //! shared by the suite (tests run one at a time against it), one module per capability.
 //! Every session is closed at the end, even when tests panic.
 
+mod agent;
 mod bidi;
 mod cache;
 mod common;
@@ -56,6 +57,7 @@ fn main() {
         forge::tests(),
         faults::tests(),
         bidi::tests(),
+        agent::tests(),
         grid::tests(),
     ]
     .concat();

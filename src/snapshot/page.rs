@@ -1,0 +1,299 @@
+//! The page header of a snapshot (SPEC 8): which document this is, the HTTP status of its
+//! response, its ready state, and whether it is a wall (a login form, a captcha, a block or
+//! an error page) rather than the content the agent asked for, so that a wall is never
+//! taken for an empty or finished page.
+//!
+//! Owns: the signals the engine reports (`PageSignals`) and the wall rules. Must not: talk
+//! to the browser or print (render.rs prints the header through `safe`).
+
+pub use crate::wire::PageSignals;
+use serde::Serialize;
+use std::sync::LazyLock;
+
+/// The kinds of wall of SPEC 8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WallKind {
+    Login,
+    Captcha,
+    Blocked,
+    Error,
+}
+
+impl WallKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WallKind::Login => "login",
+            WallKind::Captcha => "captcha",
+            WallKind::Blocked => "blocked",
+            WallKind::Error => "error",
+        }
+    }
+}
+
+/// A wall and the evidence for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Wall {
+    pub kind: WallKind,
+    /// What gave it away: `HTTP 404`, `reCAPTCHA widget`, `password field, URL /login`...
+    pub why: String,
+}
+
+/// The header of one snapshot (JSON: `page: {url, status, ready, wall?}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PageHeader {
+    pub url: String,
+    /// None when the browser knows no HTTP status for the document.
+    pub status: Option<u16>,
+    pub ready: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wall: Option<Wall>,
+}
+
+/// The page facts the rules read besides the engine's signals.
+#[derive(Debug, Clone, Default)]
+pub struct PageFacts<'a> {
+    pub url: &'a str,
+    pub title: &'a str,
+    /// Text fields in the snapshot (textbox nodes, password fields included).
+    pub text_fields: usize,
+}
+
+/// A path or title naming a sign-in step (login, log-in, signin, sign-in, sign_in, auth, sso).
+static SIGN_IN: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"(?i)\b(log[-_ ]?in|sign[-_ ]?in|auth|sso|session/new)\b")
+        .expect("sign-in pattern")
+});
+/// A title that says the page is an error (a "soft" 404 served with status 200).
+static ERROR_TITLE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)^\s*(error\s*)?(400|404|410|500|502|503)\b|\bnot found\s*($|[-|:–—])|\binternal server error\b|\bservice unavailable\b|\bpage (does not|doesn't) exist\b",
+    )
+    .expect("error title pattern")
+});
+/// A title that says the request was refused (Cloudflare, Akamai and common WAF pages).
+static BLOCKED_TITLE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\baccess denied\b|\battention required\b|\byou have been blocked\b|\brequest blocked\b|\btoo many requests\b|\brate limit",
+    )
+    .expect("blocked title pattern")
+});
+/// Cloudflare's interstitial challenge page ("Just a moment...").
+static CHALLENGE_TITLE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"(?i)^\s*just a moment\b|\bverify(ing)? you are (a )?human\b")
+        .expect("challenge title pattern")
+});
+
+/// The header of a snapshot of `facts.url` from the engine's `signals`.
+pub fn header(signals: &PageSignals, facts: &PageFacts<'_>) -> PageHeader {
+    PageHeader {
+        url: facts.url.to_string(),
+        status: (signals.status > 0).then_some(signals.status),
+        ready: if signals.ready.is_empty() {
+            "unknown".into()
+        } else {
+            signals.ready.clone()
+        },
+        wall: wall(signals, facts),
+    }
+}
+
+fn wall_of(kind: WallKind, why: impl Into<String>) -> Option<Wall> {
+    Some(Wall {
+        kind,
+        why: why.into(),
+    })
+}
+
+/// The path of an http(s) URL (what the sign-in rule reads), else the whole URL.
+fn path_of(url: &str) -> &str {
+    match url.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
+        None => url,
+    }
+}
+
+/// The wall rules, most specific first. Each names its evidence.
+fn wall(s: &PageSignals, f: &PageFacts<'_>) -> Option<Wall> {
+    // the browser's own error page (Chromium: chrome-error://chromewebdata/; Firefox:
+    // about:neterror, about:certerror) replaces a document that could not be loaded
+    if f.url.starts_with("chrome-error:")
+        || f.url.starts_with("about:neterror")
+        || f.url.starts_with("about:certerror")
+    {
+        return wall_of(WallKind::Error, "the browser could not load the page");
+    }
+    if !s.captcha.is_empty() {
+        return wall_of(WallKind::Captcha, format!("{} widget", s.captcha));
+    }
+    if CHALLENGE_TITLE.is_match(f.title) {
+        return wall_of(WallKind::Captcha, format!("title {:?}", f.title));
+    }
+    // RFC 9110 15.5.2 (401) and 15.5.8 (407): the resource needs credentials
+    if matches!(s.status, 401 | 407) {
+        return wall_of(WallKind::Login, format!("HTTP {}", s.status));
+    }
+    // 403 Forbidden, 429 Too Many Requests (RFC 6585), 451 Unavailable For Legal Reasons
+    // (RFC 7725): the server refused this client
+    if matches!(s.status, 403 | 429 | 451) {
+        return wall_of(WallKind::Blocked, format!("HTTP {}", s.status));
+    }
+    if BLOCKED_TITLE.is_match(f.title) {
+        return wall_of(WallKind::Blocked, format!("title {:?}", f.title));
+    }
+    if s.passwords > 0 {
+        // a password field a user sees, on a page that is a sign-in step: named so by its
+        // path or title, or a form with no more than two other text fields (user name,
+        // one-time code); a long sign-up or checkout form is not a wall
+        let path = path_of(f.url);
+        let others = f.text_fields.saturating_sub(s.passwords as usize);
+        if SIGN_IN.is_match(path) {
+            return wall_of(WallKind::Login, format!("password field, URL {path}"));
+        }
+        if SIGN_IN.is_match(f.title) {
+            return wall_of(
+                WallKind::Login,
+                format!("password field, title {:?}", f.title),
+            );
+        }
+        if others <= 2 {
+            return wall_of(WallKind::Login, "password field");
+        }
+    }
+    if s.status >= 400 {
+        return wall_of(WallKind::Error, format!("HTTP {}", s.status));
+    }
+    if ERROR_TITLE.is_match(f.title) {
+        return wall_of(WallKind::Error, format!("title {:?}", f.title));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sig(status: u16) -> PageSignals {
+        PageSignals {
+            status,
+            ready: "complete".into(),
+            ..Default::default()
+        }
+    }
+
+    fn facts<'a>(url: &'a str, title: &'a str, text_fields: usize) -> PageFacts<'a> {
+        PageFacts {
+            url,
+            title,
+            text_fields,
+        }
+    }
+
+    fn kind(s: &PageSignals, f: &PageFacts<'_>) -> Option<WallKind> {
+        header(s, f).wall.map(|w| w.kind)
+    }
+
+    #[test]
+    fn an_ordinary_page_is_no_wall() {
+        let h = header(&sig(200), &facts("https://a.test/shop", "Shop", 3));
+        assert_eq!(h.status, Some(200));
+        assert_eq!(h.ready, "complete");
+        assert_eq!(h.wall, None);
+        // no status known (about:blank, file:)
+        let h = header(&sig(0), &facts("about:blank", "", 0));
+        assert_eq!(h.status, None);
+    }
+
+    #[test]
+    fn statuses_name_their_wall() {
+        let f = facts("https://a.test/x", "Something", 0);
+        assert_eq!(kind(&sig(404), &f), Some(WallKind::Error));
+        assert_eq!(kind(&sig(500), &f), Some(WallKind::Error));
+        assert_eq!(kind(&sig(401), &f), Some(WallKind::Login));
+        assert_eq!(kind(&sig(403), &f), Some(WallKind::Blocked));
+        assert_eq!(kind(&sig(429), &f), Some(WallKind::Blocked));
+        assert_eq!(kind(&sig(302), &f), None);
+        assert_eq!(header(&sig(404), &f).wall.unwrap().why, "HTTP 404");
+    }
+
+    #[test]
+    fn titles_tell_soft_errors_and_blocks() {
+        let s = sig(200);
+        for t in [
+            "404 Not Found",
+            "Page not found - Shop",
+            "Error 500",
+            "Internal Server Error",
+        ] {
+            assert_eq!(
+                kind(&s, &facts("https://a.test/", t, 0)),
+                Some(WallKind::Error),
+                "{t}"
+            );
+        }
+        for t in [
+            "Access Denied",
+            "Attention Required! | Cloudflare",
+            "Too Many Requests",
+        ] {
+            assert_eq!(
+                kind(&s, &facts("https://a.test/", t, 0)),
+                Some(WallKind::Blocked),
+                "{t}"
+            );
+        }
+        assert_eq!(
+            kind(&s, &facts("https://a.test/", "Just a moment...", 0)),
+            Some(WallKind::Captcha)
+        );
+        // words that only look alike
+        for t in [
+            "Top 500 companies",
+            "Found: 3 results",
+            "Not found yet? Ask us",
+        ] {
+            assert_eq!(kind(&s, &facts("https://a.test/", t, 0)), None, "{t}");
+        }
+    }
+
+    #[test]
+    fn password_fields_make_a_login_wall_on_sign_in_pages_only() {
+        let mut s = sig(200);
+        s.passwords = 1;
+        // a short form: user name and password
+        assert_eq!(
+            kind(&s, &facts("https://a.test/", "Welcome", 2)),
+            Some(WallKind::Login)
+        );
+        // a long form (sign-up, checkout) with a password is not a wall...
+        assert_eq!(kind(&s, &facts("https://a.test/register", "Join", 8)), None);
+        // ...unless its URL or title says it is a sign-in step
+        let w = header(&s, &facts("https://a.test/account/login?next=/", "Join", 8))
+            .wall
+            .unwrap();
+        assert_eq!(w.kind, WallKind::Login);
+        assert_eq!(w.why, "password field, URL /account/login?next=/");
+        assert_eq!(
+            kind(&s, &facts("https://a.test/x", "Sign in to Shop", 8)),
+            Some(WallKind::Login)
+        );
+        // no password field a user sees: no login wall
+        s.passwords = 0;
+        assert_eq!(kind(&s, &facts("https://a.test/login", "Sign in", 2)), None);
+    }
+
+    #[test]
+    fn captcha_widgets_and_browser_error_pages() {
+        let mut s = sig(200);
+        s.captcha = "reCAPTCHA".into();
+        let w = header(&s, &facts("https://a.test/", "Shop", 0))
+            .wall
+            .unwrap();
+        assert_eq!(
+            (w.kind, w.why.as_str()),
+            (WallKind::Captcha, "reCAPTCHA widget")
+        );
+        let e = header(&sig(0), &facts("chrome-error://chromewebdata/", "", 0));
+        assert_eq!(e.wall.unwrap().kind, WallKind::Error);
+    }
+}

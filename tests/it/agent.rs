@@ -1,0 +1,161 @@
+//! The agent's loop at the lowest token cost (SPEC 8): the page header with the HTTP status,
+//! the ready state and walls (login, captcha, blocked, error).
+
+use crate::common::{Ctx, Test};
+
+pub fn tests() -> Vec<Test> {
+    vec![
+        (
+            "agent::page_header_opens_every_snapshot",
+            page_header_opens_every_snapshot,
+        ),
+        (
+            "agent::walls_are_named_with_their_evidence",
+            walls_are_named,
+        ),
+        (
+            "agent::interactive_and_summary_drop_nothing_silently",
+            nothing_dropped_silently,
+        ),
+    ]
+}
+
+/// Every snapshot starts with `# page: URL status=N ready=STATE` (text; `page` in JSON),
+/// whatever its detail level.
+fn page_header_opens_every_snapshot(c: &Ctx) {
+    let url = c.url("html/twin/plain.html");
+    let text = c.snapshot("html/twin/plain.html");
+    let first = text.lines().next().unwrap_or("");
+    assert_eq!(
+        first,
+        format!("# page: {url} status=200 ready=complete"),
+        "{text}"
+    );
+    assert!(!text.contains("# wall:"), "{text}");
+    let j = c.snapshot_json("html/twin/plain.html");
+    assert_eq!(
+        j["page"],
+        serde_json::json!({"url": url, "status": 200, "ready": "complete"}),
+        "{j}"
+    );
+    for detail in ["interactive", "summary"] {
+        let t = c.ok(&["snapshot", "--detail", detail]);
+        assert!(
+            t.starts_with(&format!("# page: {url} status=200 ready=complete\n")),
+            "{detail}: {t}"
+        );
+        let j: serde_json::Value =
+            serde_json::from_str(&c.ok(&["snapshot", "--detail", detail, "--format", "json"]))
+                .unwrap();
+        assert_eq!(j["page"]["status"], 200, "{detail}: {j}");
+    }
+}
+
+/// Walls are named with what gave them away, and pages that only look alike are not.
+fn walls_are_named(c: &Ctx) {
+    let first_lines = |path: &str| -> (String, String) {
+        let t = c.snapshot(path);
+        let mut l = t.lines();
+        (
+            l.next().unwrap_or("").to_string(),
+            l.next().unwrap_or("").to_string(),
+        )
+    };
+    // a real 404 from the server
+    let (page, wall) = first_lines("html/walls/no-such-page.html");
+    assert!(page.ends_with(" status=404 ready=complete"), "{page}");
+    assert_eq!(wall, "# wall: error (HTTP 404)");
+    let j = c.snapshot_json("html/walls/no-such-page.html");
+    assert_eq!(
+        j["page"]["wall"],
+        serde_json::json!({"kind": "error", "why": "HTTP 404"})
+    );
+    for (path, want) in [
+        // a short sign-in form
+        (
+            "html/walls/welcome.html",
+            Some("# wall: login (password field)"),
+        ),
+        // a sign-in step by its URL
+        (
+            "html/walls/login.html",
+            Some("# wall: login (password field, URL /html/walls/login.html)"),
+        ),
+        // password fields no user sees do not make a wall
+        ("html/walls/newsletter.html", None),
+        // a long form with an optional password is not a wall
+        ("html/walls/signup.html", None),
+        (
+            "html/walls/captcha.html",
+            Some("# wall: captcha (reCAPTCHA widget)"),
+        ),
+        (
+            "html/walls/denied.html",
+            Some("# wall: blocked (title \"Access Denied\")"),
+        ),
+        (
+            "html/walls/soft404.html",
+            Some("# wall: error (title \"Page not found | Shop\")"),
+        ),
+    ] {
+        let (page, wall) = first_lines(path);
+        assert!(page.contains(" status=200 "), "{path}: {page}");
+        match want {
+            Some(w) => assert_eq!(wall, w, "{path}"),
+            None => assert!(!wall.starts_with("# wall:"), "{path}: {wall}"),
+        }
+    }
+}
+
+/// `interactive` and `summary` keep headings, alerts, status messages and the error text of
+/// invalid fields, and end with what they left out (SPEC 8).
+fn nothing_dropped_silently(c: &Ctx) {
+    c.snapshot("html/agent/context.html");
+    let t = c.ok(&["snapshot", "--detail", "interactive"]);
+    for line in [
+        "  - heading \"Your cart\" [level=1]",
+        "  - alert: Coupon SAVE10 applied",
+        "  - status: 2 items in your cart",
+        "      - /value: OLD5",
+        "      - /error: This code has expired",
+    ] {
+        assert!(t.lines().any(|l| l == line), "no {line:?} in:\n{t}");
+    }
+    assert!(
+        t.lines()
+            .any(|l| l.starts_with("    - textbox \"Code\" [invalid] [ref=") && l.ends_with("]:")),
+        "{t}"
+    );
+    let footer = t.lines().last().unwrap_or("");
+    for part in [
+        "# left out: 3 list items, 2 paragraphs, ",
+        ", 1 table",
+        " (snapshot --root REF for one region)",
+    ] {
+        assert!(footer.contains(part), "{part:?} not in {footer:?}");
+    }
+    let s = c.ok(&["snapshot", "--detail", "summary"]);
+    for line in [
+        "  - alert: Coupon SAVE10 applied",
+        "  - status: 2 items in your cart",
+        "  - heading \"Your cart\" [level=1]",
+    ] {
+        assert!(s.lines().any(|l| l == line), "no {line:?} in:\n{s}");
+    }
+    assert!(s.contains(": This code has expired\n"), "{s}");
+    assert!(
+        s.contains("\n# left out: 3 list items, 2 paragraphs, "),
+        "{s}"
+    );
+    let j: serde_json::Value =
+        serde_json::from_str(&c.ok(&["snapshot", "--detail", "interactive", "--format", "json"]))
+            .unwrap();
+    assert_eq!(j["left_out"]["list items"], 3, "{j}");
+    let code = j["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == "Code")
+        .expect("the Code field");
+    assert_eq!(code["error"], "This code has expired", "{j}");
+}

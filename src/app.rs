@@ -12,6 +12,7 @@ use ariasnap::steps::{Action, SnapshotArgs, Step, StepFile};
 pub async fn run(cli: Cli) -> Result<i32> {
     let g = &cli.global;
     ariasnap::dialogs::set_policy(g.dialog);
+    ariasnap::snapshot::secrets::set_reveal(g.reveal_secrets);
     if g.timeout == Some(0) {
         return Err(usage(
             "--timeout 0: give the deadline of each step in milliseconds (default 30000)",

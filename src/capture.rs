@@ -35,6 +35,9 @@ pub struct CaptureOptions {
     pub boxes: bool,
     /// Skip the engine's short-lived snapshot cache.
     pub no_cache: bool,
+    /// Print secret-shaped values as they are (also for the whole process:
+    /// `secrets::set_reveal`).
+    pub reveal_secrets: bool,
 }
 
 impl Default for CaptureOptions {
@@ -47,6 +50,7 @@ impl Default for CaptureOptions {
             root: None,
             boxes: false,
             no_cache: false,
+            reveal_secrets: false,
         }
     }
 }
@@ -67,7 +71,11 @@ pub async fn capture(browser: &mut Browser, opts: &CaptureOptions) -> Result<Sna
     let w = capture_context(&browser.client, opts, n, 0, 0, opts.max_nodes)
         .instrument(info_span!("capture_snapshot", n))
         .await?;
-    Ok(Snapshot::from_wire(w))
+    let mut snap = Snapshot::from_wire(w);
+    if !opts.reveal_secrets && !crate::snapshot::secrets::revealed() {
+        snap.mask_secrets();
+    }
+    Ok(snap)
 }
 
 type Boxed<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;

@@ -86,6 +86,10 @@ pub struct Global {
     /// Show values, descriptions, URLs, placeholders and all states.
     #[arg(long, global = true)]
     pub verbose: bool,
+    /// Print values shaped like secrets (JWTs, API keys, long base64 or hex runs) instead of
+    /// `[secret:KIND N chars]`. Password values are never printed.
+    #[arg(long, global = true)]
+    pub reveal_secrets: bool,
     /// Write the output to this file instead of stdout.
     #[arg(long, global = true, value_name = "PATH")]
     pub file: Option<PathBuf>,

@@ -151,7 +151,8 @@ function encodeNodes(nodes, frames, docUrl) {
 /**
  * What the page header needs (SPEC 8): the HTTP status of the document's own response
  * (Navigation Timing 2's `responseStatus`, 0 when the browser has none: about:blank, file:,
- * error pages), the ready state, how many password fields a user sees (a login form), and
+ * error pages), the ready state, how many password fields a user sees and can type into (a
+ * login form), and
  * the first captcha widget found (the iframes and containers the common providers embed).
  */
 const CAPTCHA_SIGNS = [
@@ -175,6 +176,8 @@ function pageSignals(doc) {
   for (let i = 0, n = nodeListLength(pw); i < n; i++) {
     const el = nodeListItem(pw, i);
     const b = rectOf(el);
+    // one a user can type into: a read-only or disabled one asks for nothing
+    if (hasAttr(el, "readonly") || hasAttr(el, "disabled")) continue;
     if (b.width > 1 && b.height > 1 && !isHiddenForName(el)) passwords++;
   }
   let captcha = "";

@@ -8,6 +8,7 @@ pub mod diff;
 pub mod page;
 pub mod render;
 pub mod safe;
+pub mod secrets;
 
 use crate::wire::{WireNode, WireSnapshot, WireStates};
 
@@ -66,6 +67,8 @@ pub struct Snapshot {
     pub cached: bool,
     /// The page header (SPEC 8); None when the engine sent no page signals.
     pub page: Option<page::PageHeader>,
+    /// Values and texts whose secret-shaped parts were masked (SPEC 8).
+    pub secrets_masked: usize,
 }
 
 impl Snapshot {
@@ -114,6 +117,7 @@ impl Snapshot {
         });
         Snapshot {
             page,
+            secrets_masked: 0,
             url: w.url,
             title: w.title,
             number: w.snapshot,
@@ -126,6 +130,33 @@ impl Snapshot {
             viewport: w.viewport,
             cached: w.cached,
         }
+    }
+
+    /// Masks secret-shaped parts of names, values, text, descriptions, placeholders, link
+    /// URLs, the title and the header's URL (SPEC 8; `secrets`); returns how many strings
+    /// changed.
+    pub fn mask_secrets(&mut self) -> usize {
+        let mut n = 0;
+        for node in &mut self.nodes {
+            n += usize::from(secrets::mask_in_place(&mut node.name));
+            for v in [
+                &mut node.value,
+                &mut node.url,
+                &mut node.description,
+                &mut node.placeholder,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                n += usize::from(secrets::mask_in_place(v));
+            }
+        }
+        n += usize::from(secrets::mask_in_place(&mut self.title));
+        if let Some(p) = &mut self.page {
+            n += usize::from(secrets::mask_in_place(&mut p.url));
+        }
+        self.secrets_masked += n;
+        n
     }
 
     /// Number of refs in the snapshot.

@@ -258,6 +258,12 @@ pub fn notes(snap: &Snapshot) -> Vec<String> {
             st.closed_pending
         ));
     }
+    if snap.secrets_masked > 0 {
+        out.push(format!(
+            "# secrets: {} values shaped like secrets are masked (--reveal-secrets shows them)",
+            snap.secrets_masked
+        ));
+    }
     if snap.stats.withheld_refs > 0 {
         out.push(format!(
             "# compact refs: {} more elements in lists, grids and trees can take refs (use --all-refs)",

@@ -63,6 +63,7 @@ pub async fn view(b: &mut Browser, a: &SnapshotArgs, extra: &CaptureOptions) -> 
         root: a.root.clone().or_else(|| extra.root.clone()),
         boxes: detail == Detail::Summary || extra.boxes,
         no_cache: a.no_cache || extra.no_cache,
+        reveal_secrets: a.reveal_secrets || extra.reveal_secrets,
     };
     let snap = capture(b, &opts).await?;
     if a.silent {

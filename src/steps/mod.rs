@@ -616,6 +616,10 @@ pub struct SnapshotArgs {
     #[serde(default)]
     #[arg(long)]
     pub no_cache: bool,
+    /// Print values shaped like secrets (tokens, API keys) instead of masking them.
+    #[serde(default)]
+    #[arg(skip)]
+    pub reveal_secrets: bool,
     /// text (default) or json.
     #[serde(default, rename = "output_format", alias = "format")]
     #[arg(skip)]

@@ -17,6 +17,7 @@ pub fn tests() -> Vec<Test> {
             "agent::interactive_and_summary_drop_nothing_silently",
             nothing_dropped_silently,
         ),
+        ("agent::secrets_are_masked_unless_revealed", secrets_masked),
     ]
 }
 
@@ -158,4 +159,53 @@ fn nothing_dropped_silently(c: &Ctx) {
         .find(|i| i["name"] == "Code")
         .expect("the Code field");
     assert_eq!(code["error"], "This code has expired", "{j}");
+}
+
+const JWT: &str = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+const KEY: &str = "sk-proj-Abcdefghijklmnop1234567890";
+const HEX: &str = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+
+/// Values and text shaped like secrets print as `[secret:KIND N chars]` unless
+/// `--reveal-secrets`; password values never print (SPEC 8).
+fn secrets_masked(c: &Ctx) {
+    let t = c.snapshot("html/agent/secrets.html");
+    for raw in [JWT, KEY, HEX, "hunter2"] {
+        assert!(!t.contains(raw), "{raw} printed:\n{t}");
+    }
+    assert!(
+        t.contains(&format!("Session token: [secret:jwt {} chars]", JWT.len())),
+        "{t}"
+    );
+    assert!(
+        t.contains(&format!(": \"[secret:api-key {} chars]\"", KEY.len()))
+            || t.contains(&format!(": [secret:api-key {} chars]", KEY.len())),
+        "{t}"
+    );
+    assert!(t.contains("[secret:hex 64 chars]"), "{t}");
+    assert!(
+        t.contains("Supercalifragilisticexpialidocious is a long word"),
+        "{t}"
+    );
+    assert!(
+        t.contains(
+            "# secrets: 3 values shaped like secrets are masked (--reveal-secrets shows them)"
+        ),
+        "{t}"
+    );
+    let j = c.ok(&["snapshot", "--format", "json", "--verbose"]);
+    for raw in [JWT, KEY, HEX, "hunter2"] {
+        assert!(!j.contains(raw), "{raw} in JSON");
+    }
+    // revealed on request, for the command or for one step; the password still not
+    let r = c.ok(&["snapshot", "--reveal-secrets", "--format", "json"]);
+    assert!(r.contains(JWT) && r.contains(KEY) && r.contains(HEX), "{r}");
+    assert!(!r.contains("hunter2") && !r.contains("[secret:"), "{r}");
+    let r = c.ok(&["snapshot", "--reveal-secrets"]);
+    assert!(r.contains(KEY) && !r.contains("# secrets:"), "{r}");
+    let steps = r#"{"steps": [{"snapshot": {"revealSecrets": true}}]}"#;
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("steps.json");
+    std::fs::write(&f, steps).unwrap();
+    let out = c.ok(&["run", f.to_str().unwrap(), "--inline-limit", "0"]);
+    assert!(out.contains(KEY) && !out.contains("hunter2"), "{out}");
 }

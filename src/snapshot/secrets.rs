@@ -1,0 +1,174 @@
+//! Secret masking (SPEC 8): values and text shaped like secrets (JWTs, API keys, long runs
+//! of base64 or hex characters) print as `[secret:KIND N chars]` unless the user asks for
+//! them (`--reveal-secrets`), so that a snapshot copied into a transcript does not carry a
+//! credential the page happened to show. Password values never leave the engine (it sends
+//! `••••`).
+//!
+//! Owns: the shapes and the masking. Must not: talk to the browser.
+
+use regex::Regex;
+use std::borrow::Cow;
+use std::sync::LazyLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// `--reveal-secrets` for this process (every snapshot it takes).
+static REVEAL: AtomicBool = AtomicBool::new(false);
+
+/// Sets `--reveal-secrets` for every snapshot of this process.
+pub fn set_reveal(reveal: bool) {
+    REVEAL.store(reveal, Ordering::Relaxed);
+}
+
+/// Whether `--reveal-secrets` is in force for this process.
+pub fn revealed() -> bool {
+    REVEAL.load(Ordering::Relaxed)
+}
+
+/// Known shapes, most specific first; each names its kind. The providers' documented
+/// prefixes: JWTs (RFC 7519, a base64url JSON header `eyJ...`), OpenAI and Anthropic `sk-`,
+/// GitHub `ghp_`/`gho_`/`ghu_`/`ghs_`/`ghr_`/`github_pat_`, AWS access key ids `AKIA`/`ASIA`,
+/// Slack `xox?-`, Stripe `sk_live_`/`rk_live_`, Google API keys `AIza`.
+static SHAPES: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
+    [
+        (
+            "jwt",
+            r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+        ),
+        ("api-key", r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}"),
+        (
+            "github-token",
+            r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})",
+        ),
+        ("aws-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+        ("slack-token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
+        ("stripe-key", r"\b(?:sk|rk)_live_[A-Za-z0-9]{20,}"),
+        ("google-key", r"\bAIza[0-9A-Za-z_-]{35}"),
+    ]
+    .into_iter()
+    .map(|(k, p)| (k, Regex::new(p).expect("secret shape")))
+    .collect()
+});
+
+/// Runs of 32 or more hex or base64 characters (a key, a token, a hash).
+static RUN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/_-]{32,}={0,2}").expect("secret run"));
+
+/// The kind of a long run, or None when it reads as words rather than as a token: a run
+/// counts when it is all hex with a digit and a letter, or mixes upper case, lower case and
+/// digits (a long word, a slug of words with dashes, or a plain number does not).
+fn run_kind(run: &str) -> Option<&'static str> {
+    let body = run.trim_end_matches('=');
+    let digits = body.bytes().filter(u8::is_ascii_digit).count();
+    let upper = body.bytes().filter(u8::is_ascii_uppercase).count();
+    let lower = body.bytes().filter(u8::is_ascii_lowercase).count();
+    if body.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return (digits > 0 && upper + lower > 0).then_some("hex");
+    }
+    // words joined by dashes or underscores (a URL slug) are not a token
+    let longest_part = body
+        .split(['-', '_', '/', '+'])
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    if longest_part < 24 {
+        return None;
+    }
+    (digits >= 2 && upper >= 2 && lower >= 2).then_some("base64")
+}
+
+fn label(kind: &str, s: &str) -> String {
+    format!("[secret:{kind} {} chars]", s.chars().count())
+}
+
+/// `s` with every secret-shaped part replaced by `[secret:KIND N chars]`.
+pub fn mask(s: &str) -> Cow<'_, str> {
+    // quick exit: nothing long enough to be a secret
+    if s.len() < 20 {
+        return Cow::Borrowed(s);
+    }
+    let mut out = Cow::Borrowed(s);
+    for (kind, re) in SHAPES.iter() {
+        if re.is_match(&out) {
+            out = Cow::Owned(
+                re.replace_all(&out, |c: &regex::Captures<'_>| label(kind, &c[0]))
+                    .into_owned(),
+            );
+        }
+    }
+    if RUN.is_match(&out) {
+        let replaced = RUN.replace_all(&out, |c: &regex::Captures<'_>| match run_kind(&c[0]) {
+            Some(kind) => label(kind, &c[0]),
+            None => c[0].to_string(),
+        });
+        if let Cow::Owned(o) = replaced {
+            out = Cow::Owned(o);
+        }
+    }
+    out
+}
+
+/// Masks `v` in place; true when something was masked.
+pub fn mask_in_place(v: &mut String) -> bool {
+    match mask(v) {
+        Cow::Owned(m) if m != *v => {
+            *v = m;
+            true
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_shapes_are_masked_with_their_kind_and_length() {
+        let jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+        assert_eq!(
+            mask(&format!("token: {jwt} (expires soon)")),
+            format!("token: [secret:jwt {} chars] (expires soon)", jwt.len())
+        );
+        for (s, kind) in [
+            ("sk-proj-Abcdefghijklmnop1234567890", "api-key"),
+            ("ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef0123", "github-token"),
+            ("AKIAIOSFODNN7EXAMPLE", "aws-key"),
+            ("xoxb-1234567890-abcdefghij", "slack-token"),
+            ("AIzaSyA-1234567890abcdefghijklmnopqrstu", "google-key"),
+        ] {
+            let m = mask(s);
+            assert_eq!(m, format!("[secret:{kind} {} chars]", s.len()), "{s}");
+        }
+    }
+
+    #[test]
+    fn long_runs_of_hex_or_base64_are_masked() {
+        let hex = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+        assert_eq!(mask(hex), "[secret:hex 64 chars]");
+        let b64 = "dGhpcyBpcyBhIHNlY3JldCBrZXkgZm9yIHRlc3Rpbmc9PQ==";
+        assert_eq!(mask(&format!("key={b64}")), "key=[secret:base64 48 chars]");
+    }
+
+    #[test]
+    fn words_numbers_and_slugs_stay() {
+        for s in [
+            "Supercalifragilisticexpialidocious and antidisestablishmentarianism",
+            "12345678901234567890123456789012345",
+            "/blog/how-to-make-the-best-cup-of-tea-in-the-world-2024",
+            "Order 2024-11-23, total 31.90 EUR",
+            "short sk-123",
+            "https://example.org/images/photo_of_the_day_2024_11_23.jpg",
+        ] {
+            assert_eq!(mask(s), s, "{s}");
+        }
+    }
+
+    #[test]
+    fn masking_in_place_says_whether_it_did() {
+        let mut v = "AKIAIOSFODNN7EXAMPLE".to_string();
+        assert!(mask_in_place(&mut v));
+        assert_eq!(v, "[secret:aws-key 20 chars]");
+        let mut w = "plain".to_string();
+        assert!(!mask_in_place(&mut w));
+    }
+}

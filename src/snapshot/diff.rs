@@ -176,7 +176,7 @@ pub fn diff(before: &Snapshot, after: &Snapshot, verb: &str) -> Changes {
         match &n.ref_ {
             Some(r) if !rb.contains_key(r) => {
                 out.added.push(entry(n));
-                added_labels.push(r.clone());
+                added_labels.push(labelled(n, r));
             }
             _ => {}
         }
@@ -191,7 +191,7 @@ pub fn diff(before: &Snapshot, after: &Snapshot, verb: &str) -> Changes {
             && !ra.contains_key(r)
         {
             out.removed.push(entry(n));
-            removed_labels.push(r.clone());
+            removed_labels.push(labelled(n, r));
         }
     }
     for n in removed_plain {
@@ -214,8 +214,28 @@ pub fn diff(before: &Snapshot, after: &Snapshot, verb: &str) -> Changes {
     }
     out.changed
         .sort_by(|a, b| a.ref_.cmp(&b.ref_).then(a.field.cmp(&b.field)));
-    out.summary = summary(verb, &added_labels, &removed_labels, &out.changed);
+    let changed_labels: HashMap<&str, String> = out
+        .changed
+        .iter()
+        .filter_map(|c| {
+            let n = &after.nodes[*ra.get(&c.ref_)?];
+            Some((c.ref_.as_str(), labelled(n, &c.ref_)))
+        })
+        .collect();
+    out.summary = summary(
+        verb,
+        &added_labels,
+        &removed_labels,
+        &out.changed,
+        &changed_labels,
+    );
     out
+}
+
+/// A node with a ref as the summary names it: role, name and ref (`link "Details" s2e9`),
+/// so the reader knows what appeared without looking it up (SPEC 8).
+fn labelled(n: &Node, r: &str) -> String {
+    format!("{} {}", label(n), super::safe::token(r))
 }
 
 fn list(items: &[String]) -> String {
@@ -228,7 +248,13 @@ fn list(items: &[String]) -> String {
     format!("{}{more}", shown.join(", "))
 }
 
-fn summary(verb: &str, added: &[String], removed: &[String], changed: &[Change]) -> String {
+fn summary(
+    verb: &str,
+    added: &[String],
+    removed: &[String],
+    changed: &[Change],
+    labels: &HashMap<&str, String>,
+) -> String {
     let mut parts = vec![format!("{verb}.")];
     if !added.is_empty() {
         parts.push(format!("{} added ({}).", added.len(), list(added)));
@@ -252,9 +278,17 @@ fn summary(verb: &str, added: &[String], removed: &[String], changed: &[Change])
             ("invalid", Value::Bool(true)) => "invalid".to_string(),
             (f, _) => format!("{f} changed"),
         };
+        let l = labels
+            .get(c.ref_.as_str())
+            .cloned()
+            .unwrap_or_else(|| c.ref_.clone());
         match groups.iter_mut().find(|(w, _)| *w == word) {
-            Some((_, refs)) => refs.push(c.ref_.clone()),
-            None => groups.push((word, vec![c.ref_.clone()])),
+            Some((_, refs)) => {
+                if !refs.contains(&l) {
+                    refs.push(l)
+                }
+            }
+            None => groups.push((word, vec![l])),
         }
     }
     for (word, refs) in groups {
@@ -316,7 +350,7 @@ mod tests {
         );
         assert_eq!(
             d.summary,
-            "Clicked. 2 added (s2e4, heading \"Order placed\"). 1 removed (s1e2). 1 checked (s1e1). 1 value changed (s1e3)."
+            "Clicked. 2 added (button \"Track\" s2e4, heading \"Order placed\"). 1 removed (button \"Pay\" s1e2). 1 checked (checkbox \"Gift\" s1e1). 1 value changed (textbox \"Email\" s1e3)."
         );
     }
 

@@ -137,6 +137,18 @@ fn shop_flow_in_one_step_file(c: &Ctx) {
     let ch = &r["changes"];
     let summary = ch["summary"].as_str().unwrap();
     assert!(summary.starts_with("Clicked."), "{summary}");
+    // the summary names what appeared by role and name (SPEC 8), with the ref to act on
+    assert!(summary.contains("heading \"Order placed\""), "{summary}");
+    for a in ch["added"].as_array().unwrap().iter().take(5) {
+        if let Some(r) = a["ref"].as_str() {
+            let want = format!("{} {} {r}", a["role"].as_str().unwrap(), a["name"]);
+            assert!(summary.contains(&want), "{want} not in {summary}");
+        }
+    }
+    assert!(
+        summary.contains("unchecked (checkbox \"Gift wrap\" s1e2)"),
+        "{summary}"
+    );
     assert!(
         ch["added"]
             .as_array()

@@ -15,9 +15,9 @@ mod reply;
 
 pub use reply::{
     Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, Cover, Covered,
-    EngineStats, FocusReply, GetReply, GetValue, PaintReply, PointReply, Pong, Reply, ScrollReply,
-    SearchMatch, SearchReply, SelectReply, Target, WebRef, WireRoute, WireSince, decode_reply,
-    is_success, reply_kind,
+    EffectsReply, EngineStats, FocusReply, GetReply, GetValue, HttpError, PaintReply, PointReply,
+    Pong, Reply, ScrollReply, SearchMatch, SearchReply, SelectReply, Target, WatchReply, WebRef,
+    WireRoute, WireSince, decode_reply, is_success, reply_kind,
 };
 
 /// A tri-state flag: `true` or `"mixed"`.

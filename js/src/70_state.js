@@ -8,9 +8,17 @@ let epoch = 0;
 const observed = new $WeakMap();
 const fingerprints = new $Map();
 
-function bump() {
+/** Called with the mutation records while an action is watched (75_effects.js sets it). */
+let mutationHook = null;
+
+function bump(records) {
   epoch++;
   noteMutation();
+  if (mutationHook && records) mutationHook(records);
+}
+
+function bumpOnEvent() {
+  bump(null);
 }
 
 function observeDoc(doc) {
@@ -19,8 +27,8 @@ function observeDoc(doc) {
   try {
     const mo = new $MutationObserver(bump);
     mo.observe(doc, { attributes: true, childList: true, characterData: true, subtree: true });
-    addListener(doc, "input", bump, true);
-    addListener(doc, "change", bump, true);
+    addListener(doc, "input", bumpOnEvent, true);
+    addListener(doc, "change", bumpOnEvent, true);
   } catch (_) {
     // a document we cannot observe is always reported as changed
     epoch = -1;

@@ -299,6 +299,8 @@ const ENTRY = {
   scroll: scrollTo,
   condition: checkCondition,
   activity: activity,
+  watch: watchEffects,
+  effects: collectEffects,
   paint: paint,
   console: consoleMessages,
   ping: function () {

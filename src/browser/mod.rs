@@ -649,6 +649,50 @@ impl Browser {
         Ok(alias)
     }
 
+    /// Takes a window the page opened (a popup, a `target=_blank` link) into the session as a
+    /// tab; returns its alias. The current tab stays current.
+    pub async fn adopt_tab(&mut self, handle: &str) -> Result<String> {
+        if let Some(t) = self.record.tabs.iter().find(|t| t.handle == handle) {
+            return Ok(t.alias.clone());
+        }
+        let alias = format!("t{}", self.record.next_tab);
+        self.record.next_tab += 1;
+        self.record.tabs.push(TabRecord {
+            alias: alias.clone(),
+            handle: handle.to_string(),
+            preload: None,
+        });
+        session::save(&self.record)?;
+        Ok(alias)
+    }
+
+    /// The windows open in the browser (their handles), or empty when the driver cannot say.
+    pub async fn window_handles(&self) -> Vec<String> {
+        match self.client.windows().await {
+            Ok(w) => w.iter().map(handle_str).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// The URL of top-level context `handle` without switching to it (BiDi), or "".
+    pub async fn url_of_window(&self, handle: &str) -> String {
+        let Some(bidi) = self.client.bidi() else {
+            return String::new();
+        };
+        let get = crate::engine::bidi::GetTree {
+            max_depth: Some(0),
+            root: Some(handle.to_string()),
+        };
+        match bidi.send(&get).await {
+            Ok(t) => t
+                .contexts
+                .first()
+                .map(|c| c.url.clone())
+                .unwrap_or_default(),
+            Err(_) => String::new(),
+        }
+    }
+
     /// Closes a tab (default: the current one); returns the alias now current.
     pub async fn close_tab(&mut self, alias: Option<&str>) -> Result<String> {
         let target = alias.unwrap_or(&self.record.current).to_string();

@@ -46,6 +46,13 @@ pub enum Method {
     /// Ready state, DOM quiet time and new resources, for settling (`wire::ActivityReply`).
     #[serde(serialize_with = "no_args")]
     Activity,
+    /// Start recording what the next action does (`wire::WatchReply`).
+    #[serde(serialize_with = "no_args")]
+    Watch,
+    /// What happened since `Watch`: announced text, HTTP errors, the document's status
+    /// (`wire::EffectsReply`).
+    #[serde(serialize_with = "no_args")]
+    Effects,
     /// Count rendered frames (`wire::PaintReply`).
     Paint(Paint),
     /// The console messages captured, emptying the log with `clear` (`wire::ConsoleReply`).
@@ -77,6 +84,8 @@ impl Method {
             Method::Scroll(_) => "scroll",
             Method::Condition(_) => "condition",
             Method::Activity => "activity",
+            Method::Watch => "watch",
+            Method::Effects => "effects",
             Method::Paint(_) => "paint",
             Method::Console { .. } => "console",
             Method::Ping => "ping",

@@ -3,6 +3,7 @@
 //! Owns: the `Action` enum (externally tagged: `{"click": ...}`), argument types with their
 //! shorthand forms, and the JSON schema. Must not: run anything (runner.rs does).
 
+pub mod effects;
 pub mod look;
 pub mod parse;
 pub mod runner;

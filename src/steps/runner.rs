@@ -69,6 +69,10 @@ pub struct StepResult {
     /// `walk_ms`) and whether the engine's cache answered (`cached`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stats: Option<Value>,
+    /// What an action did besides changing the tree (SPEC 8): announced text, navigation,
+    /// new tabs, HTTP and console errors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effects: Option<super::effects::Effects>,
 }
 
 /// The whole run's result (printed as JSON on stdout).
@@ -111,6 +115,7 @@ impl StepResult {
             error: None,
             dialogs: vec![],
             stats: None,
+            effects: None,
         }
     }
 
@@ -124,6 +129,7 @@ impl StepResult {
             error: Some(e.to_string()),
             dialogs,
             stats: None,
+            effects: None,
         }
     }
 }
@@ -153,20 +159,32 @@ async fn run_one(
                 base.before = Some((s, url));
             }
         }
+        let watch = if step.action.modifies_page() {
+            Some(super::effects::before(b).await)
+        } else {
+            None
+        };
         let r = run_step(b, step, opts, artifacts).await;
+        let mut effects = None;
         if step.action.modifies_page() && !r.as_ref().is_err_and(Error::is_timeout) {
             let _ = ask::<Ack>(b, Method::Invalidate).await;
             actions::settle(b, 120.0, opts.settle_max).await;
+            if let Some(w) = watch {
+                effects = Some(super::effects::after(b, w).await).filter(|e| !e.is_empty());
+            }
         }
-        r
+        (r, effects)
     })
     .await;
-    let r = match r {
-        Ok(r) => r,
-        Err(_) => Err(Error::Timeout(format!(
-            "step took over {} ms (the step's deadline: --timeout, or \"timeout\" in the step file)",
-            opts.timeout.as_millis()
-        ))),
+    let (r, effects) = match r {
+        Ok((r, e)) => (r, e),
+        Err(_) => (
+            Err(Error::Timeout(format!(
+                "step took over {} ms (the step's deadline: --timeout, or \"timeout\" in the step file)",
+                opts.timeout.as_millis()
+            ))),
+            None,
+        ),
     };
     if r.as_ref().is_err_and(Error::is_timeout) {
         b.mark_suspect();
@@ -194,6 +212,7 @@ async fn run_one(
                 error: None,
                 dialogs,
                 stats: o.stats,
+                effects,
             },
             None,
         ),
@@ -203,7 +222,10 @@ async fn run_one(
                 c => c,
             };
             (
-                StepResult::failed(step.action.name(), ms, &e, dialogs),
+                StepResult {
+                    effects,
+                    ..StepResult::failed(step.action.name(), ms, &e, dialogs)
+                },
                 Some(code),
             )
         }
@@ -285,13 +307,36 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
         (changes, context(b).await)
     })
     .await;
-    let (changes, context) = match tail {
+    let (mut changes, context) = match tail {
         Ok(t) => t,
         Err(_) => {
             b.mark_suspect();
             (None, stuck_context(b).await)
         }
     };
+    // the summary names what the actions did besides the tree (SPEC 8); navigations are
+    // already in it
+    let words: Vec<String> = results
+        .iter()
+        .filter_map(|r| r.effects.as_ref())
+        .flat_map(|e| {
+            super::effects::Effects {
+                navigation: None,
+                ..e.clone()
+            }
+            .summary()
+        })
+        .collect();
+    if !words.is_empty() {
+        let c = changes.get_or_insert_with(|| json!({"summary": ""}));
+        let before = c["summary"].as_str().unwrap_or("").to_string();
+        let joined = words.join(" ");
+        c["summary"] = Value::String(if before.is_empty() {
+            joined
+        } else {
+            format!("{before} {joined}")
+        });
+    }
     RunResult {
         status: if failed.is_some() {
             "error".into()

@@ -310,6 +310,42 @@ pub struct ConsoleMessage {
     pub at: serde_json::Number,
 }
 
+/// `watch`: recording started at the page's `performance.now()` `since`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct WatchReply {
+    #[serde(default, deserialize_with = "number_or_zero")]
+    pub since: f64,
+}
+
+/// `effects`: what the page showed and fetched during an action (SPEC 8).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct EffectsReply {
+    /// Text live regions showed, in order, without repeats.
+    #[serde(default)]
+    pub announced: Vec<String>,
+    /// Resources fetched meanwhile that answered 400 or more.
+    #[serde(default)]
+    pub http_errors: Vec<HttpError>,
+    /// The document's HTTP status (0: unknown).
+    #[serde(default)]
+    pub status: u16,
+    #[serde(default)]
+    pub url: String,
+    /// The document is newer than the `watch` call (the action navigated).
+    #[serde(default)]
+    pub fresh: bool,
+}
+
+/// One failed request (Resource Timing: no method is known).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HttpError {
+    pub url: String,
+    pub status: u16,
+    /// How it was fetched (`fetch`, `xmlhttprequest`, `img`, `script`...).
+    #[serde(default)]
+    pub kind: String,
+}
+
 /// `search`: the first matches and how many there were.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct SearchReply {

@@ -1,5 +1,6 @@
 //! The agent's loop at the lowest token cost (SPEC 8): the page header with the HTTP status,
-//! the ready state and walls (login, captcha, blocked, error).
+//! the ready state and walls (login, captcha, blocked, error); what interactive and summary
+//! leave out; secret masking; the effects of actions.
 
 use crate::common::{Ctx, Test};
 
@@ -18,6 +19,7 @@ pub fn tests() -> Vec<Test> {
             nothing_dropped_silently,
         ),
         ("agent::secrets_are_masked_unless_revealed", secrets_masked),
+        ("agent::effects_name_what_an_action_did", effects_of_actions),
     ]
 }
 
@@ -208,4 +210,93 @@ fn secrets_masked(c: &Ctx) {
     std::fs::write(&f, steps).unwrap();
     let out = c.ok(&["run", f.to_str().unwrap(), "--inline-limit", "0"]);
     assert!(out.contains(KEY) && !out.contains("hunter2"), "{out}");
+}
+
+/// Runs a step list in the suite's session; returns the result JSON.
+fn run_steps(c: &Ctx, steps: &serde_json::Value) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("steps.json");
+    std::fs::write(&f, steps.to_string()).unwrap();
+    let o = c.run(&["run", f.to_str().unwrap(), "--inline-limit", "0"]);
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "result JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    })
+}
+
+/// Each action's result carries `effects` (SPEC 8): a toast gone 50 ms after it appeared,
+/// the failed request and the console error it caused, a tab the page opened, a navigation
+/// with its HTTP status; the changes summary names them.
+fn effects_of_actions(c: &Ctx) {
+    use serde_json::json;
+    let t = c.snapshot("html/agent/effects.html");
+    let apply = crate::common::ref_of(&t, "button \"Apply coupon\"");
+    let help = crate::common::ref_of(&t, "link \"Help\"");
+    let away = crate::common::ref_of(&t, "button \"Leave\"");
+    let r = run_steps(c, &json!([{"click": apply}]));
+    let e = &r["steps"][0]["effects"];
+    assert_eq!(e["announced"], json!(["Coupon SAVE10 applied"]), "{r:#}");
+    let errs = e["httpErrors"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no httpErrors: {r:#}"));
+    assert!(
+        errs.iter().any(|x| x["status"] == 404
+            && x["url"]
+                .as_str()
+                .unwrap()
+                .ends_with("/html/agent/no-such-api.json")
+            && x["kind"] == "fetch"),
+        "{r:#}"
+    );
+    assert_eq!(
+        e["consoleErrors"],
+        json!([{"text": "coupon service slow"}]),
+        "{r:#}"
+    );
+    let summary = r["changes"]["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("Announced \"Coupon SAVE10 applied\"."),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("HTTP errors: 404 \"/html/agent/no-such-api.json\"."),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("1 console error (\"coupon service slow\")."),
+        "{summary}"
+    );
+    // the toast is gone from the page: only the effect tells of it
+    let now = c.ok(&["snapshot", "--no-cache"]);
+    assert!(!now.contains("Coupon SAVE10"), "{now}");
+    // a tab the page opened joins the session
+    let r = run_steps(c, &json!([{"click": help}]));
+    let tab = &r["steps"][0]["effects"]["newTab"][0];
+    assert!(tab["alias"].as_str().unwrap().starts_with('t'), "{r:#}");
+    assert!(
+        tab["url"]
+            .as_str()
+            .unwrap_or("")
+            .ends_with("/html/agent/context.html")
+            || tab["url"] == "",
+        "{r:#}"
+    );
+    let alias = tab["alias"].as_str().unwrap().to_string();
+    let tabs = c.ok(&["tabs"]);
+    assert!(tabs.contains(&alias), "{tabs}");
+    c.ok(&["close-tab", &alias]);
+    // a navigation, with the new document's HTTP status
+    let r = run_steps(c, &json!([{"click": away}]));
+    let nav = &r["steps"][0]["effects"]["navigation"];
+    assert_eq!(nav["status"], 404, "{r:#}");
+    assert!(
+        nav["to"]
+            .as_str()
+            .unwrap()
+            .ends_with("/html/agent/no-such-page.html"),
+        "{r:#}"
+    );
 }

@@ -1,0 +1,98 @@
+//! 75_effects.js: what an action did that the tree may no longer show (SPEC 8): the text live
+//! regions announced while it ran (a toast gone before the action ended is still caught:
+//! the document's MutationObserver records it as it appears), the HTTP errors of the
+//! requests it caused, and the document's own HTTP status.
+//!
+//! Owns: the announcement log of the action in progress. Must not: send input or mint refs.
+
+let watching = false;
+let watchSince = 0;
+let announced = [];
+const ANNOUNCED_MAX = 10;
+/** Live region roles (WAI-ARIA 1.2: alert and status are assertive / polite live regions;
+ * log, marquee and timer are live regions too). */
+const LIVE_ROLES = new $Set(["alert", "status", "log", "marquee", "timer", "alertdialog"]);
+
+/** The live region an added or changed node belongs to (itself included), or null. */
+function liveRegionOf(node) {
+  let el = node && nodeType(node) === 1 ? node : node ? parentElementOf(node) : null;
+  for (let d = 0; el && d < 64; d++) {
+    const role = getAttr(el, "role");
+    if (role && setHas(LIVE_ROLES, strSplit(strLower(strTrim(role)), " ")[0])) return el;
+    const live = getAttr(el, "aria-live");
+    if (live === "polite" || live === "assertive") return el;
+    if (localNameOf(el) === "output") return el;
+    el = parentElementOf(el);
+  }
+  return null;
+}
+
+/** Called with the document's mutation records: keeps the text of live regions they touch. */
+function noteAnnouncements(records) {
+  if (!watching || !records) return;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    const region = liveRegionOf(r.target);
+    const regions = [];
+    if (region) push(regions, region);
+    else if (r.addedNodes) {
+      for (let j = 0; j < r.addedNodes.length; j++) {
+        const reg = liveRegionOf(r.addedNodes[j]);
+        if (reg) push(regions, reg);
+      }
+    }
+    for (let j = 0; j < regions.length; j++) {
+      let t = "";
+      try {
+        t = clean(strTrim("" + innerTextOf(regions[j])), 300);
+      } catch (_) {
+        t = "";
+      }
+      if (!t) continue;
+      let seen = false;
+      for (let k = 0; k < announced.length; k++) if (announced[k] === t) seen = true;
+      if (!seen && announced.length < ANNOUNCED_MAX) push(announced, t);
+    }
+  }
+}
+
+/** Starts recording what the next action does. */
+function watchEffects() {
+  watching = true;
+  watchSince = $now();
+  announced = [];
+  mutationHook = noteAnnouncements;
+  observeDoc(document);
+  return { kind: "ok", since: watchSince };
+}
+
+/**
+ * What happened since `watchEffects` (or since the document's start when it began after
+ * it: a navigation): the announced texts, the HTTP errors of resources fetched meanwhile
+ * (Resource Timing's `responseStatus`, 400 or more), the document's HTTP status and URL.
+ * Stops recording.
+ */
+function collectEffects() {
+  const since = watching ? watchSince : 0;
+  const out = { kind: "ok", announced: announced, http_errors: [], status: 0, url: clean(docURLOf(document), 4096), fresh: !watching };
+  watching = false;
+  mutationHook = null;
+  announced = [];
+  if (perfEntriesByType) {
+    try {
+      const res = perfEntriesByType(mainPerformance, "resource");
+      for (let i = 0; i < res.length && out.http_errors.length < 10; i++) {
+        const e = res[i];
+        const st = typeof e.responseStatus === "number" ? e.responseStatus : 0;
+        if (st >= 400 && e.startTime >= since) {
+          push(out.http_errors, { url: clean(e.name, 2048), status: st, kind: clean(e.initiatorType, 40) });
+        }
+      }
+      const nav = perfEntriesByType(mainPerformance, "navigation");
+      if (nav && nav[0] && typeof nav[0].responseStatus === "number") out.status = nav[0].responseStatus | 0;
+    } catch (_) {
+      // no timing entries: nothing to report
+    }
+  }
+  return out;
+}

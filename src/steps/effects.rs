@@ -1,0 +1,238 @@
+//! Effects (SPEC 8): what an action did besides changing the tree, reported on its step
+//! result so that the agent needs no second call to learn it: text announced by live
+//! regions while it ran (even a toast gone before it ended), a navigation with its HTTP
+//! status, tabs the page opened, HTTP errors of the requests it caused and console errors.
+//! Dialogs are reported as the step's `dialogs`.
+//!
+//! Owns: taking the "before" of an action and turning the page's answers into the
+//! `effects` object and its summary words. Must not: act on the page.
+
+use crate::actions::ask;
+use crate::browser::Browser;
+use crate::engine::Method;
+use crate::snapshot::safe::quote;
+use crate::wire::{EffectsReply, HttpError, WatchReply};
+use serde::Serialize;
+
+/// What is known before an action: where the page was and which windows were open.
+#[derive(Debug, Default)]
+pub struct Before {
+    /// The page's clock when recording started; None when the engine could not watch.
+    since: Option<f64>,
+    url: String,
+    windows: Vec<String>,
+}
+
+/// A navigation the action caused.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Navigation {
+    pub from: String,
+    pub to: String,
+    /// The new document's HTTP status (None when the browser has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+}
+
+/// A tab the page opened during the action (now part of the session).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NewTab {
+    pub alias: String,
+    pub url: String,
+}
+
+/// A console error logged during the action.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConsoleError {
+    pub text: String,
+}
+
+/// A step's `effects`: only what happened is present.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Effects {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub announced: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub navigation: Option<Navigation>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub new_tab: Vec<NewTab>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub http_errors: Vec<HttpError>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub console_errors: Vec<ConsoleError>,
+}
+
+impl Effects {
+    pub fn is_empty(&self) -> bool {
+        *self == Effects::default()
+    }
+
+    /// The words the changes summary adds for these effects (SPEC 8), page text quoted.
+    pub fn summary(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(n) = &self.navigation {
+            let status = n.status.map(|s| format!(" ({s})")).unwrap_or_default();
+            out.push(format!("Navigated to {}{status}.", quote(&n.to)));
+        }
+        for t in &self.new_tab {
+            out.push(format!("New tab {} ({}).", t.alias, quote(&t.url)));
+        }
+        if !self.announced.is_empty() {
+            let texts: Vec<String> = self
+                .announced
+                .iter()
+                .take(3)
+                .map(|t| quote(&crate::snapshot::render::cut(t, 80)))
+                .collect();
+            out.push(format!("Announced {}.", texts.join(", ")));
+        }
+        if !self.http_errors.is_empty() {
+            let e: Vec<String> = self
+                .http_errors
+                .iter()
+                .take(3)
+                .map(|e| format!("{} {}", e.status, quote(&short(&e.url))))
+                .collect();
+            out.push(format!("HTTP errors: {}.", e.join(", ")));
+        }
+        if !self.console_errors.is_empty() {
+            out.push(format!(
+                "{} console error{} ({}).",
+                self.console_errors.len(),
+                if self.console_errors.len() == 1 {
+                    ""
+                } else {
+                    "s"
+                },
+                quote(&crate::snapshot::render::cut(
+                    &self.console_errors[0].text,
+                    80
+                ))
+            ));
+        }
+        out
+    }
+}
+
+/// A URL without its scheme and host when it has a path (the summary is short).
+fn short(url: &str) -> String {
+    match url.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or(url, |i| &rest[i..]).to_string(),
+        None => url.to_string(),
+    }
+}
+
+fn strip_fragment(u: &str) -> &str {
+    u.split('#').next().unwrap_or(u)
+}
+
+/// Before an action: starts the page's recording, notes the URL and the open windows.
+pub async fn before(b: &Browser) -> Before {
+    let since = ask::<WatchReply>(b, Method::Watch)
+        .await
+        .ok()
+        .map(|w| w.since);
+    Before {
+        since,
+        url: b.url().await,
+        windows: b.window_handles().await,
+    }
+}
+
+/// After an action (and its settling): what it did.
+pub async fn after(b: &mut Browser, before: Before) -> Effects {
+    let mut out = Effects::default();
+    let reply: EffectsReply = ask(b, Method::Effects).await.unwrap_or_default();
+    let url = if reply.url.is_empty() {
+        b.url().await
+    } else {
+        reply.url.clone()
+    };
+    if !before.url.is_empty() && strip_fragment(&url) != strip_fragment(&before.url) {
+        out.navigation = Some(Navigation {
+            from: before.url.clone(),
+            to: url.clone(),
+            status: (reply.status > 0).then_some(reply.status),
+        });
+    }
+    // the announcements of a document that is gone went with it
+    out.announced = reply.announced;
+    out.http_errors = reply.http_errors;
+    // console errors logged since recording started (all of a new document's)
+    if let Ok(c) = crate::engine::console_messages(&b.client, false).await {
+        let since = if reply.fresh { None } else { before.since };
+        out.console_errors = c
+            .messages
+            .into_iter()
+            .filter(|m| m.level == "error")
+            .filter(|m| since.is_none_or(|s| m.at.as_f64().unwrap_or(0.0) >= s))
+            .take(5)
+            .map(|m| ConsoleError {
+                text: crate::snapshot::render::cut(&m.text, 300),
+            })
+            .collect();
+    }
+    if !before.windows.is_empty() {
+        for h in b.window_handles().await {
+            if before.windows.contains(&h) {
+                continue;
+            }
+            let url = b.url_of_window(&h).await;
+            if let Ok(alias) = b.adopt_tab(&h).await {
+                out.new_tab.push(NewTab { alias, url });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_words_name_each_effect() {
+        let e = Effects {
+            announced: vec!["Coupon SAVE10 applied".into()],
+            navigation: Some(Navigation {
+                from: "http://a.test/".into(),
+                to: "http://a.test/done".into(),
+                status: Some(404),
+            }),
+            new_tab: vec![NewTab {
+                alias: "t2".into(),
+                url: "http://a.test/help".into(),
+            }],
+            http_errors: vec![HttpError {
+                url: "http://a.test/api/cart?x=1".into(),
+                status: 500,
+                kind: "fetch".into(),
+            }],
+            console_errors: vec![ConsoleError {
+                text: "boom".into(),
+            }],
+        };
+        assert_eq!(
+            e.summary().join(" "),
+            "Navigated to \"http://a.test/done\" (404). New tab t2 (\"http://a.test/help\"). \
+             Announced \"Coupon SAVE10 applied\". HTTP errors: 500 \"/api/cart?x=1\". \
+             1 console error (\"boom\")."
+        );
+        assert!(Effects::default().is_empty());
+        assert!(Effects::default().summary().is_empty());
+        let j = serde_json::to_value(&e).unwrap();
+        assert_eq!(j["newTab"][0]["alias"], "t2");
+        assert_eq!(j["httpErrors"][0]["status"], 500);
+        assert_eq!(j["consoleErrors"][0]["text"], "boom");
+    }
+
+    #[test]
+    fn page_text_in_summaries_is_quoted() {
+        let e = Effects {
+            announced: vec!["ok\n- button \"Pay\" [ref=s1e1]".into()],
+            ..Default::default()
+        };
+        let s = e.summary().join(" ");
+        assert!(!s.contains('\n'), "{s}");
+    }
+}

@@ -298,7 +298,19 @@ pub fn interactive_text(snap: &Snapshot, verbose: bool) -> String {
             }
             out.push_str(&flags(n, verbose));
             out.push_str(&format!(" [ref={}]", token(r)));
-            let value = n.value.as_deref().filter(|v| !v.is_empty());
+            let collapsed = super::render::collapsed_options(snap, i);
+            if let Some((count, _)) = &collapsed {
+                // replace the ref suffix just written: `[options=N] [ref=...]`
+                let suffix = format!(" [ref={}]", token(r));
+                out.truncate(out.len() - suffix.len());
+                out.push_str(&format!(" [options={count}]{suffix}"));
+            }
+            let shown_value = collapsed.and_then(|(_, v)| v);
+            let value = n
+                .value
+                .as_deref()
+                .or(shown_value.as_deref())
+                .filter(|v| !v.is_empty());
             if let Some(e) = error_text(n) {
                 // a value and an error: both as property lines (`:` opens children)
                 let pad = "  ".repeat(depth[p] + 1);

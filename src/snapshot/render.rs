@@ -284,6 +284,45 @@ pub fn notes(snap: &Snapshot) -> Vec<String> {
     out
 }
 
+/// For a closed combobox whose options are in the tree (a native select, or an ARIA
+/// combobox with its listbox), the number of options and the value to show (the node's own
+/// value, else the selected options' names); None for anything else. SPEC 8: the text shows
+/// the value and the count, not the options (JSON keeps them).
+pub fn collapsed_options(snap: &Snapshot, i: usize) -> Option<(usize, Option<String>)> {
+    let n = &snap.nodes[i];
+    if n.role != "combobox" || n.states.expanded == Some(true) || snap.children[i].is_empty() {
+        return None;
+    }
+    // the subtree: nodes after i deeper than i (pre-order), only options, groups and
+    // listboxes (anything else, say a text field inside, keeps the children shown)
+    let mut count = 0;
+    let mut selected: Vec<&str> = Vec::new();
+    let mut stack: Vec<usize> = snap.children[i].iter().rev().copied().collect();
+    while let Some(k) = stack.pop() {
+        let c = &snap.nodes[k];
+        match c.role.as_str() {
+            "option" => {
+                count += 1;
+                if c.states.selected {
+                    selected.push(&c.name);
+                }
+            }
+            "listbox" | "group" => stack.extend(snap.children[k].iter().rev().copied()),
+            _ if c.is_text() => {}
+            _ => return None,
+        }
+    }
+    if count == 0 {
+        return None;
+    }
+    let value = n
+        .value
+        .clone()
+        .filter(|v| !v.is_empty())
+        .or_else(|| (!selected.is_empty()).then(|| selected.join(", ")));
+    Some((count, value))
+}
+
 /// Renders the whole snapshot as indented text (SPEC 1).
 pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
     let mut out = String::with_capacity(snap.nodes.len() * 40);
@@ -308,6 +347,27 @@ pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
         if n.is_text() {
             out.push_str("- text: ");
             out.push_str(&text(&cut(n.value.as_deref().unwrap_or(""), TEXT_CUT)));
+            out.push('\n');
+            continue;
+        }
+        if let Some((count, value)) = collapsed_options(snap, i) {
+            // SPEC 8: a closed select or combobox shows its value and option count
+            let line = head(n, opts.verbose);
+            match line.rfind(" [ref=") {
+                Some(at) => {
+                    out.push_str(&line[..at]);
+                    let _ = write!(out, " [options={count}]");
+                    out.push_str(&line[at..]);
+                }
+                None => {
+                    out.push_str(&line);
+                    let _ = write!(out, " [options={count}]");
+                }
+            }
+            if let Some(v) = value.filter(|v| !v.is_empty()) {
+                out.push_str(": ");
+                out.push_str(&text(&cut(&v, TEXT_CUT)));
+            }
             out.push('\n');
             continue;
         }
@@ -599,6 +659,35 @@ pub(crate) mod tests {
         let s = "é".repeat(120);
         assert_eq!(cut(&s, 100).chars().count(), 103);
         assert_eq!(cut("short", 100), "short");
+    }
+
+    #[test]
+    fn closed_selects_show_their_value_and_option_count() {
+        let mut s = crate::snapshot::tests::snap(&[
+            (-1, "document", "D", None, None),
+            (0, "combobox", "Country", Some("s1e1"), None),
+            (1, "option", "France", None, None),
+            (1, "option", "Italy", None, None),
+            (1, "option", "Spain", None, None),
+            (0, "combobox", "City", Some("s1e2"), None),
+            (5, "listbox", "Cities", None, None),
+            (6, "option", "Paris", Some("s1e3"), None),
+        ]);
+        s.nodes[3].states.selected = true;
+        let t = to_text(&s, &RenderOptions::default());
+        assert!(
+            t.contains("- combobox \"Country\" [options=3] [ref=s1e1]: Italy\n"),
+            "{t}"
+        );
+        assert!(!t.contains("France"), "{t}");
+        assert!(
+            t.contains("- combobox \"City\" [options=1] [ref=s1e2]\n"),
+            "{t}"
+        );
+        // open: the options show
+        s.nodes[5].states.expanded = Some(true);
+        let t = to_text(&s, &RenderOptions::default());
+        assert!(t.contains("- option \"Paris\" [ref=s1e3]"), "{t}");
     }
 
     #[test]

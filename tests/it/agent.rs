@@ -20,6 +20,10 @@ pub fn tests() -> Vec<Test> {
         ),
         ("agent::secrets_are_masked_unless_revealed", secrets_masked),
         ("agent::effects_name_what_an_action_did", effects_of_actions),
+        (
+            "agent::closed_selects_show_value_and_option_count",
+            closed_selects_collapse,
+        ),
     ]
 }
 
@@ -298,5 +302,30 @@ fn effects_of_actions(c: &Ctx) {
             .unwrap()
             .ends_with("/html/agent/no-such-page.html"),
         "{r:#}"
+    );
+}
+
+/// A closed select shows its value and option count, not its options (SPEC 8); JSON keeps
+/// the options; selecting another changes the value shown.
+fn closed_selects_collapse(c: &Ctx) {
+    let t = c.snapshot("html/twin/plain.html");
+    let line = crate::common::line_with(&t, "combobox \"Size\"");
+    assert!(
+        line.contains(" [options=2] [ref=") && line.ends_with("]: Large"),
+        "{t}"
+    );
+    assert!(!t.contains("option \"Small\""), "{t}");
+    let j = c.ok(&["snapshot", "--format", "json"]);
+    assert!(j.contains("\"Small\""), "{j}");
+    let size = crate::common::ref_of(&t, "combobox \"Size\"");
+    c.ok(&["select", &size, "Small"]);
+    let t = c.ok(&["snapshot", "--no-cache"]);
+    let line = crate::common::line_with(&t, "combobox \"Size\"");
+    assert!(line.ends_with("]: Small"), "{t}");
+    let i = c.ok(&["snapshot", "--detail", "interactive"]);
+    let line = crate::common::line_with(&i, "combobox \"Size\"");
+    assert!(
+        line.contains("[options=2]") && line.ends_with(": Small"),
+        "{i}"
     );
 }

@@ -615,9 +615,7 @@ const EMBEDDED: &str = r#"- document "Embedded controls":
     - textbox "Body" [ref=*]: typed text
   - button "Size Large" [ref=*]:
     - text: Size
-    - combobox "Size choice" [ref=*]:
-      - option "Small"
-      - option "Large" [selected]
+    - combobox "Size choice" [options=2] [ref=*]: Large
   - button "Query tea" [ref=*]:
     - text: Query
     - searchbox [ref=*]: tea

@@ -63,7 +63,7 @@ function watchEffects() {
   announced = [];
   mutationHook = noteAnnouncements;
   observeDoc(document);
-  return { kind: "ok", since: watchSince };
+  return { kind: "ok", since: watchSince, url: clean(docURLOf(document), 4096) };
 }
 
 /**

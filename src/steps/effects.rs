@@ -128,13 +128,14 @@ fn strip_fragment(u: &str) -> &str {
 
 /// Before an action: starts the page's recording, notes the URL and the open windows.
 pub async fn before(b: &Browser) -> Before {
-    let since = ask::<WatchReply>(b, Method::Watch)
-        .await
-        .ok()
-        .map(|w| w.since);
+    let watch = ask::<WatchReply>(b, Method::Watch).await.ok();
+    let url = match &watch {
+        Some(w) if !w.url.is_empty() => w.url.clone(),
+        _ => b.url().await,
+    };
     Before {
-        since,
-        url: b.url().await,
+        since: watch.map(|w| w.since),
+        url,
         windows: b.window_handles().await,
     }
 }

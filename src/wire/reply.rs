@@ -315,6 +315,9 @@ pub struct ConsoleMessage {
 pub struct WatchReply {
     #[serde(default, deserialize_with = "number_or_zero")]
     pub since: f64,
+    /// The document's URL.
+    #[serde(default)]
+    pub url: String,
 }
 
 /// `effects`: what the page showed and fetched during an action (SPEC 8).

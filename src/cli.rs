@@ -201,6 +201,22 @@ mod tests {
                 json!({"select": {"ref": "s1e3", "values": ["a", "b"]}}),
             ),
             (
+                vec!["set", "s1e3", "2026-05-01"],
+                json!({"set": {"ref": "s1e3", "value": "2026-05-01"}}),
+            ),
+            (
+                vec!["set", "s1e3", "007"],
+                json!({"set": {"ref": "s1e3", "value": "007"}}),
+            ),
+            (
+                vec!["set", "s1e3", "true"],
+                json!({"set": {"ref": "s1e3", "value": true}}),
+            ),
+            (
+                vec!["set", "s1e3", r#"["a","b"]"#],
+                json!({"set": {"ref": "s1e3", "value": ["a", "b"]}}),
+            ),
+            (
                 vec!["select", "s1e3", "a"],
                 json!({"select": {"ref": "s1e3", "values": "a"}}),
             ),

@@ -14,10 +14,11 @@ use std::fmt;
 mod reply;
 
 pub use reply::{
-    Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, Cover, Covered,
-    EffectsReply, EngineStats, FocusReply, GetReply, GetValue, HttpError, PaintReply, PointReply,
-    Pong, Reply, ScrollReply, SearchMatch, SearchReply, SelectReply, Target, WatchReply, WebRef,
-    WireRoute, WireSince, decode_reply, is_success, reply_kind,
+    Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, ControlReply,
+    Cover, Covered, EffectsReply, EngineStats, FocusReply, GetReply, GetValue, HttpError,
+    OptionPoint, OptionValue, PaintReply, PointReply, Pong, Reply, ScrollReply, SearchMatch,
+    SearchReply, SelectReply, Target, ValueReply, WatchReply, WebRef, WireRoute, WireSince,
+    decode_reply, is_success, reply_kind,
 };
 
 /// A tri-state flag: `true` or `"mixed"`.

@@ -285,6 +285,10 @@ const htmlCollectionItem = method(D.HTMLCollection.prototype, "item");
 const optionsCollectionLength = getter(D.HTMLOptionsCollection.prototype, "length");
 const optionsCollectionItem = method(D.HTMLOptionsCollection.prototype, "item");
 const setOptionSelected = uncurry(desc(D.HTMLOptionElement.prototype, "selected").set);
+// The interface's own value setter (SPEC 8 `set`): a framework's value tracker is an own
+// property of the element, so a change written past it is seen as the user's on `input`.
+const inputValueSet = uncurry(desc(D.HTMLInputElement.prototype, "value").set);
+const fragQuerySelectorAll = method(D.DocumentFragment.prototype, "querySelectorAll");
 const dispatchEvent = method(R.EventTarget.prototype, "dispatchEvent");
 const $Event = R.Event;
 const innerTextOf = getter(HTMLElementP, "innerText");

@@ -437,6 +437,10 @@ function contentText(root, inLabel, target) {
     let block = false;
     let title = "";
     if (!isRoot) {
+      // The element being named, met again inside its own label or labelledby content,
+      // gives nothing: Chromium's traversal marks it visited from the start (a select in
+      // its label is "Size", not "Size Small Medium Large"; Firefox agrees).
+      if (item === target) continue;
       // 2A: hidden descendants contribute nothing (unless the whole referenced subtree is hidden).
       if (!includeHidden && isHiddenForName(item)) continue;
       if (setHas(NEVER_RENDERED, localNameOf(item))) continue;

@@ -762,6 +762,9 @@ function emitRoleNode(w, el, role, tag, parentOut, ctx, attrs) {
 function candidateTier(el, role, tag, st, ctx, attrs) {
   let tier = 3;
   if (setHas(TIER1, role)) tier = 1;
+  // a list-box select (multiple or size > 1) is a form control like the drop-down one, and
+  // focusable (HTML: tabIndex 0): `set` and `select` act on it, not on its options
+  else if (tag === "select" && !(st && st.disabled)) tier = 1;
   else if ((ctx & 1) && setHas(TIER2, role)) tier = 2;
   else if (!st || !st.disabled) {
     let ti = null;

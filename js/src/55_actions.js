@@ -292,6 +292,166 @@ function selectOptions(a) {
   return { kind: "ok", value: clean(currentValue(el), 1000000) };
 }
 
+// SPEC 8 `set`. Input types whose value no key sequence sets the same way in every browser
+// and locale (HTML: the date/time pickers, the colour well, the slider): written through the
+// interface setter, with the events of a user's edit.
+const DIRECT_TYPES = new $Set(["date", "time", "month", "week", "datetime-local", "color", "range"]);
+const NOT_SETTABLE_TYPES = new $Set(["hidden", "submit", "button", "reset", "image"]);
+const CHECK_ROLES = new $Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
+
+/**
+ * What kind of control `ref` is for `set`, with its value now: text, one of DIRECT_TYPES,
+ * select / select-multiple (with the selected options), checkbox / radio / switch (with
+ * checked), combobox (an ARIA one: typed into or opened, then an option picked),
+ * contenteditable, file, or other.
+ */
+function controlOf(a) {
+  const res = resolveRef(a.ref);
+  if (res.kind !== "ok") return res;
+  const el = res.el;
+  const role = res.role;
+  const tag = localNameOf(el);
+  let control = "other";
+  let editable = false;
+  if (tag === "input") {
+    const t = strLower(inputTypeOf(el) || "text");
+    if (t === "checkbox" || t === "radio") control = role === "switch" ? "switch" : t;
+    else if (setHas(DIRECT_TYPES, t)) control = t;
+    else if (t === "file") control = "file";
+    else if (!setHas(NOT_SETTABLE_TYPES, t)) {
+      // an input with a datalist is a combobox to the tree, but its suggestions are the
+      // browser's own popup: typing the value is what a user does
+      control = role === "combobox" && !hasAttr(el, "list") ? "combobox" : "text";
+      editable = true;
+    }
+  } else if (tag === "textarea") {
+    control = "text";
+    editable = true;
+  } else if (tag === "select") control = hasAttr(el, "multiple") ? "select-multiple" : "select";
+  else if (role === "combobox") {
+    control = "combobox";
+    editable = !!isContentEditableOf(el);
+  } else if (setHas(CHECK_ROLES, role)) {
+    control = role === "menuitemcheckbox" ? "checkbox" : role === "menuitemradio" ? "radio" : role;
+  } else if (isContentEditableOf(el)) {
+    control = "contenteditable";
+    editable = true;
+  }
+  const out = { kind: "ok", control: control, role: role, name: res.name, editable: editable,
+    disabled: isDisabled(el, role), readonly: (tag === "input" || tag === "textarea") && hasAttr(el, "readonly"),
+    value: clean(control === "combobox" && !editable && tag !== "input" ? innerTextSafe(el) : currentValue(el), 1000000) };
+  if (tag === "select") {
+    const sel = selectSelectedOptions(el);
+    const picked = [];
+    for (let i = 0; i < sel.length; i++) {
+      push(picked, { value: clean(optionValueOf(sel[i]), 10000), label: clean(normalizeWS(optionTextOf(sel[i])), 10000) });
+    }
+    out.selected = picked;
+  }
+  if (control === "checkbox" || control === "radio" || control === "switch") out.checked = checkedState(a).checked;
+  return out;
+}
+
+function innerTextSafe(el) {
+  try {
+    return innerTextOf(el) || "";
+  } catch (_) {
+    return textContent(el) || "";
+  }
+}
+
+/** Writes `value` into a date/time/month/week/datetime-local/colour/range input as a user's edit would. */
+function setDirect(a) {
+  const res = resolveRef(a.ref);
+  if (res.kind !== "ok") return res;
+  const el = res.el;
+  if (localNameOf(el) !== "input" || !setHas(DIRECT_TYPES, strLower(inputTypeOf(el) || ""))) {
+    return { kind: "not_settable", ref: a.ref, role: res.role, name: res.name };
+  }
+  try {
+    focusEl(el);
+  } catch (_) {
+    // not focusable: the value is still written
+  }
+  inputValueSet(el, "" + a.value);
+  // HTML: a user's edit fires input, and change when the value is committed
+  dispatchEvent(el, new $Event("input", { bubbles: true, composed: true }));
+  dispatchEvent(el, new $Event("change", { bubbles: true }));
+  return { kind: "ok", value: clean(inputValueOf(el), 1000000) };
+}
+
+/**
+ * The option of an ARIA combobox's popup that matches `value` (its accessible name, white
+ * space and case aside; else the one option whose name starts with or contains it), looked
+ * for in the elements the combobox controls or owns, then in its tree scope: its point, after
+ * scrolling it into view, for a real click. `no_option` lists the options shown.
+ */
+function comboOption(a) {
+  const res = resolveRef(a.ref);
+  if (res.kind !== "ok") return res;
+  const el = res.el;
+  const want = strLower(normalizeWS("" + a.value));
+  const scopes = [];
+  const ctl = idRefs(el, "aria-controls");
+  const own = idRefs(el, "aria-owns");
+  for (let i = 0; i < ctl.length; i++) push(scopes, ctl[i]);
+  for (let i = 0; i < own.length; i++) push(scopes, own[i]);
+  push(scopes, rootOf(el));
+  const seen = new $Set();
+  const shown = [];
+  for (let s = 0; s < scopes.length; s++) {
+    const sc = scopes[s];
+    let list;
+    try {
+      const t = nodeType(sc);
+      list = t === DOCUMENT_NODE ? docQuerySelectorAll(sc, "[role]") : t === DOCUMENT_FRAGMENT_NODE
+        ? fragQuerySelectorAll(sc, "[role]") : querySelectorAll(sc, "[role]");
+    } catch (_) {
+      continue;
+    }
+    const n = nodeListLength(list);
+    for (let i = 0; i < n; i++) {
+      const o = nodeListItem(list, i);
+      if (setHas(seen, o)) continue;
+      setAdd(seen, o);
+      if (getRole(o) !== "option" || isHiddenForName(o)) continue;
+      const r = rectOf(o);
+      if (r.width === 0 && r.height === 0) continue;
+      push(shown, { el: o, name: normalizeWS(getName(o, "option")) });
+    }
+    if (shown.length) break;
+  }
+  let pick = null;
+  for (let i = 0; i < shown.length && !pick; i++) if (strLower(shown[i].name) === want) pick = shown[i];
+  if (!pick && want) {
+    const near = [];
+    for (let i = 0; i < shown.length; i++) {
+      const l = strLower(shown[i].name);
+      if (strIndexOf(l, want) >= 0) push(near, shown[i]);
+    }
+    if (near.length === 1) pick = near[0];
+  }
+  if (!pick) {
+    const names = [];
+    for (let i = 0; i < shown.length && i < 30; i++) push(names, clean(shown[i].name, 200));
+    return { kind: "no_combo_option", ref: a.ref, value: clean("" + a.value, 200), available: names };
+  }
+  const o = pick.el;
+  let r = rectOf(o);
+  const vp = viewportOf(o);
+  if (r.top < 0 || r.left < 0 || r.bottom > vp.h || r.right > vp.w) {
+    try {
+      $scrollIntoView(o, { block: "nearest", inline: "nearest", behavior: "instant" });
+    } catch (_) {
+      $scrollIntoView(o);
+    }
+    r = rectOf(o);
+  }
+  const off = frameOffset(o);
+  return { kind: "ok", x: $Math.round(r.left + r.width / 2 + off.x), y: $Math.round(r.top + r.height / 2 + off.y),
+    name: clean(pick.name, 1000) };
+}
+
 /** Scrolls a ref into view, or the window by (dx, dy), or to (x, y). */
 function scrollTo(a) {
   if (a.ref) {

@@ -39,6 +39,13 @@ pub enum Method {
     Checked { r#ref: String },
     /// Select options of a native select by value or text (`wire::SelectReply`).
     Select { r#ref: String, values: Vec<String> },
+    /// What kind of control a ref is for `set`, and its value (`wire::ControlReply`).
+    Control { r#ref: String },
+    /// Write a date/time/month/week/datetime-local/colour/range input's value with the
+    /// events of a user's edit (`wire::ValueReply`).
+    SetDirect { r#ref: String, value: String },
+    /// The option of an ARIA combobox's popup matching `value` (`wire::OptionPoint`).
+    ComboOption { r#ref: String, value: String },
     /// Scroll a ref into view, or the window (`wire::ScrollReply`).
     Scroll(ScrollTo),
     /// One check of a `wait` / `assert` condition (`wire::ConditionReply`).
@@ -81,6 +88,9 @@ impl Method {
             Method::Get { .. } => "get",
             Method::Checked { .. } => "checked",
             Method::Select { .. } => "select",
+            Method::Control { .. } => "control",
+            Method::SetDirect { .. } => "setDirect",
+            Method::ComboOption { .. } => "comboOption",
             Method::Scroll(_) => "scroll",
             Method::Condition(_) => "condition",
             Method::Activity => "activity",
@@ -106,6 +116,9 @@ impl Method {
             | Method::Get { r#ref, .. }
             | Method::Checked { r#ref }
             | Method::Select { r#ref, .. }
+            | Method::Control { r#ref }
+            | Method::SetDirect { r#ref, .. }
+            | Method::ComboOption { r#ref, .. }
             | Method::Scroll(ScrollTo::Ref { r#ref })
             | Method::Condition(Condition::Ref { r#ref, .. }) => Some(r#ref),
             _ => None,

@@ -63,6 +63,32 @@ fn failure<T>(reply: Reply<T>, raw: &str) -> Error {
             json(&missing),
             json(&available)
         )),
+        Reply::NotSettable(t) => Error::Step(format!(
+            "{} {} is not a date, time, colour or range input",
+            t.role,
+            json(&t.name)
+        )),
+        Reply::NoComboOption {
+            r#ref,
+            value,
+            available,
+        } if available.is_empty() => Error::Step(format!(
+            "no option of combobox {ref} matches {}: it showed no options within 3 s (check \
+             the spelling, or fill the field to keep free text)",
+            json(&value),
+            ref = r#ref
+        )),
+        Reply::NoComboOption {
+            r#ref,
+            value,
+            available,
+        } => Error::Step(format!(
+            "no option of combobox {ref} matches {}; the options shown are: {} (set one of \
+             them, or fill the field to keep free text)",
+            json(&value),
+            json(&available),
+            ref = r#ref
+        )),
         Reply::NoRoot { root } => {
             Error::Step(format!("--root {root:?} matches nothing on this page"))
         }

@@ -309,6 +309,45 @@ pub struct SelectArgs {
     pub values: Vec<String>,
 }
 
+// `set`'s value: a string, a number, true/false, or a list of strings (multiple selects).
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum SetValueForm {
+    Text(String),
+    Number(f64),
+    Flag(bool),
+    Many(Vec<String>),
+}
+
+/// `set` on the command line: a JSON list (`["a","b"]`) or `true` / `false` as JSON, any
+/// other text as a string (so `007` stays text).
+fn set_value_arg(s: &str) -> std::result::Result<serde_json::Value, String> {
+    let t = s.trim();
+    if (t.starts_with('[') || t == "true" || t == "false")
+        && let Ok(v) = serde_json::from_str::<serde_json::Value>(t)
+    {
+        return Ok(v);
+    }
+    Ok(serde_json::Value::String(s.to_string()))
+}
+
+/// `set`: any control to a value, in one call (SPEC 8).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct SetArgs {
+    /// The control's ref.
+    #[serde(rename = "ref")]
+    #[arg(id = "ref", value_name = "REF")]
+    pub ref_: String,
+    /// Text, a date/time (2026-05-01, 14:30), a colour (#ff0000), a number, an option's
+    /// value or label (a list for multiple selects), or true/false for checkboxes, radios
+    /// and switches.
+    #[schemars(with = "SetValueForm")]
+    #[arg(value_parser = set_value_arg, allow_hyphen_values = true)]
+    pub value: serde_json::Value,
+}
+
 /// `scroll`: a ref into view, or the page by a delta / to a position / in a direction.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
@@ -783,6 +822,9 @@ pub enum Action {
     ),
     /// Choose options of a select by value or visible text.
     Select(SelectArgs),
+    /// Set any control in one call (text, date/time, colour, range, select, checkbox, radio,
+    /// switch, ARIA combobox, contenteditable); returns the value read back.
+    Set(SetArgs),
     /// Make a checkbox, radio or switch checked (no-op when it is).
     Check(
         #[serde(deserialize_with = "bare_or::<_, String, RefOnly>")]
@@ -864,6 +906,7 @@ pub const ACTIONS: &[&str] = &[
     "press",
     "hover",
     "select",
+    "set",
     "check",
     "uncheck",
     "scroll",
@@ -904,6 +947,7 @@ impl Action {
             Action::Press(_) => "press",
             Action::Hover(_) => "hover",
             Action::Select(_) => "select",
+            Action::Set(_) => "set",
             Action::Check(_) => "check",
             Action::Uncheck(_) => "uncheck",
             Action::Scroll(_) => "scroll",
@@ -934,6 +978,7 @@ impl Action {
                 | Action::Press(_)
                 | Action::Hover(_)
                 | Action::Select(_)
+                | Action::Set(_)
                 | Action::Check(_)
                 | Action::Uncheck(_)
                 | Action::Scroll(_)
@@ -1003,7 +1048,7 @@ mod tests {
                 "{a} missing from the schema"
             );
         }
-        assert_eq!(ACTIONS.len(), 34);
+        assert_eq!(ACTIONS.len(), 35);
     }
 
     #[test]

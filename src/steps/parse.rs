@@ -147,6 +147,7 @@ fn example(action: &str) -> Option<&'static str> {
         "type" => "{\"text\": \"...\", \"ref\": \"s1e2\", \"submit\": true}",
         "press" => "\"Enter\" or {\"key\": \"Control+a\", \"ref\": \"s1e2\"}",
         "select" => "{\"ref\": \"s1e3\", \"values\": [\"a\", \"b\"]}",
+        "set" => "{\"ref\": \"s1e3\", \"value\": \"2026-05-01\"} (or true, or [\"a\", \"b\"])",
         "scroll" => "{\"direction\": \"down\"} or {\"ref\": \"s1e9\"}",
         "drag" => "{\"from\": \"s1e1\", \"to\": \"s1e2\"}",
         "upload" => "{\"ref\": \"s1e5\", \"files\": [\"a.pdf\"]}",

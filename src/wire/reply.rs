@@ -53,6 +53,16 @@ pub enum Reply<T> {
         missing: Vec<String>,
         available: Vec<String>,
     },
+    /// `setDirect` on an element that is not a date, time, colour or range input.
+    NotSettable(Target),
+    /// `comboOption`: no option of the combobox's popup matches (the options shown, at
+    /// most 30).
+    NoComboOption {
+        #[serde(default)]
+        r#ref: String,
+        value: String,
+        available: Vec<String>,
+    },
     /// `select` of several values in a single select.
     NotMultiple {
         #[serde(default)]
@@ -248,6 +258,55 @@ pub struct CheckedReply {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct SelectReply {
     pub value: Option<String>,
+}
+
+/// `control`: what kind of control a ref is for `set` (SPEC 8), and its value now.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ControlReply {
+    /// text, date, time, month, week, datetime-local, color, range, select,
+    /// select-multiple, checkbox, radio, switch, combobox, contenteditable, file or other.
+    pub control: String,
+    #[serde(default)]
+    pub role: String,
+    #[serde(default)]
+    pub name: String,
+    /// Takes typed text (text fields, editable comboboxes, contenteditable).
+    #[serde(default)]
+    pub editable: bool,
+    #[serde(default)]
+    pub disabled: bool,
+    #[serde(default)]
+    pub readonly: bool,
+    /// The value as the page holds it (selects: the selected options' text).
+    #[serde(default)]
+    pub value: String,
+    /// Selects: the selected options.
+    #[serde(default)]
+    pub selected: Option<Vec<OptionValue>>,
+    /// Checkboxes, radios and switches.
+    #[serde(default)]
+    pub checked: Option<Tri>,
+}
+
+/// A selected option of a native select: its value and its label.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct OptionValue {
+    pub value: String,
+    pub label: String,
+}
+
+/// `setDirect`: the input's value after the write (the browser may have sanitized it).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ValueReply {
+    pub value: String,
+}
+
+/// `comboOption`: where the matching option is, and its name.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct OptionPoint {
+    pub x: f64,
+    pub y: f64,
+    pub name: String,
 }
 
 /// `scroll`: the window's scroll position afterwards.

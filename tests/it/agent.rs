@@ -24,6 +24,7 @@ pub fn tests() -> Vec<Test> {
             "agent::closed_selects_show_value_and_option_count",
             closed_selects_collapse,
         ),
+        ("agent::set_sets_every_kind_of_control", set_every_control),
     ]
 }
 
@@ -328,4 +329,110 @@ fn closed_selects_collapse(c: &Ctx) {
         line.contains("[options=2]") && line.ends_with(": Small"),
         "{i}"
     );
+}
+
+/// `set` (SPEC 8) sets each kind of control in one step, fires the events a user's input
+/// would (the fixture's controls are controlled the way React controls inputs, so a value
+/// written past the events is never seen) and returns the value read back; a read-back that
+/// differs, a value the control refuses and a missing option are errors naming both.
+fn set_every_control(c: &Ctx) {
+    use serde_json::json;
+    let t = c.snapshot("html/agent/set.html");
+    let r = |needle: &str| crate::common::ref_of(&t, needle);
+    // (control, value asked, value read back)
+    let cases = [
+        (
+            "textbox \"Name\"",
+            json!("Ada Lovelace"),
+            json!("Ada Lovelace"),
+        ),
+        (
+            "textbox \"Arrival\"",
+            json!("2026-05-01"),
+            json!("2026-05-01"),
+        ),
+        ("textbox \"Alarm\"", json!("14:30"), json!("14:30")),
+        ("slider \"Volume\"", json!(55), json!("55")),
+        (
+            "textbox \"Theme colour\"",
+            json!("#FF8800"),
+            json!("#ff8800"),
+        ),
+        ("combobox \"Size\"", json!("Large"), json!("Large")),
+        (
+            "listbox \"Toppings\"",
+            json!(["Cheese", "olives"]),
+            json!(["Cheese", "Olives"]),
+        ),
+        ("checkbox \"Subscribe\"", json!(true), json!(true)),
+        ("radio \"Pro\"", json!(true), json!(true)),
+        ("switch \"Dark mode\"", json!("on"), json!(true)),
+        ("combobox \"City\"", json!("prague"), json!("Prague")),
+        (
+            "textbox \"Notes\"",
+            json!("Late check-in, please"),
+            json!("Late check-in, please"),
+        ),
+    ];
+    let steps: Vec<_> = cases
+        .iter()
+        .map(|(n, v, _)| json!({"set": {"ref": r(n), "value": v}}))
+        .collect();
+    let res = run_steps(c, &json!(steps));
+    assert_eq!(res["status"], "ok", "{res:#}");
+    for (i, (n, _, want)) in cases.iter().enumerate() {
+        assert_eq!(res["steps"][i]["output"]["value"], *want, "{n}: {res:#}");
+    }
+    // the page's own state saw every change (its handlers ran)
+    let state = crate::common::eval(c, "JSON.stringify(window.readState())");
+    let state: serde_json::Value = serde_json::from_str(state.as_str().unwrap()).unwrap();
+    assert_eq!(
+        state,
+        json!({"name": "Ada Lovelace", "arrival": "2026-05-01", "alarm": "14:30",
+            "volume": "55", "colour": "#ff8800", "size": "l", "toppings": ["cheese", "olives"],
+            "subscribe": true, "plan": "pro", "dark": true, "city": "Prague",
+            "notes": "Late check-in, please"}),
+    );
+    // unchecking: a checkbox goes back, a radio cannot be unchecked by a user
+    let res = run_steps(
+        c,
+        &json!([{"set": {"ref": r("checkbox \"Subscribe\""), "value": false}}]),
+    );
+    assert_eq!(res["steps"][0]["output"]["value"], json!(false), "{res:#}");
+    let fails = |step: serde_json::Value| -> String {
+        let res = run_steps(c, &json!([step]));
+        assert_eq!(res["status"], "error", "{res:#}");
+        res["steps"][0]["error"].as_str().unwrap().to_string()
+    };
+    let e = fails(json!({"set": {"ref": r("radio \"Pro\""), "value": false}}));
+    assert!(e.contains("cannot uncheck it"), "{e}");
+    // the page rewrites what was typed: an error naming both values
+    let code = r("textbox \"Code\"");
+    let e = fails(json!({"set": {"ref": code, "value": "abcdef"}}));
+    assert_eq!(
+        e,
+        format!("set {code}: asked for \"abcdef\", the textbox \"Code\" now holds \"ABCD\"")
+    );
+    // a range rounds to its step; a date the browser cannot read is emptied
+    let vol = r("slider \"Volume\"");
+    let e = fails(json!({"set": {"ref": vol, "value": 52}}));
+    assert!(
+        e.contains("asked for \"52\"") && e.contains("now holds \"50\""),
+        "{e}"
+    );
+    let e = fails(json!({"set": {"ref": r("textbox \"Arrival\""), "value": "01/05/2026"}}));
+    assert!(
+        e.contains("now holds \"\"") && e.contains("YYYY-MM-DD"),
+        "{e}"
+    );
+    // no such option, in a select and in a combobox
+    let e = fails(json!({"set": {"ref": r("combobox \"Size\""), "value": "Huge"}}));
+    assert!(e.contains("\"Huge\"") && e.contains("Medium"), "{e}");
+    let e = fails(json!({"set": {"ref": r("combobox \"City\""), "value": "Lisbon"}}));
+    assert!(
+        e.contains("no option of combobox") && e.contains("\"Lisbon\""),
+        "{e}"
+    );
+    let e = fails(json!({"set": {"ref": r("switch \"Dark mode\""), "value": "maybe"}}));
+    assert!(e.contains("true or false"), "{e}");
 }

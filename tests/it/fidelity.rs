@@ -38,6 +38,10 @@ pub fn tests() -> Vec<Test> {
         ),
         ("fidelity::unread_frames_are_named", unread_frames_are_named),
         (
+            "fidelity::controls_inside_their_own_label_as_the_browser",
+            self_in_label_as_the_browser,
+        ),
+        (
             "fidelity::names_of_embedded_controls_as_the_browser",
             embedded_controls_as_the_browser,
         ),
@@ -681,4 +685,26 @@ const IMG_TITLE: &str = r#"- document "Image titles":
 
 fn image_titles_as_the_browser(c: &Ctx) {
     check_with_browser(c, "html/names/img-title.html", IMG_TITLE);
+}
+
+/// A control inside its own label (or inside the element its aria-labelledby points at)
+/// gives nothing to its own name: the browsers' traversal starts with it visited, so a
+/// select there is "Size", not "Size Small Medium".
+const SELF_IN_LABEL: &str = r#"- document "Controls inside their own label":
+  - text: Size
+  - combobox "Size" [options=2] [ref=*]: Medium
+  - text: Toppings
+  - listbox "Toppings" [ref=*]:
+    - option "Cheese" [selected] [ref=*]
+    - option "Olives" [ref=*]
+  - text: Name
+  - textbox "Name" [ref=*]: Ada
+  - text: Comment
+  - textbox "Comment" [ref=*]: Nice stay
+  - text: Volume
+  - slider "Volume" [ref=*]: 30
+"#;
+
+fn self_in_label_as_the_browser(c: &Ctx) {
+    check_with_browser(c, "html/names/self-in-label.html", SELF_IN_LABEL);
 }

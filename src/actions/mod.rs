@@ -23,6 +23,9 @@ use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use tracing::debug;
 
+mod set;
+pub use set::set;
+
 /// What an action reports besides success: notes for the step's `warning`.
 #[derive(Debug, Default, Clone)]
 pub struct Outcome {
@@ -95,11 +98,21 @@ pub async fn click(
 ) -> Result<Outcome> {
     let btn = button_code(button)?;
     let p = point(b, r, !force).await?;
-    let (x, y) = (p.x, p.y);
+    click_at(b, r, p.x, p.y, btn, if double { 2 } else { 1 }).await?;
+    Ok(Outcome {
+        output: None,
+        warnings: minor_note(p.minor),
+        stats: None,
+    })
+}
+
+/// A real click at (x, y) of the tab's viewport, in the document of ref `r` (its frame on
+/// Firefox): `clicks` presses of mouse button `btn`.
+async fn click_at(b: &Browser, r: &str, x: f64, y: f64, btn: u32, clicks: u32) -> Result<()> {
     let inside = input_frame_of(b, Some(r)).await?;
     let (sx, sy) = inside.map_or((0.0, 0.0), |i| i.offset);
     let mut m = vec![move_to(x - sx, y - sy, None)];
-    for _ in 0..if double { 2 } else { 1 } {
+    for _ in 0..clicks {
         m.push(PointerAction::PointerDown { button: btn });
         m.push(PointerAction::PointerUp { button: btn });
     }
@@ -109,24 +122,17 @@ pub async fn click(
         // Without BiDi, the driver dispatches input with its own page scripts, which a page
         // that replaced built-ins (JSON.stringify...) breaks; DevTools input events need no
         // page script.
-        if !cdp_click(
-            b,
-            x,
-            y,
-            button.unwrap_or("left"),
-            if double { 2 } else { 1 },
-        )
-        .await
-        {
+        let name = match btn {
+            1 => "middle",
+            2 => "right",
+            _ => "left",
+        };
+        if !cdp_click(b, x, y, name, clicks).await {
             return Err(e);
         }
         debug!("click dispatched through DevTools after the driver failed: {e}");
     }
-    Ok(Outcome {
-        output: None,
-        warnings: minor_note(p.minor),
-        stats: None,
-    })
+    Ok(())
 }
 
 /// One input gesture: a mouse's actions or a keyboard's.

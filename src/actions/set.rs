@@ -1,0 +1,277 @@
+//! `set` (SPEC 8): any control to a value in one call, with the value read back.
+//!
+//! Owns: which input each kind of control gets and the read-back check. Must not: reach the
+//! page other than through the engine's methods and the input helpers of `actions`.
+
+use super::{Outcome, ask, click, click_at, fill, point, quote, select, set_checked};
+use crate::browser::Browser;
+use crate::engine::Method;
+use crate::error::{Error, Result};
+use crate::refs::parse_ref;
+use crate::wire::{ControlReply, OptionPoint, ValueReply};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+/// The expected spelling of a value the browser sanitizes (HTML's value sanitization
+/// algorithms), for the read-back error.
+fn value_format(control: &str) -> &'static str {
+    match control {
+        "date" => " (dates are YYYY-MM-DD)",
+        "time" => " (times are HH:MM or HH:MM:SS)",
+        "month" => " (months are YYYY-MM)",
+        "week" => " (weeks are YYYY-Www)",
+        "datetime-local" => " (local date-times are YYYY-MM-DDTHH:MM)",
+        "color" => " (colours are #rrggbb)",
+        "range" => " (a range clamps to its min and max and rounds to its step)",
+        _ => "",
+    }
+}
+
+/// `set`'s value as text: strings as they are, numbers and booleans in JSON.
+fn value_text(v: &Value) -> Result<String> {
+    match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(n.to_string()),
+        Value::Bool(b) => Ok(b.to_string()),
+        other => Err(Error::Usage(format!(
+            "set: this control takes one value (a string or a number), not {other}"
+        ))),
+    }
+}
+
+/// `set`'s value for a checkbox, radio or switch.
+fn value_bool(v: &Value) -> Result<bool> {
+    let s = match v {
+        Value::Bool(b) => return Ok(*b),
+        Value::String(s) => s.trim().to_ascii_lowercase(),
+        Value::Number(n) => n.to_string(),
+        _ => String::new(),
+    };
+    match s.as_str() {
+        "true" | "on" | "yes" | "checked" | "1" => Ok(true),
+        "false" | "off" | "no" | "unchecked" | "0" => Ok(false),
+        _ => Err(Error::Usage(format!(
+            "set: a checkbox, radio or switch takes true or false, not {v}"
+        ))),
+    }
+}
+
+/// One `set` call: the session, the ref and what the control is.
+struct Target<'a> {
+    b: &'a Browser,
+    r: &'a str,
+    rr: String,
+    c: ControlReply,
+}
+
+impl Target<'_> {
+    /// `role "name"` of the control, for messages.
+    fn what(&self) -> String {
+        format!("{} {}", self.c.role, quote(&self.c.name))
+    }
+
+    /// The control as it is now.
+    async fn read(&self) -> Result<ControlReply> {
+        ask(
+            self.b,
+            Method::Control {
+                r#ref: self.rr.clone(),
+            },
+        )
+        .await
+    }
+
+    /// The read-back error: what was asked and what the control holds.
+    fn differs(&self, asked: &str, got: &str, hint: &str) -> Error {
+        Error::Step(format!(
+            "set {}: asked for {}, the {} now holds {}{hint}",
+            self.rr,
+            quote(asked),
+            self.what(),
+            quote(got)
+        ))
+    }
+}
+
+/// Sets any control to `value` in one call (SPEC 8 `set`): text fields and contenteditable
+/// by real keys, date/time/month/week/colour/range inputs through their value setter with
+/// the events of a user's edit, native selects by value or label, checkboxes, radios and
+/// switches by a real click when they differ, ARIA comboboxes by typing (or opening) and
+/// clicking the matching option. Returns the value read back; a read-back that differs from
+/// what was asked is an error naming both.
+pub async fn set(b: &Browser, r: &str, value: &Value) -> Result<Outcome> {
+    let rr = parse_ref(r)?;
+    let c: ControlReply = ask(b, Method::Control { r#ref: rr.clone() }).await?;
+    let t = Target { b, r, rr, c };
+    let what = t.what();
+    let rr = &t.rr;
+    if t.c.disabled {
+        return Err(Error::Step(format!(
+            "{what} ({rr}) is disabled: it cannot be set"
+        )));
+    }
+    if t.c.readonly {
+        return Err(Error::Step(format!(
+            "{what} ({rr}) is read-only: it cannot be set"
+        )));
+    }
+    match t.c.control.as_str() {
+        "checkbox" | "radio" | "switch" => set_checkable(&t, value).await,
+        "select" | "select-multiple" => set_select(&t, value).await,
+        "date" | "time" | "month" | "week" | "datetime-local" | "color" | "range" => {
+            set_direct(&t, value).await
+        }
+        "text" | "contenteditable" => set_text(&t, value).await,
+        "combobox" => set_combobox(&t, value).await,
+        "file" => Err(Error::Usage(format!(
+            "{what} ({rr}) is a file input: use upload with the file paths"
+        ))),
+        _ => Err(Error::Step(format!(
+            "{what} ({rr}) is not a control set can fill (text field, date/time, colour, \
+             range, select, checkbox, radio, switch, combobox or contenteditable): click it \
+             instead"
+        ))),
+    }
+}
+
+fn read_back(v: Value) -> Outcome {
+    Outcome {
+        output: Some(json!({ "value": v })),
+        ..Outcome::default()
+    }
+}
+
+/// Checkboxes, radios and switches: a real click when the state differs.
+async fn set_checkable(t: &Target<'_>, value: &Value) -> Result<Outcome> {
+    let want = value_bool(value)?;
+    if t.c.control == "radio" && !want && t.c.checked.as_ref().is_some_and(|c| c.is_true()) {
+        return Err(Error::Step(format!(
+            "{} ({}) is a radio button: a user cannot uncheck it; set another radio of its \
+             group instead",
+            t.what(),
+            t.rr
+        )));
+    }
+    let done = set_checked(t.b, t.r, want).await?;
+    let now = t.read().await?.checked.is_some_and(|c| c.is_true());
+    if now != want {
+        return Err(t.differs(&want.to_string(), &now.to_string(), ""));
+    }
+    Ok(Outcome {
+        warnings: done.warnings,
+        ..read_back(json!(now))
+    })
+}
+
+/// Native selects: options by value or label (a list for multiple selects).
+async fn set_select(t: &Target<'_>, value: &Value) -> Result<Outcome> {
+    let wanted: Vec<String> = match value {
+        Value::Array(a) => a.iter().map(value_text).collect::<Result<_>>()?,
+        v => vec![value_text(v)?],
+    };
+    select(t.b, t.r, &wanted).await?;
+    let sel = t.read().await?.selected.unwrap_or_default();
+    let all_there = wanted.len() == sel.len()
+        && wanted.iter().all(|w| {
+            sel.iter()
+                .any(|o| o.value == *w || norm_ws(&o.label) == norm_ws(w))
+        });
+    if !all_there {
+        let got: Vec<&str> = sel.iter().map(|o| o.label.as_str()).collect();
+        return Err(t.differs(&wanted.join(", "), &got.join(", "), ""));
+    }
+    let labels: Vec<String> = sel.into_iter().map(|o| o.label).collect();
+    Ok(read_back(if t.c.control == "select" {
+        json!(labels.into_iter().next().unwrap_or_default())
+    } else {
+        json!(labels)
+    }))
+}
+
+/// Date, time, month, week, datetime-local, colour and range inputs: the value setter.
+async fn set_direct(t: &Target<'_>, value: &Value) -> Result<Outcome> {
+    let want = value_text(value)?;
+    point(t.b, t.r, false).await?;
+    let set = Method::SetDirect {
+        r#ref: t.rr.clone(),
+        value: want.clone(),
+    };
+    let got: ValueReply = ask(t.b, set).await?;
+    let same = got.value == want
+        || (t.c.control == "color" && got.value.eq_ignore_ascii_case(&want))
+        || (t.c.control == "range" && same_number(&got.value, &want));
+    if !same {
+        return Err(t.differs(&want, &got.value, value_format(&t.c.control)));
+    }
+    Ok(read_back(json!(got.value)))
+}
+
+/// Text fields and contenteditable: cleared and typed with real keys.
+async fn set_text(t: &Target<'_>, value: &Value) -> Result<Outcome> {
+    let want = value_text(value)?;
+    fill(t.b, t.r, &want).await?;
+    let now = t.read().await?.value;
+    let same = if t.c.control == "contenteditable" {
+        norm_ws(&now) == norm_ws(&want)
+    } else {
+        now == want
+    };
+    if !same {
+        return Err(t.differs(&want, &now, ""));
+    }
+    Ok(read_back(json!(now)))
+}
+
+/// ARIA comboboxes: typed into (or opened with a click), then the matching option clicked.
+async fn set_combobox(t: &Target<'_>, value: &Value) -> Result<Outcome> {
+    let want = value_text(value)?;
+    if t.c.editable {
+        fill(t.b, t.r, &want).await?;
+    } else {
+        click(t.b, t.r, None, false, false).await?;
+    }
+    // the popup may open (and its options load) a moment after the input
+    let pick = Method::ComboOption {
+        r#ref: t.rr.clone(),
+        value: want.clone(),
+    };
+    let deadline = Instant::now() + Duration::from_millis(3000);
+    let opt = loop {
+        match crate::capture::call_for_ref::<OptionPoint>(&t.b.client, pick.clone()).await {
+            Ok((mut p, (dx, dy))) => {
+                p.x += dx;
+                p.y += dy;
+                break p;
+            }
+            // no matching option yet: the list may still be loading
+            Err(Error::Step(_)) if Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    click_at(t.b, t.r, opt.x, opt.y, 0, 1).await?;
+    // frameworks update the field on the next task after the option's click
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let now = t.read().await?.value;
+    let (n, o) = (
+        norm_ws(&now).to_lowercase(),
+        norm_ws(&opt.name).to_lowercase(),
+    );
+    if !n.contains(&o) {
+        return Err(t.differs(&opt.name, &now, ""));
+    }
+    Ok(Outcome {
+        output: Some(json!({"value": now, "option": opt.name})),
+        ..Outcome::default()
+    })
+}
+
+fn norm_ws(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Two spellings of the same number ("50" and "50.0").
+fn same_number(a: &str, b: &str) -> bool {
+    matches!((a.trim().parse::<f64>(), b.trim().parse::<f64>()), (Ok(x), Ok(y)) if x == y)
+}

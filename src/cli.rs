@@ -126,8 +126,13 @@ pub enum Command {
         #[command(subcommand)]
         action: SessionAction,
     },
-    /// Serve MCP on stdio: every step action as a tool (stdout carries protocol only).
-    Mcp,
+    /// Serve MCP on stdio: step actions as tools (stdout carries protocol only).
+    Mcp {
+        /// core: the actions of an agent's loop (the rest through browser_run_steps);
+        /// all: one tool per step action.
+        #[arg(long, value_enum, default_value = "core")]
+        tools: ariasnap::mcp::tools::ToolSet,
+    },
     /// Serve a bundled demo page on 127.0.0.1 and print its snapshot.
     Demo {
         /// Keep the demo's browser session open afterwards (session "demo").

@@ -34,20 +34,24 @@ pub struct Server {
     own_session: bool,
 }
 
-/// The tool list, derived from the step schema.
-pub fn tool_defs() -> Vec<ToolDef> {
-    tools::tools_from_schema(&crate::steps::step_schema(), &crate::steps::steps_schema())
+/// The tool list of a set, derived from the step schema.
+pub fn tool_defs(set: tools::ToolSet) -> Vec<ToolDef> {
+    tools::tool_set(
+        &crate::steps::step_schema(),
+        &crate::steps::steps_schema(),
+        set,
+    )
 }
 
 impl Server {
     /// A server using `bopts` (session name empty: a private session `mcp-<pid>`).
-    pub fn new(mut bopts: BrowserOptions, ropts: RunOptions) -> Self {
+    pub fn new(mut bopts: BrowserOptions, ropts: RunOptions, set: tools::ToolSet) -> Self {
         let own_session = bopts.session.is_empty();
         if own_session {
             bopts.session = format!("mcp-{}", std::process::id());
         }
         Server {
-            tools: tool_defs(),
+            tools: tool_defs(set),
             browser: Mutex::new(None),
             bopts,
             ropts,
@@ -194,8 +198,8 @@ impl ServerHandler for Server {
 }
 
 /// Serves MCP on stdin/stdout until the client disconnects, then closes the browser.
-pub async fn serve(bopts: BrowserOptions, ropts: RunOptions) -> Result<()> {
-    let server = Arc::new(Server::new(bopts, ropts));
+pub async fn serve(bopts: BrowserOptions, ropts: RunOptions, set: tools::ToolSet) -> Result<()> {
+    let server = Arc::new(Server::new(bopts, ropts, set));
     let handler = ArcServer(server.clone());
     let running = handler
         .serve(rmcp::transport::stdio())
@@ -237,7 +241,7 @@ mod tests {
 
     #[test]
     fn every_step_action_has_a_tool_and_every_tool_an_action() {
-        let defs = tool_defs();
+        let defs = tool_defs(tools::ToolSet::All);
         for a in crate::steps::ACTIONS {
             assert!(
                 defs.iter().any(|d| d.action.as_deref() == Some(a)),
@@ -281,7 +285,7 @@ mod tests {
 
     #[test]
     fn tool_calls_parse_as_steps() {
-        let defs = tool_defs();
+        let defs = tool_defs(tools::ToolSet::Core);
         let by = |n: &str| defs.iter().find(|d| d.name == n).unwrap().clone();
         let mut a = Map::new();
         a.insert("url".into(), "http://127.0.0.1/".into());

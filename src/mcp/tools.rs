@@ -202,6 +202,158 @@ pub fn tools_from_schema(step_schema: &Value, step_file_schema: &Value) -> Vec<T
     tools
 }
 
+/// Which tools `tools/list` offers (`ariasnap mcp --tools core|all`, SPEC 8: small tool
+/// definitions, since every agent turn pays for them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ToolSet {
+    /// The actions an agent's loop needs; every other action stays reachable through
+    /// `browser_run_steps`.
+    #[default]
+    Core,
+    /// One tool per step action, and `browser_run_steps` with the whole step schema.
+    All,
+}
+
+/// The actions of the core tool set: open and read a page, act on refs (`set` covers
+/// selects, checkboxes, dates and comboboxes), wait, and the rest through a step list.
+pub const CORE_ACTIONS: &[&str] = &[
+    "goto",
+    "back",
+    "snapshot",
+    "search",
+    "click",
+    "fill",
+    "set",
+    "type",
+    "press",
+    "hover",
+    "scroll",
+    "wait",
+    "listTabs",
+    "switchTab",
+    "eval",
+    "screenshot",
+];
+
+/// The tools of a set: compacted schemas (no null defaults, no `["T", "null"]` unions,
+/// no repeated descriptions) and, in the core set, a `browser_run_steps` that names the
+/// step form instead of inlining every action's schema.
+pub fn tool_set(step_schema: &Value, step_file_schema: &Value, set: ToolSet) -> Vec<ToolDef> {
+    let mut tools = tools_from_schema(step_schema, step_file_schema);
+    if set == ToolSet::Core {
+        tools.retain(|t| {
+            t.action
+                .as_deref()
+                .is_none_or(|a| CORE_ACTIONS.contains(&a))
+        });
+        if let Some(run) = tools.iter_mut().find(|t| t.action.is_none()) {
+            let actions: Vec<String> = actions_in_schema(step_schema)
+                .into_iter()
+                .map(|(a, _, _)| a)
+                .collect();
+            let items = json!({
+                "type": "object",
+                "description": format!(
+                    "One step: {{\"<action>\": <argument>}}, the argument as the action's tool \
+                     takes it, or its short form: {{\"click\": \"s1e4\"}}, {{\"set\": \
+                     {{\"ref\": \"s1e5\", \"value\": \"2026-05-01\"}}}}, {{\"goto\": \"https://...\"}}; \
+                     \"optional\": true lets the run go on when it fails; a malformed step's \
+                     error shows the right form. Actions: {}.",
+                    actions.join(", ")
+                ),
+            });
+            run.input_schema.insert(
+                "properties".into(),
+                json!({ "steps": {"type": "array", "items": items} }),
+            );
+        }
+    }
+    for t in &mut tools {
+        t.input_schema.remove("description");
+        let mut v = Value::Object(std::mem::take(&mut t.input_schema));
+        compact(&mut v);
+        if let Value::Object(m) = v {
+            t.input_schema = m;
+        }
+    }
+    point_to_other_tools(&mut tools);
+    tools
+}
+
+/// Where an argument takes another tool's whole argument object (goto's `snapshot` takes
+/// the snapshot options), that form names the other tool instead of repeating its schema.
+fn point_to_other_tools(tools: &mut [ToolDef]) {
+    let shapes: Vec<(String, Value)> = tools
+        .iter()
+        .filter_map(|t| {
+            let p = t.input_schema.get("properties")?;
+            (p.as_object()?.len() > 2).then(|| (t.name.clone(), p.clone()))
+        })
+        .collect();
+    for t in tools.iter_mut() {
+        let Some(Value::Object(props)) = t.input_schema.get_mut("properties") else {
+            continue;
+        };
+        for prop in props.values_mut() {
+            let Some(Value::Array(forms)) = prop.get_mut("anyOf") else {
+                continue;
+            };
+            for f in forms.iter_mut() {
+                let Some(p) = f.get("properties") else {
+                    continue;
+                };
+                if let Some((name, _)) = shapes.iter().find(|(n, s)| s == p && *n != t.name) {
+                    *f = json!({"type": "object", "description": format!("the arguments of {name}")});
+                }
+            }
+        }
+    }
+}
+
+/// Drops what a JSON schema says twice or says for nothing: `default` of null, false or
+/// empty, `format` and `minimum: 0` of integers, `null` in a `type` list (optional fields
+/// are optional anyway), and a one-variant `anyOf`.
+pub fn compact(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            if m.get("default").is_some_and(|d| {
+                d.is_null() || d == &Value::Bool(false) || d == &json!([]) || d == &json!({})
+            }) {
+                m.remove("default");
+            }
+            m.remove("format");
+            if m.get("minimum") == Some(&json!(0)) || m.get("minimum") == Some(&json!(0.0)) {
+                m.remove("minimum");
+            }
+            if let Some(Value::Array(types)) = m.get("type") {
+                let rest: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+                if rest.len() == 1 {
+                    m.insert("type".into(), rest[0].clone());
+                } else {
+                    m.insert("type".into(), Value::Array(rest));
+                }
+            }
+            for key in ["anyOf", "oneOf"] {
+                if let Some(Value::Array(vs)) = m.get_mut(key) {
+                    vs.retain(|x| x.get("type").and_then(Value::as_str) != Some("null"));
+                    if vs.len() == 1 {
+                        let only = vs.remove(0);
+                        m.remove(key);
+                        if let Value::Object(o) = only {
+                            for (k, x) in o {
+                                m.entry(k).or_insert(x);
+                            }
+                        }
+                    }
+                }
+            }
+            m.values_mut().for_each(compact);
+        }
+        Value::Array(a) => a.iter_mut().for_each(compact),
+        _ => {}
+    }
+}
+
 /// Drops the descriptions of fields (kept: those of the actions themselves, which sit
 /// beside a `required` list of one action name).
 fn strip_field_docs(v: &mut Value) {
@@ -333,6 +485,91 @@ mod tests {
         assert_eq!(
             step_from_call(&by("browser_tabs"), Map::new()),
             json!({"listTabs": {}})
+        );
+    }
+
+    /// The JSON of a tool list as `tools/list` sends it (name, description, inputSchema).
+    fn listed(tools: &[ToolDef]) -> String {
+        let v: Vec<Value> = tools
+            .iter()
+            .map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema}))
+            .collect();
+        json!({ "tools": v }).to_string()
+    }
+
+    /// SPEC 8: `tools/list` of the default (core) set is under 12 KB; the core set still
+    /// has the agent's loop, and `all` has one tool per action.
+    #[test]
+    fn core_tool_list_is_small_and_all_is_complete() {
+        let (step, file) = (crate::steps::step_schema(), crate::steps::steps_schema());
+        let core = tool_set(&step, &file, ToolSet::Core);
+        let bytes = listed(&core).len();
+        assert!(bytes < 12_000, "core tools/list is {bytes} bytes");
+        let names: Vec<&str> = core.iter().map(|t| t.name.as_str()).collect();
+        for n in [
+            "browser_navigate",
+            "browser_snapshot",
+            "browser_click",
+            "browser_set",
+            "browser_run_steps",
+        ] {
+            assert!(names.contains(&n), "{n} not in {names:?}");
+        }
+        assert!(!names.contains(&"browser_select_option"), "{names:?}");
+        let all = tool_set(&step, &file, ToolSet::All);
+        assert_eq!(all.len(), crate::steps::ACTIONS.len() + 1);
+        // compacting never drops a field: every tool keeps its properties and required list
+        let full = tools_from_schema(&step, &file);
+        for (a, b) in all.iter().zip(&full) {
+            let keys = |t: &ToolDef| {
+                t.input_schema
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .map(|p| p.keys().cloned().collect::<Vec<_>>())
+            };
+            assert_eq!(keys(a), keys(b), "{}", a.name);
+            assert_eq!(
+                a.input_schema.get("required"),
+                b.input_schema.get("required"),
+                "{}",
+                a.name
+            );
+        }
+        // the core run_steps names every action
+        let run = listed(&core[core.len() - 1..]);
+        for a in crate::steps::ACTIONS {
+            assert!(
+                run.contains(&format!(" {a},")) || run.contains(&format!(" {a}.")),
+                "{a}"
+            );
+        }
+    }
+
+    #[test]
+    fn compact_drops_what_says_nothing() {
+        let mut v = json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": ["string", "null"], "default": null, "description": "A."},
+                "n": {"type": ["integer", "null"], "format": "uint64", "minimum": 0, "default": null},
+                "f": {"type": "boolean", "default": false},
+                "t": {"type": "boolean", "default": true},
+                "o": {"anyOf": [{"type": "string"}, {"type": "null"}]}
+            }
+        });
+        compact(&mut v);
+        assert_eq!(
+            v,
+            json!({
+                "type": "object",
+                "properties": {
+                    "a": {"type": "string", "description": "A."},
+                    "n": {"type": "integer"},
+                    "f": {"type": "boolean"},
+                    "t": {"type": "boolean", "default": true},
+                    "o": {"type": "string"}
+                }
+            })
         );
     }
 }

@@ -73,6 +73,16 @@ fn snapshot_detail(s: &str) -> std::result::Result<SnapshotArgs, String> {
     })
 }
 
+// The forms `goto`'s `snapshot` takes, for the schema (what `snapshot_opt` reads).
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum SnapshotOptForm {
+    On(bool),
+    Detail(String),
+    Args(SnapshotArgs),
+}
+
 /// `goto`'s `snapshot`: `true`, a detail level, or snapshot options (`false` and `null`:
 /// none), the forms the `snapshot` step itself takes.
 fn snapshot_opt<'de, D: Deserializer<'de>>(
@@ -163,7 +173,7 @@ pub struct GotoArgs {
     /// Take a snapshot once loaded and return it: true, a detail level (full,
     /// interactive, summary) or snapshot options; omit to stay silent.
     #[serde(default, deserialize_with = "snapshot_opt")]
-    #[schemars(with = "Option<Form<String, SnapshotArgs>>")]
+    #[schemars(with = "Option<SnapshotOptForm>")]
     #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "DETAIL", value_parser = snapshot_detail)]
     pub snapshot: Option<SnapshotArgs>,
 }

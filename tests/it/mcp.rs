@@ -35,6 +35,9 @@ fn stdio_session(c: &Ctx) {
             Some("ariasnap")
         );
         let tools = client.list_all_tools().await.expect("tools/list");
+        // SPEC 8: the default tool set's definitions stay under 12 KB
+        let bytes = serde_json::to_string(&tools).unwrap().len();
+        assert!(bytes < 12_000, "tools/list is {bytes} bytes");
         let names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
         for n in [
             "browser_navigate",

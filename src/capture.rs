@@ -33,6 +33,8 @@ pub struct CaptureOptions {
     pub root: Option<String>,
     /// Boxes for every node.
     pub boxes: bool,
+    /// Refs for every element node, shown on elided lines only (`--budget`).
+    pub container_refs: bool,
     /// Skip the engine's short-lived snapshot cache.
     pub no_cache: bool,
     /// Print secret-shaped values as they are (also for the whole process:
@@ -49,6 +51,7 @@ impl Default for CaptureOptions {
             viewport: false,
             root: None,
             boxes: false,
+            container_refs: false,
             no_cache: false,
             reveal_secrets: false,
         }
@@ -147,6 +150,7 @@ async fn walk(
         // --root scopes the tab's document; frames read inside it are whole
         root: if frame == 0 { opts.root.clone() } else { None },
         boxes: opts.boxes,
+        container_refs: opts.container_refs,
         no_cache,
         frame,
     });

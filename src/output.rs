@@ -46,12 +46,12 @@ pub fn spill_if_over(
         ViewFormat::Text => ".txt",
     };
     let stem = match v {
-        View::Tree(s, _) => format!("snapshot-s{}", s.number),
+        View::Tree(s, _) | View::Budgeted(s, _) => format!("snapshot-s{}", s.number),
         View::Data(_) => "query".to_string(),
     };
     let art = spill::write_artifact(body.as_bytes(), &stem, ext, dir)?;
     let refs_file = match v {
-        View::Tree(s, _) if s.ref_count() > view::REFS_FILE_OVER => {
+        View::Tree(s, _) | View::Budgeted(s, _) if s.ref_count() > view::REFS_FILE_OVER => {
             let map = view::refs_map(s).to_string();
             Some(spill::write_artifact(map.as_bytes(), &format!("{stem}.refs"), ".json", dir)?.path)
         }
@@ -149,6 +149,12 @@ pub fn emit_view_noted(
         eprintln!("wrote {} bytes to {}", body.len(), f.display());
         return Ok(());
     }
+    if let View::Budgeted(s, _) = v {
+        // SPEC 8: a budgeted snapshot is printed, never a file pointer
+        let (body, _) =
+            budgeted_inline(s, body, format, ropts.verbose, oopts.artifacts.as_deref())?;
+        return print_stdout(&body);
+    }
     let Some(sp) = spill_if_over(
         &body,
         v,
@@ -186,6 +192,61 @@ pub fn emit_view_noted(
             crate::snapshot::detail::summary_text(snap)
         ),
     })
+}
+
+/// A budgeted snapshot's body as delivered (SPEC 8): when parts were elided, the whole tree
+/// goes to a file named on a last `# whole tree:` line (text) or in `wholeTree` (JSON).
+/// Returns the body and the file written, if any.
+pub fn budgeted_inline(
+    s: &crate::snapshot::Snapshot,
+    body: String,
+    fmt: ViewFormat,
+    verbose: bool,
+    dir: Option<&std::path::Path>,
+) -> Result<(String, Option<std::path::PathBuf>)> {
+    use crate::query::view::{self, View};
+    let elided = match fmt {
+        ViewFormat::Text => body.contains("\n# elided: "),
+        _ => body.contains("\"elided\":{"),
+    };
+    if !elided {
+        return Ok((body, None));
+    }
+    let whole = View::Tree(Box::new(s.clone()), view::Detail::Full);
+    let full = view::render_view(&whole, fmt, verbose, false)?;
+    let ext = if fmt == ViewFormat::Text {
+        ".txt"
+    } else {
+        ".json"
+    };
+    let file = spill::write_artifact(
+        full.as_bytes(),
+        &format!("snapshot-s{}", s.number),
+        ext,
+        dir,
+    )?;
+    let body = match fmt {
+        ViewFormat::Text => format!(
+            "{body}# whole tree: {} ({} bytes)\n",
+            crate::snapshot::safe::text(&file.path.display().to_string()),
+            file.bytes
+        ),
+        _ => {
+            let mut v: serde_json::Value =
+                serde_json::from_str(&body).map_err(|source| crate::error::Error::Json {
+                    what: "a rendered snapshot",
+                    source,
+                })?;
+            if let Some(m) = v.as_object_mut() {
+                m.insert(
+                    "wholeTree".into(),
+                    serde_json::json!({"path": file.path, "bytes": file.bytes}),
+                );
+            }
+            crate::snapshot::safe::to_json(&v, false).unwrap_or_default()
+        }
+    };
+    Ok((body, Some(file.path)))
 }
 
 /// Renders and delivers a full snapshot (spilling when over the inline limit).

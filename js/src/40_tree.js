@@ -419,6 +419,10 @@ function newWalk(rootDoc, opts) {
     verbose: !!opts.verbose,
     wantBoxes: !!opts.viewport || !!opts.boxes,
     viewportOnly: !!opts.viewport,
+    // SPEC 8 budgets: every element node gets a ref, so that a subtree the host elides can
+    // be expanded with --root; the refs of nodes that are not candidates are marked (c: 1)
+    // and shown on elided lines only
+    containerRefs: !!opts.containerRefs,
     // Inside a cross-origin frame read by the host, refs carry its index (f<k>) and frames
     // nested in it are numbered k*1000+j so refs stay unique in the tab.
     frameBase: opts.frame > 0 ? opts.frame : 0,
@@ -751,6 +755,9 @@ function emitRoleNode(w, el, role, tag, parentOut, ctx, attrs) {
   if (idx < 0) return -1;
   const tier = candidateTier(el, role, tag, st, ctx, attrs);
   if (tier < 3) push(w.cands, { i: idx, el: el, tier: tier, role: role, name: name, frame: ctx >> 8 });
+  else if (w.containerRefs) {
+    push(w.cands, { i: idx, el: el, tier: 1, role: role, name: name, frame: ctx >> 8, container: true });
+  }
   return idx;
 }
 

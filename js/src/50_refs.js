@@ -28,7 +28,9 @@ function deref(w) {
  */
 function mintRefs(walked, n, allRefs) {
   const cands = walked.cands;
-  const compact = !allRefs && cands.length > 100;
+  let real = 0;
+  for (let i = 0; i < cands.length; i++) if (!cands[i].container) real++;
+  const compact = !allRefs && real > 100;
   let withheld = 0;
   let count = 0;
   for (let i = 0; i < cands.length; i++) {
@@ -54,7 +56,8 @@ function mintRefs(walked, n, allRefs) {
       publicRefs[ref] = c.el;
     }
     walked.nodes[c.i].ref = ref;
-    count++;
+    if (c.container) walked.nodes[c.i].c = 1;
+    else count++;
   }
   return { refs: count, withheld: withheld };
 }

@@ -123,7 +123,8 @@ function encodeNodes(nodes, frames, docUrl) {
     // the parent as a distance back (small numbers: fewer bytes than an index)
     const p = i > 0 ? out.length - newIx[nd.p] : 0;
     const f2 = (isText ? nd.v : nd.n) || 0;
-    const f3 = nd.ref || 0;
+    // a ref minted only so that a budget can elide the node is sent as "+ref" (host: elide_ref)
+    const f3 = (nd.c && nd.ref ? "+" + nd.ref : nd.ref) || 0;
     const f4 = (isText ? 0 : nd.v) || 0;
     const f6 = nd.s || 0;
     // arrays of their final length (trimming one afterwards is slow in V8)
@@ -198,6 +199,7 @@ function doSnapshot(opts) {
     verbose: !!opts.verbose,
     viewport: !!opts.viewport,
     boxes: !!opts.boxes,
+    containerRefs: !!opts.containerRefs,
     rootEl: rootRes.el,
     frame: opts.frame | 0,
   });
@@ -255,7 +257,7 @@ let cacheHits = 0;
 
 function cacheKey(opts) {
   return $stringify([opts.maxNodes | 0, !!opts.verbose, !!opts.viewport, !!opts.boxes, opts.root || null,
-    opts.frame | 0]);
+    opts.frame | 0, !!opts.containerRefs]);
 }
 
 function snapshotCached(opts) {

@@ -143,6 +143,8 @@ pub struct Walk {
     pub root: Option<String>,
     /// Boxes for every node.
     pub boxes: bool,
+    /// Refs for every element node (SPEC 8 budgets: elided subtrees expand with --root).
+    pub container_refs: bool,
     /// Neither read nor replace the short-lived snapshot cache.
     pub no_cache: bool,
     /// The cross-origin frame being read (0 for the tab's document): its refs get `f<k>`.
@@ -247,7 +249,7 @@ mod tests {
                     ..Walk::default()
                 }),
                 "snapshot",
-                r#"{"n":2,"maxNodes":5,"allRefs":false,"verbose":false,"viewport":false,"root":null,"boxes":false,"noCache":false,"frame":0}"#,
+                r#"{"n":2,"maxNodes":5,"allRefs":false,"verbose":false,"viewport":false,"root":null,"boxes":false,"containerRefs":false,"noCache":false,"frame":0}"#,
             ),
             (
                 Method::Condition(Condition::Url {

@@ -24,6 +24,9 @@ use std::sync::Arc;
 use tokio::sync::Mutex;
 use tools::ToolDef;
 
+/// Tokens an explicit `browser_snapshot` fits in unless the call says otherwise (SPEC 8).
+pub const DEFAULT_BUDGET: u64 = 4000;
+
 /// The MCP server's state.
 pub struct Server {
     tools: Vec<ToolDef>,
@@ -65,7 +68,13 @@ impl Server {
                 let steps = args.get("steps").cloned().unwrap_or(Value::Null);
                 parse::parse_value(&steps, def.name.as_str())?
             }
-            Some(_) => {
+            Some(action) => {
+                let mut args = args;
+                // SPEC 8: an explicit snapshot comes back inline, fitted to a budget, with
+                // the whole tree in a file when it did not fit (never a bare file pointer)
+                if action == "snapshot" && !args.contains_key("budget") {
+                    args.insert("budget".into(), Value::from(DEFAULT_BUDGET));
+                }
                 let step = tools::step_from_call(def, args);
                 let parsed = parse::parse_step(&step, 0).map_err(|p| Error::StepFile {
                     path: def.name.clone(),

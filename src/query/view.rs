@@ -33,6 +33,8 @@ impl Detail {
 pub enum View {
     /// A tree at some detail level.
     Tree(Box<Snapshot>, Detail),
+    /// The full tree made to fit a budget of tokens (SPEC 8).
+    Budgeted(Box<Snapshot>, u64),
     /// Data: query results, pages, silent captures, unchanged replies.
     Data(Value),
 }
@@ -80,10 +82,54 @@ pub fn render_view(v: &View, fmt: ViewFormat, verbose: bool, pretty: bool) -> Re
                 pretty,
             ),
         },
+        View::Budgeted(s, tokens) => budgeted(s, *tokens, fmt, &ropts, pretty),
         View::Tree(s, Detail::Summary) => match fmt {
             ViewFormat::Text => Ok(detail::summary_text(s)),
             _ => super::format_value(&detail::summary_json(s), fmt == ViewFormat::Yaml, pretty),
         },
+    }
+}
+
+/// Room kept for the `# elided:` and `# whole tree:` lines.
+const FOOTER_ROOM: usize = 240;
+
+/// A snapshot within a budget: the pruned tree and the `# elided:` footer (text), or
+/// `elided` beside the tree (JSON); the whole tree when it fits.
+fn budgeted(
+    s: &Snapshot,
+    tokens: u64,
+    fmt: ViewFormat,
+    ropts: &RenderOptions,
+    pretty: bool,
+) -> Result<String> {
+    use crate::snapshot::budget;
+    let bytes = budget::bytes_of(tokens).saturating_sub(FOOTER_ROOM);
+    match fmt {
+        ViewFormat::Text => {
+            let r = |x: &Snapshot| render::to_text(x, ropts);
+            Ok(match budget::fit(s, bytes, &r) {
+                None => r(s),
+                Some((pruned, f)) => format!("{}{}\n", r(&pruned), budget::footer_line(&f)),
+            })
+        }
+        _ => {
+            let r = |x: &Snapshot| render::to_json(x, ropts, pretty);
+            let (tree, f) = match budget::fit(s, bytes, &r) {
+                None => (r(s), None),
+                Some((pruned, f)) => (r(&pruned), Some(f)),
+            };
+            let mut v: Value = serde_json::from_str(&tree).map_err(|source| Error::Json {
+                what: "a rendered snapshot",
+                source,
+            })?;
+            if let (Some(f), Some(m)) = (f, v.as_object_mut()) {
+                m.insert(
+                    "elided".into(),
+                    json!({"nodes": f.nodes, "refs": f.refs, "subtrees": f.subtrees}),
+                );
+            }
+            super::format_value(&v, fmt == ViewFormat::Yaml, pretty)
+        }
     }
 }
 

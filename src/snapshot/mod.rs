@@ -3,6 +3,7 @@
 //! Owns: the `Snapshot` model (flat, pre-order, parent indexes: no recursion anywhere, pages
 //! nest deeper than any stack) and rendering in `render`. Must not: talk to the browser.
 
+pub mod budget;
 pub mod detail;
 pub mod diff;
 pub mod page;
@@ -27,6 +28,10 @@ pub struct Node {
     pub placeholder: Option<String>,
     pub states: WireStates,
     pub bbox: Option<[f64; 4]>,
+    /// A ref minted only so that a budget can elide this node (shown on elided lines).
+    pub elide_ref: Option<String>,
+    /// Under a budget: this line stands for a subtree (or a run of siblings) left out.
+    pub elided: Option<budget::Elided>,
 }
 
 impl Node {
@@ -91,6 +96,8 @@ impl Snapshot {
                 placeholder: None,
                 states: WireStates::default(),
                 bbox: None,
+                elide_ref: None,
+                elided: None,
             });
         }
         let mut children = vec![Vec::new(); nodes.len()];
@@ -129,6 +136,33 @@ impl Snapshot {
             engine_ms: w.engine_ms,
             viewport: w.viewport,
             cached: w.cached,
+        }
+    }
+
+    /// A copy without nodes (frames keep their notes, not their node indexes): the shell a
+    /// pruned tree is put in.
+    pub fn header_only(&self) -> Snapshot {
+        Snapshot {
+            url: self.url.clone(),
+            title: self.title.clone(),
+            number: self.number,
+            nodes: Vec::new(),
+            children: Vec::new(),
+            frames: self
+                .frames
+                .iter()
+                .map(|f| Frame {
+                    node: None,
+                    ..f.clone()
+                })
+                .collect(),
+            stats: self.stats.clone(),
+            fingerprint: self.fingerprint.clone(),
+            engine_ms: self.engine_ms,
+            viewport: self.viewport,
+            cached: self.cached,
+            page: self.page.clone(),
+            secrets_masked: self.secrets_masked,
         }
     }
 
@@ -253,6 +287,10 @@ fn node_from_wire(i: usize, n: WireNode) -> Node {
         Some(usize::try_from(n.p).ok().filter(|&p| p < i).unwrap_or(0))
     };
     let is_text = n.r == "text";
+    let (ref_, elide_ref) = match n.ref_ {
+        Some(r) if r.starts_with('+') => (None, Some(r[1..].to_string())),
+        r => (r, None),
+    };
     Node {
         parent,
         name: if is_text {
@@ -262,7 +300,9 @@ fn node_from_wire(i: usize, n: WireNode) -> Node {
         },
         value: n.v,
         role: n.r,
-        ref_: n.ref_,
+        ref_,
+        elide_ref,
+        elided: None,
         url: n.u,
         description: n.d,
         placeholder: n.ph,

@@ -323,6 +323,35 @@ pub fn collapsed_options(snap: &Snapshot, i: usize) -> Option<(usize, Option<Str
     Some((count, value))
 }
 
+/// The line of an elided subtree or run of siblings (SPEC 8 budgets): the subtree's own
+/// head with `[elided: N nodes, M refs]` before its ref, or for a run `[elided: 40
+/// listitem, 2 paragraph: N nodes, M refs]` (`[... 40 more like these: ...]` when they are
+/// like the sibling before them) with the ref that expands them.
+fn elided_line(n: &Node, e: &super::budget::Elided, verbose: bool) -> String {
+    let counts = format!("{} nodes, {} refs", e.nodes, e.refs);
+    if e.siblings <= 1 {
+        let line = if n.is_text() {
+            "- text".to_string()
+        } else {
+            head(n, verbose)
+        };
+        return match line.rfind(" [ref=") {
+            Some(at) => format!("{} [elided: {counts}]{}", &line[..at], &line[at..]),
+            None => format!("{line} [elided: {counts}]"),
+        };
+    }
+    let what = if e.alike {
+        format!("[... {} more like these: {counts}]", e.siblings)
+    } else {
+        let kinds: Vec<String> = e.kinds.iter().map(|(k, c)| format!("{c} {k}")).collect();
+        format!("[elided: {}: {counts}]", kinds.join(", "))
+    };
+    match &e.expand {
+        Some(r) => format!("- {what} (--root {r})"),
+        None => format!("- {what}"),
+    }
+}
+
 /// Renders the whole snapshot as indented text (SPEC 1).
 pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
     let mut out = String::with_capacity(snap.nodes.len() * 40);
@@ -343,6 +372,11 @@ pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
         let n = &snap.nodes[i];
         for _ in 0..depth {
             out.push_str("  ");
+        }
+        if let Some(e) = &n.elided {
+            out.push_str(&elided_line(n, e, opts.verbose));
+            out.push('\n');
+            continue;
         }
         if n.is_text() {
             out.push_str("- text: ");
@@ -529,6 +563,36 @@ fn finish(s: String, pretty: bool) -> String {
     }
 }
 
+/// An elided subtree or run in JSON: `{"role", "name", "ref", "elided": {"nodes", "refs"}}`
+/// or `{"elided": {"siblings", "kinds", "alike", "nodes", "refs", "expand"}}`.
+fn elided_json(n: &Node, e: &super::budget::Elided) -> String {
+    let mut m = serde_json::Map::new();
+    let mut el = serde_json::Map::new();
+    el.insert("nodes".into(), e.nodes.into());
+    el.insert("refs".into(), e.refs.into());
+    if e.siblings > 1 {
+        el.insert("siblings".into(), e.siblings.into());
+        let kinds: serde_json::Map<String, Value> = e
+            .kinds
+            .iter()
+            .map(|(k, c)| (k.clone(), Value::from(*c)))
+            .collect();
+        el.insert("kinds".into(), Value::Object(kinds));
+        el.insert("alike".into(), e.alike.into());
+        if let Some(r) = &e.expand {
+            el.insert("expand".into(), r.clone().into());
+        }
+    } else {
+        m.insert("role".into(), n.role.clone().into());
+        m.insert("name".into(), cap(&n.name).into());
+        if let Some(r) = &n.ref_ {
+            m.insert("ref".into(), r.clone().into());
+        }
+    }
+    m.insert("elided".into(), Value::Object(el));
+    super::safe::to_json(&Value::Object(m), false).unwrap_or_else(|_| "{}".into())
+}
+
 /// The JSON document with `0` for stats.bytes, and the offset of that `0`.
 fn json_with_bytes(snap: &Snapshot, opts: &RenderOptions) -> (String, usize) {
     let mut out = String::with_capacity(snap.nodes.len() * 48 + 256);
@@ -580,6 +644,10 @@ fn json_with_bytes(snap: &Snapshot, opts: &RenderOptions) -> (String, usize) {
             It::Close => out.push_str("]}"),
             It::Open(i) => {
                 let n = &snap.nodes[i];
+                if let Some(e) = &n.elided {
+                    out.push_str(&elided_json(n, e));
+                    continue;
+                }
                 if n.is_text() {
                     out.push_str(&quote(cap(n.value.as_deref().unwrap_or(""))));
                     continue;

@@ -53,15 +53,22 @@ pub async fn view(b: &mut Browser, a: &SnapshotArgs, extra: &CaptureOptions) -> 
         }
         tracing::debug!(key, "query cache miss");
     }
+    // SPEC 8: a budget applies to the full tree, read whole (what is left out is counted)
+    let budget = a
+        .budget
+        .filter(|_| detail == Detail::Full && !querying && !a.silent);
     let opts = CaptureOptions {
-        max_nodes: a
-            .max_nodes
-            .unwrap_or(if querying { 0 } else { extra.max_nodes }),
+        max_nodes: a.max_nodes.unwrap_or(if querying || budget.is_some() {
+            0
+        } else {
+            extra.max_nodes
+        }),
         all_refs: a.all_refs || extra.all_refs,
         verbose: a.verbose || extra.verbose,
         viewport: a.viewport || extra.viewport,
         root: a.root.clone().or_else(|| extra.root.clone()),
-        boxes: detail == Detail::Summary || extra.boxes,
+        boxes: detail == Detail::Summary || extra.boxes || budget.is_some(),
+        container_refs: budget.is_some(),
         no_cache: a.no_cache || extra.no_cache,
         reveal_secrets: a.reveal_secrets || extra.reveal_secrets,
     };
@@ -70,6 +77,9 @@ pub async fn view(b: &mut Browser, a: &SnapshotArgs, extra: &CaptureOptions) -> 
         return Ok(View::Data(json!({
             "snapshot": format!("s{}", snap.number), "nodes": snap.nodes.len(), "refs": snap.ref_count(), "url": snap.url,
         })));
+    }
+    if let Some(t) = budget {
+        return Ok(View::Budgeted(Box::new(snap), t));
     }
     if !querying {
         return Ok(View::Tree(Box::new(snap), detail));

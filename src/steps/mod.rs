@@ -80,7 +80,7 @@ fn snapshot_detail(s: &str) -> std::result::Result<SnapshotArgs, String> {
 enum SnapshotOptForm {
     On(bool),
     Detail(String),
-    Args(SnapshotArgs),
+    Args(Box<SnapshotArgs>),
 }
 
 /// `goto`'s `snapshot`: `true`, a detail level, or snapshot options (`false` and `null`:
@@ -93,13 +93,13 @@ fn snapshot_opt<'de, D: Deserializer<'de>>(
     enum Opt {
         On(bool),
         Detail(String),
-        Args(SnapshotArgs),
+        Args(Box<SnapshotArgs>),
     }
     Ok(match Option::<Opt>::deserialize(d)? {
         None | Some(Opt::On(false)) => None,
         Some(Opt::On(true)) => Some(SnapshotArgs::default()),
         Some(Opt::Detail(s)) => Some(snapshot_detail(&s).map_err(serde::de::Error::custom)?),
-        Some(Opt::Args(a)) => Some(a),
+        Some(Opt::Args(a)) => Some(*a),
     })
 }
 
@@ -666,6 +666,11 @@ pub struct SnapshotArgs {
     #[serde(default)]
     #[arg(long)]
     pub no_cache: bool,
+    /// Fit the snapshot in this many tokens (4 bytes each): what does not fit becomes
+    /// elided lines that `root` expands (full detail).
+    #[serde(default)]
+    #[arg(long, value_name = "TOKENS")]
+    pub budget: Option<u64>,
     /// Print values shaped like secrets (tokens, API keys) instead of masking them.
     #[serde(default)]
     #[arg(skip)]

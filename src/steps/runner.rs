@@ -705,7 +705,7 @@ async fn snapshot_step(
     };
     let v = super::look::view(b, a, &extra).await?;
     let stats = match &v {
-        View::Tree(s, _) => Some(json!({
+        View::Tree(s, _) | View::Budgeted(s, _) => Some(json!({
             "nodes": s.nodes.len(),
             "refs": s.ref_count(),
             "elements": s.stats.elements,
@@ -754,6 +754,9 @@ fn snapshot_body(
     use crate::query::view::{self, View, ViewFormat};
     let verbose = a.verbose || opts.verbose;
     let body = view::render_view(&v, fmt, verbose, false)?;
+    if let View::Budgeted(s, _) = &v {
+        return budgeted_body(s, body, fmt, verbose, opts, artifacts);
+    }
     if let Some(sp) = crate::output::spill_if_over(
         &body,
         &v,
@@ -763,7 +766,7 @@ fn snapshot_body(
     )? {
         artifacts.push(sp.body.path.display().to_string());
         let tree = match &v {
-            View::Tree(s, _) => Some(s),
+            View::Tree(s, _) | View::Budgeted(s, _) => Some(s),
             View::Data(_) => None,
         };
         if let Some(r) = &sp.refs_file {
@@ -794,6 +797,27 @@ fn snapshot_body(
         }
         _ => Ok(out(Value::String(body))),
     }
+}
+
+/// A budgeted snapshot is always inline (SPEC 8: never a bare file pointer).
+fn budgeted_body(
+    s: &crate::snapshot::Snapshot,
+    body: String,
+    fmt: crate::query::view::ViewFormat,
+    verbose: bool,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+) -> Result<Outcome> {
+    use crate::query::view::ViewFormat;
+    let (body, file) =
+        crate::output::budgeted_inline(s, body, fmt, verbose, opts.output.artifacts.as_deref())?;
+    if let Some(f) = file {
+        artifacts.push(f.display().to_string());
+    }
+    Ok(match fmt {
+        ViewFormat::Text => out(Value::String(body)),
+        _ => out(serde_json::from_str(&body).unwrap_or(Value::String(body))),
+    })
 }
 
 async fn eval(b: &Browser, e: &EvalArgs) -> Result<Outcome> {

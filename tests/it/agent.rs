@@ -25,6 +25,10 @@ pub fn tests() -> Vec<Test> {
             closed_selects_collapse,
         ),
         ("agent::set_sets_every_kind_of_control", set_every_control),
+        (
+            "agent::budget_fits_a_50000_element_page",
+            budget_fits_a_big_page,
+        ),
     ]
 }
 
@@ -435,4 +439,69 @@ fn set_every_control(c: &Ctx) {
     );
     let e = fails(json!({"set": {"ref": r("switch \"Dark mode\""), "value": "maybe"}}));
     assert!(e.contains("true or false"), "{e}");
+}
+
+/// `--budget N` (SPEC 8) on a 50,000-element page: within 4N bytes at 1,000, 4,000 and
+/// 16,000 tokens, the focused element and what is in the viewport always there, the rest as
+/// elided lines with a ref that `--root` expands, a footer that counts what was left out and
+/// the whole tree in a file.
+fn budget_fits_a_big_page(c: &Ctx) {
+    let url = c.url("html/big/generated.html?n=50000");
+    c.ok(&["goto", &url]);
+    // a field far down the page has the focus, and the viewport shows another section
+    crate::common::eval(
+        c,
+        "(document.querySelectorAll('input')[1234].focus({preventScroll: true}), \
+         document.querySelectorAll('section')[2500].scrollIntoView(), 1)",
+    );
+    for tokens in [1000usize, 4000, 16000] {
+        let t = c.ok(&["snapshot", "--budget", &tokens.to_string()]);
+        assert!(t.len() <= tokens * 4, "{tokens} tokens: {} bytes", t.len());
+        let focused = crate::common::line_with(&t, "textbox \"Field 1234\"");
+        assert!(focused.contains("[focused]"), "{focused}");
+        crate::common::line_with(&t, "heading \"Section 2500\"");
+        let mut last = t.lines().rev();
+        let whole = last.next().unwrap();
+        let footer = last.next().unwrap();
+        assert!(footer.starts_with("# elided: "), "{footer}");
+        let path = whole
+            .strip_prefix("# whole tree: ")
+            .and_then(|w| w.split(" (").next())
+            .unwrap_or_else(|| panic!("{whole}"));
+        let full = std::fs::read_to_string(path).unwrap();
+        assert!(
+            full.len() > 1_000_000,
+            "the whole tree: {} bytes",
+            full.len()
+        );
+        assert!(full.contains("heading \"Section 3100\""));
+        if tokens == 4000 {
+            // an elided subtree's ref expands it
+            let line = t
+                .lines()
+                .find(|l| l.contains("[elided: ") && l.contains("[ref="))
+                .unwrap_or_else(|| panic!("no elided line with a ref:\n{t}"));
+            let r = crate::common::refs_in(line).into_iter().next().unwrap();
+            let sub = c.ok(&["snapshot", "--root", &r]);
+            let head = line
+                .trim_start()
+                .split(" [elided")
+                .next()
+                .unwrap()
+                .to_string();
+            assert!(sub.contains(&head), "{head}: {sub}");
+            assert!(!sub.contains("[elided"), "{sub}");
+            assert!(sub.lines().count() > 2, "{sub}");
+        }
+    }
+    // JSON: the same budget, `elided` beside the tree and the whole tree's file
+    let j = c.ok(&["snapshot", "--budget", "1000", "--format", "json"]);
+    assert!(j.len() <= 4000, "{} bytes", j.len());
+    let v: serde_json::Value = serde_json::from_str(&j).unwrap();
+    assert!(v["elided"]["nodes"].as_u64().unwrap() > 40_000, "{v}");
+    assert!(v["wholeTree"]["path"].is_string(), "{v}");
+    // a page that fits is left whole
+    let small = c.snapshot("html/twin/plain.html");
+    let t = c.ok(&["snapshot", "--budget", "16000"]);
+    assert_eq!(t, small);
 }

@@ -25,6 +25,7 @@ fn stdio_session(c: &Ctx) {
             std::env::var("IT_MCP_LOG").unwrap_or_else(|_| "warn".into()),
         );
     let url = c.url("html/actions/shop.html");
+    let big = c.url("html/big/generated.html?n=20000");
     let home = c.home.path().to_path_buf();
     c.rt.block_on(async move {
         let transport = TokioChildProcess::new(cmd).expect("spawn ariasnap mcp");
@@ -141,6 +142,27 @@ fn stdio_session(c: &Ctx) {
             r.structured_content.unwrap()["steps"][0]["output"],
             "Checkout"
         );
+        // SPEC 8: an explicit snapshot of a big page comes back inline within 4,000 tokens,
+        // with the whole tree in a file, never as a bare file pointer
+        client
+            .call_tool(
+                CallToolRequestParams::new("browser_navigate")
+                    .with_arguments(args(json!({"url": big}))),
+            )
+            .await
+            .unwrap();
+        let r = client
+            .call_tool(CallToolRequestParams::new("browser_snapshot").with_arguments(Map::new()))
+            .await
+            .unwrap();
+        let snap = r.structured_content.unwrap()["steps"][0]["output"]
+            .as_str()
+            .unwrap_or_else(|| panic!("not an inline snapshot: {:?}", r.content))
+            .to_string();
+        assert!(snap.len() <= 16_000, "{} bytes", snap.len());
+        assert!(snap.contains("\n# elided: "), "{snap}");
+        assert!(snap.contains("\n# whole tree: "), "{snap}");
+        crate::common::line_with(&snap, "heading \"Generated page\"");
         client.cancel().await.expect("disconnect");
     });
     // the server closed its private session when the client went away

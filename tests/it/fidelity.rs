@@ -97,7 +97,7 @@ const ROLES: &str = r#"- document "Implicit roles":
     - spinbutton "Count" [ref=*]: 3
     - textbox "Mail" [ref=*]
     - combobox "With list" [ref=*]
-    - listbox "Multi":
+    - listbox "Multi" [ref=*]:
       - option "M1" [ref=*]
       - option "M2" [selected] [ref=*]
     - status: 42

@@ -282,6 +282,49 @@ mod tests {
                 vec!["viewport", "800", "600"],
                 json!({"viewport": {"width": 800, "height": 600}}),
             ),
+            // issue 16: points, PDF and site notes
+            (
+                vec!["click", "--x", "120", "--y", "80", "--double"],
+                json!({"click": {"x": 120, "y": 80, "double": true}}),
+            ),
+            (
+                vec!["hover", "--x", "5", "--y", "6"],
+                json!({"hover": {"x": 5, "y": 6}}),
+            ),
+            (
+                vec!["drag", "10,20", "s1e4"],
+                json!({"drag": {"from": {"x": 10, "y": 20}, "to": "s1e4"}}),
+            ),
+            (
+                vec!["elements-at", "10,20", "30,40", "--radius", "25"],
+                json!({"elementsAt": {"points": [{"x": 10, "y": 20}, {"x": 30, "y": 40}], "radius": 25}}),
+            ),
+            (
+                vec!["elementsAt", "--x", "1", "--y", "2"],
+                json!({"elementsAt": {"x": 1, "y": 2}}),
+            ),
+            (
+                vec![
+                    "pdf",
+                    "--landscape",
+                    "--page-ranges",
+                    "1-2,4",
+                    "--print-background",
+                ],
+                json!({"pdf": {"landscape": true, "pageRanges": "1-2, 4", "printBackground": true}}),
+            ),
+            (
+                vec!["screenshot", "--annotate"],
+                json!({"screenshot": {"annotate": true}}),
+            ),
+            (
+                vec!["read-site-notes", "example.org"],
+                json!({"readSiteNotes": "example.org"}),
+            ),
+            (
+                vec!["write-site-notes", "map is a canvas", "--replace"],
+                json!({"writeSiteNotes": {"notes": "map is a canvas", "replace": true}}),
+            ),
         ];
         for (args, step) in cases {
             let argv = std::iter::once("ariasnap").chain(args.iter().copied());

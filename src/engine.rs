@@ -470,6 +470,28 @@ pub async fn viewport_size(client: &Client) -> Result<[u64; 2]> {
     })
 }
 
+/// The current page printed to PDF by WebDriver Print Page (`POST /session/{id}/print`,
+/// W3C WebDriver 18.1; `params` are its parameters: orientation, scale, background,
+/// pageRanges...). Returns the PDF's bytes.
+pub async fn print_page(page: &Page, params: Value) -> Result<Vec<u8>> {
+    use base64::Engine as _;
+    let cmd = RawCommand {
+        method: http::Method::POST,
+        path: "print".into(),
+        body: Some(params),
+    };
+    let v = page.client().issue_cmd(cmd).await?;
+    let b64 = v.as_str().ok_or_else(|| {
+        Error::Engine(format!(
+            "WebDriver Print Page answered {} instead of the PDF in base64",
+            v.to_string().chars().take(200).collect::<String>()
+        ))
+    })?;
+    base64::engine::general_purpose::STANDARD
+        .decode(b64)
+        .map_err(|e| Error::Engine(format!("WebDriver Print Page answered bad base64: {e}")))
+}
+
 /// Sets a host-only cookie for the current page, as the page itself would (WebDriver's Add
 /// Cookie wants a domain, which Chromium refuses for IP hosts).
 pub async fn set_page_cookie(client: &Client, name: &str, value: &str) -> Result<()> {

@@ -6,12 +6,14 @@
 //! runs steps. The command line (`cli`, `app`, `demo`) lives in the binary, not here.
 
 pub mod actions;
+pub mod annotate;
 pub mod browser;
 pub mod capture;
 pub mod dialogs;
 pub mod engine;
 pub mod error;
 pub mod mcp;
+pub mod notes;
 pub mod output;
 pub mod query;
 pub mod refs;

@@ -11,6 +11,7 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
 
+pub mod eyes;
 mod reply;
 
 pub use reply::{

@@ -308,6 +308,8 @@ const ENTRY = {
   effects: collectEffects,
   paint: paint,
   console: consoleMessages,
+  elementsAt: elementsAt,
+  refBoxes: refBoxes,
   ping: function () {
     return { kind: "pong", hash: ENGINE_HASH };
   },

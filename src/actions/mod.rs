@@ -98,7 +98,7 @@ pub async fn click(
 ) -> Result<Outcome> {
     let btn = button_code(button)?;
     let p = point(b, r, !force).await?;
-    click_at(b, r, p.x, p.y, btn, if double { 2 } else { 1 }).await?;
+    click_at(b, Some(r), p.x, p.y, btn, if double { 2 } else { 1 }).await?;
     Ok(Outcome {
         output: None,
         warnings: minor_note(p.minor),
@@ -107,9 +107,16 @@ pub async fn click(
 }
 
 /// A real click at (x, y) of the tab's viewport, in the document of ref `r` (its frame on
-/// Firefox): `clicks` presses of mouse button `btn`.
-async fn click_at(b: &Browser, r: &str, x: f64, y: f64, btn: u32, clicks: u32) -> Result<()> {
-    let inside = input_frame_of(b, Some(r)).await?;
+/// Firefox; the tab's document without a ref): `clicks` presses of mouse button `btn`.
+async fn click_at(
+    b: &Browser,
+    r: Option<&str>,
+    x: f64,
+    y: f64,
+    btn: u32,
+    clicks: u32,
+) -> Result<()> {
+    let inside = input_frame_of(b, r).await?;
     let (sx, sy) = inside.map_or((0.0, 0.0), |i| i.offset);
     let mut m = vec![move_to(x - sx, y - sy, None)];
     for _ in 0..clicks {
@@ -242,6 +249,44 @@ async fn cdp_click(b: &Browser, x: f64, y: f64, button: &str, clicks: u32) -> bo
     true
 }
 
+/// Clicks at a point of the tab's viewport (CSS pixels) with real pointer input, through
+/// the same input path as clicks on refs (issue 16: canvas and custom-drawn widgets).
+pub async fn click_point(
+    b: &Browser,
+    x: f64,
+    y: f64,
+    button: Option<&str>,
+    double: bool,
+) -> Result<()> {
+    let btn = button_code(button)?;
+    click_at(b, None, x, y, btn, if double { 2 } else { 1 }).await
+}
+
+/// Moves the pointer to a point of the tab's viewport.
+pub async fn hover_point(b: &Browser, x: f64, y: f64) -> Result<()> {
+    perform(b, Gesture::Mouse(vec![move_to(x, y, None)])).await
+}
+
+/// Drags between two points of the tab's viewport (press, move in two steps, release).
+pub async fn drag_points(b: &Browser, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) -> Result<()> {
+    let left = 0;
+    let m = vec![
+        move_to(x1, y1, None),
+        PointerAction::PointerDown { button: left },
+        move_to((x1 + x2) / 2.0, (y1 + y2) / 2.0, Some(100)),
+        move_to(x2, y2, Some(100)),
+        PointerAction::PointerUp { button: left },
+    ];
+    perform(b, Gesture::Mouse(m)).await
+}
+
+/// Where a drag starts or ends on a ref (after scrolling it into view; the start must not
+/// be covered), in the tab's viewport.
+pub async fn drag_point(b: &Browser, r: &str, start: bool) -> Result<(f64, f64)> {
+    let p = point(b, r, start).await?;
+    Ok((p.x, p.y))
+}
+
 /// Moves the pointer over a ref.
 pub async fn hover(b: &Browser, r: &str) -> Result<Outcome> {
     let p = point(b, r, true).await?;
@@ -255,22 +300,6 @@ pub async fn hover(b: &Browser, r: &str) -> Result<Outcome> {
         warnings: minor_note(p.minor),
         stats: None,
     })
-}
-
-/// Drags from one ref to another.
-pub async fn drag(b: &Browser, from: &str, to: &str) -> Result<Outcome> {
-    let PointReply { x: x1, y: y1, .. } = point(b, from, true).await?;
-    let PointReply { x: x2, y: y2, .. } = point(b, to, false).await?;
-    let left = 0;
-    let m = vec![
-        move_to(x1, y1, None),
-        PointerAction::PointerDown { button: left },
-        move_to((x1 + x2) / 2.0, (y1 + y2) / 2.0, Some(100)),
-        move_to(x2, y2, Some(100)),
-        PointerAction::PointerUp { button: left },
-    ];
-    perform(b, Gesture::Mouse(m)).await?;
-    Ok(Outcome::default())
 }
 
 /// Focuses a ref (optionally selecting its content).

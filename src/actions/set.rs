@@ -250,7 +250,7 @@ async fn set_combobox(t: &Target<'_>, value: &Value) -> Result<Outcome> {
             Err(e) => return Err(e),
         }
     };
-    click_at(t.b, t.r, opt.x, opt.y, 0, 1).await?;
+    click_at(t.b, Some(t.r), opt.x, opt.y, 0, 1).await?;
     // frameworks update the field on the next task after the option's click
     tokio::time::sleep(Duration::from_millis(50)).await;
     let now = t.read().await?.value;

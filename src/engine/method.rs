@@ -64,6 +64,17 @@ pub enum Method {
     Paint(Paint),
     /// The console messages captured, emptying the log with `clear` (`wire::ConsoleReply`).
     Console { clear: bool },
+    /// What is at points of the top-level viewport, or near them with `radius`; refs minted
+    /// for what is found get snapshot `n` (`wire::ElementsAtReply`).
+    ElementsAt {
+        points: Vec<[f64; 2]>,
+        n: u64,
+        radius: Option<f64>,
+        limit: usize,
+    },
+    /// The boxes of refs in top-level viewport CSS pixels (`wire::RefBoxesReply`); all the
+    /// refs belong to one document (the first one's).
+    RefBoxes { refs: Vec<String> },
     /// Is the engine there, and which build (`wire::Pong`).
     #[serde(serialize_with = "no_args")]
     Ping,
@@ -98,6 +109,8 @@ impl Method {
             Method::Effects => "effects",
             Method::Paint(_) => "paint",
             Method::Console { .. } => "console",
+            Method::ElementsAt { .. } => "elementsAt",
+            Method::RefBoxes { .. } => "refBoxes",
             Method::Ping => "ping",
         }
     }
@@ -121,6 +134,7 @@ impl Method {
             | Method::ComboOption { r#ref, .. }
             | Method::Scroll(ScrollTo::Ref { r#ref })
             | Method::Condition(Condition::Ref { r#ref, .. }) => Some(r#ref),
+            Method::RefBoxes { refs } => refs.first().map(String::as_str),
             _ => None,
         }
     }

@@ -4,6 +4,8 @@
 //! shorthand forms, and the JSON schema. Must not: run anything (runner.rs does).
 
 pub mod effects;
+pub mod eyes;
+pub mod eyes_args;
 pub mod look;
 pub mod parse;
 pub mod runner;
@@ -11,6 +13,10 @@ pub mod runner;
 use clap::Args;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
+
+pub use eyes_args::{
+    DragArgs, DragEnd, ElementsAtArgs, HoverArgs, PdfArgs, Point, ReadNotesArgs, WriteNotesArgs,
+};
 
 // SPEC 5 short forms: an action's argument written bare (`"s1e4"`, `500`, `"Enter"`)
 // stands for its object form with one field set. Only step files and MCP tools see this;
@@ -108,14 +114,23 @@ fn snapshot_opt<'de, D: Deserializer<'de>>(
 #[serde(deny_unknown_fields)]
 pub struct NoArgs {}
 
-/// `click`: a ref, with options.
+/// `click`: a ref (or a point of the viewport), with options.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TargetArgs {
-    /// The element's ref (`s1e4`, `@s1e4`, `[ref=s1e4]`).
-    #[serde(rename = "ref")]
-    #[arg(id = "ref", value_name = "REF")]
-    pub ref_: String,
+    /// The element's ref (`s1e4`, `@s1e4`, `[ref=s1e4]`), or give x and y.
+    #[serde(rename = "ref", default)]
+    #[arg(id = "ref", value_name = "REF", required_unless_present = "x", conflicts_with_all = ["x", "y"])]
+    pub ref_: Option<String>,
+    /// A point instead of a ref (canvas, custom-drawn widgets): x in CSS pixels of the
+    /// viewport.
+    #[serde(default)]
+    #[arg(long, requires = "y")]
+    pub x: Option<f64>,
+    /// y in CSS pixels of the viewport.
+    #[serde(default)]
+    #[arg(long, requires = "x")]
+    pub y: Option<f64>,
     /// Mouse button: left (default), middle, right.
     #[serde(default)]
     #[arg(long)]
@@ -133,7 +148,9 @@ pub struct TargetArgs {
 impl From<String> for TargetArgs {
     fn from(r: String) -> Self {
         TargetArgs {
-            ref_: r,
+            ref_: Some(r),
+            x: None,
+            y: None,
             button: None,
             double: false,
             force: false,
@@ -384,16 +401,6 @@ pub struct ScrollArgs {
     pub to: Option<[f64; 2]>,
 }
 
-/// `drag`: press on one ref, move to another, release.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
-#[serde(deny_unknown_fields)]
-pub struct DragArgs {
-    /// The ref to pick up.
-    pub from: String,
-    /// The ref to drop it on.
-    pub to: String,
-}
-
 /// `upload`: files for a file input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
@@ -628,6 +635,10 @@ pub struct ScreenshotArgs {
     #[serde(rename = "ref", default)]
     #[arg(long = "ref", id = "ref", value_name = "REF")]
     pub ref_: Option<String>,
+    /// Outline every ref's box and label it with its ref (the refs drawn are listed).
+    #[serde(default)]
+    #[arg(long)]
+    pub annotate: bool,
 }
 
 /// `snapshot` options (SPEC 3/4).
@@ -813,7 +824,8 @@ pub enum Action {
     Search(SearchArgs),
     /// JMESPath query over the snapshot.
     Query(QueryArgs),
-    /// Click an element by ref (real pointer input, after a covered-target check).
+    /// Click an element by ref (real pointer input, after a covered-target check), or a
+    /// point {x, y} of the viewport (canvas, custom-drawn widgets).
     Click(
         #[serde(deserialize_with = "bare_or::<_, String, TargetArgs>")]
         #[schemars(with = "Form<String, TargetArgs>")]
@@ -829,11 +841,11 @@ pub enum Action {
         #[schemars(with = "Form<String, PressArgs>")]
         PressArgs,
     ),
-    /// Move the pointer over an element.
+    /// Move the pointer over an element, or to a point {x, y} of the viewport.
     Hover(
-        #[serde(deserialize_with = "bare_or::<_, String, RefOnly>")]
-        #[schemars(with = "Form<String, RefOnly>")]
-        RefOnly,
+        #[serde(deserialize_with = "bare_or::<_, String, HoverArgs>")]
+        #[schemars(with = "Form<String, HoverArgs>")]
+        HoverArgs,
     ),
     /// Choose options of a select by value or visible text.
     Select(SelectArgs),
@@ -854,7 +866,7 @@ pub enum Action {
     ),
     /// Scroll a ref into view, or the page (direction, dx/dy, to).
     Scroll(ScrollArgs),
-    /// Drag one element onto another.
+    /// Drag one element (or point) onto another.
     Drag(DragArgs),
     /// Set the files of a file input.
     Upload(UploadArgs),
@@ -898,8 +910,32 @@ pub enum Action {
     Cookies(CookiesArgs),
     /// Console messages of the page.
     Console(ConsoleArgs),
-    /// Save a PNG screenshot (of the viewport or a ref).
+    /// Save a PNG screenshot (of the viewport or a ref); annotate outlines and labels refs.
     Screenshot(ScreenshotArgs),
+    /// What is at points of the viewport (role, name, box, a ref to act on), or near them
+    /// with radius.
+    #[command(alias = "elementsAt")]
+    ElementsAt(
+        #[serde(deserialize_with = "eyes_args::points_or_args")]
+        #[schemars(with = "eyes_args::ElementsAtForm")]
+        ElementsAtArgs,
+    ),
+    /// Print the page to a PDF file (WebDriver Print Page).
+    Pdf(PdfArgs),
+    /// Read the notes kept for a site (default: the current page's).
+    #[command(alias = "readSiteNotes")]
+    ReadSiteNotes(
+        #[serde(deserialize_with = "bare_or::<_, String, ReadNotesArgs>")]
+        #[schemars(with = "Form<String, ReadNotesArgs>")]
+        ReadNotesArgs,
+    ),
+    /// Add to (or replace) the notes kept for a site; goto says when a site has notes.
+    #[command(alias = "writeSiteNotes")]
+    WriteSiteNotes(
+        #[serde(deserialize_with = "bare_or::<_, String, WriteNotesArgs>")]
+        #[schemars(with = "Form<String, WriteNotesArgs>")]
+        WriteNotesArgs,
+    ),
 }
 
 /// Names of all actions, in SPEC order.
@@ -939,6 +975,10 @@ pub const ACTIONS: &[&str] = &[
     "cookies",
     "console",
     "screenshot",
+    "elementsAt",
+    "pdf",
+    "readSiteNotes",
+    "writeSiteNotes",
 ];
 
 impl Action {
@@ -980,6 +1020,27 @@ impl Action {
             Action::Cookies(_) => "cookies",
             Action::Console(_) => "console",
             Action::Screenshot(_) => "screenshot",
+            Action::ElementsAt(_) => "elementsAt",
+            Action::Pdf(_) => "pdf",
+            Action::ReadSiteNotes(_) => "readSiteNotes",
+            Action::WriteSiteNotes(_) => "writeSiteNotes",
+        }
+    }
+
+    /// Checks what the schema cannot say (a ref or a point, not both; bounds), so a bad
+    /// step is refused before any step runs.
+    pub fn check(&self) -> std::result::Result<(), String> {
+        use eyes_args::check_target;
+        match self {
+            Action::Click(a) => check_target("click", a.ref_.as_deref(), a.x, a.y).map(|_| ()),
+            Action::Hover(a) => check_target("hover", a.ref_.as_deref(), a.x, a.y).map(|_| ()),
+            Action::Drag(d) => [&d.from, &d.to].into_iter().try_for_each(|e| match e {
+                DragEnd::Point(p) => eyes_args::check_point(*p).map(|_| ()),
+                DragEnd::Ref(_) => Ok(()),
+            }),
+            Action::ElementsAt(a) => a.all_points().map(|_| ()),
+            Action::Pdf(p) => p.check(),
+            _ => Ok(()),
         }
     }
 
@@ -1063,7 +1124,7 @@ mod tests {
                 "{a} missing from the schema"
             );
         }
-        assert_eq!(ACTIONS.len(), 35);
+        assert_eq!(ACTIONS.len(), 39);
     }
 
     #[test]

@@ -84,7 +84,10 @@ pub fn parse_step(v: &Value, index: usize) -> std::result::Result<Step, Vec<Stri
     let mut one = serde_json::Map::new();
     one.insert(key.clone(), arg.clone());
     match serde_json::from_value::<Action>(Value::Object(one)) {
-        Ok(action) => Ok(Step { action, optional }),
+        Ok(action) => match action.check() {
+            Ok(()) => Ok(Step { action, optional }),
+            Err(why) => Err(vec![format!("step {n} ({key}): {why}")]),
+        },
         Err(e) => Err(vec![format!(
             "step {n} ({key}): {}",
             explain(key, &arg, &e.to_string())
@@ -98,7 +101,7 @@ fn empty_form(action: &str) -> Option<Value> {
     let parses = |v: &Value| {
         let mut one = serde_json::Map::new();
         one.insert(action.to_string(), v.clone());
-        serde_json::from_value::<Action>(Value::Object(one)).is_ok()
+        serde_json::from_value::<Action>(Value::Object(one)).is_ok_and(|a| a.check().is_ok())
     };
     [Value::Object(Default::default()), Value::Null]
         .into_iter()
@@ -142,14 +145,15 @@ fn example(action: &str) -> Option<&'static str> {
         "snapshot" => "true, \"interactive\" or {\"detail\": \"interactive\"}",
         "search" => "{\"text\": \"order placed\", \"role\": \"heading\"}",
         "query" => "{\"query\": \"[?role=='button'].name\"}",
-        "click" | "hover" | "check" | "uncheck" => "\"s1e4\" or {\"ref\": \"s1e4\"}",
+        "click" | "hover" => "\"s1e4\", {\"ref\": \"s1e4\"} or {\"x\": 120, \"y\": 80}",
+        "check" | "uncheck" => "\"s1e4\" or {\"ref\": \"s1e4\"}",
         "fill" => "{\"ref\": \"s1e2\", \"value\": \"text\"}",
         "type" => "{\"text\": \"...\", \"ref\": \"s1e2\", \"submit\": true}",
         "press" => "\"Enter\" or {\"key\": \"Control+a\", \"ref\": \"s1e2\"}",
         "select" => "{\"ref\": \"s1e3\", \"values\": [\"a\", \"b\"]}",
         "set" => "{\"ref\": \"s1e3\", \"value\": \"2026-05-01\"} (or true, or [\"a\", \"b\"])",
         "scroll" => "{\"direction\": \"down\"} or {\"ref\": \"s1e9\"}",
-        "drag" => "{\"from\": \"s1e1\", \"to\": \"s1e2\"}",
+        "drag" => "{\"from\": \"s1e1\", \"to\": \"s1e2\"} (or points {\"x\": 10, \"y\": 20})",
         "upload" => "{\"ref\": \"s1e5\", \"files\": [\"a.pdf\"]}",
         "wait" => "{\"text\": \"Saved\"}",
         "sleep" => "500 (milliseconds)",
@@ -160,7 +164,15 @@ fn example(action: &str) -> Option<&'static str> {
         "frame" => "\"main\", 0 or \"s1e5\"",
         "cookies" => "{\"action\": \"list\"}",
         "console" => "true or {\"clear\": true}",
-        "screenshot" => "true or {\"path\": \"page.png\"}",
+        "screenshot" => "true or {\"path\": \"page.png\", \"annotate\": true}",
+        "elementsAt" => {
+            "{\"x\": 120, \"y\": 80}, [{\"x\": 1, \"y\": 2}, ...] or {\"x\": 120, \"y\": 80, \"radius\": 40}"
+        }
+        "pdf" => "{\"path\": \"page.pdf\", \"landscape\": true}",
+        "readSiteNotes" => "true or \"example.org\"",
+        "writeSiteNotes" => {
+            "\"text to remember\" or {\"notes\": \"...\", \"domain\": \"example.org\", \"replace\": true}"
+        }
         _ => return None,
     })
 }
@@ -517,7 +529,7 @@ mod tests {
         )
         .unwrap_err();
         assert!(
-            e[0].starts_with("step 1 (hover): unknown option \"force\" (it takes: ref)"),
+            e[0].starts_with("step 1 (hover): unknown option \"force\" (it takes: ref, x, y)"),
             "{e:?}"
         );
         let e = parse_step(

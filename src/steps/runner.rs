@@ -488,19 +488,17 @@ async fn run_step(
         Action::Search(a) => Ok(out(super::look::search(b, a).await?)),
         Action::Query(q) => query(b, q, opts, artifacts).await,
         // input on refs
-        Action::Click(a) => {
-            actions::click(b, &a.ref_, a.button.as_deref(), a.double, a.force).await
-        }
+        Action::Click(a) => super::eyes::click(b, a).await,
         Action::Fill(f) => actions::fill(b, &f.ref_, &f.value).await,
         Action::Type(t) => actions::type_into(b, t.ref_.as_deref(), &t.text, t.submit).await,
         Action::Press(p) => actions::press(b, &p.key, p.ref_.as_deref()).await,
-        Action::Hover(t) => actions::hover(b, t.ref_str()).await,
+        Action::Hover(h) => super::eyes::hover(b, h).await,
         Action::Select(s) => actions::select(b, &s.ref_, &s.values.to_vec()).await,
         Action::Set(s) => actions::set(b, &s.ref_, &s.value).await,
         Action::Check(t) => actions::set_checked(b, t.ref_str(), true).await,
         Action::Uncheck(t) => actions::set_checked(b, t.ref_str(), false).await,
         Action::Scroll(s) => scroll(b, s).await,
-        Action::Drag(d) => actions::drag(b, &d.from, &d.to).await,
+        Action::Drag(d) => super::eyes::drag(b, d).await,
         Action::Upload(u) => actions::upload(b, &u.ref_, &u.files.to_vec()).await,
         // waiting, checking, reading
         Action::Wait(w) => wait(b, w, opts).await,
@@ -538,7 +536,15 @@ async fn run_step(
             };
             Ok(out(json!(v.messages)))
         }
+        Action::Screenshot(s) if s.annotate => {
+            super::eyes::annotated_screenshot(b, s, opts, artifacts).await
+        }
         Action::Screenshot(s) => screenshot(b, s, opts, artifacts).await,
+        // seeing and pointing where the tree is blind (issue 16)
+        Action::ElementsAt(a) => super::eyes::elements_at(b, a).await,
+        Action::Pdf(p) => super::eyes::pdf(b, p, opts, artifacts).await,
+        Action::ReadSiteNotes(a) => super::eyes::read_notes(b, a).await,
+        Action::WriteSiteNotes(a) => super::eyes::write_notes(b, a).await,
     }
 }
 
@@ -551,14 +557,17 @@ async fn goto(
 ) -> Result<Outcome> {
     b.goto(u.url()).await?;
     let url = b.url().await;
-    match u.snapshot() {
-        Some(sa) => {
-            actions::settle(b, 120.0, opts.settle_max).await;
-            let snap = snapshot_step(b, sa, opts, artifacts).await?;
-            Ok(out(json!({"url": url, "snapshot": snap.output})))
-        }
-        None => Ok(out(json!({"url": url}))),
+    let mut o = json!({"url": url});
+    // an agent learns that this site has notes (issue 16)
+    if let Some(n) = super::eyes::notes_hint(&url) {
+        o["siteNotes"] = n;
     }
+    if let Some(sa) = u.snapshot() {
+        actions::settle(b, 120.0, opts.settle_max).await;
+        let snap = snapshot_step(b, sa, opts, artifacts).await?;
+        o["snapshot"] = snap.output.unwrap_or(Value::Null);
+    }
+    Ok(out(o))
 }
 
 /// `query`: a JSON snapshot request with the query and paging options.

@@ -1,0 +1,372 @@
+//! Seeing and pointing where the accessibility tree is blind (issue 16): `elementsAt`,
+//! `click` / `hover` / `drag` at points of the viewport, annotated screenshots, `pdf`, and
+//! site notes (with the line `goto` adds when the new page's site has some).
+//!
+//! Owns: these steps' outputs. Must not: draw (annotate.rs), keep notes on disk (notes.rs)
+//! or send input other than through `actions`.
+
+use super::{DragArgs, DragEnd, ElementsAtArgs, HoverArgs, PdfArgs, Point, TargetArgs};
+use super::{ReadNotesArgs, ScreenshotArgs, WriteNotesArgs, runner::RunOptions};
+use crate::actions::{self, Outcome};
+use crate::browser::Browser;
+use crate::capture::{CaptureOptions, call_for_ref, capture, frame_chain_of_ref};
+use crate::engine::Method;
+use crate::error::{Error, Result};
+use crate::wire::eyes::{ElementsAtReply, PointAt, RefBoxesReply};
+use crate::{annotate, notes, spill};
+use serde_json::{Value, json};
+
+fn out(v: Value) -> Outcome {
+    Outcome {
+        output: Some(v),
+        warnings: vec![],
+        stats: None,
+    }
+}
+
+fn usage(e: String) -> Error {
+    Error::Usage(e)
+}
+
+/// What is at (or near) `points`, refs minted for what is found. A point outside the
+/// viewport is refused: input there would reach nothing (WebDriver refuses pointer moves
+/// outside the viewport, "move target out of bounds").
+async fn look_at(
+    b: &mut Browser,
+    points: &[Point],
+    radius: Option<f64>,
+    limit: Option<usize>,
+) -> Result<Vec<PointAt>> {
+    let n = b.next_snapshot()?;
+    let method = Method::ElementsAt {
+        points: points.iter().map(|p| [p.x, p.y]).collect(),
+        n,
+        radius,
+        limit: limit.unwrap_or(10),
+    };
+    let r: ElementsAtReply = crate::engine::call(&b.client, method).await?;
+    if let Some(p) = r.points.iter().find(|p| p.outside) {
+        let [w, h] = r.viewport;
+        return Err(usage(format!(
+            "point ({}, {}) is outside the viewport ({w} x {h} CSS pixels): give x from 0 to {} and y from 0 to {}, or scroll first",
+            p.x,
+            p.y,
+            w - 1.0,
+            h - 1.0
+        )));
+    }
+    Ok(r.points)
+}
+
+/// `elementsAt`: what is at each point (the element an action there reaches, with a ref),
+/// or with `radius` the elements near each point, nearest first.
+pub async fn elements_at(b: &mut Browser, a: &ElementsAtArgs) -> Result<Outcome> {
+    let points = a.all_points().map_err(usage)?;
+    let found = look_at(b, &points, a.radius, a.limit).await?;
+    Ok(out(json!({ "points": found })))
+}
+
+/// `click`: on a ref, or at a point (real pointer input through the same path); a click at
+/// a point names what was there.
+pub async fn click(b: &mut Browser, a: &TargetArgs) -> Result<Outcome> {
+    let at = super::eyes_args::check_target("click", a.ref_.as_deref(), a.x, a.y).map_err(usage)?;
+    match (at, &a.ref_) {
+        (Some(p), _) => {
+            let what = look_at(b, &[p], None, None).await?;
+            actions::click_point(b, p.x, p.y, a.button.as_deref(), a.double).await?;
+            Ok(out(json!({ "at": what.first() })))
+        }
+        (None, Some(r)) => actions::click(b, r, a.button.as_deref(), a.double, a.force).await,
+        (None, None) => Err(usage("click needs a ref or a point".into())),
+    }
+}
+
+/// `hover`: over a ref, or at a point (named in the output).
+pub async fn hover(b: &mut Browser, a: &HoverArgs) -> Result<Outcome> {
+    let at = super::eyes_args::check_target("hover", a.ref_.as_deref(), a.x, a.y).map_err(usage)?;
+    match (at, &a.ref_) {
+        (Some(p), _) => {
+            let what = look_at(b, &[p], None, None).await?;
+            actions::hover_point(b, p.x, p.y).await?;
+            Ok(out(json!({ "at": what.first() })))
+        }
+        (None, Some(r)) => actions::hover(b, r).await,
+        (None, None) => Err(usage("hover needs a ref or a point".into())),
+    }
+}
+
+/// `drag`: between refs and/or points; points are named in the output.
+pub async fn drag(b: &mut Browser, d: &DragArgs) -> Result<Outcome> {
+    let mut named = serde_json::Map::new();
+    let mut ends = Vec::new();
+    for (key, end) in [("from", &d.from), ("to", &d.to)] {
+        let xy = match end {
+            DragEnd::Ref(r) => actions::drag_point(b, r, key == "from").await?,
+            DragEnd::Point(p) => {
+                let p = super::eyes_args::check_point(*p).map_err(usage)?;
+                let what = look_at(b, &[p], None, None).await?;
+                named.insert(key.into(), json!(what.first()));
+                (p.x, p.y)
+            }
+        };
+        ends.push(xy);
+    }
+    actions::drag_points(b, ends[0], ends[1]).await?;
+    Ok(Outcome {
+        output: (!named.is_empty()).then_some(Value::Object(named)),
+        ..Outcome::default()
+    })
+}
+
+/// Writes a file the step made: to `path`, or a private artifact.
+fn save(
+    body: &[u8],
+    path: Option<&str>,
+    stem: &str,
+    ext: &str,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+) -> Result<String> {
+    let path = match path {
+        Some(p) => {
+            spill::write_user_file(std::path::Path::new(p), body)?;
+            p.to_string()
+        }
+        None => spill::write_artifact(body, stem, ext, opts.output.artifacts.as_deref())?
+            .path
+            .display()
+            .to_string(),
+    };
+    artifacts.push(path.clone());
+    Ok(path)
+}
+
+/// The boxes of `refs` in top-level viewport CSS pixels: one engine call per document
+/// (refs of a cross-origin frame are answered there and moved by the frame's offset).
+async fn boxes_of(b: &Browser, refs: &[String]) -> Result<(Vec<Option<[f64; 4]>>, [f64; 2])> {
+    let mut groups: Vec<(Vec<u32>, Vec<usize>)> = Vec::new();
+    for (i, r) in refs.iter().enumerate() {
+        let chain = frame_chain_of_ref(r);
+        match groups.iter_mut().find(|(c, _)| *c == chain) {
+            Some((_, ix)) => ix.push(i),
+            None => groups.push((chain, vec![i])),
+        }
+    }
+    let mut boxes = vec![None; refs.len()];
+    let mut viewport = [0.0, 0.0];
+    for (chain, ix) in groups {
+        let method = Method::RefBoxes {
+            refs: ix.iter().map(|&i| refs[i].clone()).collect(),
+        };
+        let (r, (dx, dy)): (RefBoxesReply, _) = call_for_ref(&b.client, method).await?;
+        if chain.is_empty() {
+            viewport = r.viewport;
+        }
+        for (&i, bx) in ix.iter().zip(r.boxes) {
+            boxes[i] = bx.map(|[x, y, w, h]| [x + dx, y + dy, w, h]);
+        }
+    }
+    if viewport == [0.0, 0.0] {
+        let [w, h] = crate::engine::viewport_size(&b.client).await?;
+        viewport = [w as f64, h as f64];
+    }
+    Ok((boxes, viewport))
+}
+
+/// The device pixel ratio a screenshot was taken at: its width over the CSS width it
+/// shows, to the nearest quarter (a scrollbar's few pixels do not count).
+fn scale_of(png_width: u32, css_width: f64) -> f64 {
+    if css_width <= 0.0 {
+        return 1.0;
+    }
+    ((f64::from(png_width) / css_width * 4.0).round() / 4.0).max(0.25)
+}
+
+/// `screenshot` with `annotate`: the viewport (or the ref's element) with every ref in it
+/// outlined and labelled; the refs drawn are listed with their boxes (CSS pixels of the
+/// viewport).
+pub async fn annotated_screenshot(
+    b: &mut Browser,
+    s: &ScreenshotArgs,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+) -> Result<Outcome> {
+    let png = match &s.ref_ {
+        Some(r) => actions::element(b, r).await?.screenshot().await?,
+        None => b.client.screenshot().await?,
+    };
+    // the refs of what is on screen now (a viewport snapshot mints them)
+    let snap = capture(
+        b,
+        &CaptureOptions {
+            viewport: true,
+            no_cache: true,
+            max_nodes: 0,
+            root: s.ref_.clone(),
+            ..Default::default()
+        },
+    )
+    .await?;
+    let mut refs: Vec<String> = snap.nodes.iter().filter_map(|n| n.ref_.clone()).collect();
+    if let Some(r) = &s.ref_ {
+        refs.retain(|x| x != r);
+        refs.insert(0, crate::refs::parse_ref(r)?);
+    }
+    let (boxes, viewport) = boxes_of(b, &refs).await?;
+    let width = image_width(&png)?;
+    // the image's origin and the CSS width it shows: the viewport, or the element's box
+    let (origin, css_width) = match (&s.ref_, boxes.first().copied().flatten()) {
+        (Some(_), Some([x, y, w, _])) => ((x.max(0.0), y.max(0.0)), w.min(viewport[0])),
+        _ => ((0.0, 0.0), viewport[0]),
+    };
+    let scale = scale_of(width, css_width);
+    let mut marks = Vec::new();
+    let mut drawn = Vec::new();
+    for (r, bx) in refs.iter().zip(&boxes) {
+        let Some([x, y, w, h]) = *bx else { continue };
+        if s.ref_
+            .as_deref()
+            .is_some_and(|root| crate::refs::parse_ref(root).is_ok_and(|p| &p == r))
+        {
+            // the element itself is the whole image
+            continue;
+        }
+        marks.push(annotate::Mark {
+            label: r.clone(),
+            rect: [x - origin.0, y - origin.1, w, h],
+        });
+        drawn.push((r.clone(), [x, y, w, h]));
+    }
+    let (png, placed) = annotate::annotate(&png, &marks, scale)?;
+    let listed: Vec<Value> = drawn
+        .iter()
+        .zip(&placed)
+        .filter(|(_, p)| p.is_some())
+        .map(|((r, bx), _)| json!({"ref": r, "box": bx}))
+        .collect();
+    let path = save(
+        &png,
+        s.path.as_deref(),
+        "screenshot",
+        ".png",
+        opts,
+        artifacts,
+    )?;
+    Ok(out(json!({
+        "path": path,
+        "bytes": png.len(),
+        "scale": scale,
+        "refs": listed,
+    })))
+}
+
+/// The width of a PNG from its header (IHDR), without decoding it.
+fn image_width(png: &[u8]) -> Result<u32> {
+    match png.get(16..20) {
+        Some(w) if png.starts_with(b"\x89PNG") => Ok(u32::from_be_bytes([w[0], w[1], w[2], w[3]])),
+        _ => Err(Error::Engine(
+            "the browser's screenshot is not a PNG".into(),
+        )),
+    }
+}
+
+/// How many pages a PDF has: its page objects (`/Type /Page`, not `/Pages`). None when
+/// none is found (pages kept in compressed object streams).
+pub fn pdf_pages(pdf: &[u8]) -> Option<usize> {
+    let re = regex::bytes::Regex::new(r"/Type\s*/Page\b").ok()?;
+    let n = re.find_iter(pdf).count();
+    (n > 0).then_some(n)
+}
+
+/// `pdf`: the page through WebDriver Print Page (W3C WebDriver 18.1), saved to `path` or an
+/// artifact.
+pub async fn pdf(
+    b: &mut Browser,
+    p: &PdfArgs,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+) -> Result<Outcome> {
+    p.check().map_err(usage)?;
+    let mut params = serde_json::Map::new();
+    params.insert(
+        "orientation".into(),
+        json!(if p.landscape { "landscape" } else { "portrait" }),
+    );
+    params.insert("background".into(), json!(p.print_background));
+    if let Some(s) = p.scale {
+        params.insert("scale".into(), json!(s));
+    }
+    if let Some(r) = &p.page_ranges {
+        // single pages as numbers, ranges as strings (the spec's two forms)
+        let list: Vec<Value> = r
+            .iter()
+            .map(|s| s.parse::<u64>().map_or_else(|_| json!(s), |n| json!(n)))
+            .collect();
+        params.insert("pageRanges".into(), Value::Array(list));
+    }
+    let body = crate::engine::print_page(&b.client, Value::Object(params)).await?;
+    if !body.starts_with(b"%PDF") {
+        return Err(Error::Engine(
+            "WebDriver Print Page did not answer a PDF".into(),
+        ));
+    }
+    let path = save(&body, p.path.as_deref(), "page", ".pdf", opts, artifacts)?;
+    let mut o = json!({"path": path, "bytes": body.len()});
+    if let Some(n) = pdf_pages(&body) {
+        o["pages"] = json!(n);
+    }
+    Ok(out(o))
+}
+
+/// The domain a notes step is about: the one given, or the current page's host.
+async fn notes_domain(b: &Browser, given: Option<&str>) -> Result<String> {
+    match given {
+        Some(d) => notes::domain(d),
+        None => notes::domain_of_url(&b.url().await),
+    }
+}
+
+/// `readSiteNotes`: the notes of a site (empty when it has none).
+pub async fn read_notes(b: &mut Browser, a: &ReadNotesArgs) -> Result<Outcome> {
+    let d = notes_domain(b, a.domain.as_deref()).await?;
+    let text = notes::read(&d)?;
+    Ok(out(json!({
+        "domain": d,
+        "notes": text.unwrap_or_default(),
+    })))
+}
+
+/// `writeSiteNotes`: appends to (or with `replace`, replaces) a site's notes.
+pub async fn write_notes(b: &mut Browser, a: &WriteNotesArgs) -> Result<Outcome> {
+    let d = notes_domain(b, a.domain.as_deref()).await?;
+    let now = notes::write(&d, &a.notes, a.replace)?;
+    Ok(out(json!({
+        "domain": d,
+        "chars": now.chars().count(),
+    })))
+}
+
+/// What `goto` says when the new page's site has notes: their size and how to read them.
+pub fn notes_hint(url: &str) -> Option<Value> {
+    let d = notes::domain_of_url(url).ok()?;
+    let n = notes::chars(&d)?;
+    Some(json!(format!(
+        "{n} chars of notes for {d}: read them with readSiteNotes"
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scale_and_pages() {
+        assert_eq!(scale_of(800, 800.0), 1.0);
+        assert_eq!(scale_of(1600, 800.0), 2.0);
+        assert_eq!(scale_of(785, 800.0), 1.0);
+        assert_eq!(scale_of(100, 0.0), 1.0);
+        let pdf = b"%PDF-1.4\n1 0 obj <</Type /Pages /Kids [2 0 R 3 0 R]>>\n2 0 obj <</Type /Page>>\n3 0 obj <</Type/Page /MediaBox [0 0 612 792]>>";
+        assert_eq!(pdf_pages(pdf), Some(2));
+        assert_eq!(pdf_pages(b"%PDF-1.7"), None);
+    }
+}

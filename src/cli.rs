@@ -282,7 +282,15 @@ mod tests {
                 vec!["viewport", "800", "600"],
                 json!({"viewport": {"width": 800, "height": 600}}),
             ),
-            // issue 16: points, PDF and site notes
+        ];
+        same_action(cases);
+    }
+
+    /// Issue 16: points, PDF, annotated screenshots and site notes on the command line.
+    #[test]
+    fn eyes_commands_and_steps_give_the_same_action() {
+        use serde_json::json;
+        let cases = vec![
             (
                 vec!["click", "--x", "120", "--y", "80", "--double"],
                 json!({"click": {"x": 120, "y": 80, "double": true}}),
@@ -326,6 +334,11 @@ mod tests {
                 json!({"writeSiteNotes": {"notes": "map is a canvas", "replace": true}}),
             ),
         ];
+        same_action(cases);
+    }
+
+    /// Each command line gives the action of its step-file form.
+    fn same_action(cases: Vec<(Vec<&str>, serde_json::Value)>) {
         for (args, step) in cases {
             let argv = std::iter::once("ariasnap").chain(args.iter().copied());
             let cli = Cli::try_parse_from(argv).unwrap_or_else(|e| panic!("{args:?}: {e}"));

@@ -242,7 +242,7 @@ pub async fn annotated_screenshot(
         .iter()
         .zip(&placed)
         .filter(|(_, p)| p.is_some())
-        .map(|((r, bx), _)| json!({"ref": r, "box": bx}))
+        .map(|((r, bx), _)| json!({"ref": r, "box": bx.map(|v| v.round() as i64)}))
         .collect();
     let path = save(
         &png,

@@ -15,8 +15,8 @@ pub struct ElementsAtReply {
 /// What is at (or near) one point. Passed on to the step's output as it is.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PointAt {
-    pub x: f64,
-    pub y: f64,
+    pub x: serde_json::Number,
+    pub y: serde_json::Number,
     /// The point is outside the viewport (the host refuses it).
     #[serde(default, skip_serializing)]
     pub outside: bool,
@@ -35,7 +35,7 @@ pub struct PointAt {
     pub tag: Option<String>,
     /// [x, y, width, height] in top-level viewport CSS pixels.
     #[serde(default, rename = "box", skip_serializing_if = "Option::is_none")]
-    pub bbox: Option<[f64; 4]>,
+    pub bbox: Option<[i64; 4]>,
     /// The deepest element at the point, when it is not the one named above.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hit: Option<Hit>,
@@ -83,7 +83,8 @@ mod tests {
         assert!(r.points[1].outside && !r.points[0].outside);
         let out = serde_json::to_value(&r.points[0]).unwrap();
         assert_eq!(out["ref"], "s2e1");
-        assert_eq!(out["box"][2], 300.0);
+        assert_eq!(out["box"], serde_json::json!([0, 0, 300, 150]));
+        assert_eq!(out["x"], 10);
         assert!(out.get("outside").is_none() && out.get("crossOrigin").is_none());
     }
 }

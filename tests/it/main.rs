@@ -6,6 +6,7 @@ mod agent;
 mod bidi;
 mod cache;
 mod common;
+mod eyes;
 mod faults;
 mod fidelity;
 mod forge;
@@ -59,6 +60,7 @@ fn main() {
         bidi::tests(),
         agent::tests(),
         grid::tests(),
+        eyes::tests(),
     ]
     .concat();
     eprintln!("end-to-end suite on {}", common::browser());

@@ -270,11 +270,45 @@ fn image_width(png: &[u8]) -> Result<u32> {
     }
 }
 
-/// How many pages a PDF has: its page objects (`/Type /Page`, not `/Pages`). None when
-/// none is found (pages kept in compressed object streams).
+/// A PDF's object text: the file itself, then its compressed object streams inflated (PDF
+/// 1.5 `/Type /ObjStm`, where Firefox's PDFs keep their page objects), so page objects and
+/// their `/MediaBox` can be read.
+pub fn pdf_object_text(pdf: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = pdf.to_vec();
+    let Ok(re) = regex::bytes::Regex::new(r"stream\r?\n") else {
+        return out;
+    };
+    let has = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).any(|w| w == needle);
+    for m in re.find_iter(pdf) {
+        if m.start() >= 3 && &pdf[m.start() - 3..m.start()] == b"end" {
+            continue;
+        }
+        // the stream's dictionary: from its object's header on (a few hundred bytes back)
+        let lo = m.start().saturating_sub(512);
+        let from = pdf[lo..m.start()]
+            .windows(3)
+            .rposition(|w| w == b"obj")
+            .map_or(lo, |i| lo + i);
+        let dict = &pdf[from..m.start()];
+        if !has(dict, b"/ObjStm") || !has(dict, b"/FlateDecode") {
+            continue;
+        }
+        let mut inflated = Vec::new();
+        let mut d = flate2::read::ZlibDecoder::new(&pdf[m.end()..]).take(16 << 20);
+        if d.read_to_end(&mut inflated).is_ok() {
+            out.push(b'\n');
+            out.extend(inflated);
+        }
+    }
+    out
+}
+
+/// How many pages a PDF has: its page objects (`/Type /Page`, not `/Pages`), in the file
+/// or its object streams. None when none is found.
 pub fn pdf_pages(pdf: &[u8]) -> Option<usize> {
     let re = regex::bytes::Regex::new(r"/Type\s*/Page\b").ok()?;
-    let n = re.find_iter(pdf).count();
+    let n = re.find_iter(&pdf_object_text(pdf)).count();
     (n > 0).then_some(n)
 }
 
@@ -368,5 +402,18 @@ mod tests {
         let pdf = b"%PDF-1.4\n1 0 obj <</Type /Pages /Kids [2 0 R 3 0 R]>>\n2 0 obj <</Type /Page>>\n3 0 obj <</Type/Page /MediaBox [0 0 612 792]>>";
         assert_eq!(pdf_pages(pdf), Some(2));
         assert_eq!(pdf_pages(b"%PDF-1.7"), None);
+        // a page kept in a compressed object stream (as Firefox writes them)
+        use std::io::Write;
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        // (padded so that it is compressed, not stored as it is)
+        let page = format!("<</Type /Page /MediaBox [0 0 842 595]>>{}", " ".repeat(300));
+        z.write_all(page.as_bytes()).unwrap();
+        let mut packed =
+            b"%PDF-1.7\n8 0 obj\n<< /Type /ObjStm /N 1 /Filter /FlateDecode >>\nstream\n".to_vec();
+        packed.extend(z.finish().unwrap());
+        packed.extend(b"\nendstream\nendobj\n");
+        assert_eq!(pdf_pages(&packed), Some(1));
+        let text = pdf_object_text(&packed);
+        assert!(text.windows(8).any(|w| w == b"MediaBox"));
     }
 }

@@ -220,7 +220,9 @@ fn media_box(pdf: &[u8]) -> (f64, f64) {
         r"/MediaBox\s*\[\s*([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*\]",
     )
     .unwrap();
-    let m = re.captures(pdf).expect("a /MediaBox");
+    // Firefox keeps page objects in compressed object streams
+    let text = ariasnap::steps::eyes::pdf_object_text(pdf);
+    let m = re.captures(&text).expect("a /MediaBox");
     let n = |i: usize| -> f64 { std::str::from_utf8(&m[i]).unwrap().parse().unwrap() };
     (n(3) - n(1), n(4) - n(2))
 }
@@ -235,6 +237,7 @@ fn pdf(c: &Ctx) {
     assert_eq!(o["bytes"].as_u64(), Some(body.len() as u64));
     let (w, h) = media_box(&body);
     assert!(h > w, "portrait page box {w} x {h}");
+    assert_eq!(o["pages"], 1, "{o}");
     // landscape turns the page box; the artifact is private
     let o = output(
         c,

@@ -35,7 +35,7 @@ pub fn annotate(png: &[u8], marks: &[Mark], scale: f64) -> Result<(Vec<u8>, Vec<
             ))
         })?
         .to_rgba8();
-    let k = (scale.round() as u32).max(1);
+    let k = glyph_scale(scale);
     let mut placed = Vec::with_capacity(marks.len());
     for m in marks {
         let [x, y, w, h] = m.rect.map(|v| v * scale);
@@ -55,6 +55,18 @@ pub fn annotate(png: &[u8], marks: &[Mark], scale: f64) -> Result<(Vec<u8>, Vec<
         .write_to(&mut out, ImageFormat::Png)
         .map_err(|e| Error::Engine(format!("could not encode the annotated screenshot: {e}")))?;
     Ok((out.into_inner(), placed))
+}
+
+/// How many image pixels each glyph pixel takes: 2 at a device pixel ratio of 1 (8-pixel
+/// glyphs are hard to read at their own size), 1.5 times the ratio above.
+pub fn glyph_scale(scale: f64) -> u32 {
+    ((scale * 1.5).round() as u32).max(2)
+}
+
+/// The size in image pixels of a label of `chars` characters: [width, height].
+pub fn label_size(chars: usize, scale: f64) -> [u32; 2] {
+    let k = glyph_scale(scale);
+    [(chars as u32 * 8 + 2) * k, 10 * k]
 }
 
 fn fill(img: &mut RgbaImage, x0: u32, y0: u32, x1: u32, y1: u32, c: Rgba<u8>) {
@@ -78,8 +90,7 @@ fn outline(img: &mut RgbaImage, [x0, y0, x1, y1]: [u32; 4], t: u32) {
 /// A label at (x, y): a filled background with the text in 8x8 glyphs scaled by `k`.
 fn label(img: &mut RgbaImage, x: u32, y: u32, text: &str, k: u32) -> Placed {
     let chars: Vec<char> = text.chars().collect();
-    let w = (chars.len() as u32 * 8 + 2) * k;
-    let h = 10 * k;
+    let [w, h] = [(chars.len() as u32 * 8 + 2) * k, 10 * k];
     // kept inside the image: a box at the right or bottom edge gets its label moved in
     let x = x.min(img.width().saturating_sub(w));
     let y = y.min(img.height().saturating_sub(h));
@@ -130,12 +141,13 @@ mod tests {
             },
         ];
         let (png, placed) = annotate(&blank(200, 100), &marks, 2.0).unwrap();
+        assert_eq!(label_size(4, 2.0), [(4 * 8 + 2) * 3, 30]);
         let img = image::load_from_memory(&png).unwrap().to_rgba8();
         assert_eq!(img.dimensions(), (200, 100));
         let [lx, ly, lw, lh] = placed[0].unwrap();
         // the label sits inside the box (scaled by 2) at its top-left corner
         assert_eq!((lx, ly), (20, 20));
-        assert_eq!((lw, lh), ((4 * 8 + 2) * 2, 20));
+        assert_eq!([lw, lh], label_size(4, 2.0));
         let label: Vec<_> = (ly..ly + lh)
             .flat_map(|y| (lx..lx + lw).map(move |x| (x, y)))
             .map(|(x, y)| *img.get_pixel(x, y))
@@ -143,7 +155,7 @@ mod tests {
         assert!(label.contains(&MARK) && label.contains(&TEXT));
         // the outline is drawn; the box's inside away from the label is untouched
         assert_eq!(*img.get_pixel(20, 99), MARK);
-        assert_eq!(*img.get_pixel(100, 60), Rgba([250, 250, 250, 255]));
+        assert_eq!(*img.get_pixel(150, 70), Rgba([250, 250, 250, 255]));
         // a box outside the image is not drawn
         assert_eq!(placed[1], None);
         assert!(annotate(b"not a png", &marks, 1.0).is_err());

@@ -167,7 +167,6 @@ fn annotated_screenshot(c: &Ctx) {
     );
     let img = image::open(&path).unwrap().to_rgba8();
     let s = o["scale"].as_f64().unwrap();
-    let k = (s.round() as u32).max(1);
     let refs = o["refs"].as_array().unwrap();
     let names: Vec<&str> = refs.iter().map(|r| r["ref"].as_str().unwrap()).collect();
     // the button, the link, the shadow root's button and the frame's button
@@ -178,14 +177,14 @@ fn annotated_screenshot(c: &Ctx) {
     for r in refs {
         let b = &r["box"];
         let (x, y, w, h) = (px(&b[0]), px(&b[1]), px(&b[2]), px(&b[3]));
-        let label_w = (r["ref"].as_str().unwrap().len() as u32 * 8 + 2) * k;
-        let label = (x, y, label_w, 10 * k);
+        let [label_w, label_h] = ariasnap::annotate::label_size(r["ref"].as_str().unwrap().len(), s);
+        let label = (x, y, label_w, label_h);
         allowed.push((x, y, w, h));
         allowed.push(label);
         // the label is drawn at the box's top-left corner, inside it: its colour and its
         // text's colour are there
         let (mut mark, mut text) = (0, 0);
-        for yy in y..y + (10 * k).min(h) {
+        for yy in y..y + label_h.min(h) {
             for xx in x..x + label_w.min(w) {
                 match *img.get_pixel(xx, yy) {
                     p if p == MARK => mark += 1,

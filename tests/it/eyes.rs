@@ -19,6 +19,10 @@ pub fn tests() -> Vec<Test> {
             "eyes::annotated_screenshot_labels_every_ref_inside_its_box",
             annotated_screenshot,
         ),
+        (
+            "eyes::click_at_a_point_without_bidi_uses_classic_actions",
+            point_click_without_bidi,
+        ),
         ("eyes::pdf_through_webdriver_print_page", pdf),
         (
             "eyes::site_notes_per_domain_and_goto_mentions_them",
@@ -154,6 +158,29 @@ fn points_reach_a_canvas(c: &Ctx) {
     );
 }
 
+fn point_click_without_bidi(c: &Ctx) {
+    const S: &str = "eyes-nobidi";
+    c.track_session(S);
+    let run = |args: &[&str]| {
+        let o = c
+            .cmd()
+            .env("ARIASNAP_BIDI", "0")
+            .args(["--session", S])
+            .args(args)
+            .output()
+            .expect("run ariasnap");
+        assert!(o.status.success(), "{args:?}: {o:?}");
+        serde_json::from_slice::<Value>(&o.stdout).unwrap()
+    };
+    run(&["goto", &c.url(PAGE)]);
+    let r = run(&["click", "--x", "70", "--y", "90"]);
+    assert_eq!(r["steps"][0]["output"]["at"]["tag"], "canvas", "{r:#}");
+    let r = run(&["eval", "document.getElementById('log').textContent"]);
+    let text = r["steps"][0]["output"].as_str().unwrap_or_default();
+    assert!(text.contains("click 50,30 zoom trusted"), "{text}");
+    c.ok(&["session", "close", S]);
+}
+
 fn annotated_screenshot(c: &Ctx) {
     use image::Rgba;
     const MARK: Rgba<u8> = Rgba([255, 0, 255, 255]);
@@ -177,7 +204,8 @@ fn annotated_screenshot(c: &Ctx) {
     for r in refs {
         let b = &r["box"];
         let (x, y, w, h) = (px(&b[0]), px(&b[1]), px(&b[2]), px(&b[3]));
-        let [label_w, label_h] = ariasnap::annotate::label_size(r["ref"].as_str().unwrap().len(), s);
+        let [label_w, label_h] =
+            ariasnap::annotate::label_size(r["ref"].as_str().unwrap().len(), s);
         let label = (x, y, label_w, label_h);
         allowed.push((x, y, w, h));
         allowed.push(label);
@@ -211,6 +239,42 @@ fn annotated_screenshot(c: &Ctx) {
     assert_eq!(stray, 0, "label colour outside the boxes of {names:?}");
     // the canvas has no ref: its middle is as drawn
     assert_ne!(*img.get_pixel(px(&json!(170)), px(&json!(135))), MARK);
+    // one element (the box around the right column, given a ref by elementsAt): its image,
+    // with the refs inside labelled where they are in it
+    let at = output(c, &["elements-at", "510,120"]);
+    let tools = at["points"][0]["ref"].as_str().unwrap().to_string();
+    assert_eq!(at["points"][0]["box"], json!([360, 60, 160, 190]), "{at}");
+    let part = dir.path().join("part.png");
+    let o = output(
+        c,
+        &[
+            "screenshot",
+            "--annotate",
+            "--ref",
+            &tools,
+            "--path",
+            part.to_str().unwrap(),
+        ],
+    );
+    let img = image::open(&part).unwrap().to_rgba8();
+    assert_eq!(img.width(), px(&json!(160)), "{o}");
+    let drawn = o["refs"].as_array().unwrap();
+    assert_eq!(drawn.len(), 3, "{o:#}");
+    for (r, top) in drawn.iter().zip([0, 70, 140]) {
+        // boxes stay in viewport pixels; in the image they start at the element's corner
+        assert_eq!(r["box"][1], 60 + top, "{r}");
+        let [lw, lh] = ariasnap::annotate::label_size(r["ref"].as_str().unwrap().len(), s);
+        let y0 = px(&json!(top));
+        let text = (y0..y0 + lh)
+            .flat_map(|y| (0..lw).map(move |x| (x, y)))
+            .filter(|&(x, y)| *img.get_pixel(x, y) == TEXT)
+            .count();
+        assert!(
+            text > 5,
+            "{r}: {text} label text pixels at the image's (0, {y0})"
+        );
+    }
+    assert_ne!(*img.get_pixel(px(&json!(150)), px(&json!(60))), MARK);
 }
 
 /// The page box of the first page: [width, height] of its /MediaBox.

@@ -9,7 +9,8 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 
-/// A point of the viewport, CSS pixels from its top-left corner.
+// A point of the viewport, CSS pixels from its top-left corner (no doc comment: schemars
+// would repeat it wherever a point is taken).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Point {

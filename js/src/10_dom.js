@@ -508,3 +508,22 @@ function viewportOf(el) {
 function intersectsViewport(box, vp) {
   return box.w > 0 && box.h > 0 && box.x < vp.w && box.y < vp.h && box.x + box.w > 0 && box.y + box.h > 0;
 }
+
+/** Deep element at a point, through open shadow roots (and closed ones the host handed over). */
+function deepElementFromPoint(doc, x, y) {
+  let el = elementFromPoint(doc, x, y);
+  for (let guard = 0; el && guard < 32; guard++) {
+    const sr = shadowRootAny(el);
+    if (!sr || !shadowElementFromPoint) break;
+    const inner = shadowElementFromPoint(sr, x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  return el;
+}
+
+/** Flat-tree containment (shadow hosts contain their shadow content). */
+function flatContains(ancestor, node) {
+  for (let n = node; n; n = flatParent(n)) if (n === ancestor) return true;
+  return false;
+}

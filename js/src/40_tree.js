@@ -423,6 +423,9 @@ function newWalk(rootDoc, opts) {
     // be expanded with --root; the refs of nodes that are not candidates are marked (c: 1)
     // and shown on elided lines only
     containerRefs: !!opts.containerRefs,
+    // unseen text: per element, its text's kind and the background behind it
+    textCache: new $Map(),
+    bgCache: new $Map(),
     // Inside a cross-origin frame read by the host, refs carry its index (f<k>) and frames
     // nested in it are numbered k*1000+j so refs stay unique in the tab.
     frameBase: opts.frame > 0 ? opts.frame : 0,
@@ -540,7 +543,7 @@ function emitNode(w, node, el) {
 function emitText(w, text, p) {
   if (!text) return;
   const li = w.lastKid[p];
-  if (li >= 0 && w.nodes[li].r === "text") {
+  if (li >= 0 && w.nodes[li].r === "text" && !w.nodes[li].s) {
     w.nodes[li].v += text;
     return;
   }
@@ -613,10 +616,250 @@ function runWalk(w) {
 }
 
 /** A text node: its rendered text joins the text under its parent (nothing when hidden). */
+// SPEC 8: text present for assistive technology but not painted for a sighted user is
+// flagged [unseen=KIND]. ctx bits 4-6 carry the kind an ancestor element has (inherited by
+// its whole subtree), bit 7 says an emitted ancestor already carries the flag.
+const UNSEEN_KINDS = ["", "clipped", "offscreen", "transparent", "tiny", "camouflaged", "covered"];
+const UN_CLIPPED = 1;
+const UN_OFFSCREEN = 2;
+const UN_TRANSPARENT = 3;
+const UN_TINY = 4;
+const UN_CAMOUFLAGED = 5;
+const UN_COVERED = 6;
+const UN_MASK = 0x70;
+const UN_FLAGGED = 0x80;
+// Off-screen text: text-indent pushed this far out (the -9999px idiom) shows nothing.
+const INDENT_OUT = -999;
+const NUM_RE = re("-?[0-9.]+", "g");
+const INSET_SHUT_RE = re("^inset\\(\\s*(5\\d|[6-9]\\d|100)(\\.\\d+)?%");
+
+/** The numbers of a CSS value ("rect(0px, 1px, 1px, 0px)", "rgba(1, 2, 3, 0.5)"). */
+function cssNumbers(v) {
+  const m = strMatch(v, NUM_RE);
+  const out = [];
+  if (m) for (let i = 0; i < m.length; i++) push(out, $Number(m[i]));
+  return out;
+}
+
+/**
+ * The unseen kind an element gives its whole subtree, from its own style (0: none): opacity 0
+ * (transparent, CSS: a group painted fully transparent), or, positioned out of flow, a clip to
+ * at most 1px (the visually-hidden idiom: clip, clip-path inset of half or more, or a 1px
+ * box that hides its overflow) or a box entirely left of or above the page (offscreen: no
+ * scrolling reaches it).
+ */
+function elementUnseen(el, style) {
+  if (!style) return 0;
+  if (cssValue(style, "opacity") === "0") return UN_TRANSPARENT;
+  const pos = cssValue(style, "position");
+  if (pos !== "absolute" && pos !== "fixed") return 0;
+  const clip = cssValue(style, "clip");
+  if (clip && clip !== "auto" && strStartsWith(clip, "rect(")) {
+    const n = cssNumbers(clip);
+    // rect(top, right, bottom, left)
+    if (n.length === 4 && (n[1] - n[3] <= 1 || n[2] - n[0] <= 1)) return UN_CLIPPED;
+  }
+  const cp = cssValue(style, "clip-path");
+  if (cp && cp !== "none" && reTest(INSET_SHUT_RE, cp)) return UN_CLIPPED;
+  const r = rectOf(el);
+  if (r.width <= 1 && r.height <= 1 && cssValue(style, "overflow-x") !== "visible") return UN_CLIPPED;
+  const view = viewOf(el);
+  if (r.width > 0 && r.height > 0 && (r.right + scrollXOf(view) <= 0 || r.bottom + scrollYOf(view) <= 0)) {
+    return UN_OFFSCREEN;
+  }
+  return 0;
+}
+
+/** An element's own painted background colour as [r, g, b, a] (null: an image, unknown). */
+function ownBackground(style) {
+  const img = cssValue(style, "background-image");
+  if (img && img !== "none") return null;
+  const n = cssNumbers(cssValue(style, "background-color"));
+  if (n.length < 3) return [0, 0, 0, 0];
+  return [n[0], n[1], n[2], n.length > 3 ? n[3] : 1];
+}
+
+/**
+ * The colour behind an element's text: the translucent backgrounds up the tree composited
+ * over the nearest opaque one (CSS: source-over), null when an image is on the way.
+ */
+function backgroundBehind(w, el) {
+  const c = mapGet(w.bgCache, el);
+  if (c !== undefined) return c;
+  const layers = [];
+  let base = null;
+  let unknown = false;
+  for (let p = el; p; p = flatParentElement(p)) {
+    const b = ownBackground(styleOf(p));
+    if (b === null) {
+      unknown = true;
+      break;
+    }
+    if (b[3] >= 0.99) {
+      base = b;
+      break;
+    }
+    if (b[3] > 0) push(layers, b);
+  }
+  let out = null;
+  if (!unknown) {
+    // the canvas: white unless the page says otherwise
+    out = base ? [base[0], base[1], base[2]] : [255, 255, 255];
+    for (let i = layers.length - 1; i >= 0; i--) {
+      const l = layers[i];
+      for (let j = 0; j < 3; j++) out[j] = l[j] * l[3] + out[j] * (1 - l[3]);
+    }
+  }
+  mapSet(w.bgCache, el, out);
+  return out;
+}
+
+/**
+ * The unseen kind of a text node's own element (0: none), for what does not inherit down a
+ * subtree: a font of at most 1px (tiny), text indented out of the page or a box left of or
+ * above it (offscreen), a transparent or same-as-background colour (transparent,
+ * camouflaged), or, inside the viewport, another element painted over its centre and
+ * corners (covered).
+ */
+function textUnseen(w, el) {
+  const c = mapGet(w.textCache, el);
+  if (c !== undefined) return c;
+  let k = 0;
+  const style = styleOf(el);
+  if (style) {
+    const fs = $Number(strReplace(cssValue(style, "font-size"), "px", ""));
+    const col = cssNumbers(cssValue(style, "color"));
+    if (fs <= 1) k = UN_TINY;
+    else if ($Number(strReplace(cssValue(style, "text-indent"), "px", "")) <= INDENT_OUT) k = UN_OFFSCREEN;
+    else if (col.length > 3 && col[3] === 0) k = UN_TRANSPARENT;
+    else {
+      const r = rectOf(el);
+      const view = viewOf(el);
+      if (r.width > 0 && (r.right + scrollXOf(view) <= 0 || r.bottom + scrollYOf(view) <= 0)) k = UN_OFFSCREEN;
+      else if (col.length >= 3) {
+        const bg = backgroundBehind(w, el);
+        if (bg && sameColour(bg, col) && paintedBehind(el, r, view, col)) k = UN_CAMOUFLAGED;
+      }
+      if (!k && r.width > 0 && r.height > 0 && coveredAt(el, r, view)) k = UN_COVERED;
+    }
+  }
+  mapSet(w.textCache, el, k);
+  return k;
+}
+
+/** Whether el or an ancestor below the one painting its background is positioned. */
+function positionedUpTo(el) {
+  for (let p = el; p; p = flatParentElement(p)) {
+    const st = styleOf(p);
+    if (!st) return true;
+    if (cssValue(st, "position") !== "static") return true;
+    const b = ownBackground(st);
+    if (b === null || b[3] >= 0.99) return false;
+  }
+  return false;
+}
+
+function sameColour(a, b) {
+  return $Math.abs(a[0] - b[0]) + $Math.abs(a[1] - b[1]) + $Math.abs(a[2] - b[2]) <= 6;
+}
+
+/**
+ * Inside the viewport, the colour really painted under el's centre agrees: the first opaque
+ * background among the elements stacked there below el (a positioned backdrop that is not
+ * an ancestor counts). Outside it, the ancestors' answer stands.
+ */
+function paintedBehind(el, r, view, col) {
+  if (!elementsFromPoint || r.left < 0 || r.top < 0 || r.right > innerWidthOf(view) || r.bottom > innerHeightOf(view)) {
+    // out of the viewport, nothing can be hit-tested: the ancestors' background is trusted
+    // only when no positioned element on the way may lay a backdrop under the text
+    return !positionedUpTo(el);
+  }
+  const stack = elementsFromPoint(ownerDocument(el), r.left + r.width / 2, r.top + r.height / 2);
+  let below = false;
+  for (let i = 0; i < stack.length; i++) {
+    const e = stack[i];
+    if (e === el) {
+      below = true;
+      continue;
+    }
+    if (!below) continue;
+    const b = ownBackground(styleOf(e));
+    if (b === null) return false;
+    if (b[3] >= 0.99) return sameColour(b, col);
+  }
+  return true;
+}
+
+/**
+ * Whether another element is painted over el's centre and four inner corners (the hit test
+ * finds neither el, its content nor an element around it). Only inside the viewport, and
+ * not for elements hit testing skips (pointer-events: none).
+ */
+function coveredAt(el, r, view) {
+  const vw = innerWidthOf(view);
+  const vh = innerHeightOf(view);
+  if (r.left < 0 || r.top < 0 || r.right > vw || r.bottom > vh) return false;
+  if (cssValue(styleOf(el), "pointer-events") === "none") return false;
+  const doc = ownerDocument(el);
+  const pts = [[0.5, 0.5], [0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85]];
+  for (let i = 0; i < pts.length; i++) {
+    const hit = deepElementFromPoint(doc, r.left + r.width * pts[i][0], r.top + r.height * pts[i][1]);
+    if (!hit || hit === el || flatContains(el, hit) || flatContains(hit, el)) return false;
+    // a layer that paints nothing (a transparent click-catcher) hides nothing
+    if (!paintsOver(hit)) return false;
+  }
+  return true;
+}
+
+const OPAQUE_TAGS = new $Set(["img", "video", "canvas", "iframe", "svg", "object", "embed", "picture"]);
+
+/** Whether an element paints its box: replaced content, or an opaque or image background. */
+function paintsOver(el) {
+  const tag = localNameOf(el);
+  // an image that did not load paints nothing over what is under it, and a stretched 1-2px
+  // image is the transparent spacer idiom (lazy-loading placeholders)
+  if (tag === "img") return imgNaturalWidthOf(el) > 2 || imgNaturalHeightOf(el) > 2;
+  if (setHas(OPAQUE_TAGS, tag)) return true;
+  const style = styleOf(el);
+  if (!style || cssValue(style, "opacity") === "0") return false;
+  const b = ownBackground(style);
+  return b === null || b[3] >= 0.99;
+}
+
+/** Marks an output node unseen (its kind from the constants: no page text reaches it). */
+function flagUnseen(node, k) {
+  if (!node.s) node.s = {};
+  node.s.unseen = UNSEEN_KINDS[k];
+}
+
 function visitText(w, node, parentOut, ctx, scope) {
   if (ctx & 2) return;
   const v = renderedText(node, scope);
-  if (v) emitText(w, v, parentOut);
+  if (!v) return;
+  if (ctx & UN_FLAGGED) {
+    emitText(w, v, parentOut);
+    return;
+  }
+  let k = (ctx & UN_MASK) >> 4;
+  if (!k && strTrim(v)) {
+    const el = flatParentElement(node);
+    if (el) k = textUnseen(w, el);
+  }
+  if (!k) {
+    emitText(w, v, parentOut);
+    return;
+  }
+  // its own run, never merged with painted text
+  const li = w.lastKid[parentOut];
+  if (li >= 0 && w.nodes[li].r === "text" && w.nodes[li].s && w.nodes[li].s.unseen === UNSEEN_KINDS[k]) {
+    w.nodes[li].v += v;
+    return;
+  }
+  if (!strTrim(v)) return;
+  const t = newNode(parentOut, "text");
+  t.v = v;
+  flagUnseen(t, k);
+  emitNode(w, t, null);
 }
 
 /** A same-origin frame's document: its body (or root element) is walked under the frame. */
@@ -644,6 +887,10 @@ function visitElement(w, el, parentOut, ctx, scope) {
   const visHidden = visibilityHiddenIn(el, style, !!(ctx & 2), scope, attrs);
   if (visHidden) ctx |= 2;
   else ctx &= ~2;
+  if (!visHidden && !(ctx & UN_MASK)) {
+    const k = elementUnseen(el, style);
+    if (k) ctx |= k << 4;
+  }
   const tag = tagOf(el);
   // A custom element may hold a closed shadow root (SPEC 1: reported, never dropped).
   if (strIndexOf(tag, "-") > 0 && !shadowRootOf(el)) noteCustomHost(w, el, tag);
@@ -667,6 +914,11 @@ function visitElement(w, el, parentOut, ctx, scope) {
     const idx = emitGenericNode(w, el, tag, parentOut, ctx, attrs);
     if (idx >= 0) out = idx;
   }
+  if (out !== parentOut && (ctx & UN_MASK) && !(ctx & UN_FLAGGED)) {
+    // the first node emitted under an unseen element carries the flag for its subtree
+    flagUnseen(w.nodes[out], (ctx & UN_MASK) >> 4);
+    ctx |= UN_FLAGGED;
+  }
 
   // Children, pushed in reverse document order.
   if (contentsSkipped(el, style, scope, attrs)) return;
@@ -682,7 +934,14 @@ function visitElement(w, el, parentOut, ctx, scope) {
     return;
   }
   if (pushSpecialChildren(w, el, tag, role, out, ctx, elScope)) return;
-  if (namedByTextOnly(w, el, tag, elScope, parentOut, out)) return;
+  if (namedByTextOnly(w, el, tag, elScope, parentOut, out)) {
+    // its text is its name: an unseen text gives the flag to the name's line
+    if (!(ctx & (UN_MASK | UN_FLAGGED))) {
+      const k = textUnseen(w, el);
+      if (k) flagUnseen(w.nodes[out], k);
+    }
+    return;
+  }
   if (out === parentOut && !visHidden && style && !setHas(INLINE_DISPLAYS, cssValue(style, "display"))) {
     spaceAfterText(w, parentOut);
     spush(w, null, parentOut, 0, null);

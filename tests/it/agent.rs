@@ -249,6 +249,8 @@ fn effects_of_actions(c: &Ctx) {
     let apply = crate::common::ref_of(&t, "button \"Apply coupon\"");
     let help = crate::common::ref_of(&t, "link \"Help\"");
     let away = crate::common::ref_of(&t, "button \"Leave\"");
+    let report = crate::common::ref_of(&t, "link \"Download report\"");
+    let export = crate::common::ref_of(&t, "button \"Export\"");
     let r = run_steps(c, &json!([{"click": apply}]));
     let e = &r["steps"][0]["effects"];
     assert_eq!(e["announced"], json!(["Coupon SAVE10 applied"]), "{r:#}");
@@ -301,6 +303,46 @@ fn effects_of_actions(c: &Ctx) {
     let tabs = c.ok(&["tabs"]);
     assert!(tabs.contains(&alias), "{tabs}");
     c.ok(&["close-tab", &alias]);
+    // downloads: a link's file and a client-side export (a Blob URL whose proposed name
+    // climbs out of the folder), moved into the artifacts directory under a safe name
+    let art = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("steps.json");
+    std::fs::write(
+        &f,
+        json!([{"click": report}, {"click": export}]).to_string(),
+    )
+    .unwrap();
+    let o = c.run(&[
+        "run",
+        f.to_str().unwrap(),
+        "--inline-limit",
+        "0",
+        "--artifacts",
+        art.path().to_str().unwrap(),
+    ]);
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let d = &r["steps"][0]["effects"]["download"][0];
+    assert_eq!(d["file"], "Q3 report.csv", "{r:#}");
+    assert_eq!(d["status"], "complete", "{r:#}");
+    let path = std::path::PathBuf::from(d["path"].as_str().unwrap());
+    assert_eq!(path.parent(), Some(art.path()), "{r:#}");
+    let want = std::fs::read(c.fixtures.join("html/agent/report.csv")).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), want, "{r:#}");
+    assert_eq!(d["bytes"], want.len(), "{r:#}");
+    let d = &r["steps"][1]["effects"]["download"][0];
+    assert_eq!(d["status"], "complete", "{r:#}");
+    let path = std::path::PathBuf::from(d["path"].as_str().unwrap());
+    assert_eq!(path.parent(), Some(art.path()), "{r:#}");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        b"id;total\n1;31.90\n",
+        "{r:#}"
+    );
+    let summary = r["changes"]["summary"].as_str().unwrap_or("");
+    assert!(summary.contains("Downloaded \"Q3 report.csv\" ("), "{r:#}");
+    let listed = r["artifacts"].to_string();
+    assert!(listed.contains("Q3 report.csv"), "{r:#}");
     // a navigation, with the new document's HTTP status
     let r = run_steps(c, &json!([{"click": away}]));
     let nav = &r["steps"][0]["effects"]["navigation"];

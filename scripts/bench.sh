@@ -8,6 +8,7 @@
 #   RUNS=3 TOOL_BUDGET_S=10 bash scripts/bench.sh ...       # fewer runs
 #   bash scripts/bench.sh --baseline REV [options]          # before/after: REV against this tree
 #   bash scripts/bench.sh --baseline REV --interleave [options]   # same, paired page by page
+#   bash scripts/bench.sh --firefox [options]               # then ariasnap on Firefox vs Chromium
 #
 # --baseline REV builds git revision REV (release, in a temporary git worktree, cached by
 # commit under target/bench-baseline/) and the working tree, runs measure.js once per binary
@@ -17,16 +18,22 @@
 # first, so that before and after of a page are measured seconds apart rather than a whole run
 # apart (costs about 1 s of measure.js start-up per call; the anchors are then measured twice per page).
 #
+# --firefox (without --baseline): after the run, the same pages once more with ariasnap alone,
+# on Firefox and on Chromium side by side (scripts/bench-firefox.js: whole-process times,
+# interleaved), printed as Firefox/Chromium ratios.
+#
 # Needs ../shared/bench set up once: bash ../shared/bench/setup.sh
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bench="${BENCH_DIR:-$here/../shared/bench}"
 baseline=""
 interleave=""
+firefox=""
 args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --interleave) interleave=1; shift ;;
+    --firefox) firefox=1; shift ;;
     --baseline) [ $# -ge 2 ] || { echo "bench: --baseline needs a git revision" >&2; exit 2; }
                 baseline="$2"; shift 2 ;;
     --baseline=*) baseline="${1#--baseline=}"; shift ;;
@@ -85,6 +92,15 @@ if big:
     print(f"\nhost peak RSS (one snapshot of the session's last page, {len(r.stdout)} bytes out): {rss:.1f} MiB")
 PY
   echo "results: $out/$name.json"
+  if [ -n "$firefox" ]; then
+    ff_args=()
+    for ((i = 0; i < ${#args[@]}; i++)); do
+      case "${args[$i]}" in
+        --pages|--corpus) ff_args+=("${args[$i]}" "${args[$((i + 1))]}"); i=$((i + 1)) ;;
+      esac
+    done
+    BENCH_DIR="$bench" node "$here/scripts/bench-firefox.js" "$bin" "${ff_args[@]}"
+  fi
   exit 0
 fi
 

@@ -80,6 +80,9 @@ pub struct WireStates {
     #[serde(default)]
     pub multiselectable: bool,
     pub orientation: Option<String>,
+    /// SPEC 8: present for assistive technology, not painted: clipped, offscreen,
+    /// transparent, tiny, camouflaged or covered.
+    pub unseen: Option<String>,
 }
 
 /// One node of the flat list, in document (pre-)order.

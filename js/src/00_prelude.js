@@ -105,6 +105,7 @@ const strIndexOf = method(R.String.prototype, "indexOf");
 const strSplit = method(R.String.prototype, "split");
 const strCharCodeAt = method(R.String.prototype, "charCodeAt");
 const strStartsWith = method(R.String.prototype, "startsWith");
+const strMatch = method(R.String.prototype, "match");
 const strWellFormed = R.String.prototype.toWellFormed
   ? method(R.String.prototype, "toWellFormed")
   : null;
@@ -184,6 +185,7 @@ const fragGetElementById = method(D.DocumentFragment.prototype, "getElementById"
 const fragQuerySelector = method(D.DocumentFragment.prototype, "querySelector");
 const docQuerySelector = method(DocumentP, "querySelector");
 const elementFromPoint = method(DocumentP, "elementFromPoint");
+const elementsFromPoint = DocumentP.elementsFromPoint ? method(DocumentP, "elementsFromPoint") : null;
 const shadowActiveElement = getter(D.ShadowRoot.prototype, "activeElement");
 const shadowHostOf = getter(D.ShadowRoot.prototype, "host");
 const htmlCollectionLength = getter(D.HTMLCollection.prototype, "length");
@@ -223,6 +225,8 @@ const labelControlOf = getter(D.HTMLLabelElement.prototype, "control");
 const tabIndexOf = getter(HTMLElementP, "tabIndex");
 const onclickOf = getter(HTMLElementP, "onclick");
 const anchorHrefOf = getter(D.HTMLAnchorElement.prototype, "href");
+const imgNaturalWidthOf = getter(D.HTMLImageElement.prototype, "naturalWidth");
+const imgNaturalHeightOf = getter(D.HTMLImageElement.prototype, "naturalHeight");
 const areaHrefOf = getter(D.HTMLAreaElement.prototype, "href");
 const svgTabIndexOf = D.SVGElement ? getter(D.SVGElement.prototype, "tabIndex") : null;
 

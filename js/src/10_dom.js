@@ -285,11 +285,34 @@ const SCOPE_PSEUDO = 1; // some rule mentions :before / :after
 const SCOPE_CV = 2; // some rule mentions content-visibility
 const SCOPE_VIS = 4; // some rule mentions visibility (or resets all properties)
 const SCOPE_TT = 8; // some rule or style attribute mentions text-transform (or `all`)
-const SCOPE_ALL = 15;
+// What can hide text from sighted users (SPEC 8, unseen text): a scope none of whose rules
+// or style attributes can set these paints its text as the UA sheet does, and its text is
+// not checked (their reads cost more than the rest of a walk).
+const SCOPE_OPACITY = 16; // some rule mentions opacity
+const SCOPE_GEOM = 32; // position, transform, translate or clip: boxes moved, clipped or stacked
+const SCOPE_FONT = 64; // font size (font, font-size, zoom)
+const SCOPE_INDENT = 128; // text-indent
+const SCOPE_COLOUR = 256; // color or background (or presentational colour attributes)
+const SCOPE_UNSEEN = SCOPE_OPACITY | SCOPE_GEOM | SCOPE_FONT | SCOPE_INDENT | SCOPE_COLOUR;
+const SCOPE_ALL = 511;
 const PSEUDO_RE = re(":(?:before|after)\\b", "i");
 const CV_RE = re("content-visibility", "i");
 const VIS_RE = re("visibility|\\ball\\s*:", "i");
 const TT_RE = re("text-transform|\\ball\\s*:", "i");
+const OPACITY_RE = re("opacity|\\ball\\s*:", "i");
+const GEOM_RE = re("position|transform|translate|clip|\\ball\\s*:", "i");
+const FONT_RE = re("font-size|font\\s*:|zoom|\\ball\\s*:", "i");
+const INDENT_RE = re("text-indent|\\ball\\s*:", "i");
+const COLOUR_RE = re("color|background|\\ball\\s*:", "i");
+// Inherited (or group) effects: a style attribute anywhere in a scope may pass them down.
+const INHERITED_BITS = [
+  [SCOPE_TT, '[style*="text-transform" i], [style*="all:" i], [style*="all :" i]'],
+  [SCOPE_OPACITY, '[style*="opacity" i]'],
+  [SCOPE_GEOM, '[style*="position" i], [style*="transform" i], [style*="translate" i], [style*="clip" i]'],
+  [SCOPE_FONT, '[style*="font-size" i], [style*="font:" i], [style*="zoom" i], font[size]'],
+  [SCOPE_INDENT, '[style*="text-indent" i]'],
+  [SCOPE_COLOUR, '[style*="color" i], [style*="background" i], [color], [bgcolor], [text], [background]'],
+];
 const MAX_RULES = 20000;
 let scopeFlags = null;
 let lastScope = null;
@@ -324,6 +347,11 @@ function sheetFlags(sheet, budget) {
     if (reTest(CV_RE, text)) bits |= SCOPE_CV;
     if (reTest(VIS_RE, text)) bits |= SCOPE_VIS;
     if (reTest(TT_RE, text)) bits |= SCOPE_TT;
+    if (reTest(OPACITY_RE, text)) bits |= SCOPE_OPACITY;
+    if (reTest(GEOM_RE, text)) bits |= SCOPE_GEOM;
+    if (reTest(FONT_RE, text)) bits |= SCOPE_FONT;
+    if (reTest(INDENT_RE, text)) bits |= SCOPE_INDENT;
+    if (reTest(COLOUR_RE, text)) bits |= SCOPE_COLOUR;
   }
   return bits;
 }
@@ -347,10 +375,12 @@ function scopeFlagsOf(root) {
         const an = adopted.length | 0;
         for (let i = 0; i < an && bits !== SCOPE_ALL; i++) bits |= sheetFlags(adopted[i], budget);
       }
-      // text-transform inherits: a style attribute anywhere in the scope may pass it down
-      if (!(bits & SCOPE_TT)) {
-        const sel = '[style*="text-transform" i], [style*="all:" i], [style*="all :" i]';
-        if (isDoc ? docQuerySelector(root, sel) : fragQuerySelector(root, sel)) bits |= SCOPE_TT;
+      // inherited properties: a style attribute anywhere in the scope may pass them down
+      for (let i = 0; i < INHERITED_BITS.length; i++) {
+        const bit = INHERITED_BITS[i][0];
+        if (bits & bit) continue;
+        const sel = INHERITED_BITS[i][1];
+        if (isDoc ? docQuerySelector(root, sel) : fragQuerySelector(root, sel)) bits |= bit;
       }
       if (!isDoc && bits !== SCOPE_ALL) bits |= scopeFlagsOf(getRootNode(shadowHostOf(root)));
     } catch (_) {
@@ -403,6 +433,12 @@ function mayStyleIn(el, bit, word, scope, attrs) {
 function visibilityHiddenIn(el, style, inherited, scope, attrs) {
   if (!mayStyleIn(el, SCOPE_VIS, VIS_RE, scope, attrs)) return inherited;
   return isVisibilityHidden(style);
+}
+
+/** SCOPE_UNSEEN bits a tree scope's rules and style attributes may set (0: text there is
+ * painted as the UA sheet paints it). */
+function unseenBits(scope) {
+  return scopeFlagsOf(scope) & SCOPE_UNSEEN;
 }
 
 /** The text-transform that applies to text in el ("none" when nothing can set one). */
@@ -507,4 +543,23 @@ function viewportOf(el) {
 
 function intersectsViewport(box, vp) {
   return box.w > 0 && box.h > 0 && box.x < vp.w && box.y < vp.h && box.x + box.w > 0 && box.y + box.h > 0;
+}
+
+/** Deep element at a point, through open shadow roots (and closed ones the host handed over). */
+function deepElementFromPoint(doc, x, y) {
+  let el = elementFromPoint(doc, x, y);
+  for (let guard = 0; el && guard < 32; guard++) {
+    const sr = shadowRootAny(el);
+    if (!sr || !shadowElementFromPoint) break;
+    const inner = shadowElementFromPoint(sr, x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  return el;
+}
+
+/** Flat-tree containment (shadow hosts contain their shadow content). */
+function flatContains(ancestor, node) {
+  for (let n = node; n; n = flatParent(n)) if (n === ancestor) return true;
+  return false;
 }

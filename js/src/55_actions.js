@@ -49,25 +49,6 @@ function captureConsole() {
   }
 }
 
-/** Deep element at a point, through open shadow roots (and closed ones the host handed over). */
-function deepElementFromPoint(doc, x, y) {
-  let el = elementFromPoint(doc, x, y);
-  for (let guard = 0; el && guard < 32; guard++) {
-    const sr = shadowRootAny(el);
-    if (!sr || !shadowElementFromPoint) break;
-    const inner = shadowElementFromPoint(sr, x, y);
-    if (!inner || inner === el) break;
-    el = inner;
-  }
-  return el;
-}
-
-/** Flat-tree containment (shadow hosts contain their shadow content). */
-function flatContains(ancestor, node) {
-  for (let n = node; n; n = flatParent(n)) if (n === ancestor) return true;
-  return false;
-}
-
 /** role "name" of an element, for messages. */
 function describe(el) {
   const role = getRole(el) || clean(strSlice(tagOf(el), 0, 100));

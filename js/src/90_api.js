@@ -77,6 +77,7 @@ function encodeNodes(nodes, frames, docUrl) {
   }
   // text runs whose parent's name says the same: the parent has a name and text children only
   const textOnly = [];
+  const unseenOf = [];
   const texts = new $Map();
   for (let i = 1; i < len; i++) {
     const nd = nodes[i];
@@ -91,12 +92,20 @@ function encodeNodes(nodes, frames, docUrl) {
     if (!t) {
       t = [];
       mapSet(texts, p, t);
-    }
+      unseenOf[p] = nd.s && nd.s.unseen ? nd.s.unseen : "";
+    } else if (unseenOf[p] !== (nd.s && nd.s.unseen ? nd.s.unseen : "")) unseenOf[p] = "";
     push(t, nd.v);
   }
   const drop = [];
   mapForEach(texts, function (vals, p) {
-    if (textOnly[p] === true && squash(arrJoin(vals, " ")) === squash(nodes[p].n)) drop[p] = true;
+    if (textOnly[p] === true && squash(arrJoin(vals, " ")) === squash(nodes[p].n)) {
+      drop[p] = true;
+      // text dropped as said by the name: an unseen flag it had goes to the name's line
+      if (unseenOf[p] && !(nodes[p].s && nodes[p].s.unseen)) {
+        if (!nodes[p].s) nodes[p].s = {};
+        nodes[p].s.unseen = unseenOf[p];
+      }
+    }
   });
   const origin = originOf(docUrl);
   const olen = origin.length;

@@ -59,6 +59,8 @@ pub struct Browser {
     pub notes: Vec<String>,
     /// Deadline of each step.
     pub timeout: std::time::Duration,
+    /// Set once this command asked the browser to save downloads in the session's folder.
+    downloads_ready: std::sync::atomic::AtomicBool,
     /// Held while this command uses the session (SPEC 9).
     _lock: session::SessionLock,
 }
@@ -116,6 +118,7 @@ fn cleanup_blocking(rec: &SessionRecord) {
     }
     if let Ok(dir) = session::sessions_dir() {
         let _ = std::fs::remove_file(dir.join(format!("{}.driver.log", rec.name)));
+        let _ = std::fs::remove_dir_all(dir.join(format!("{}.downloads", rec.name)));
     }
     let _ = session::remove(&rec.name);
 }
@@ -148,10 +151,19 @@ async fn page_channel(
             // connection that made them
             let once = rec.browser == launch::BrowserKind::Firefox;
             if !(once && rec.bidi_subscribed) {
-                match b
-                    .send(&bidi::Subscribe::to(&[bidi::Event::USER_PROMPT_OPENED]))
-                    .await
-                {
+                // downloads too, for the effects of actions (SPEC 8); a driver that does not
+                // know those events refuses the whole subscription, so dialogs alone then
+                let all = [
+                    bidi::Event::USER_PROMPT_OPENED,
+                    bidi::Event::DOWNLOAD_WILL_BEGIN,
+                    bidi::Event::DOWNLOAD_END,
+                ];
+                let mut sub = b.send(&bidi::Subscribe::to(&all)).await;
+                if let Err(e) = &sub {
+                    debug!(error = %e, "no download events");
+                    sub = b.send(&bidi::Subscribe::to(&all[..1])).await;
+                }
+                match sub {
                     Ok(_) if once => {
                         rec.bidi_subscribed = true;
                         if let Err(e) = session::save(rec) {
@@ -181,6 +193,44 @@ fn bidi_wanted() -> bool {
 const NO_BIDI: &str = "no WebDriver BiDi on this driver: the engine runs in the page's own realm, where page scripts can reach it";
 
 impl Browser {
+    /// Makes the browser save downloads into the session's private folder (0700, beside its
+    /// record), where the effects of an action find them (SPEC 8), once per command. Only
+    /// for a browser ariasnap started: a remote one's folders are on another machine, and it
+    /// keeps its own setting. False when downloads cannot be followed (no BiDi, or a driver
+    /// without `browser.setDownloadBehavior`).
+    pub async fn prepare_downloads(&self) -> bool {
+        use std::sync::atomic::Ordering;
+        let Some(bidi) = self.client.bidi() else {
+            return false;
+        };
+        if self.downloads_ready.load(Ordering::Relaxed) || self.record.driver_pid.is_none() {
+            return true;
+        }
+        let Ok(dir) =
+            session::sessions_dir().map(|d| d.join(format!("{}.downloads", self.record.name)))
+        else {
+            return false;
+        };
+        if session::make_private_dir(&dir).is_err() {
+            return false;
+        }
+        let set = crate::engine::bidi::SetDownloadBehavior {
+            download_behavior: Some(crate::engine::bidi::DownloadBehavior::Allowed {
+                destination_folder: dir.display().to_string(),
+            }),
+        };
+        match bidi.send(&set).await {
+            Ok(_) => {
+                self.downloads_ready.store(true, Ordering::Relaxed);
+                true
+            }
+            Err(e) => {
+                debug!(error = %e, "downloads not followed");
+                false
+            }
+        }
+    }
+
     /// Attaches to the named session, or starts a new browser for it. Waits for the
     /// session's lock (another command may be using it) and for the browser, both within the
     /// deadline; a tab whose last command ran out of time is checked, and replaced when its
@@ -211,6 +261,7 @@ impl Browser {
                     record,
                     notes: restarted.into_iter().collect(),
                     timeout: deadline,
+                    downloads_ready: Default::default(),
                     _lock: lock,
                 };
                 b.notes.extend(bidi_note);

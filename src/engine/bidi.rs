@@ -19,11 +19,11 @@ pub use input::{
     SourceActions,
 };
 pub use types::{
-    AddPreloadScript, AddPreloadScriptReply, CallFunction, Command, ContextInfo, Empty, Evaluate,
-    ExceptionDetails, GetTree, GetTreeReply, HandleUserPrompt, Navigate, NavigateReply,
-    NavigationInfo, Readiness, RemovePreloadScript, ResultOwnership, ScriptResult,
-    SerializationOptions, ShadowTree, Subscribe, SubscribeReply, Target, Unsubscribe,
-    UserPromptOpened,
+    AddPreloadScript, AddPreloadScriptReply, CallFunction, Command, ContextInfo, DownloadBehavior,
+    DownloadEnd, DownloadWillBegin, Empty, Evaluate, ExceptionDetails, GetTree, GetTreeReply,
+    HandleUserPrompt, Navigate, NavigateReply, NavigationInfo, Readiness, RemovePreloadScript,
+    ResultOwnership, ScriptResult, SerializationOptions, SetDownloadBehavior, ShadowTree,
+    Subscribe, SubscribeReply, Target, Unsubscribe, UserPromptOpened,
 };
 pub use value::{
     Key, LocalValue, NodeProperties, NodeValue, Number, RemoteValue, WindowProperties, WindowValue,
@@ -339,6 +339,10 @@ pub enum Event {
     Load(NavigationInfo),
     /// `browsingContext.userPromptOpened`: an alert, confirm, prompt or beforeunload.
     UserPromptOpened(UserPromptOpened),
+    /// `browsingContext.downloadWillBegin`: a navigation became a download.
+    DownloadWillBegin(DownloadWillBegin),
+    /// `browsingContext.downloadEnd`: a download completed or was canceled.
+    DownloadEnd(DownloadEnd),
     /// Any other event, or one whose parameters did not decode.
     Other {
         /// The event's method name.
@@ -359,6 +363,10 @@ impl Event {
     pub const LOAD: &'static str = "browsingContext.load";
     /// Method name of [`Event::UserPromptOpened`].
     pub const USER_PROMPT_OPENED: &'static str = "browsingContext.userPromptOpened";
+    /// Method name of [`Event::DownloadWillBegin`].
+    pub const DOWNLOAD_WILL_BEGIN: &'static str = "browsingContext.downloadWillBegin";
+    /// Method name of [`Event::DownloadEnd`].
+    pub const DOWNLOAD_END: &'static str = "browsingContext.downloadEnd";
 
     /// Decodes an event's parameters by its method name.
     fn decode(method: &str, params: Value) -> Event {
@@ -372,6 +380,8 @@ impl Event {
             Self::DOM_CONTENT_LOADED => de(params, Event::DomContentLoaded),
             Self::LOAD => de(params, Event::Load),
             Self::USER_PROMPT_OPENED => de(params, Event::UserPromptOpened),
+            Self::DOWNLOAD_WILL_BEGIN => de(params, Event::DownloadWillBegin),
+            Self::DOWNLOAD_END => de(params, Event::DownloadEnd),
             _ => None,
         };
         known.unwrap_or_else(|| Event::Other {
@@ -387,6 +397,8 @@ impl Event {
                 Some(&n.context)
             }
             Event::UserPromptOpened(p) => Some(&p.context),
+            Event::DownloadWillBegin(d) => Some(&d.context),
+            Event::DownloadEnd(d) => Some(&d.context),
             Event::Other { .. } => None,
         }
     }

@@ -74,6 +74,8 @@ pub struct Snapshot {
     pub page: Option<page::PageHeader>,
     /// Values and texts whose secret-shaped parts were masked (SPEC 8).
     pub secrets_masked: usize,
+    /// Nodes `--drop-unseen` left out (SPEC 8).
+    pub unseen_dropped: usize,
 }
 
 impl Snapshot {
@@ -104,6 +106,7 @@ impl Snapshot {
         for (i, n) in nodes.iter().enumerate().skip(1) {
             children[n.parent.unwrap_or(0)].push(i);
         }
+        lift_unseen(&mut nodes, &children);
         let frames = w
             .frames
             .into_iter()
@@ -125,6 +128,7 @@ impl Snapshot {
         Snapshot {
             page,
             secrets_masked: 0,
+            unseen_dropped: 0,
             url: w.url,
             title: w.title,
             number: w.snapshot,
@@ -137,6 +141,42 @@ impl Snapshot {
             viewport: w.viewport,
             cached: w.cached,
         }
+    }
+
+    /// Leaves out text and nodes flagged unseen, with their subtrees (`--drop-unseen`,
+    /// SPEC 8); returns how many nodes went. Names stay as computed (a visually-hidden
+    /// label still names its control).
+    pub fn drop_unseen(&mut self) -> usize {
+        let keep = without_subtrees(&self.nodes, |n| n.states.unseen.is_some());
+        let gone = self.nodes.len() - keep.len();
+        if gone == 0 {
+            return 0;
+        }
+        let mut new_index = vec![usize::MAX; self.nodes.len()];
+        for (j, &i) in keep.iter().enumerate() {
+            new_index[i] = j;
+        }
+        let old = std::mem::take(&mut self.nodes);
+        self.nodes = keep
+            .iter()
+            .map(|&i| Node {
+                parent: old[i].parent.map(|p| new_index[p]),
+                ..old[i].clone()
+            })
+            .collect();
+        let mut children = vec![Vec::new(); self.nodes.len()];
+        for (i, n) in self.nodes.iter().enumerate().skip(1) {
+            children[n.parent.unwrap_or(0)].push(i);
+        }
+        self.children = children;
+        for f in &mut self.frames {
+            f.node = f
+                .node
+                .and_then(|i| new_index.get(i).copied())
+                .filter(|&i| i != usize::MAX);
+        }
+        self.unseen_dropped = gone;
+        gone
     }
 
     /// A copy without nodes (frames keep their notes, not their node indexes): the shell a
@@ -163,6 +203,7 @@ impl Snapshot {
             cached: self.cached,
             page: self.page.clone(),
             secrets_masked: self.secrets_masked,
+            unseen_dropped: self.unseen_dropped,
         }
     }
 
@@ -277,6 +318,40 @@ pub fn stitch_frame(main: &mut WireSnapshot, at: usize, child: WireSnapshot) {
     s.walk_ms += c.walk_ms;
     s.refs_ms += c.refs_ms;
     main.engine_ms += child.engine_ms;
+}
+
+/// A named node whose text is all unseen text runs of one kind is itself unseen (SPEC 8):
+/// its name is that text, and its line is where the text is shown.
+fn lift_unseen(nodes: &mut [Node], children: &[Vec<usize>]) {
+    for i in 1..nodes.len() {
+        let kids = &children[i];
+        if kids.is_empty() || nodes[i].name.is_empty() || nodes[i].states.unseen.is_some() {
+            continue;
+        }
+        let first = nodes[kids[0]].states.unseen.clone();
+        if first.is_some()
+            && kids
+                .iter()
+                .all(|&k| nodes[k].is_text() && nodes[k].states.unseen == first)
+        {
+            nodes[i].states.unseen = first;
+        }
+    }
+}
+
+/// Node indexes of `nodes` kept when the subtrees of `drop` nodes go (pre-order: a subtree
+/// is the run of nodes after its root deeper than it).
+fn without_subtrees(nodes: &[Node], drop: impl Fn(&Node) -> bool) -> Vec<usize> {
+    let mut gone = vec![false; nodes.len()];
+    let mut keep = Vec::with_capacity(nodes.len());
+    for (i, n) in nodes.iter().enumerate() {
+        let parent_gone = n.parent.is_some_and(|p| gone[p]);
+        gone[i] = i > 0 && (parent_gone || drop(n));
+        if !gone[i] {
+            keep.push(i);
+        }
+    }
+    keep
 }
 
 fn node_from_wire(i: usize, n: WireNode) -> Node {

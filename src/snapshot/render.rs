@@ -99,7 +99,27 @@ pub fn flags(n: &Node, verbose: bool) -> String {
             let _ = write!(out, " [placeholder={}]", quote(&cut(p, TEXT_CUT)));
         }
     }
+    if let Some(k) = unseen(n) {
+        let _ = write!(out, " [unseen={k}]");
+    }
     out
+}
+
+/// The kinds of unseen text (SPEC 8).
+pub const UNSEEN_KINDS: &[&str] = &[
+    "clipped",
+    "offscreen",
+    "transparent",
+    "tiny",
+    "camouflaged",
+    "covered",
+];
+
+/// Why a node's text is not painted, as one of [`UNSEEN_KINDS`] (anything else the wire
+/// carried is not printed: SPEC 9, no page forges a flag).
+pub fn unseen(n: &Node) -> Option<&'static str> {
+    let k = n.states.unseen.as_deref()?;
+    UNSEEN_KINDS.iter().find(|u| **u == k).copied()
 }
 
 /// Roles whose name is their content: text under them says nothing the name does not.
@@ -264,6 +284,12 @@ pub fn notes(snap: &Snapshot) -> Vec<String> {
             snap.secrets_masked
         ));
     }
+    if snap.unseen_dropped > 0 {
+        out.push(format!(
+            "# unseen: {} nodes not painted for a sighted user are left out (--drop-unseen)",
+            snap.unseen_dropped
+        ));
+    }
     if snap.stats.withheld_refs > 0 {
         out.push(format!(
             "# compact refs: {} more elements in lists, grids and trees can take refs (use --all-refs)",
@@ -379,7 +405,12 @@ pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
             continue;
         }
         if n.is_text() {
-            out.push_str("- text: ");
+            match unseen(n) {
+                Some(k) => {
+                    let _ = write!(out, "- text [unseen={k}]: ");
+                }
+                None => out.push_str("- text: "),
+            }
             out.push_str(&text(&cut(n.value.as_deref().unwrap_or(""), TEXT_CUT)));
             out.push('\n');
             continue;
@@ -411,6 +442,7 @@ pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
         let single_text = i != 0
             && kids.len() == 1
             && snap.nodes[kids[0]].is_text()
+            && unseen(&snap.nodes[kids[0]]).is_none()
             && url.is_none()
             && n.value.is_none();
         if single_text {
@@ -524,6 +556,9 @@ fn props_json(n: &Node, page_url: &str, verbose: bool) -> Option<Value> {
         if let Some(b) = n.bbox {
             m.insert("box".into(), serde_json::json!(b));
         }
+    }
+    if let Some(k) = unseen(n) {
+        m.insert("unseen".into(), k.into());
     }
     if m.is_empty() {
         None
@@ -649,7 +684,13 @@ fn json_with_bytes(snap: &Snapshot, opts: &RenderOptions) -> (String, usize) {
                     continue;
                 }
                 if n.is_text() {
-                    out.push_str(&quote(cap(n.value.as_deref().unwrap_or(""))));
+                    let t = quote(cap(n.value.as_deref().unwrap_or("")));
+                    match unseen(n) {
+                        Some(k) => {
+                            let _ = write!(out, "{{\"text\":{t},\"unseen\":\"{k}\"}}");
+                        }
+                        None => out.push_str(&t),
+                    }
                     continue;
                 }
                 out.push_str("{\"role\":");

@@ -1,8 +1,9 @@
 //! Effects (SPEC 8): what an action did besides changing the tree, reported on its step
 //! result so that the agent needs no second call to learn it: text announced by live
 //! regions while it ran (even a toast gone before it ended), a navigation with its HTTP
-//! status, tabs the page opened, HTTP errors of the requests it caused and console errors.
-//! Dialogs are reported as the step's `dialogs`.
+//! status, tabs the page opened, files it downloaded (moved into the artifacts directory),
+//! HTTP errors of the requests it caused and console errors. Dialogs are reported as the
+//! step's `dialogs`.
 //!
 //! Owns: taking the "before" of an action and turning the page's answers into the
 //! `effects` object and its summary words. Must not: act on the page.
@@ -10,9 +11,15 @@
 use crate::actions::ask;
 use crate::browser::Browser;
 use crate::engine::Method;
+use crate::engine::bidi::{DownloadEnd, DownloadWillBegin, Event, Events};
 use crate::snapshot::safe::quote;
 use crate::wire::{EffectsReply, HttpError, WatchReply};
 use serde::Serialize;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// How long an action's effects wait for the downloads it started to end.
+const DOWNLOAD_WAIT: Duration = Duration::from_secs(10);
 
 /// What is known before an action: where the page was and which windows were open.
 #[derive(Debug, Default)]
@@ -21,6 +28,8 @@ pub struct Before {
     since: Option<f64>,
     url: String,
     windows: Vec<String>,
+    /// The BiDi events from before the action (downloads), when downloads are followed.
+    events: Option<Events>,
 }
 
 /// A navigation the action caused.
@@ -40,6 +49,23 @@ pub struct NewTab {
     pub url: String,
 }
 
+/// A file the action downloaded.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Download {
+    /// The file name the browser was given (the server's or the link's `download`).
+    pub file: String,
+    /// The URL downloaded.
+    pub url: String,
+    /// `complete`, `canceled`, or `in progress` when it had not ended 10 s after the action.
+    pub status: String,
+    /// Where the file is now: in the artifacts directory (or, for a remote browser, the
+    /// path on the browser's machine).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<usize>,
+}
+
 /// A console error logged during the action.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ConsoleError {
@@ -56,6 +82,8 @@ pub struct Effects {
     pub navigation: Option<Navigation>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub new_tab: Vec<NewTab>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub download: Vec<Download>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub http_errors: Vec<HttpError>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -76,6 +104,14 @@ impl Effects {
         }
         for t in &self.new_tab {
             out.push(format!("New tab {} ({}).", t.alias, quote(&t.url)));
+        }
+        for d in &self.download {
+            let name = quote(&crate::snapshot::render::cut(&d.file, 80));
+            match (d.status.as_str(), d.bytes) {
+                ("complete", Some(n)) => out.push(format!("Downloaded {name} ({n} bytes).")),
+                ("complete", None) => out.push(format!("Downloaded {name}.")),
+                (s, _) => out.push(format!("Download {name} {s}.")),
+            }
         }
         if !self.announced.is_empty() {
             let texts: Vec<String> = self
@@ -128,6 +164,10 @@ fn strip_fragment(u: &str) -> &str {
 
 /// Before an action: starts the page's recording, notes the URL and the open windows.
 pub async fn before(b: &Browser) -> Before {
+    let events = match b.client.bidi() {
+        Some(bidi) if b.prepare_downloads().await => Some(bidi.events()),
+        _ => None,
+    };
     let watch = ask::<WatchReply>(b, Method::Watch).await.ok();
     let url = match &watch {
         Some(w) if !w.url.is_empty() => w.url.clone(),
@@ -137,12 +177,123 @@ pub async fn before(b: &Browser) -> Before {
         since: watch.map(|w| w.since),
         url,
         windows: b.window_handles().await,
+        events,
     }
 }
 
+fn same_download(b: &DownloadWillBegin, e: &DownloadEnd) -> bool {
+    match (&b.navigation, &e.navigation) {
+        (Some(x), Some(y)) => x == y,
+        _ => b.url == e.url && b.context == e.context,
+    }
+}
+
+/// The downloads that began during the action, each waited for up to [`DOWNLOAD_WAIT`]
+/// (BiDi `downloadWillBegin` / `downloadEnd`), completed files moved into the artifacts
+/// directory under the name the browser was given, made safe.
+async fn downloads(mut events: Events, artifacts: Option<&Path>) -> Vec<Download> {
+    let mut begun = Vec::new();
+    let mut ended = Vec::new();
+    let take = |e: Event, begun: &mut Vec<DownloadWillBegin>, ended: &mut Vec<DownloadEnd>| match e
+    {
+        Event::DownloadWillBegin(d) => begun.push(d),
+        Event::DownloadEnd(d) => ended.push(d),
+        _ => {}
+    };
+    for e in events.drain() {
+        take(e, &mut begun, &mut ended);
+    }
+    let until = Instant::now() + DOWNLOAD_WAIT;
+    while begun
+        .iter()
+        .any(|b| !ended.iter().any(|e| same_download(b, e)))
+    {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        let next = events
+            .wait_for(left, |e| {
+                matches!(e, Event::DownloadWillBegin(_) | Event::DownloadEnd(_))
+            })
+            .await;
+        match next {
+            Ok(e) => take(e, &mut begun, &mut ended),
+            Err(_) => break,
+        }
+    }
+    let mut out = Vec::new();
+    for b in &begun {
+        let end = ended.iter().find(|e| same_download(b, e));
+        out.push(finish(
+            b.suggested_filename.clone(),
+            b.url.clone(),
+            end,
+            artifacts,
+        ));
+    }
+    // ends whose beginning came before the action's recording started
+    for e in ended
+        .iter()
+        .filter(|e| !begun.iter().any(|b| same_download(b, e)))
+    {
+        let name = e
+            .filepath
+            .as_deref()
+            .and_then(|p| Path::new(p).file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        out.push(finish(name, e.url.clone(), Some(e), artifacts));
+    }
+    out
+}
+
+fn finish(
+    file: String,
+    url: String,
+    end: Option<&DownloadEnd>,
+    artifacts: Option<&Path>,
+) -> Download {
+    let mut d = Download {
+        file,
+        url,
+        status: end.map_or("in progress".to_string(), |e| e.status.clone()),
+        path: None,
+        bytes: None,
+    };
+    if let Some(src) = end.and_then(|e| e.filepath.as_deref()) {
+        let src = Path::new(src);
+        if d.file.is_empty() {
+            d.file = src
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+        }
+        if src.is_file() {
+            match crate::spill::adopt_file(src, &d.file, artifacts) {
+                Ok(a) => {
+                    d.path = Some(a.path.display().to_string());
+                    d.bytes = Some(a.bytes);
+                }
+                Err(e) => {
+                    tracing::debug!(error = %e, "download not moved");
+                    d.path = Some(src.display().to_string());
+                }
+            }
+        } else {
+            // a remote browser's file system
+            d.path = Some(src.display().to_string());
+        }
+    }
+    d
+}
+
 /// After an action (and its settling): what it did.
-pub async fn after(b: &mut Browser, before: Before) -> Effects {
+pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) -> Effects {
     let mut out = Effects::default();
+    if let Some(ev) = before.events {
+        out.download = downloads(ev, artifacts).await;
+    }
     let reply: EffectsReply = ask(b, Method::Effects).await.unwrap_or_default();
     let url = if reply.url.is_empty() {
         b.url().await
@@ -178,7 +329,16 @@ pub async fn after(b: &mut Browser, before: Before) -> Effects {
             if before.windows.contains(&h) {
                 continue;
             }
-            let url = b.url_of_window(&h).await;
+            // a tab opened for a link shows its initial about:blank until its navigation
+            // starts (Firefox reports it then): give it a moment to name its URL
+            let mut url = b.url_of_window(&h).await;
+            for _ in 0..15 {
+                if url != "about:blank" {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                url = b.url_of_window(&h).await;
+            }
             if let Ok(alias) = b.adopt_tab(&h).await {
                 out.new_tab.push(NewTab { alias, url });
             }
@@ -204,6 +364,13 @@ mod tests {
                 alias: "t2".into(),
                 url: "http://a.test/help".into(),
             }],
+            download: vec![Download {
+                file: "report \"q3\".csv".into(),
+                url: "http://a.test/r.csv".into(),
+                status: "complete".into(),
+                path: Some("/tmp/x/report.csv".into()),
+                bytes: Some(42),
+            }],
             http_errors: vec![HttpError {
                 url: "http://a.test/api/cart?x=1".into(),
                 status: 500,
@@ -216,13 +383,14 @@ mod tests {
         assert_eq!(
             e.summary().join(" "),
             "Navigated to \"http://a.test/done\" (404). New tab t2 (\"http://a.test/help\"). \
-             Announced \"Coupon SAVE10 applied\". HTTP errors: 500 \"/api/cart?x=1\". \
+             Downloaded \"report \\\"q3\\\".csv\" (42 bytes). Announced \"Coupon SAVE10 applied\". HTTP errors: 500 \"/api/cart?x=1\". \
              1 console error (\"boom\")."
         );
         assert!(Effects::default().is_empty());
         assert!(Effects::default().summary().is_empty());
         let j = serde_json::to_value(&e).unwrap();
         assert_eq!(j["newTab"][0]["alias"], "t2");
+        assert_eq!(j["download"][0]["path"], "/tmp/x/report.csv");
         assert_eq!(j["httpErrors"][0]["status"], 500);
         assert_eq!(j["consoleErrors"][0]["text"], "boom");
     }

@@ -72,7 +72,10 @@ pub async fn view(b: &mut Browser, a: &SnapshotArgs, extra: &CaptureOptions) -> 
         no_cache: a.no_cache || extra.no_cache,
         reveal_secrets: a.reveal_secrets || extra.reveal_secrets,
     };
-    let snap = capture(b, &opts).await?;
+    let mut snap = capture(b, &opts).await?;
+    if a.drop_unseen {
+        snap.drop_unseen();
+    }
     if a.silent {
         return Ok(View::Data(json!({
             "snapshot": format!("s{}", snap.number), "nodes": snap.nodes.len(), "refs": snap.ref_count(), "url": snap.url,

@@ -677,6 +677,10 @@ pub struct SnapshotArgs {
     #[serde(default)]
     #[arg(long)]
     pub no_cache: bool,
+    /// Leave out text and nodes not painted for a sighted user (flagged [unseen=...]).
+    #[serde(default)]
+    #[arg(long)]
+    pub drop_unseen: bool,
     /// Fit the snapshot in this many tokens (4 bytes each): what does not fit becomes
     /// elided lines that `root` expands (full detail).
     #[serde(default)]

@@ -170,7 +170,9 @@ async fn run_one(
             let _ = ask::<Ack>(b, Method::Invalidate).await;
             actions::settle(b, 120.0, opts.settle_max).await;
             if let Some(w) = watch {
-                effects = Some(super::effects::after(b, w).await).filter(|e| !e.is_empty());
+                let e = super::effects::after(b, w, opts.output.artifacts.as_deref()).await;
+                artifacts.extend(e.download.iter().filter_map(|d| d.path.clone()));
+                effects = Some(e).filter(|e| !e.is_empty());
             }
         }
         (r, effects)

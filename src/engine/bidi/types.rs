@@ -211,6 +211,67 @@ pub struct NavigationInfo {
     pub url: String,
 }
 
+/// `browser.setDownloadBehavior`: downloads saved into a folder, or refused, in every user
+/// context (WebDriver BiDi, browser module). `None` gives the browser back its default.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SetDownloadBehavior {
+    /// What to do with downloads (`null` on the wire: the default).
+    pub download_behavior: Option<DownloadBehavior>,
+}
+
+impl Command for SetDownloadBehavior {
+    const METHOD: &'static str = "browser.setDownloadBehavior";
+    type Reply = Empty;
+}
+
+/// `browser.DownloadBehavior`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum DownloadBehavior {
+    /// Downloads are saved into `destination_folder` (a path on the browser's machine).
+    Allowed {
+        #[serde(rename = "destinationFolder")]
+        destination_folder: String,
+    },
+    /// Downloads are refused.
+    Denied,
+}
+
+/// `browsingContext.downloadWillBegin` parameters.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadWillBegin {
+    /// The context whose navigation became the download.
+    pub context: String,
+    /// The navigation's id, shared with its `downloadEnd`.
+    #[serde(default)]
+    pub navigation: Option<String>,
+    /// The URL downloaded.
+    pub url: String,
+    /// The file name the browser proposes (from the server or the `download` attribute).
+    #[serde(default)]
+    pub suggested_filename: String,
+}
+
+/// `browsingContext.downloadEnd` parameters.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadEnd {
+    /// The context of the download.
+    pub context: String,
+    /// The navigation's id, shared with its `downloadWillBegin`.
+    #[serde(default)]
+    pub navigation: Option<String>,
+    /// The URL downloaded.
+    pub url: String,
+    /// `complete` or `canceled`.
+    pub status: String,
+    /// Where the file was saved (complete downloads; a path on the browser's machine).
+    #[serde(default)]
+    pub filepath: Option<String>,
+}
+
 /// `browsingContext.userPromptOpened` parameters.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -28,7 +28,7 @@ pub use helpers::{
     ShadowRoot, adopt_closed_roots, closed_candidates, element, frame_route, frame_routes,
     shadow_root,
 };
-pub use method::{Condition, Method, Near, Paint, ScrollTo, SearchQuery, Walk};
+pub use method::{Condition, Method, Near, Paint, QueryGroup, ScrollTo, SearchQuery, Walk};
 pub use page::{Page, SANDBOX};
 
 use crate::error::{Error, Result};

@@ -12,6 +12,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 mod reply;
+mod vocab;
 
 pub use reply::{
     Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, ControlReply,
@@ -19,6 +20,10 @@ pub use reply::{
     OptionPoint, OptionValue, PaintReply, PointReply, Pong, Reply, ScrollReply, SearchMatch,
     SearchReply, SelectReply, Target, ValueReply, WatchReply, WebRef, WireRoute, WireSince,
     decode_reply, is_success, reply_kind,
+};
+pub use vocab::{
+    DocStateReply, InspectForm, InspectReply, Named, QueryAllReply, QueryGroupReply,
+    SelectTextReply, SubmitReply,
 };
 
 /// A tri-state flag: `true` or `"mixed"`.

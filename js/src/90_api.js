@@ -308,6 +308,11 @@ const ENTRY = {
   effects: collectEffects,
   paint: paint,
   console: consoleMessages,
+  submit: submitForm,
+  selectText: selectText,
+  queryAll: queryAll,
+  inspect: inspectPage,
+  docState: docState,
   ping: function () {
     return { kind: "pong", hash: ENGINE_HASH };
   },

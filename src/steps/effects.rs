@@ -19,8 +19,20 @@ use serde::Serialize;
 pub struct Before {
     /// The page's clock when recording started; None when the engine could not watch.
     since: Option<f64>,
+    /// The document's time origin (0 when unknown).
+    origin: f64,
     url: String,
     windows: Vec<String>,
+}
+
+impl Before {
+    /// Which document was shown before the action (`waitForNavigation`).
+    pub fn mark(&self) -> super::vocab_run::DocMark {
+        super::vocab_run::DocMark {
+            origin: self.origin,
+            url: self.url.clone(),
+        }
+    }
 }
 
 /// A navigation the action caused.
@@ -134,7 +146,8 @@ pub async fn before(b: &Browser) -> Before {
         _ => b.url().await,
     };
     Before {
-        since: watch.map(|w| w.since),
+        since: watch.as_ref().map(|w| w.since),
+        origin: watch.map_or(0.0, |w| w.origin),
         url,
         windows: b.window_handles().await,
     }

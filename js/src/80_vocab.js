@@ -327,6 +327,7 @@ function pathOf(u, origin) {
  * the counts of extra `selectors`.
  */
 function inspectPage(a) {
+  // a map, not an act: it mints no refs
   const doc = document;
   const walked = walk(doc, { maxNodes: 0 });
   const nodes = walked.nodes;
@@ -364,12 +365,16 @@ function inspectPage(a) {
       fields++;
       if (hasAttr(c, "required")) required++;
     }
-    const d = who(form, a.n | 0);
-    const f = { name: d.name || clean(getAttr(form, "id") || getAttr(form, "name") || "", 60), fields: fields,
+    // read only: no ref is minted (queryAll or a snapshot gives them)
+    let name = "";
+    try {
+      name = getName(form, getRole(form) || "form");
+    } catch (_) {
+      name = "";
+    }
+    push(forms, { name: clean(name || getAttr(form, "id") || getAttr(form, "name") || "", 60), fields: fields,
       required: required, method: strLower("" + formMethodOf(form)),
-      action: clean(pathOf("" + formActionOf(form), origin), 200) };
-    if (d.ref) f.ref = d.ref;
-    push(forms, f);
+      action: clean(pathOf("" + formActionOf(form), origin), 200) });
   }
   let unreadable = 0;
   for (let i = 0; i < walked.frames.length; i++) if (walked.frames[i].unreadable) unreadable++;

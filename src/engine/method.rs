@@ -85,7 +85,7 @@ pub enum Method {
     /// (`wire::QueryAllReply`).
     QueryAll { groups: Vec<QueryGroup>, n: u64 },
     /// A small map of the page; counts of `selectors` too (`wire::InspectReply`).
-    Inspect { selectors: Vec<String>, n: u64 },
+    Inspect { selectors: Vec<String> },
     /// The document's time origin, URL and ready state (`wire::DocStateReply`).
     #[serde(serialize_with = "no_args")]
     DocState,

@@ -31,7 +31,7 @@ pub struct PollArgs {
     pub interval: Option<u64>,
     /// Limit in ms (poll: the step's deadline; hooks: 10000).
     #[serde(default)]
-    #[arg(long)]
+    #[arg(skip)]
     pub timeout: Option<u64>,
 }
 
@@ -123,9 +123,9 @@ impl From<String> for SelectTextArgs {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct WaitForNavigationArgs {
-    /// Limit in ms (default: the step's deadline).
+    /// Limit in ms (default: the step's deadline, which is --timeout on the command line).
     #[serde(default)]
-    #[arg(long)]
+    #[arg(skip)]
     pub timeout: Option<u64>,
     /// load (default), domcontentloaded, or commit (the new document exists).
     #[serde(default)]

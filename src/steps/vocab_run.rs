@@ -24,9 +24,12 @@ use crate::wire::{
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
-/// What a wait keeps free of the step's deadline, so that its own message (not the
-/// deadline's) is the one reported.
-const MARGIN: Duration = Duration::from_millis(300);
+/// What a wait may take of the step's deadline: it keeps 500 ms (a quarter of short
+/// deadlines) for the rest of the step, so that the wait's own message (not the deadline's)
+/// is the one reported.
+fn within(deadline: Duration) -> Duration {
+    deadline.saturating_sub(Duration::from_millis(500).min(deadline / 4))
+}
 /// The default limit of `readyWhen` and `settledWhen`.
 const HOOK_LIMIT: Duration = Duration::from_secs(10);
 /// How long `submit` waits for the page a navigating form loads.
@@ -129,7 +132,7 @@ async fn poll_until(
 
 /// `poll`: the truthy value, how many attempts it took and how long.
 pub async fn poll(b: &Browser, p: &PollArgs, opts: &RunOptions) -> Result<Outcome> {
-    let cap = opts.timeout.saturating_sub(MARGIN);
+    let cap = within(opts.timeout);
     let limit = p.timeout.map(Duration::from_millis).unwrap_or(cap).min(cap);
     match poll_until(b, p, limit, "poll").await {
         Ok(r) => Ok(out(
@@ -148,7 +151,7 @@ fn hook_limit(p: &PollArgs, remaining: Duration) -> Duration {
     p.timeout
         .map(Duration::from_millis)
         .unwrap_or(HOOK_LIMIT)
-        .min(remaining.saturating_sub(MARGIN))
+        .min(within(remaining))
 }
 
 /// `readyWhen`: polled before the action; when it stays falsy the step fails (exit 4)
@@ -275,7 +278,7 @@ pub async fn wait_for_navigation(
 ) -> Result<Outcome> {
     let t0 = Instant::now();
     let until = a.wait_until.as_deref().unwrap_or("load");
-    let cap = opts.timeout.saturating_sub(MARGIN);
+    let cap = within(opts.timeout);
     let limit = a.timeout.map(Duration::from_millis).unwrap_or(cap).min(cap);
     let (mark, loading) = match prev {
         Some(m) => (m, false),
@@ -316,7 +319,7 @@ pub async fn wait_for_navigation(
 /// follows a submit assumes it happened.
 pub async fn submit(b: &mut Browser, a: &SubmitArgs, opts: &RunOptions) -> Result<Outcome> {
     let r#ref = a.ref_.as_deref().map(parse_ref).transpose()?;
-    let cap = opts.timeout.saturating_sub(MARGIN);
+    let cap = within(opts.timeout);
     let before = doc_state(b, cap).await?;
     let n = b.next_snapshot()?;
     let sub = Method::Submit {
@@ -492,11 +495,9 @@ pub async fn query_all(b: &mut Browser, q: &QueryAllArgs) -> Result<Outcome> {
 }
 
 /// `inspect`: the page's map.
-pub async fn inspect(b: &mut Browser, a: &InspectArgs) -> Result<Outcome> {
-    let n = b.next_snapshot()?;
+pub async fn inspect(b: &Browser, a: &InspectArgs) -> Result<Outcome> {
     let m = Method::Inspect {
         selectors: a.selectors.clone(),
-        n,
     };
     let r: InspectReply = ask(b, m).await?;
     Ok(out(serde_json::to_value(r).unwrap_or(Value::Null)))

@@ -68,8 +68,6 @@ pub struct QueryAllReply {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InspectForm {
     pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub r#ref: Option<String>,
     pub fields: u64,
     pub required: u64,
     pub method: String,

@@ -15,6 +15,7 @@ mod hostile;
 mod mcp;
 mod steps;
 mod views;
+mod vocab;
 
 use common::Ctx;
 use libtest_mimic::{Arguments, Trial};
@@ -59,6 +60,7 @@ fn main() {
         bidi::tests(),
         agent::tests(),
         grid::tests(),
+        vocab::tests(),
     ]
     .concat();
     eprintln!("end-to-end suite on {}", common::browser());

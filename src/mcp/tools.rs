@@ -520,6 +520,12 @@ mod tests {
         assert!(!names.contains(&"browser_select_option"), "{names:?}");
         let all = tool_set(&step, &file, ToolSet::All);
         assert_eq!(all.len(), crate::steps::ACTIONS.len() + 1);
+        // the hooks beside every action (issue 16) are in both run_steps schemas
+        assert!(listed(&all).contains("\"readyWhen\""), "all: no readyWhen");
+        assert!(
+            listed(&core).contains("settledWhen"),
+            "core: no settledWhen"
+        );
         // compacting never drops a field: every tool keeps its properties and required list
         let full = tools_from_schema(&step, &file);
         for (a, b) in all.iter().zip(&full) {

@@ -282,6 +282,44 @@ mod tests {
                 vec!["viewport", "800", "600"],
                 json!({"viewport": {"width": 800, "height": 600}}),
             ),
+            // the step vocabulary of issue 16
+            (
+                vec!["fill", "s1e2", "x"],
+                json!({"fill": {"ref": "s1e2", "value": "x"}}),
+            ),
+            (
+                vec!["fill", "--fields", r#"{"s1e3": "a", "s1e5": true}"#],
+                json!({"fill": {"s1e3": "a", "s1e5": true}}),
+            ),
+            (vec!["submit", "s1e4"], json!({"submit": "s1e4"})),
+            (
+                vec!["submit", "--selector", "form#signup", "--report-validity"],
+                json!({"submit": {"selector": "form#signup", "reportValidity": true}}),
+            ),
+            (
+                vec!["select-text", "s1e4", "--start", "2"],
+                json!({"selectText": {"ref": "s1e4", "start": 2}}),
+            ),
+            (
+                vec!["waitForNavigation", "--wait-until", "commit"],
+                json!({"waitForNavigation": {"waitUntil": "commit"}}),
+            ),
+            (
+                vec!["poll", "() => window.ready", "--interval", "50"],
+                json!({"poll": {"fn": "() => window.ready", "interval": 50}}),
+            ),
+            (
+                vec![
+                    "query-all",
+                    "--queries",
+                    r#"{"b": {"role": "button"}, "rows": "tr"}"#,
+                ],
+                json!({"queryAll": {"b": {"role": "button"}, "rows": "tr"}}),
+            ),
+            (
+                vec!["inspect", "--selectors", ".card"],
+                json!({"inspect": {"selectors": [".card"]}}),
+            ),
         ];
         for (args, step) in cases {
             let argv = std::iter::once("ariasnap").chain(args.iter().copied());

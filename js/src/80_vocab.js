@@ -304,7 +304,7 @@ function topCounts(counts, max) {
   return out;
 }
 
-function bump(counts, k) {
+function countUp(counts, k) {
   mapSet(counts, k, (mapGet(counts, k) || 0) + 1);
 }
 
@@ -337,7 +337,7 @@ function inspectPage(a) {
   for (let i = 1; i < nodes.length; i++) {
     const r = nodes[i].r;
     if (r === "text") continue;
-    bump(roles, r);
+    countUp(roles, r);
     if (r === "heading" && headings.length < 8) {
       const el = els[i];
       const tag = el ? localNameOf(el) : "";
@@ -349,7 +349,7 @@ function inspectPage(a) {
   const tags = new $Map();
   const all = docGetElementsByTagName(doc, "*");
   const total = htmlCollectionLength(all);
-  for (let i = 0; i < total; i++) bump(tags, localNameOf(all[i]));
+  for (let i = 0; i < total; i++) countUp(tags, localNameOf(all[i]));
   const origin = urlOrigin(docURLOf(doc));
   const forms = [];
   const fl = docQuerySelectorAll(doc, "form");

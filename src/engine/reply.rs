@@ -247,6 +247,45 @@ mod tests {
     }
 
     #[test]
+    fn vocabulary_replies_and_failures() {
+        let r: crate::wire::SubmitReply = decode(
+            r#"{"kind":"ok","form":{"ref":"s2e1","role":"form","name":"Sign up"},"valid":false,"submitted":false,"navigating":false,"invalid":[{"ref":"s1e3","role":"textbox","name":"Email","message":"Please enter an email address."}],"engine_ms":1}"#,
+        )
+        .unwrap();
+        assert!(!r.valid);
+        assert_eq!(
+            r.invalid[0].message.as_deref(),
+            Some("Please enter an email address.")
+        );
+        let e = decode::<crate::wire::SubmitReply>(
+            r#"{"kind":"no_form","ref":"s1e9","role":"paragraph","name":""}"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "paragraph \"\" (ref s1e9) is neither a form nor inside one: give the form's ref (or a \
+             control inside it) or a CSS selector such as \"form#signup\""
+        );
+        let e = decode::<crate::wire::SubmitReply>(r##"{"kind":"no_match","selector":"#nope"}"##)
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("selector \"#nope\" matches nothing"),
+            "{e}"
+        );
+        let e = decode::<crate::wire::SelectTextReply>(
+            r#"{"kind":"bad_range","ref":"s1e2","start":5,"end":2,"length":9}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        let e = decode::<crate::wire::SelectTextReply>(
+            r#"{"kind":"no_selection_api","ref":"s1e2","role":"textbox","name":"Email","type":"email"}"#,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("an input of type \"email\""), "{e}");
+    }
+
+    #[test]
     fn failures_keep_their_messages() {
         let msg = |raw: &str| decode::<PointReply>(raw).unwrap_err().to_string();
         assert_eq!(

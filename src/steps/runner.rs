@@ -153,7 +153,7 @@ async fn run_one(
 ) -> (StepResult, Option<i32>) {
     let t0 = Instant::now();
     let remaining = || opts.timeout.saturating_sub(t0.elapsed());
-    let mut hooked = HookResults::default();
+    let mut hooked = super::vocab_run::HookResults::default();
     let r = tokio::time::timeout(opts.timeout, async {
         if let Some(h) = &step.hooks.ready_when
             && let Err(e) = super::vocab_run::ready_when(b, h, remaining()).await
@@ -181,7 +181,7 @@ async fn run_one(
             }
         }
         if r.is_ok() {
-            hooked = run_after_hooks(b, step, remaining()).await;
+            hooked = super::vocab_run::after_hooks(b, step, remaining()).await;
         }
         (r, effects)
     })
@@ -269,29 +269,6 @@ async fn take_baseline(b: &mut Browser, step: &Step, base: &mut Baseline) {
             base.before = Some((s, url));
         }
     }
-}
-
-/// What the hooks after an action gave: the observation and warnings.
-#[derive(Default)]
-struct HookResults {
-    observation: Option<Value>,
-    warnings: Vec<String>,
-}
-
-/// `settledWhen` (a warning when it stays falsy), then `observe`.
-async fn run_after_hooks(b: &Browser, step: &Step, remaining: Duration) -> HookResults {
-    let mut h = HookResults::default();
-    if let Some(p) = &step.hooks.settled_when {
-        h.warnings
-            .extend(super::vocab_run::settled_when(b, p, remaining).await);
-    }
-    if let Some(p) = &step.hooks.observe {
-        match super::vocab_run::observe(b, p).await {
-            Ok(v) => h.observation = Some(v),
-            Err(w) => h.warnings.push(w),
-        }
-    }
-    h
 }
 
 fn verb(a: &Action) -> &'static str {

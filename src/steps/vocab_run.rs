@@ -9,7 +9,7 @@
 //! `eval` steps, SPEC 7).
 
 use super::vocab::{PollArgs, poll_script, truthy};
-use super::{FillArgs, InspectArgs, QueryAllArgs, SelectTextArgs, SubmitArgs};
+use super::{FillArgs, InspectArgs, QueryAllArgs, SelectTextArgs, Step, SubmitArgs};
 use super::{WaitForNavigationArgs, runner::RunOptions};
 use crate::actions::{self, Outcome, ask};
 use crate::browser::Browser;
@@ -197,6 +197,28 @@ pub async fn observe(b: &Browser, p: &PollArgs) -> std::result::Result<Value, St
             crate::error::one_line(&e.to_string())
         )),
     }
+}
+
+/// What the hooks after an action gave: the observation and warnings.
+#[derive(Default)]
+pub struct HookResults {
+    pub observation: Option<Value>,
+    pub warnings: Vec<String>,
+}
+
+/// `settledWhen` (a warning when it stays falsy), then `observe`.
+pub async fn after_hooks(b: &Browser, step: &Step, remaining: Duration) -> HookResults {
+    let mut h = HookResults::default();
+    if let Some(p) = &step.hooks.settled_when {
+        h.warnings.extend(settled_when(b, p, remaining).await);
+    }
+    if let Some(p) = &step.hooks.observe {
+        match observe(b, p).await {
+            Ok(v) => h.observation = Some(v),
+            Err(w) => h.warnings.push(w),
+        }
+    }
+    h
 }
 
 // ---- documents and navigations ----

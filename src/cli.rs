@@ -282,7 +282,30 @@ mod tests {
                 vec!["viewport", "800", "600"],
                 json!({"viewport": {"width": 800, "height": 600}}),
             ),
-            // the step vocabulary of issue 16
+        ];
+        same_action(cases);
+    }
+
+    /// Each command line gives the `Action` its step gives.
+    fn same_action(cases: Vec<(Vec<&str>, serde_json::Value)>) {
+        for (args, step) in cases {
+            let argv = std::iter::once("ariasnap").chain(args.iter().copied());
+            let cli = Cli::try_parse_from(argv).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+            let Command::Step(from_cli) = cli.command else {
+                panic!("{args:?} is not a step");
+            };
+            let from_file = ariasnap::steps::parse::parse_step(&step, 0)
+                .unwrap_or_else(|p| panic!("{step}: {p:?}"))
+                .action;
+            assert_eq!(from_cli, from_file, "{args:?} vs {step}");
+        }
+    }
+
+    /// The step vocabulary of issue 16 as commands (SPEC 6).
+    #[test]
+    fn vocabulary_commands_and_steps_give_the_same_action() {
+        use serde_json::json;
+        let cases: Vec<(Vec<&str>, serde_json::Value)> = vec![
             (
                 vec!["fill", "s1e2", "x"],
                 json!({"fill": {"ref": "s1e2", "value": "x"}}),
@@ -321,17 +344,7 @@ mod tests {
                 json!({"inspect": {"selectors": [".card"]}}),
             ),
         ];
-        for (args, step) in cases {
-            let argv = std::iter::once("ariasnap").chain(args.iter().copied());
-            let cli = Cli::try_parse_from(argv).unwrap_or_else(|e| panic!("{args:?}: {e}"));
-            let Command::Step(from_cli) = cli.command else {
-                panic!("{args:?} is not a step");
-            };
-            let from_file = ariasnap::steps::parse::parse_step(&step, 0)
-                .unwrap_or_else(|p| panic!("{step}: {p:?}"))
-                .action;
-            assert_eq!(from_cli, from_file, "{args:?} vs {step}");
-        }
+        same_action(cases);
     }
 
     /// kebab-case of a step name or option (`newTab` -> `new-tab`, `cache_key` -> `cache-key`).

@@ -88,10 +88,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
             let file = StepFile {
                 tab: None,
                 timeout: None,
-                steps: vec![Step {
-                    action,
-                    optional: false,
-                }],
+                steps: vec![Step::of(action)],
             };
             let mut b = Browser::open(&bopts).await?;
             b.use_tab(g.tab.as_deref()).await?;

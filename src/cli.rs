@@ -352,6 +352,52 @@ mod tests {
         }
     }
 
+    /// The step vocabulary of issue 16 as commands (SPEC 6).
+    #[test]
+    fn vocabulary_commands_and_steps_give_the_same_action() {
+        use serde_json::json;
+        let cases: Vec<(Vec<&str>, serde_json::Value)> = vec![
+            (
+                vec!["fill", "s1e2", "x"],
+                json!({"fill": {"ref": "s1e2", "value": "x"}}),
+            ),
+            (
+                vec!["fill", "--fields", r#"{"s1e3": "a", "s1e5": true}"#],
+                json!({"fill": {"s1e3": "a", "s1e5": true}}),
+            ),
+            (vec!["submit", "s1e4"], json!({"submit": "s1e4"})),
+            (
+                vec!["submit", "--selector", "form#signup", "--report-validity"],
+                json!({"submit": {"selector": "form#signup", "reportValidity": true}}),
+            ),
+            (
+                vec!["select-text", "s1e4", "--start", "2"],
+                json!({"selectText": {"ref": "s1e4", "start": 2}}),
+            ),
+            (
+                vec!["waitForNavigation", "--wait-until", "commit"],
+                json!({"waitForNavigation": {"waitUntil": "commit"}}),
+            ),
+            (
+                vec!["poll", "() => window.ready", "--interval", "50"],
+                json!({"poll": {"fn": "() => window.ready", "interval": 50}}),
+            ),
+            (
+                vec![
+                    "query-all",
+                    "--queries",
+                    r#"{"b": {"role": "button"}, "rows": "tr"}"#,
+                ],
+                json!({"queryAll": {"b": {"role": "button"}, "rows": "tr"}}),
+            ),
+            (
+                vec!["inspect", "--selectors", ".card"],
+                json!({"inspect": {"selectors": [".card"]}}),
+            ),
+        ];
+        same_action(cases);
+    }
+
     /// kebab-case of a step name or option (`newTab` -> `new-tab`, `cache_key` -> `cache-key`).
     fn kebab(s: &str) -> String {
         let mut out = String::new();

@@ -28,7 +28,7 @@ pub use helpers::{
     ShadowRoot, adopt_closed_roots, closed_candidates, element, frame_route, frame_routes,
     shadow_root,
 };
-pub use method::{Condition, Method, Near, Paint, ScrollTo, SearchQuery, Walk};
+pub use method::{Condition, Method, Near, Paint, QueryGroup, ScrollTo, SearchQuery, Walk};
 pub use page::{Page, SANDBOX};
 
 use crate::error::{Error, Result};
@@ -645,8 +645,14 @@ mod tests {
         let id = regex::Regex::new(r"[A-Za-z_$][\w$]*").unwrap();
         let mut owner: std::collections::HashMap<String, String> = Default::default();
         let mut declared: std::collections::HashSet<String> = Default::default();
+        let mut problems = Vec::new();
         for (file, code) in &files {
             for c in top.captures_iter(code) {
+                // one bundle, one scope: a second top-level function of the same name
+                // silently replaces the first everywhere
+                if let Some(first) = owner.get(&c[1]) {
+                    problems.push(format!("{file} defines {} again (first in {first})", &c[1]));
+                }
                 owner
                     .entry(c[1].to_string())
                     .or_insert_with(|| file.clone());
@@ -707,7 +713,6 @@ mod tests {
             "document",
             "ENGINE_HASH",
         ];
-        let mut problems = Vec::new();
         for (file, code) in &files {
             let prelude = file.starts_with("00_");
             for name in names_used(code) {

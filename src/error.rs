@@ -66,6 +66,14 @@ pub enum Error {
     /// A step that failed in the page (assertion, missing element...).
     #[error("{0}")]
     Step(String),
+    /// A step that failed with results the agent must still see (the fields of a form
+    /// that did not submit, the fields a `fill` set before one failed): they are the
+    /// step's `output`.
+    #[error("{message}")]
+    StepOutput {
+        message: String,
+        output: Box<serde_json::Value>,
+    },
     /// Waiting ran past its limit.
     #[error("timed out: {0}")]
     Timeout(String),
@@ -284,7 +292,7 @@ impl Error {
             Error::Endpoint { .. } => 3,
             Error::Timeout(_) | Error::Busy { .. } => 4,
             Error::Dialog { .. } => 1,
-            Error::Engine(_) | Error::Ref { .. } | Error::Step(_) => 1,
+            Error::Engine(_) | Error::Ref { .. } | Error::Step(_) | Error::StepOutput { .. } => 1,
             Error::Io { .. } | Error::Json { .. } => 1,
         }
     }

@@ -13,6 +13,7 @@ use std::fmt;
 
 pub mod eyes;
 mod reply;
+mod vocab;
 
 pub use reply::{
     Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, ControlReply,
@@ -20,6 +21,10 @@ pub use reply::{
     OptionPoint, OptionValue, PaintReply, PointReply, Pong, Reply, ScrollReply, SearchMatch,
     SearchReply, SelectReply, Target, ValueReply, WatchReply, WebRef, WireRoute, WireSince,
     decode_reply, is_success, reply_kind,
+};
+pub use vocab::{
+    DocStateReply, InspectForm, InspectReply, Named, QueryAllReply, QueryGroupReply,
+    SelectTextReply, SubmitReply,
 };
 
 /// A tri-state flag: `true` or `"mixed"`.

@@ -308,6 +308,51 @@ const $raf = PRELOADED && typeof window.requestAnimationFrame === "function"
   ? uncurry(window.requestAnimationFrame)
   : null;
 
+// Captures for the step vocabulary (80_vocab.js): forms and constraint validation (HTML
+// 4.10.20), text selection, the document's time origin.
+const FORM_TAGS = ["input", "select", "textarea", "button", "fieldset", "output", "object"];
+const FORM_IFACES = {
+  input: D.HTMLInputElement, select: D.HTMLSelectElement, textarea: D.HTMLTextAreaElement,
+  button: D.HTMLButtonElement, fieldset: D.HTMLFieldSetElement, output: D.HTMLOutputElement,
+  object: D.HTMLObjectElement,
+};
+/** Each form-associated interface's own getter or method `name`, by tag. */
+function perFormTag(name, isMethod) {
+  const out = {};
+  for (let i = 0; i < FORM_TAGS.length; i++) {
+    const iface = FORM_IFACES[FORM_TAGS[i]];
+    if (!iface || !desc(iface.prototype, name)) continue;
+    out[FORM_TAGS[i]] = isMethod ? method(iface.prototype, name) : getter(iface.prototype, name);
+  }
+  return out;
+}
+const FORM_OWNER = perFormTag("form", false);
+const WILL_VALIDATE = perFormTag("willValidate", false);
+const VALIDATION_MESSAGE = perFormTag("validationMessage", false);
+const CHECK_VALIDITY = perFormTag("checkValidity", true);
+const FormP = D.HTMLFormElement.prototype;
+const formElementsOf = getter(FormP, "elements");
+const formNoValidateOf = getter(FormP, "noValidate");
+const formMethodOf = getter(FormP, "method");
+const formActionOf = getter(FormP, "action");
+const formCheckValidity = method(FormP, "checkValidity");
+const formReportValidity = method(FormP, "reportValidity");
+const formRequestSubmit = FormP.requestSubmit ? method(FormP, "requestSubmit") : null;
+const formSubmit = method(FormP, "submit");
+const formControlsLength = getter(D.HTMLFormControlsCollection.prototype, "length");
+const formControlsItem = method(D.HTMLFormControlsCollection.prototype, "item");
+const eventDefaultPrevented = getter(R.Event.prototype, "defaultPrevented");
+const removeListener = method(R.EventTarget.prototype, "removeEventListener");
+const inputSetSelectionRange = method(D.HTMLInputElement.prototype, "setSelectionRange");
+const textareaSetSelectionRange = method(D.HTMLTextAreaElement.prototype, "setSelectionRange");
+const docCreateRange = method(DocumentP, "createRange");
+const rangeSetStart = method(D.Range.prototype, "setStart");
+const rangeSetEnd = method(D.Range.prototype, "setEnd");
+const selectionRemoveAll = D.Selection ? method(D.Selection.prototype, "removeAllRanges") : null;
+const selectionAddRange = D.Selection ? method(D.Selection.prototype, "addRange") : null;
+const selectionText = D.Selection ? method(D.Selection.prototype, "toString") : null;
+const perfTimeOriginOf = R.performance ? getter(R.Performance.prototype, "timeOrigin") : null;
+
 
 // Everything is captured: the fresh realm's frame can go.
 if (FRESH) {

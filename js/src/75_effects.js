@@ -63,7 +63,8 @@ function watchEffects() {
   announced = [];
   mutationHook = noteAnnouncements;
   observeDoc(document);
-  return { kind: "ok", since: watchSince, url: clean(docURLOf(document), 4096) };
+  return { kind: "ok", since: watchSince, url: clean(docURLOf(document), 4096),
+    origin: perfTimeOriginOf ? perfTimeOriginOf(mainPerformance) : 0 };
 }
 
 /**

@@ -319,6 +319,11 @@ const ENTRY = {
   console: consoleMessages,
   elementsAt: elementsAt,
   refBoxes: refBoxes,
+  submit: submitForm,
+  selectText: selectText,
+  queryAll: queryAll,
+  inspect: inspectPage,
+  docState: docState,
   ping: function () {
     return { kind: "pong", hash: ENGINE_HASH };
   },

@@ -78,6 +78,39 @@ pub enum Method {
     /// Is the engine there, and which build (`wire::Pong`).
     #[serde(serialize_with = "no_args")]
     Ping,
+    /// Validate the form of a ref or selector and submit it as a user would; refs of its
+    /// invalid fields belong to snapshot `n` (`wire::SubmitReply`).
+    Submit {
+        r#ref: Option<String>,
+        selector: Option<String>,
+        n: u64,
+        report: bool,
+    },
+    /// Select characters [start, end) of a ref's text (`wire::SelectTextReply`).
+    SelectText {
+        r#ref: String,
+        start: Option<u64>,
+        end: Option<u64>,
+    },
+    /// Named groups of role / name / selector queries; matches get refs of snapshot `n`
+    /// (`wire::QueryAllReply`).
+    QueryAll { groups: Vec<QueryGroup>, n: u64 },
+    /// A small map of the page; counts of `selectors` too (`wire::InspectReply`).
+    Inspect { selectors: Vec<String> },
+    /// The document's time origin, URL and ready state (`wire::DocStateReply`).
+    #[serde(serialize_with = "no_args")]
+    DocState,
+}
+
+/// One group of `queryAll`: a label and a role / name or selector query.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct QueryGroup {
+    pub label: String,
+    pub role: Option<String>,
+    pub name: Option<String>,
+    pub exact: bool,
+    pub selector: Option<String>,
+    pub limit: usize,
 }
 
 fn no_args<S: Serializer>(s: S) -> Result<S::Ok, S::Error> {
@@ -112,6 +145,11 @@ impl Method {
             Method::ElementsAt { .. } => "elementsAt",
             Method::RefBoxes { .. } => "refBoxes",
             Method::Ping => "ping",
+            Method::Submit { .. } => "submit",
+            Method::SelectText { .. } => "selectText",
+            Method::QueryAll { .. } => "queryAll",
+            Method::Inspect { .. } => "inspect",
+            Method::DocState => "docState",
         }
     }
 
@@ -132,6 +170,10 @@ impl Method {
             | Method::Control { r#ref }
             | Method::SetDirect { r#ref, .. }
             | Method::ComboOption { r#ref, .. }
+            | Method::SelectText { r#ref, .. }
+            | Method::Submit {
+                r#ref: Some(r#ref), ..
+            }
             | Method::Scroll(ScrollTo::Ref { r#ref })
             | Method::Condition(Condition::Ref { r#ref, .. }) => Some(r#ref),
             Method::RefBoxes { refs } => refs.first().map(String::as_str),

@@ -107,11 +107,59 @@ fn failure<T>(reply: Reply<T>, raw: &str) -> Error {
         Reply::BadPattern { pattern } => {
             Error::Usage(format!("invalid regular expression {}", json(&pattern)))
         }
+        r @ (Reply::NoForm(_)
+        | Reply::NoMatch { .. }
+        | Reply::BadRange { .. }
+        | Reply::NoSelectionApi { .. }) => vocab_failure(r, raw),
         Reply::Exception { message } => threw(message.as_deref()),
         Reply::BadMethod { .. } => threw(None),
         Reply::NotFocusable(_) => unexpected("not_focusable", raw),
         Reply::NotMultiple { .. } => unexpected("not_multiple", raw),
         Reply::Ok(_) => unexpected("ok", raw),
+    }
+}
+
+/// The failures of the step vocabulary's entry points (`submit`, `selectText`).
+fn vocab_failure<T>(reply: Reply<T>, raw: &str) -> Error {
+    match reply {
+        Reply::NoForm(t) => Error::Step(format!(
+            "{} {}{} is neither a form nor inside one: give the form's ref (or a control \
+             inside it) or a CSS selector such as \"form#signup\"",
+            t.role,
+            json(&t.name),
+            if t.r#ref.is_empty() {
+                String::new()
+            } else {
+                format!(" (ref {})", t.r#ref)
+            }
+        )),
+        Reply::NoMatch { selector } => Error::Step(format!(
+            "selector {} matches nothing on this page: check it against a snapshot",
+            json(&selector)
+        )),
+        Reply::BadRange {
+            r#ref,
+            start,
+            end,
+            length,
+        } => Error::Usage(format!(
+            "selectText {ref}: end {end} is before start {start} (the text has {length} \
+             characters)",
+            ref = r#ref
+        )),
+        Reply::NoSelectionApi {
+            r#ref,
+            role,
+            name,
+            kind,
+        } => Error::Step(format!(
+            "{role} {} (ref {ref}) is an input of type {} whose value cannot be selected in \
+             part (HTML's selection API skips it): leave start and end out to select all of it",
+            json(&name),
+            json(&kind),
+            ref = r#ref
+        )),
+        _ => unexpected("ok", raw),
     }
 }
 
@@ -196,6 +244,45 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.ref_problem(), Some(RefProblem::Changed));
+    }
+
+    #[test]
+    fn vocabulary_replies_and_failures() {
+        let r: crate::wire::SubmitReply = decode(
+            r#"{"kind":"ok","form":{"ref":"s2e1","role":"form","name":"Sign up"},"valid":false,"submitted":false,"navigating":false,"invalid":[{"ref":"s1e3","role":"textbox","name":"Email","message":"Please enter an email address."}],"engine_ms":1}"#,
+        )
+        .unwrap();
+        assert!(!r.valid);
+        assert_eq!(
+            r.invalid[0].message.as_deref(),
+            Some("Please enter an email address.")
+        );
+        let e = decode::<crate::wire::SubmitReply>(
+            r#"{"kind":"no_form","ref":"s1e9","role":"paragraph","name":""}"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "paragraph \"\" (ref s1e9) is neither a form nor inside one: give the form's ref (or a \
+             control inside it) or a CSS selector such as \"form#signup\""
+        );
+        let e = decode::<crate::wire::SubmitReply>(r##"{"kind":"no_match","selector":"#nope"}"##)
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("selector \"#nope\" matches nothing"),
+            "{e}"
+        );
+        let e = decode::<crate::wire::SelectTextReply>(
+            r#"{"kind":"bad_range","ref":"s1e2","start":5,"end":2,"length":9}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        let e = decode::<crate::wire::SelectTextReply>(
+            r#"{"kind":"no_selection_api","ref":"s1e2","role":"textbox","name":"Email","type":"email"}"#,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("an input of type \"email\""), "{e}");
     }
 
     #[test]

@@ -308,5 +308,19 @@ mod tests {
         assert!(parse::parse_step(&s, 0).is_ok(), "{s}");
         let s = tools::step_from_call(&by("browser_snapshot"), Map::new());
         assert!(parse::parse_step(&s, 0).is_ok(), "{s}");
+        // hooks among an action tool's arguments (issue 16)
+        let mut a = Map::new();
+        a.insert("ref".into(), "s1e2".into());
+        a.insert("observe".into(), "location.href".into());
+        let s = tools::step_from_call(&by("browser_click"), a);
+        let step = parse::parse_step(&s, 0).unwrap_or_else(|p| panic!("{s}: {p:?}"));
+        assert_eq!(
+            step.hooks.observe.map(|h| h.fn_).as_deref(),
+            Some("location.href")
+        );
+        // and beside each step of browser_run_steps
+        let steps = serde_json::json!([{"click": "s1e2", "readyWhen": "window.ready"}]);
+        let file = parse::parse_value(&steps, "browser_run_steps").unwrap();
+        assert!(file.steps[0].hooks.ready_when.is_some());
     }
 }

@@ -257,8 +257,10 @@ pub fn tool_set(step_schema: &Value, step_file_schema: &Value, set: ToolSet) -> 
                     "One step: {{\"<action>\": <argument>}}, the argument as the action's tool \
                      takes it, or its short form: {{\"click\": \"s1e4\"}}, {{\"set\": \
                      {{\"ref\": \"s1e5\", \"value\": \"2026-05-01\"}}}}, {{\"goto\": \"https://...\"}}; \
-                     \"optional\": true lets the run go on when it fails; a malformed step's \
-                     error shows the right form. Actions: {}.",
+                     \"optional\": true lets the run go on when it fails; \"readyWhen\" / \
+                     \"settledWhen\" (page functions polled before / after the action) and \
+                     \"observe\" (its value is the step's observation) go beside the action; a \
+                     malformed step's error shows the right form. Actions: {}.",
                     actions.join(", ")
                 ),
             });
@@ -518,6 +520,12 @@ mod tests {
         assert!(!names.contains(&"browser_select_option"), "{names:?}");
         let all = tool_set(&step, &file, ToolSet::All);
         assert_eq!(all.len(), crate::steps::ACTIONS.len() + 1);
+        // the hooks beside every action (issue 16) are in both run_steps schemas
+        assert!(listed(&all).contains("\"readyWhen\""), "all: no readyWhen");
+        assert!(
+            listed(&core).contains("settledWhen"),
+            "core: no settledWhen"
+        );
         // compacting never drops a field: every tool keeps its properties and required list
         let full = tools_from_schema(&step, &file);
         for (a, b) in all.iter().zip(&full) {

@@ -26,10 +26,22 @@ const DOWNLOAD_WAIT: Duration = Duration::from_secs(10);
 pub struct Before {
     /// The page's clock when recording started; None when the engine could not watch.
     since: Option<f64>,
+    /// The document's time origin (0 when unknown).
+    origin: f64,
     url: String,
     windows: Vec<String>,
     /// The BiDi events from before the action (downloads), when downloads are followed.
     events: Option<Events>,
+}
+
+impl Before {
+    /// Which document was shown before the action (`waitForNavigation`).
+    pub fn mark(&self) -> super::vocab_run::DocMark {
+        super::vocab_run::DocMark {
+            origin: self.origin,
+            url: self.url.clone(),
+        }
+    }
 }
 
 /// A navigation the action caused.
@@ -174,7 +186,8 @@ pub async fn before(b: &Browser) -> Before {
         _ => b.url().await,
     };
     Before {
-        since: watch.map(|w| w.since),
+        since: watch.as_ref().map(|w| w.since),
+        origin: watch.map_or(0.0, |w| w.origin),
         url,
         windows: b.window_handles().await,
         events,

@@ -9,6 +9,13 @@ pub mod eyes_args;
 pub mod look;
 pub mod parse;
 pub mod runner;
+pub mod vocab;
+mod vocab_run;
+
+pub use vocab::{
+    Hooks, InspectArgs, PollArgs, QueryAllArgs, QueryGroups, QuerySpec, SelectTextArgs, SubmitArgs,
+    WaitForNavigationArgs,
+};
 
 use clap::Args;
 use schemars::JsonSchema;
@@ -259,16 +266,24 @@ impl From<String> for CloseTabArgs {
     }
 }
 
-/// `fill`: clear a field and type a value.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+/// `fill`: clear a field and type a value; or several fields at once.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct FillArgs {
     /// The field's ref.
-    #[serde(rename = "ref")]
+    #[serde(rename = "ref", default, skip_serializing_if = "Option::is_none")]
     #[arg(id = "ref", value_name = "REF")]
-    pub ref_: String,
+    pub ref_: Option<String>,
     /// The text it gets.
-    pub value: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[arg(allow_hyphen_values = true)]
+    pub value: Option<String>,
+    /// Several fields in one step: {"s1e3": "ada@example.org", "s1e5": "Berlin"}; each
+    /// is set like `set` (any control) and read back, with a result per field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<std::collections::BTreeMap<String, SetValueForm>>")]
+    #[arg(long, value_name = "JSON", value_parser = vocab::fields_arg, conflicts_with_all = ["ref", "value"])]
+    pub fields: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// `type`: type text into a ref (or the focused element), without clearing.
@@ -940,6 +955,43 @@ pub enum Action {
         #[schemars(with = "Form<String, WriteNotesArgs>")]
         WriteNotesArgs,
     ),
+    /// Submit a form (by ref, or a control in it, or CSS selector) as a user would, after
+    /// the browser's validation: an invalid form is not submitted and the step fails with
+    /// each field's validation message.
+    Submit(
+        #[serde(deserialize_with = "bare_or::<_, String, SubmitArgs>")]
+        #[schemars(with = "Form<String, SubmitArgs>")]
+        SubmitArgs,
+    ),
+    /// Select text of a ref (an input's or textarea's value, or any element's text),
+    /// optionally characters start..end; returns the selected text.
+    #[command(alias = "selectText")]
+    SelectText(
+        #[serde(deserialize_with = "bare_or::<_, String, SelectTextArgs>")]
+        #[schemars(with = "Form<String, SelectTextArgs>")]
+        SelectTextArgs,
+    ),
+    /// Wait until the page is replaced by a new document (or its URL changes) and loads:
+    /// the navigation an earlier step started.
+    #[command(alias = "waitForNavigation")]
+    WaitForNavigation(WaitForNavigationArgs),
+    /// Run a page function until it returns a truthy value (host timers, never the
+    /// page's); returns the value and the attempts.
+    Poll(
+        #[serde(deserialize_with = "bare_or::<_, String, PollArgs>")]
+        #[schemars(with = "Form<String, PollArgs>")]
+        PollArgs,
+    ),
+    /// Named groups of role/name or selector queries in one call; matches carry refs.
+    #[command(alias = "queryAll")]
+    QueryAll(
+        #[serde(deserialize_with = "bare_or::<_, QueryGroups, QueryAllArgs>")]
+        #[schemars(with = "vocab::QueryAllForm")]
+        QueryAllArgs,
+    ),
+    /// A map of the page in a few hundred bytes: counts of roles and tags, forms, frames,
+    /// headings, refs.
+    Inspect(InspectArgs),
 }
 
 /// Names of all actions, in SPEC order.
@@ -983,6 +1035,12 @@ pub const ACTIONS: &[&str] = &[
     "pdf",
     "readSiteNotes",
     "writeSiteNotes",
+    "submit",
+    "selectText",
+    "waitForNavigation",
+    "poll",
+    "queryAll",
+    "inspect",
 ];
 
 impl Action {
@@ -1024,6 +1082,12 @@ impl Action {
             Action::Cookies(_) => "cookies",
             Action::Console(_) => "console",
             Action::Screenshot(_) => "screenshot",
+            Action::Submit(_) => "submit",
+            Action::SelectText(_) => "selectText",
+            Action::WaitForNavigation(_) => "waitForNavigation",
+            Action::Poll(_) => "poll",
+            Action::QueryAll(_) => "queryAll",
+            Action::Inspect(_) => "inspect",
             Action::ElementsAt(_) => "elementsAt",
             Action::Pdf(_) => "pdf",
             Action::ReadSiteNotes(_) => "readSiteNotes",
@@ -1064,6 +1128,7 @@ impl Action {
                 | Action::Scroll(_)
                 | Action::Drag(_)
                 | Action::Goto(_)
+                | Action::Submit(_)
         )
     }
 
@@ -1079,11 +1144,13 @@ impl Action {
                     | Action::Eval(_)
                     | Action::Viewport(_)
                     | Action::Cookies(_)
+                    | Action::WaitForNavigation(_)
+                    | Action::Poll(_)
             )
     }
 }
 
-/// One step: an action, maybe optional.
+/// One step: an action, maybe optional, maybe with hooks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Step {
     #[serde(flatten)]
@@ -1091,6 +1158,19 @@ pub struct Step {
     /// A failing optional step does not stop the run.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub optional: bool,
+    #[serde(flatten)]
+    pub hooks: Hooks,
+}
+
+impl Step {
+    /// A required step without hooks.
+    pub fn of(action: Action) -> Step {
+        Step {
+            action,
+            optional: false,
+            hooks: Hooks::default(),
+        }
+    }
 }
 
 /// A step file: `{"tab"?, "timeout"?, "steps": [...]}` or a bare array of steps.
@@ -1128,7 +1208,7 @@ mod tests {
                 "{a} missing from the schema"
             );
         }
-        assert_eq!(ACTIONS.len(), 39);
+        assert_eq!(ACTIONS.len(), 45);
     }
 
     #[test]

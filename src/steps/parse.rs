@@ -1,7 +1,8 @@
 //! Reading step files: JSON syntax errors with line and column, then every step validated
 //! before anything runs, with all problems listed (SPEC 5).
 
-use super::{ACTIONS, Action, Step, StepFile};
+use super::vocab::{STEP_KEYS, hook_from, looks_like_ref};
+use super::{ACTIONS, Action, Hooks, Step, StepFile};
 use crate::error::{Error, Result};
 use serde_json::Value;
 
@@ -41,7 +42,10 @@ pub fn parse_step(v: &Value, index: usize) -> std::result::Result<Step, Vec<Stri
             )),
         }
     }
-    let keys: Vec<&String> = obj.keys().filter(|k| k.as_str() != "optional").collect();
+    let keys: Vec<&String> = obj
+        .keys()
+        .filter(|k| !STEP_KEYS.contains(&k.as_str()))
+        .collect();
     if keys.is_empty() {
         problems.push(format!(
             "step {n}: no action (expected one of: {})",
@@ -50,11 +54,15 @@ pub fn parse_step(v: &Value, index: usize) -> std::result::Result<Step, Vec<Stri
         return Err(problems);
     }
     let mut known = Vec::new();
+    let words: Vec<&str> = ACTIONS.iter().chain(STEP_KEYS).copied().collect();
     for k in &keys {
         if ACTIONS.contains(&k.as_str()) {
             known.push(*k);
         } else {
-            match suggest(k, ACTIONS) {
+            match suggest(k, &words) {
+                Some(s) if STEP_KEYS.contains(&s.as_str()) => problems.push(format!(
+                    "step {n}: unknown key \"{k}\" (did you mean \"{s}\"?)"
+                )),
                 Some(s) => problems.push(format!(
                     "step {n}: unknown action \"{k}\" (did you mean \"{s}\"?)"
                 )),
@@ -76,7 +84,8 @@ pub fn parse_step(v: &Value, index: usize) -> std::result::Result<Step, Vec<Stri
         return Err(problems);
     }
     let key = known[0];
-    let arg = obj.get(key).cloned().unwrap_or(Value::Null);
+    let mut arg = obj.get(key).cloned().unwrap_or(Value::Null);
+    let hooks = lift_hooks(n, key, obj, &mut arg)?;
     let arg = match short_form(key, arg) {
         Ok(a) => a,
         Err(why) => return Err(vec![format!("step {n} ({key}): {why}")]),
@@ -84,14 +93,73 @@ pub fn parse_step(v: &Value, index: usize) -> std::result::Result<Step, Vec<Stri
     let mut one = serde_json::Map::new();
     one.insert(key.clone(), arg.clone());
     match serde_json::from_value::<Action>(Value::Object(one)) {
-        Ok(action) => match action.check() {
-            Ok(()) => Ok(Step { action, optional }),
-            Err(why) => Err(vec![format!("step {n} ({key}): {why}")]),
-        },
+        Ok(action) => {
+            let mut more = super::vocab::problems(&action);
+            if let Err(why) = action.check() {
+                more.push(why);
+            }
+            if more.is_empty() {
+                Ok(Step {
+                    action,
+                    optional,
+                    hooks,
+                })
+            } else {
+                let e = example(key)
+                    .map(|e| format!("; expected {e}"))
+                    .unwrap_or_default();
+                Err(more
+                    .into_iter()
+                    .map(|p| format!("step {n} ({key}): {p}{e}"))
+                    .collect())
+            }
+        }
         Err(e) => Err(vec![format!(
             "step {n} ({key}): {}",
             explain(key, &arg, &e.to_string())
         )]),
+    }
+}
+
+/// The step's hooks, beside the action or (cdp-skill's spelling) among its options, taken
+/// out of the action's argument.
+fn lift_hooks(
+    n: usize,
+    key: &str,
+    obj: &serde_json::Map<String, Value>,
+    arg: &mut Value,
+) -> std::result::Result<Hooks, Vec<String>> {
+    let mut problems = Vec::new();
+    let mut hooks = Hooks::default();
+    for h in ["readyWhen", "settledWhen", "observe"] {
+        let inside = match arg {
+            Value::Object(m) => m.shift_remove(h),
+            _ => None,
+        };
+        let v = match (obj.get(h), inside) {
+            (Some(_), Some(_)) => {
+                problems.push(format!(
+                    "step {n} ({key}): \"{h}\" is given twice (beside the action and among its options): keep one"
+                ));
+                continue;
+            }
+            (Some(v), None) => v.clone(),
+            (None, Some(v)) => v,
+            (None, None) => continue,
+        };
+        match hook_from(h, &v) {
+            Ok(p) => match h {
+                "readyWhen" => hooks.ready_when = Some(p),
+                "settledWhen" => hooks.settled_when = Some(p),
+                _ => hooks.observe = Some(p),
+            },
+            Err(why) => problems.push(format!("step {n} ({key}): {why}")),
+        }
+    }
+    if problems.is_empty() {
+        Ok(hooks)
+    } else {
+        Err(problems)
     }
 }
 
@@ -133,6 +201,14 @@ fn short_form(action: &str, arg: Value) -> std::result::Result<Value, String> {
     {
         return Ok(serde_json::json!({ "detail": detail }));
     }
+    // cdp-skill's batch fill: the fields map given bare ({"s1e3": "x", "s1e5": "y"})
+    if action == "fill"
+        && let Value::Object(m) = &arg
+        && !m.is_empty()
+        && m.keys().all(|k| looks_like_ref(k))
+    {
+        return Ok(serde_json::json!({ "fields": arg }));
+    }
     Ok(arg)
 }
 
@@ -147,7 +223,9 @@ fn example(action: &str) -> Option<&'static str> {
         "query" => "{\"query\": \"[?role=='button'].name\"}",
         "click" | "hover" => "\"s1e4\", {\"ref\": \"s1e4\"} or {\"x\": 120, \"y\": 80}",
         "check" | "uncheck" => "\"s1e4\" or {\"ref\": \"s1e4\"}",
-        "fill" => "{\"ref\": \"s1e2\", \"value\": \"text\"}",
+        "fill" => {
+            "{\"ref\": \"s1e2\", \"value\": \"text\"} or {\"fields\": {\"s1e2\": \"text\", \"s1e3\": \"Berlin\"}}"
+        }
         "type" => "{\"text\": \"...\", \"ref\": \"s1e2\", \"submit\": true}",
         "press" => "\"Enter\" or {\"key\": \"Control+a\", \"ref\": \"s1e2\"}",
         "select" => "{\"ref\": \"s1e3\", \"values\": [\"a\", \"b\"]}",
@@ -173,6 +251,16 @@ fn example(action: &str) -> Option<&'static str> {
         "writeSiteNotes" => {
             "\"text to remember\" or {\"notes\": \"...\", \"domain\": \"example.org\", \"replace\": true}"
         }
+        "submit" => "\"s1e4\", \"form#signup\" or {\"ref\": \"s1e4\", \"reportValidity\": true}",
+        "selectText" => "\"s1e4\" or {\"ref\": \"s1e4\", \"start\": 0, \"end\": 5}",
+        "waitForNavigation" => "true or {\"timeout\": 10000, \"waitUntil\": \"load\"}",
+        "poll" => {
+            "\"() => window.ready\" or {\"fn\": \"() => window.ready\", \"interval\": 100, \"timeout\": 5000}"
+        }
+        "queryAll" => {
+            "{\"buttons\": {\"role\": \"button\"}, \"rows\": \"table tr\"} or {\"queries\": {...}, \"limit\": 5}"
+        }
+        "inspect" => "true or {\"selectors\": [\".card\"]}",
         _ => return None,
     })
 }
@@ -545,6 +633,196 @@ mod tests {
         assert_eq!(
             e[0],
             "step 2 (snapshot): expected true, \"interactive\" or {\"detail\": \"interactive\"}, got the number 5"
+        );
+    }
+
+    #[test]
+    fn hooks_beside_the_action_or_among_its_options() {
+        let s = parse_step(
+            &serde_json::json!({"click": "s1e4", "readyWhen": "() => !document.querySelector('.spinner')",
+                "settledWhen": {"fn": "window.done", "timeout": 2000}, "optional": true}),
+            0,
+        )
+        .unwrap();
+        assert!(s.optional);
+        assert_eq!(
+            s.hooks.ready_when.as_ref().unwrap().fn_,
+            "() => !document.querySelector('.spinner')"
+        );
+        assert_eq!(s.hooks.settled_when.as_ref().unwrap().timeout, Some(2000));
+        // cdp-skill writes them among the action's options: taken out of them
+        let s = parse_step(
+            &serde_json::json!({"click": {"ref": "s1e4", "observe": "location.href"}}),
+            0,
+        )
+        .unwrap();
+        assert_eq!(
+            s.action,
+            Action::Click(super::super::TargetArgs::from("s1e4".to_string()))
+        );
+        assert_eq!(s.hooks.observe.unwrap().fn_, "location.href");
+        // given twice, mistyped, or of the wrong kind: named
+        let e = parse_step(
+            &serde_json::json!({"click": {"ref": "s1e4", "observe": "a"}, "observe": "b"}),
+            2,
+        )
+        .unwrap_err();
+        assert!(
+            e[0].starts_with("step 3 (click): \"observe\" is given twice"),
+            "{e:?}"
+        );
+        let e = parse_step(&serde_json::json!({"click": "s1e4", "readyWen": "x"}), 0).unwrap_err();
+        assert_eq!(
+            e,
+            ["step 1: unknown key \"readyWen\" (did you mean \"readyWhen\"?)"]
+        );
+        let e = parse_step(&serde_json::json!({"click": "s1e4", "settledWhen": 5}), 0).unwrap_err();
+        assert!(
+            e[0].starts_with("step 1 (click): \"settledWhen\" must be a page expression"),
+            "{e:?}"
+        );
+        let e = parse_step(
+            &serde_json::json!({"click": "s1e4", "readyWhen": {"fn": "x", "every": 5}}),
+            0,
+        )
+        .unwrap_err();
+        assert!(
+            e[0].contains("\"readyWhen\": unknown field `every`"),
+            "{e:?}"
+        );
+        let e = parse_step(&serde_json::json!({"click": "s1e4", "readyWhen": " "}), 0).unwrap_err();
+        assert!(e[0].contains("readyWhen: the function is empty"), "{e:?}");
+        // a step of hooks only has no action
+        let e = parse_step(&serde_json::json!({"observe": "1"}), 0).unwrap_err();
+        assert!(e[0].starts_with("step 1: no action"), "{e:?}");
+    }
+
+    #[test]
+    fn fill_takes_a_map_of_fields() {
+        for v in [
+            serde_json::json!({"fields": {"s1e3": "ada@example.org", "s1e5": "Berlin", "s1e7": true}}),
+            serde_json::json!({"s1e3": "ada@example.org", "s1e5": "Berlin", "s1e7": true}),
+        ] {
+            let s = parse_step(&serde_json::json!({ "fill": v }), 0).unwrap();
+            let Action::Fill(f) = s.action else { panic!() };
+            let keys: Vec<&String> = f.fields.as_ref().unwrap().keys().collect();
+            assert_eq!(keys, ["s1e3", "s1e5", "s1e7"], "written order kept");
+            assert!(f.ref_.is_none() && f.value.is_none());
+        }
+        // the single form still works
+        let s = parse_step(
+            &serde_json::json!({"fill": {"ref": "s1e2", "value": "x"}}),
+            0,
+        )
+        .unwrap();
+        let Action::Fill(f) = s.action else { panic!() };
+        assert_eq!(
+            (f.ref_.as_deref(), f.value.as_deref()),
+            (Some("s1e2"), Some("x"))
+        );
+        for (v, want) in [
+            (
+                serde_json::json!({"fields": {"email": "x"}}),
+                "fields: \"email\" is not a ref",
+            ),
+            (serde_json::json!({"fields": {}}), "fields is empty"),
+            (
+                serde_json::json!({"fields": {"s1e3": null}}),
+                "the value of s1e3 must be",
+            ),
+            (
+                serde_json::json!({"ref": "s1e2", "value": "x", "fields": {"s1e3": "y"}}),
+                "not both",
+            ),
+            (serde_json::json!({"value": "x"}), "missing field `ref`"),
+        ] {
+            let e = parse_step(&serde_json::json!({ "fill": v }), 1).unwrap_err();
+            assert!(
+                e[0].starts_with("step 2 (fill): ") && e[0].contains(want),
+                "{v}: {e:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_vocabulary_of_issue_16_in_its_short_forms() {
+        let ok = |v: serde_json::Value| -> Action {
+            parse_step(&v, 0)
+                .unwrap_or_else(|e| panic!("{v}: {e:?}"))
+                .action
+        };
+        match ok(serde_json::json!({"submit": "s1e4"})) {
+            Action::Submit(a) => assert_eq!(a.ref_.as_deref(), Some("s1e4")),
+            o => panic!("{o:?}"),
+        }
+        match ok(serde_json::json!({"submit": "form#signup"})) {
+            Action::Submit(a) => assert_eq!(a.selector.as_deref(), Some("form#signup")),
+            o => panic!("{o:?}"),
+        }
+        match ok(serde_json::json!({"submit": {"ref": "s1e4", "reportValidity": true}})) {
+            Action::Submit(a) => assert!(a.report_validity),
+            o => panic!("{o:?}"),
+        }
+        match ok(serde_json::json!({"selectText": {"ref": "s1e4", "start": 2, "end": 5}})) {
+            Action::SelectText(a) => assert_eq!((a.start, a.end), (Some(2), Some(5))),
+            o => panic!("{o:?}"),
+        }
+        assert!(matches!(
+            ok(serde_json::json!({"selectText": "s1e4"})),
+            Action::SelectText(_)
+        ));
+        assert!(matches!(
+            ok(serde_json::json!({"waitForNavigation": true})),
+            Action::WaitForNavigation(_)
+        ));
+        match ok(serde_json::json!({"poll": "() => window.ready"})) {
+            Action::Poll(p) => assert_eq!(p.fn_, "() => window.ready"),
+            o => panic!("{o:?}"),
+        }
+        match ok(serde_json::json!({"poll": {"fn": "x", "interval": 50, "timeout": 900}})) {
+            Action::Poll(p) => assert_eq!((p.interval, p.timeout), (Some(50), Some(900))),
+            o => panic!("{o:?}"),
+        }
+        for v in [
+            serde_json::json!({"queryAll": {"queries": {"buttons": {"role": "button"}, "rows": "table tr"}, "limit": 3}}),
+            serde_json::json!({"queryAll": {"buttons": {"role": "button"}, "rows": "table tr"}}),
+        ] {
+            match ok(v.clone()) {
+                Action::QueryAll(q) => {
+                    assert_eq!(q.queries.0.len(), 2, "{v}");
+                    assert_eq!(q.queries.0[1].1.selector.as_deref(), Some("table tr"));
+                }
+                o => panic!("{o:?}"),
+            }
+        }
+        assert!(matches!(
+            ok(serde_json::json!({"inspect": true})),
+            Action::Inspect(_)
+        ));
+        let bad = |v: serde_json::Value, want: &str| {
+            let e = parse_step(&v, 0).unwrap_err();
+            assert!(e.iter().any(|p| p.contains(want)), "{v}: {e:?}");
+        };
+        bad(
+            serde_json::json!({"submit": {}}),
+            "give the form's ref or a CSS selector",
+        );
+        bad(
+            serde_json::json!({"waitForNavigation": {"waitUntil": "idle"}}),
+            "waitUntil \"idle\": use load",
+        );
+        bad(
+            serde_json::json!({"poll": {"fn": "x", "interval": 0}}),
+            "poll: interval must be at least 1 ms",
+        );
+        bad(
+            serde_json::json!({"queryAll": {"x": {"exact": true}}}),
+            "query \"x\" needs role, name or selector",
+        );
+        bad(serde_json::json!({"queryAll": {}}), "step 1 (queryAll)");
+        bad(
+            serde_json::json!({"selectText": {"ref": "s1e1", "begin": 1}}),
+            "unknown option \"begin\"",
         );
     }
 }

@@ -73,6 +73,9 @@ pub struct StepResult {
     /// new tabs, HTTP and console errors.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effects: Option<super::effects::Effects>,
+    /// The value of the step's `observe` hook.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observation: Option<Value>,
 }
 
 /// The whole run's result (printed as JSON on stdout).
@@ -102,6 +105,9 @@ struct Baseline {
     before: Option<(Snapshot, String)>,
     start_url: Option<String>,
     last_verb: &'static str,
+    /// The document shown when the last action that may change the page began
+    /// (`waitForNavigation`).
+    doc: Option<super::vocab_run::DocMark>,
 }
 
 impl StepResult {
@@ -116,6 +122,7 @@ impl StepResult {
             dialogs: vec![],
             stats: None,
             effects: None,
+            observation: None,
         }
     }
 
@@ -130,6 +137,7 @@ impl StepResult {
             dialogs,
             stats: None,
             effects: None,
+            observation: None,
         }
     }
 }
@@ -144,27 +152,26 @@ async fn run_one(
     base: &mut Baseline,
 ) -> (StepResult, Option<i32>) {
     let t0 = Instant::now();
+    let remaining = || opts.timeout.saturating_sub(t0.elapsed());
+    let mut hooked = super::vocab_run::HookResults::default();
     let r = tokio::time::timeout(opts.timeout, async {
-        if matches!(step.action, Action::Goto(_)) {
-            // A navigation starts a new page: the diff's baseline is taken after it, and the
-            // run reports where it went.
-            if base.start_url.is_none() && base.before.is_none() {
-                base.start_url = Some(b.url().await);
-            }
-            base.before = None;
-        } else if step.action.is_visual() && base.before.is_none() {
-            // The diff's "before": the viewport as it is now.
-            if let Ok(s) = viewport_snapshot(b).await {
-                let url = s.url.clone();
-                base.before = Some((s, url));
-            }
+        if let Some(h) = &step.hooks.ready_when
+            && let Err(e) = super::vocab_run::ready_when(b, h, remaining()).await
+        {
+            return (Err(e), None);
         }
+        take_baseline(b, step, base).await;
         let watch = if step.action.modifies_page() {
             Some(super::effects::before(b).await)
         } else {
             None
         };
-        let r = run_step(b, step, opts, artifacts).await;
+        // the document the previous action began on (waitForNavigation); this one's next
+        let prev_doc = base.doc.clone();
+        if let Some(w) = &watch {
+            base.doc = Some(w.mark());
+        }
+        let r = run_step(b, step, opts, artifacts, prev_doc).await;
         let mut effects = None;
         if step.action.modifies_page() && !r.as_ref().is_err_and(Error::is_timeout) {
             let _ = ask::<Ack>(b, Method::Invalidate).await;
@@ -174,6 +181,9 @@ async fn run_one(
                 artifacts.extend(e.download.iter().filter_map(|d| d.path.clone()));
                 effects = Some(e).filter(|e| !e.is_empty());
             }
+        }
+        if r.is_ok() {
+            hooked = super::vocab_run::after_hooks(b, step, remaining()).await;
         }
         (r, effects)
     })
@@ -200,36 +210,65 @@ async fn run_one(
         .collect();
     let ms = t0.elapsed().as_millis() as u64;
     match b.crash_guard(r).await {
-        Ok(o) => (
-            StepResult {
-                action: step.action.name().into(),
-                status: "ok".into(),
-                ms,
-                output: o.output,
-                warning: if o.warnings.is_empty() {
-                    None
-                } else {
-                    Some(o.warnings.join(" "))
+        Ok(o) => {
+            let mut warnings = o.warnings;
+            warnings.extend(hooked.warnings);
+            (
+                StepResult {
+                    action: step.action.name().into(),
+                    status: "ok".into(),
+                    ms,
+                    output: o.output,
+                    warning: if warnings.is_empty() {
+                        None
+                    } else {
+                        Some(warnings.join(" "))
+                    },
+                    error: None,
+                    dialogs,
+                    stats: o.stats,
+                    effects,
+                    observation: hooked.observation,
                 },
-                error: None,
-                dialogs,
-                stats: o.stats,
-                effects,
-            },
-            None,
-        ),
+                None,
+            )
+        }
         Err(e) => {
             let code = match e.exit_code() {
                 0 => 1,
                 c => c,
             };
+            // what the step did before it failed (each field of a form, of a fill)
+            let output = match &e {
+                Error::StepOutput { output, .. } => Some((**output).clone()),
+                _ => None,
+            };
             (
                 StepResult {
                     effects,
+                    output,
                     ..StepResult::failed(step.action.name(), ms, &e, dialogs)
                 },
                 Some(code),
             )
+        }
+    }
+}
+
+/// Before a step: the diff's baseline (SPEC 5 `changes`).
+async fn take_baseline(b: &mut Browser, step: &Step, base: &mut Baseline) {
+    if matches!(step.action, Action::Goto(_)) {
+        // A navigation starts a new page: the diff's baseline is taken after it, and the
+        // run reports where it went.
+        if base.start_url.is_none() && base.before.is_none() {
+            base.start_url = Some(b.url().await);
+        }
+        base.before = None;
+    } else if step.action.is_visual() && base.before.is_none() {
+        // The diff's "before": the viewport as it is now.
+        if let Ok(s) = viewport_snapshot(b).await {
+            let url = s.url.clone();
+            base.before = Some((s, url));
         }
     }
 }
@@ -248,6 +287,7 @@ fn verb(a: &Action) -> &'static str {
         Action::Scroll(_) => "Scrolled",
         Action::Drag(_) => "Dragged",
         Action::Goto(_) => "Opened",
+        Action::Submit(_) => "Submitted",
         _ => "Done",
     }
 }
@@ -272,6 +312,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
         before: None,
         start_url: None,
         last_verb: "Done",
+        doc: None,
     };
     for step in &file.steps {
         if failed.is_none() && b.record.suspect.is_some() {
@@ -450,7 +491,9 @@ async fn run_step(
     step: &Step,
     opts: &RunOptions,
     artifacts: &mut Vec<String>,
+    prev_doc: Option<super::vocab_run::DocMark>,
 ) -> Result<Outcome> {
+    use super::vocab_run as v;
     match &step.action {
         // navigation and tabs
         Action::Goto(u) => goto(b, u, opts, artifacts).await,
@@ -491,7 +534,7 @@ async fn run_step(
         Action::Query(q) => query(b, q, opts, artifacts).await,
         // input on refs
         Action::Click(a) => super::eyes::click(b, a).await,
-        Action::Fill(f) => actions::fill(b, &f.ref_, &f.value).await,
+        Action::Fill(f) => v::fill(b, f).await,
         Action::Type(t) => actions::type_into(b, t.ref_.as_deref(), &t.text, t.submit).await,
         Action::Press(p) => actions::press(b, &p.key, p.ref_.as_deref()).await,
         Action::Hover(h) => super::eyes::hover(b, h).await,
@@ -547,6 +590,13 @@ async fn run_step(
         Action::Pdf(p) => super::eyes::pdf(b, p, opts, artifacts).await,
         Action::ReadSiteNotes(a) => super::eyes::read_notes(b, a).await,
         Action::WriteSiteNotes(a) => super::eyes::write_notes(b, a).await,
+        // the step vocabulary of issue 16 (vocab_run.rs)
+        Action::Submit(s) => v::submit(b, s, opts).await,
+        Action::SelectText(s) => v::select_text(b, s).await,
+        Action::WaitForNavigation(w) => v::wait_for_navigation(b, w, opts, prev_doc).await,
+        Action::Poll(p) => v::poll(b, p, opts).await,
+        Action::QueryAll(q) => v::query_all(b, q).await,
+        Action::Inspect(i) => v::inspect(b, i).await,
     }
 }
 

@@ -82,6 +82,29 @@ pub enum Reply<T> {
     BadWhat { what: String },
     /// The engine threw (a bug, or a page that broke what the engine relies on).
     Exception { message: Option<String> },
+    /// `submit`: the ref or selector is neither a form nor inside one.
+    NoForm(Target),
+    /// `submit`: the selector matches nothing.
+    NoMatch { selector: String },
+    /// `selectText`: end before start.
+    BadRange {
+        #[serde(default)]
+        r#ref: String,
+        start: u64,
+        end: u64,
+        length: u64,
+    },
+    /// `selectText` offsets on an input type without the selection API (email, number).
+    NoSelectionApi {
+        #[serde(default)]
+        r#ref: String,
+        #[serde(default)]
+        role: String,
+        #[serde(default)]
+        name: String,
+        #[serde(default, rename = "type")]
+        kind: String,
+    },
     /// An entry point this engine does not have.
     BadMethod {
         #[serde(default)]
@@ -374,6 +397,9 @@ pub struct ConsoleMessage {
 pub struct WatchReply {
     #[serde(default, deserialize_with = "number_or_zero")]
     pub since: f64,
+    /// The document's time origin (a new document has a later one).
+    #[serde(default, deserialize_with = "number_or_zero")]
+    pub origin: f64,
     /// The document's URL.
     #[serde(default)]
     pub url: String,

@@ -16,6 +16,7 @@ mod hostile;
 mod mcp;
 mod steps;
 mod views;
+mod vocab;
 
 use common::Ctx;
 use libtest_mimic::{Arguments, Trial};
@@ -61,6 +62,7 @@ fn main() {
         agent::tests(),
         grid::tests(),
         eyes::tests(),
+        vocab::tests(),
     ]
     .concat();
     eprintln!("end-to-end suite on {}", common::browser());

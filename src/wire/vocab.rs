@@ -1,0 +1,106 @@
+//! The replies of the step vocabulary's entry points (js/src/80_vocab.js): `submit`,
+//! `selectText`, `queryAll`, `inspect` and `docState`.
+//!
+//! Owns: those shapes. Must not: turn failures into errors (the engine does).
+
+use serde::{Deserialize, Serialize};
+
+/// An element named in a reply: its ref (none when hidden), role and name.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Named {
+    #[serde(default)]
+    pub r#ref: Option<String>,
+    #[serde(default)]
+    pub role: String,
+    #[serde(default)]
+    pub name: String,
+    /// A selector match's text when it has no name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// The browser's validation message (`submit`'s invalid fields).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// A match's value (`queryAll` role groups).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+/// `submit`: the form, whether it was valid, submitted, and is navigating.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SubmitReply {
+    pub form: Named,
+    pub valid: bool,
+    pub submitted: bool,
+    #[serde(default)]
+    pub navigating: bool,
+    #[serde(default)]
+    pub invalid: Vec<Named>,
+    #[serde(default)]
+    pub novalidate: bool,
+}
+
+/// `selectText`: the selected text and its offsets in the element's text.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SelectTextReply {
+    pub text: String,
+    pub start: u64,
+    pub end: u64,
+    pub length: u64,
+}
+
+/// One group of `queryAll`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct QueryGroupReply {
+    pub label: String,
+    #[serde(default)]
+    pub error: Option<String>,
+    pub matches: Vec<Named>,
+    pub total: u64,
+}
+
+/// `queryAll`: the groups in the order asked.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct QueryAllReply {
+    pub groups: Vec<QueryGroupReply>,
+}
+
+/// One form of `inspect`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InspectForm {
+    pub name: String,
+    pub fields: u64,
+    pub required: u64,
+    pub method: String,
+    pub action: String,
+}
+
+/// `inspect`: a map of the page, passed on to the step's output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InspectReply {
+    pub url: String,
+    pub title: String,
+    pub elements: u64,
+    pub interactive: u64,
+    pub roles: serde_json::Map<String, serde_json::Value>,
+    pub tags: serde_json::Map<String, serde_json::Value>,
+    pub forms: Vec<InspectForm>,
+    pub frames: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unreadable_frames: Option<u64>,
+    pub headings: Vec<String>,
+    pub refs: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// `docState`: which document is shown (its time origin), its URL and ready state.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct DocStateReply {
+    #[serde(default)]
+    pub origin: f64,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub ready: String,
+}

@@ -15,7 +15,97 @@ pub fn tests() -> Vec<Test> {
             "vocab::each_step_where_it_makes_the_difference",
             each_step_makes_the_difference,
         ),
+        (
+            "vocab::the_whole_vocabulary_in_one_step_file",
+            whole_vocabulary_in_one_file,
+        ),
     ]
+}
+
+/// Issue 16's acceptance: fixtures/steps/cdp-skill.json, a cdp-skill style step file that
+/// uses every step and hook of the issue (parts A and B), runs end to end in a fresh
+/// session; each of them ran and did what it is for.
+fn whole_vocabulary_in_one_file(c: &Ctx) {
+    let session = "it-vocab-all";
+    c.track_session(session);
+    let _ = c.run(&["session", "close", session]);
+    let text = std::fs::read_to_string(c.fixtures.join("steps/cdp-skill.json")).unwrap();
+    let steps: Value = serde_json::from_str(&text.replace("http://127.0.0.1:8080/", &c.base))
+        .expect("the step file is JSON");
+    let (code, r) = run(c, Some(session), &steps);
+    assert_eq!(code, 0, "{r:#}");
+    let all = r["steps"].as_array().unwrap();
+    let ran = |action: &str| {
+        all.iter()
+            .filter(|s| s["action"] == action && s["status"] == "ok")
+            .count()
+    };
+    for action in [
+        "inspect",
+        "queryAll",
+        "poll",
+        "submit",
+        "fill",
+        "selectText",
+        "waitForNavigation",
+        "elementsAt",
+        "click",
+        "hover",
+        "drag",
+        "screenshot",
+        "pdf",
+        "writeSiteNotes",
+        "readSiteNotes",
+    ] {
+        assert!(ran(action) > 0, "no {action} step ran: {r:#}");
+    }
+    // the step hooks: readyWhen ran before, settledWhen after without a warning, observe
+    // returned what the page showed
+    let with = |key: &str| {
+        steps["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(all)
+            .filter(|(step, _)| {
+                step.get(key).is_some()
+                    || step
+                        .as_object()
+                        .unwrap()
+                        .values()
+                        .any(|v| v.get(key).is_some())
+            })
+            .map(|(_, res)| res.clone())
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        !with("readyWhen").is_empty() && !with("settledWhen").is_empty(),
+        "{r:#}"
+    );
+    for res in with("settledWhen") {
+        assert!(res.get("warning").is_none(), "{res:#}");
+    }
+    let observed = with("observe");
+    assert!(observed.len() >= 3, "{r:#}");
+    for res in &observed {
+        assert!(!res["observation"].is_null(), "{res:#}");
+    }
+    // part B left its marks: the canvas saw the clicks at points, the PDF is in the
+    // artifacts directory, the notes read back
+    let log = all.last().unwrap()["output"].to_string();
+    assert!(log.contains("click"), "{log}");
+    let pdf = all.iter().find(|s| s["action"] == "pdf").unwrap();
+    let path = std::path::PathBuf::from(pdf["output"]["path"].as_str().unwrap());
+    assert!(
+        std::fs::read(&path).unwrap().starts_with(b"%PDF"),
+        "{pdf:#}"
+    );
+    let notes = all.iter().find(|s| s["action"] == "readSiteNotes").unwrap();
+    assert!(
+        notes["output"].to_string().contains("the map is a canvas"),
+        "{notes:#}"
+    );
+    let _ = c.run(&["session", "close", session]);
 }
 
 /// Runs a step list (JSON through stdin) in `session` (the suite's when None); returns the

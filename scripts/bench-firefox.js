@@ -12,7 +12,7 @@
 // cold and warm (median) times per browser and the Firefox/Chromium ratios, and the output
 // sizes. Sessions, server and home are removed at the end.
 'use strict';
-const { spawnSync } = require('child_process');
+const { spawn, spawnSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -38,18 +38,25 @@ const timeoutMs = Number(process.env.TIMEOUT_S || 180) * 1000;
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ariasnap-ffbench-'));
 const BROWSERS = ['chromium', 'firefox'];
 
+// Asynchronous: the corpus server runs in this process, so the event loop must stay free.
 function call(browser, args) {
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(bin, [...args, '--session', `bench-${browser}`, '--browser', browser, '--timeout', String(timeoutMs)], {
-    env: { ...process.env, ARIASNAP_HOME: home, NO_COLOR: '1' },
-    maxBuffer: 1 << 30,
-    timeout: timeoutMs + 10000,
+  return new Promise((resolve) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(bin, [...args, '--session', `bench-${browser}`, '--browser', browser, '--timeout', String(timeoutMs)], {
+      env: { ...process.env, ARIASNAP_HOME: home, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let bytes = 0;
+    let err = '';
+    child.stdout.on('data', (d) => { bytes += d.length; });
+    child.stderr.on('data', (d) => { err += d; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs + 10000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      resolve(code === 0 ? { ms, bytes } : { ms, error: `exit ${code}: ${err.split('\n')[0]}` });
+    });
   });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0) {
-    return { ms, error: `exit ${r.status}: ${String(r.stderr).split('\n')[0]}` };
-  }
-  return { ms, bytes: r.stdout.length };
 }
 
 const SNAP = ['snapshot', '--format', 'json', '--inline-limit', '0', '--max-nodes', '0', '--no-cache'];
@@ -73,12 +80,12 @@ async function main() {
       const order = first ? [...BROWSERS].reverse() : BROWSERS;
       first ^= 1;
       for (const b of order) {
-        const g = call(b, ['goto', url]);
-        res[b] = { goto: g, cold: g.error ? g : call(b, SNAP), warm: [] };
+        const g = await call(b, ['goto', url]);
+        res[b] = { goto: g, cold: g.error ? g : await call(b, SNAP), warm: [] };
       }
       for (let i = 0; i < runs; i++) {
         for (const b of (i % 2 ? [...order].reverse() : order)) {
-          if (!res[b].cold.error) res[b].warm.push(call(b, SNAP));
+          if (!res[b].cold.error) res[b].warm.push(await call(b, SNAP));
         }
       }
       const row = { page: p.id };

@@ -572,13 +572,18 @@ fn is_transient(e: &Error) -> bool {
 }
 
 /// Waits until the page is quiet: loaded, no DOM mutation and no new resource for
-/// `quiet_ms`, at most `max` (then it just goes on). Dialogs met on the way are handled.
-pub async fn settle(b: &Browser, quiet_ms: f64, max: Duration) {
+/// `quiet_ms`, and at least `min` gone by, at most `max` (then it just goes on). Dialogs
+/// met on the way are handled.
+pub async fn settle(b: &Browser, quiet_ms: f64, min: Duration, max: Duration) {
     let start = Instant::now();
     loop {
         match ask::<ActivityReply>(b, Method::Activity).await {
             Ok(a) => {
-                if a.ready == "complete" && a.quiet_ms >= quiet_ms && !a.new_resources {
+                if a.ready == "complete"
+                    && a.quiet_ms >= quiet_ms
+                    && !a.new_resources
+                    && start.elapsed() >= min
+                {
                     break;
                 }
             }

@@ -168,7 +168,8 @@ async fn run_one(
         let mut effects = None;
         if step.action.modifies_page() && !r.as_ref().is_err_and(Error::is_timeout) {
             let _ = ask::<Ack>(b, Method::Invalidate).await;
-            actions::settle(b, 120.0, opts.settle_max).await;
+            let tail = super::effects::answer_tail(&step.action);
+            actions::settle(b, 120.0, tail, opts.settle_max).await;
             if let Some(w) = watch {
                 let e = super::effects::after(b, w, opts.output.artifacts.as_deref()).await;
                 artifacts.extend(e.download.iter().filter_map(|d| d.path.clone()));
@@ -555,7 +556,7 @@ async fn goto(
     let url = b.url().await;
     match u.snapshot() {
         Some(sa) => {
-            actions::settle(b, 120.0, opts.settle_max).await;
+            actions::settle(b, 120.0, Duration::ZERO, opts.settle_max).await;
             let snap = snapshot_step(b, sa, opts, artifacts).await?;
             Ok(out(json!({"url": url, "snapshot": snap.output})))
         }

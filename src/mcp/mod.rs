@@ -308,5 +308,12 @@ mod tests {
         assert!(parse::parse_step(&s, 0).is_ok(), "{s}");
         let s = tools::step_from_call(&by("browser_snapshot"), Map::new());
         assert!(parse::parse_step(&s, 0).is_ok(), "{s}");
+        // options the core tool does not list are still taken
+        let mut a = Map::new();
+        a.insert("jmespath_query".into(), "length(children)".into());
+        a.insert("flatten".into(), true.into());
+        let s = tools::step_from_call(&by("browser_snapshot"), a);
+        assert!(parse::parse_step(&s, 0).is_ok(), "{s}");
+        assert_eq!(s["snapshot"]["jmespath_query"], "length(children)", "{s}");
     }
 }

@@ -5,7 +5,8 @@
 // content as the client receives it; images by their base64 length), bytes of `tools/list`
 // (once per task: each task is a new conversation), and whether each fact the task needs was
 // inline in a reply's text. Prints a markdown table; writes the figures and every reply to
-// --out (default target/task-bench/).
+// --out (default target/task-bench/). A result's structuredContent (ariasnap sends the step
+// result JSON there, for programs) is not text content: its bytes are shown apart.
 //
 // Run it through scripts/task-bench.sh, which builds ariasnap and installs the client and
 // Playwright MCP. Options: --tasks id,id  --tools ariasnap,playwright  --ariasnap BIN
@@ -91,8 +92,8 @@ const kb = (n) => (n / 1000).toFixed(1);
 
 function table(results, tools) {
   const lines = [
-    '| task | tool | calls | reply bytes | tools/list | total | ratio | facts inline |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| task | tool | calls | reply bytes | tools/list | total | ratio | facts inline | structuredContent |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |',
   ];
   const byTask = new Map();
   for (const r of results) {
@@ -107,7 +108,7 @@ function table(results, tools) {
       const ratio = pw && tool !== 'playwright' ? (r.total / pw.total).toFixed(2) + 'x' : '';
       const inline = r.factsInline.filter((f) => f.call !== null).length;
       const facts = `${r.allInline ? 'yes' : 'no'} (${inline}/${r.factsInline.length})${r.error ? ' FAILED' : ''}`;
-      lines.push(`| ${task} | ${tool} | ${r.calls} | ${r.replyBytes} | ${r.toolsListBytes} | ${r.total} | ${ratio} | ${facts} |`);
+      lines.push(`| ${task} | ${tool} | ${r.calls} | ${r.replyBytes} | ${r.toolsListBytes} | ${r.total} | ${ratio} | ${facts} | ${r.structuredBytes || ''} |`);
     }
   }
   return lines.join('\n');

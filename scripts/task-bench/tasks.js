@@ -35,12 +35,20 @@ async function ref(agent, role, name, look) {
 }
 
 // ---- each tool's ways of looking
+// look: the whole page; lookMain: the main landmark only (where an action's outcome shows
+// on these pages, as on most sites); lookForm: a first look at a form to fill (ariasnap's
+// interactive detail: the controls with their refs, headings and error text, SPEC 3/8;
+// Playwright has no such mode: its whole snapshot); find: locate a named thing.
 const PW = {
   look: (a) => a.call('browser_snapshot', {}),
+  lookForm: (a) => a.call('browser_snapshot', {}),
+  lookMain: (a) => a.call('browser_snapshot', { target: 'main' }),
   find: (a, text) => a.call('browser_find', { text }),
 };
 const AS = {
   look: (a) => a.call('browser_snapshot', {}),
+  lookForm: (a) => a.call('browser_snapshot', { detail: 'interactive' }),
+  lookMain: (a) => a.call('browser_snapshot', { root: 'main' }),
   find: (a, text, role) => a.call('browser_search', role ? { text, role } : { text }),
 };
 
@@ -64,7 +72,7 @@ const TASKS = [
     facts: ['Password must be at least 12 characters', 'Welcome to Northwind, Ada!', memberNumber(SIGNUP.email)],
     async playwright(a, url) {
       await a.call('browser_navigate', { url });
-      const look = () => PW.look(a);
+      const look = () => PW.lookForm(a);
       await look();
       const field = async (name, type, role, value) => ({ name, type, target: await ref(a, role, name, look), value });
       await a.call('browser_fill_form', {
@@ -79,7 +87,7 @@ const TASKS = [
         ],
       });
       await a.call('browser_click', { element: 'Create account', target: await ref(a, 'button', 'Create account', look) });
-      await look(); // what happened? (the click's reply links to a snapshot file)
+      await PW.lookMain(a); // what happened? (the click's reply links to a snapshot file)
       await a.call('browser_fill_form', {
         fields: [
           await field('Password', 'textbox', 'textbox', SIGNUP.strong),
@@ -87,11 +95,11 @@ const TASKS = [
         ],
       });
       await a.call('browser_click', { element: 'Create account', target: await ref(a, 'button', 'Create account', look) });
-      await look();
+      await PW.lookMain(a); // the welcome page
     },
     async ariasnap(a, url) {
       await a.call('browser_navigate', { url });
-      const look = () => AS.look(a);
+      const look = () => AS.lookForm(a);
       await look();
       const r = (role, name) => ref(a, role, name, look);
       await a.call('browser_run_steps', {
@@ -113,7 +121,8 @@ const TASKS = [
           { click: await r('button', 'Create account') },
         ],
       });
-      if (!a.replies().some((t) => t.includes('Welcome to Northwind,'))) await look();
+      // the reply says where it went (or what failed); then the welcome page
+      if (!a.replies().some((t) => t.includes('Welcome to Northwind,'))) await AS.lookMain(a);
     },
   },
   {
@@ -164,21 +173,23 @@ const TASKS = [
     facts: ['Your stay: Fri 15 May 2026 to Mon 18 May 2026, 3 nights'],
     async playwright(a, url) {
       await a.call('browser_navigate', { url });
-      const look = () => PW.look(a);
+      const look = () => PW.lookForm(a);
       await look();
       await a.call('browser_type', { element: 'Check-in', target: await ref(a, 'textbox', 'Check-in', look), text: '2026-05-15' });
       await a.call('browser_click', { element: 'Choose check-out date', target: await ref(a, 'button', 'Choose check-out date', look) });
-      await look(); // the calendar
+      await PW.find(a, '18 May 2026'); // the calendar's day
       await a.call('browser_click', { element: '18 May', target: await ref(a, 'button', 'Monday 18 May 2026', look) });
-      await look(); // the stay summary
+      await PW.lookMain(a); // the stay summary
     },
     async ariasnap(a, url) {
       await a.call('browser_navigate', { url });
-      const look = () => AS.look(a);
+      const look = () => AS.lookForm(a);
       await look();
       await a.call('browser_set', { ref: await ref(a, 'textbox', 'Check-in', look), value: '2026-05-15' });
       await a.call('browser_click', { ref: await ref(a, 'button', 'Choose check-out date', look) });
+      await AS.find(a, '18 May 2026', 'button'); // the calendar's day
       await a.call('browser_click', { ref: await ref(a, 'button', 'Monday 18 May 2026', look) });
+      if (!a.replies().some((t) => t.includes('Your stay:'))) await AS.lookMain(a);
     },
   },
   {

@@ -11,7 +11,8 @@
 // Run it through scripts/task-bench.sh, which builds ariasnap and installs the client and
 // Playwright MCP. Options: --tasks id,id  --tools ariasnap,playwright  --ariasnap BIN
 // --modules DIR (where node_modules holds the SDK and @playwright/mcp)  --chromium PATH
-// --out DIR  --keep-tmp (keep each server's temp dir and log).
+// --out DIR  --keep-tmp (keep each server's temp dir and log)  --ariasnap-arg ARG (added to
+// `ariasnap mcp`'s arguments, repeatable: --ariasnap-arg --structured).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -27,6 +28,7 @@ function options(argv) {
     chromium: process.env.CHROMIUM || '/usr/bin/chromium',
     out: path.join(ROOT, 'target', 'task-bench'),
     keepTmp: false,
+    ariasnapArgs: [],
   };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -40,6 +42,7 @@ function options(argv) {
     else if (k === '--modules') o.modules = path.resolve(v());
     else if (k === '--chromium') o.chromium = v();
     else if (k === '--out') o.out = path.resolve(v());
+    else if (k === '--ariasnap-arg') o.ariasnapArgs.push(v());
     else if (k === '--keep-tmp') o.keepTmp = true;
     else throw new Error(`unknown option ${k} (see the head of ${path.relative(process.cwd(), __filename)})`);
   }

@@ -114,7 +114,7 @@ function serverSpec(tool, opts) {
   delete env.ARIASNAP_SESSION;
   return {
     command: opts.ariasnap,
-    args: ['mcp', '--session', session, '--browser', opts.chromium],
+    args: ['mcp', '--session', session, '--browser', opts.chromium, ...(opts.ariasnapArgs || [])],
     env,
     cwd: tmp,
     tmp,

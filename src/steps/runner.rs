@@ -164,11 +164,12 @@ async fn run_one(
         } else {
             None
         };
+        let acted_at = Instant::now();
         let r = run_step(b, step, opts, artifacts).await;
         let mut effects = None;
         if step.action.modifies_page() && !r.as_ref().is_err_and(Error::is_timeout) {
             let _ = ask::<Ack>(b, Method::Invalidate).await;
-            let tail = super::effects::answer_tail(&step.action);
+            let tail = super::effects::answer_tail(&step.action).map(|min| (acted_at, min));
             actions::settle(b, 120.0, tail, opts.settle_max).await;
             if let Some(w) = watch {
                 let e = super::effects::after(b, w, opts.output.artifacts.as_deref()).await;
@@ -556,7 +557,7 @@ async fn goto(
     let url = b.url().await;
     match u.snapshot() {
         Some(sa) => {
-            actions::settle(b, 120.0, Duration::ZERO, opts.settle_max).await;
+            actions::settle(b, 120.0, None, opts.settle_max).await;
             let snap = snapshot_step(b, sa, opts, artifacts).await?;
             Ok(out(json!({"url": url, "snapshot": snap.output})))
         }

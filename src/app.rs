@@ -65,7 +65,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
                 }
             }
         },
-        Command::Mcp { tools } => {
+        Command::Mcp { tools, structured } => {
             let mut bopts = bopts.clone();
             // Without an explicit --session the server gets a private session it closes at exit.
             if std::env::var_os("ARIASNAP_SESSION").is_none() && !session_flag_given() {
@@ -77,7 +77,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
                 timeout: bopts.deadline(),
                 ..Default::default()
             };
-            ariasnap::mcp::serve(bopts, ropts, tools).await?;
+            ariasnap::mcp::serve(bopts, ropts, tools, structured).await?;
             Ok(0)
         }
         Command::Demo { keep } => {

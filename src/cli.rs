@@ -132,6 +132,11 @@ pub enum Command {
         /// all: one tool per step action.
         #[arg(long, value_enum, default_value = "core")]
         tools: ariasnap::mcp::tools::ToolSet,
+        /// Also send each result's step result JSON as structuredContent, for programs.
+        /// Off by default: some clients (Claude Code) give the model structuredContent
+        /// instead of the text, and the JSON is several times longer.
+        #[arg(long)]
+        structured: bool,
     },
     /// Serve a bundled demo page on 127.0.0.1 and print its snapshot.
     Demo {

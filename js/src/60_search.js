@@ -17,6 +17,66 @@ function landmarkPath(nodes, i) {
   return arrJoin(out, " > ");
 }
 
+/** Roles whose element is one item of a list, table, feed or listbox: a match inside one
+ * is told with the item's text (a product card's price, a row's cells). */
+const ITEM_ROLES = new $Set(["listitem", "article", "row", "option", "treeitem"]);
+const CONTEXT_MAX = 200;
+
+/** The text of node `a`'s subtree, in document order (nodes are in pre-order, each with its
+ * parent's index), white space collapsed, cut at CONTEXT_MAX characters. */
+function subtreeText(nodes, a, from) {
+  const inside = new $Set();
+  setAdd(inside, a);
+  const parts = [];
+  let len = 0;
+  for (let j = a + 1; j < nodes.length && len <= CONTEXT_MAX; j++) {
+    if (!setHas(inside, nodes[j].p)) break;
+    setAdd(inside, j);
+    if (from && j < from) continue;
+    const t = nodes[j].r === "text" ? nodes[j].v : nodes[j].v && nodes[j].r !== "link" ? nodes[j].v : "";
+    if (t) {
+      const w = normalizeWS("" + t);
+      if (w) {
+        push(parts, w);
+        len += w.length + 1;
+      }
+    }
+  }
+  const s = arrJoin(parts, " ");
+  return s.length > CONTEXT_MAX ? clean(strSlice(s, 0, CONTEXT_MAX), CONTEXT_MAX) + "..." : clean(s, CONTEXT_MAX + 3);
+}
+
+/**
+ * What surrounds a match, so that an agent needs no second call to read it: the text of
+ * the item (list item, article, row, option...) the match belongs to, within 6 levels; else
+ * from the matching text run on when the match is a run of text in a bigger block; else the
+ * text of the nearest of its 3 closest ancestors below a landmark that is not just the
+ * match's own name. Returns [index told, text] or null.
+ */
+function contextOf(nodes, i, run) {
+  const own = normalizeWS(nodes[i].n || "");
+  let p = nodes[i].p;
+  for (let d = 0; p > 0 && d < 6; d++, p = nodes[p].p) {
+    if (setHas(ITEM_ROLES, nodes[p].r)) {
+      const t = subtreeText(nodes, p);
+      return t && t !== own ? [p, t] : null;
+    }
+  }
+  if (run) {
+    // matched on a run of text in a bigger block (a total in an order summary): the text
+    // from that run on
+    const t = subtreeText(nodes, i, run);
+    return t && t !== own ? [run, t] : null;
+  }
+  p = nodes[i].p;
+  for (let d = 0; p > 0 && d < 3; d++, p = nodes[p].p) {
+    if (setHas(LANDMARKS, nodes[p].r) || nodes[p].r === "dialog" || nodes[p].r === "alertdialog") break;
+    const t = subtreeText(nodes, p);
+    if (t && t !== own) return [p, t];
+  }
+  return null;
+}
+
 function boxDistance(b, x, y) {
   const dx = x < b[0] ? b[0] - x : x > b[0] + b[2] ? x - (b[0] + b[2]) : 0;
   const dy = y < b[1] ? b[1] - y : y > b[1] + b[3] ? y - (b[1] + b[3]) : 0;
@@ -67,13 +127,15 @@ function doSearch(a) {
       dist = boxDistance(b, +near.x, +near.y);
       if (dist > (near.radius === undefined ? 50 : +near.radius)) continue;
     }
-    push(matches, { i: idx, d: dist });
+    push(matches, { i: idx, d: dist, run: idx !== i ? i : 0 });
   }
   if (near) arrSort(matches, function (p, q) { return p.d - q.d; });
   const total = matches.length;
   const limit = a.limit > 0 ? a.limit : 10;
   const out = [];
   const n = a.n | 0;
+  // an item's text is told once, with its first match
+  const told = new $Set();
   for (let k = 0; k < matches.length && k < limit; k++) {
     const idx = matches[k].i;
     const node = nodes[idx];
@@ -82,6 +144,11 @@ function doSearch(a) {
     const m = { ref: ref, role: node.r, name: node.n || "", path: landmarkPath(nodes, idx), box: node.b || null };
     if (node.v) m.value = node.v;
     if (near) m.distance = $Math.round(matches[k].d);
+    const ctx = contextOf(nodes, idx, matches[k].run);
+    if (ctx && !setHas(told, ctx[0])) {
+      setAdd(told, ctx[0]);
+      m.context = ctx[1];
+    }
     push(out, m);
   }
   return { kind: "ok", matches: out, total: total };

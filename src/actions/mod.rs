@@ -601,13 +601,25 @@ fn is_transient(e: &Error) -> bool {
 }
 
 /// Waits until the page is quiet: loaded, no DOM mutation and no new resource for
-/// `quiet_ms`, at most `max` (then it just goes on). Dialogs met on the way are handled.
-pub async fn settle(b: &Browser, quiet_ms: f64, max: Duration) {
+/// `quiet_ms`, at most `max` (then it just goes on). With `tail` `(since, min)`: when the
+/// DOM changed after `since` (the page reacted to the action), also until `min` has gone by
+/// from the start of the wait. Dialogs met on the way are handled.
+pub async fn settle(b: &Browser, quiet_ms: f64, tail: Option<(Instant, Duration)>, max: Duration) {
     let start = Instant::now();
+    let mut reacted = false;
     loop {
         match ask::<ActivityReply>(b, Method::Activity).await {
             Ok(a) => {
-                if a.ready == "complete" && a.quiet_ms >= quiet_ms && !a.new_resources {
+                if let Some((since, _)) = tail {
+                    // the last mutation is more recent than the action's start
+                    reacted |= a.quiet_ms < since.elapsed().as_secs_f64() * 1000.0;
+                }
+                let tail_done = match tail {
+                    Some((_, min)) if reacted => start.elapsed() >= min,
+                    _ => true,
+                };
+                if a.ready == "complete" && a.quiet_ms >= quiet_ms && !a.new_resources && tail_done
+                {
                     break;
                 }
             }

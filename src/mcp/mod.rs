@@ -35,6 +35,8 @@ pub struct Server {
     ropts: RunOptions,
     /// True when the session was made for this server (then it is closed at the end).
     own_session: bool,
+    /// Send the step result JSON as `structuredContent` too (`ariasnap mcp --structured`).
+    structured: bool,
 }
 
 /// The tool list of a set, derived from the step schema.
@@ -47,8 +49,14 @@ pub fn tool_defs(set: tools::ToolSet) -> Vec<ToolDef> {
 }
 
 impl Server {
-    /// A server using `bopts` (session name empty: a private session `mcp-<pid>`).
-    pub fn new(mut bopts: BrowserOptions, ropts: RunOptions, set: tools::ToolSet) -> Self {
+    /// A server using `bopts` (session name empty: a private session `mcp-<pid>`);
+    /// `structured`: results carry the step result JSON as `structuredContent` too.
+    pub fn new(
+        mut bopts: BrowserOptions,
+        ropts: RunOptions,
+        set: tools::ToolSet,
+        structured: bool,
+    ) -> Self {
         let own_session = bopts.session.is_empty();
         if own_session {
             bopts.session = format!("mcp-{}", std::process::id());
@@ -59,6 +67,7 @@ impl Server {
             bopts,
             ropts,
             own_session,
+            structured,
         }
     }
 
@@ -115,6 +124,14 @@ fn text_of(r: &RunResult) -> String {
             parts.push(format!("{} failed: {e}", s.action));
         } else if let Some(Value::String(t)) = &s.output {
             parts.push(t.clone());
+        } else if let Some(Value::Object(o)) = &s.output
+            && let Some(Value::String(snap)) = o.get("snapshot")
+        {
+            // goto with a snapshot: the tree as text, not escaped inside JSON
+            let mut rest = o.clone();
+            rest.remove("snapshot");
+            parts.push(format!("{}: {}", s.action, Value::Object(rest)));
+            parts.push(snap.clone());
         } else if let Some(o) = &s.output {
             parts.push(format!("{}: {o}", s.action));
         }
@@ -185,13 +202,19 @@ impl ServerHandler for Server {
             Ok(r) => {
                 let text = text_of(&r);
                 let failed = r.status != "ok";
-                let structured = serde_json::to_value(&r).unwrap_or(Value::Null);
+                let structured = self
+                    .structured
+                    .then(|| serde_json::to_value(&r).unwrap_or(Value::Null));
                 let mut r = if failed {
                     CallToolResult::error(vec![ContentBlock::text(text)])
                 } else {
                     CallToolResult::success(vec![ContentBlock::text(text)])
                 };
-                r.structured_content = Some(structured);
+                // Off unless asked for: clients such as Claude Code give the model
+                // `structuredContent` instead of the text when it is present, and the step
+                // result JSON is several times the text (the snapshot inside JSON, every
+                // change listed); the text is what an agent should read.
+                r.structured_content = structured;
                 r
             }
             Err(e) => {
@@ -207,8 +230,13 @@ impl ServerHandler for Server {
 }
 
 /// Serves MCP on stdin/stdout until the client disconnects, then closes the browser.
-pub async fn serve(bopts: BrowserOptions, ropts: RunOptions, set: tools::ToolSet) -> Result<()> {
-    let server = Arc::new(Server::new(bopts, ropts, set));
+pub async fn serve(
+    bopts: BrowserOptions,
+    ropts: RunOptions,
+    set: tools::ToolSet,
+    structured: bool,
+) -> Result<()> {
+    let server = Arc::new(Server::new(bopts, ropts, set, structured));
     let handler = ArcServer(server.clone());
     let running = handler
         .serve(rmcp::transport::stdio())
@@ -322,5 +350,12 @@ mod tests {
         let steps = serde_json::json!([{"click": "s1e2", "readyWhen": "window.ready"}]);
         let file = parse::parse_value(&steps, "browser_run_steps").unwrap();
         assert!(file.steps[0].hooks.ready_when.is_some());
+        // options the core tool does not list are still taken
+        let mut a = Map::new();
+        a.insert("jmespath_query".into(), "length(children)".into());
+        a.insert("flatten".into(), true.into());
+        let s = tools::step_from_call(&by("browser_snapshot"), a);
+        assert!(parse::parse_step(&s, 0).is_ok(), "{s}");
+        assert_eq!(s["snapshot"]["jmespath_query"], "length(children)", "{s}");
     }
 }

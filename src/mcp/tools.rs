@@ -235,9 +235,27 @@ pub const CORE_ACTIONS: &[&str] = &[
     "screenshot",
 ];
 
+/// Options of `browser_snapshot` the core set does not list: querying, paging and output
+/// forms for programs rather than an agent's loop. Still accepted by the core tool (its call
+/// is parsed as the snapshot step) and listed by `--tools all`; every turn pays for what
+/// `tools/list` says (SPEC 8).
+pub const CORE_SNAPSHOT_UNLISTED: &[&str] = &[
+    "jmespath_query",
+    "flatten",
+    "limit",
+    "offset",
+    "cache_key",
+    "output_format",
+    "silent_mode",
+    "maxNodes",
+    "noCache",
+    "revealSecrets",
+];
+
 /// The tools of a set: compacted schemas (no null defaults, no `["T", "null"]` unions,
 /// no repeated descriptions) and, in the core set, a `browser_run_steps` that names the
-/// step form instead of inlining every action's schema.
+/// step form instead of inlining every action's schema, and a `browser_snapshot` without
+/// the options of [`CORE_SNAPSHOT_UNLISTED`].
 pub fn tool_set(step_schema: &Value, step_file_schema: &Value, set: ToolSet) -> Vec<ToolDef> {
     let mut tools = tools_from_schema(step_schema, step_file_schema);
     if set == ToolSet::Core {
@@ -279,6 +297,20 @@ pub fn tool_set(step_schema: &Value, step_file_schema: &Value, set: ToolSet) -> 
         }
     }
     point_to_other_tools(&mut tools);
+    if set == ToolSet::Core {
+        // (after the pointers above, which recognise the snapshot options by their shape)
+        if let Some(snap) = tools
+            .iter_mut()
+            .find(|t| t.action.as_deref() == Some("snapshot"))
+        {
+            if let Some(Value::Object(props)) = snap.input_schema.get_mut("properties") {
+                props.retain(|k, _| !CORE_SNAPSHOT_UNLISTED.contains(&k.as_str()));
+            }
+            snap.description.push_str(
+                " JMESPath queries, paging, JSON output: a snapshot step in browser_run_steps.",
+            );
+        }
+    }
     tools
 }
 
@@ -518,6 +550,21 @@ mod tests {
             assert!(names.contains(&n), "{n} not in {names:?}");
         }
         assert!(!names.contains(&"browser_select_option"), "{names:?}");
+        // the core snapshot lists the loop's options only; all lists every option
+        let props = |ts: &[ToolDef]| {
+            let t = ts.iter().find(|t| t.name == "browser_snapshot").unwrap();
+            t.input_schema["properties"].as_object().unwrap().clone()
+        };
+        let (core_snap, all_snap) = (props(&core), props(&tool_set(&step, &file, ToolSet::All)));
+        for k in ["detail", "root", "budget", "since", "viewport", "allRefs"] {
+            assert!(core_snap.contains_key(k), "{k}");
+        }
+        let nav = listed(&core[..]);
+        assert!(nav.contains("the arguments of browser_snapshot"), "{nav}");
+        for k in CORE_SNAPSHOT_UNLISTED {
+            assert!(!core_snap.contains_key(*k), "{k}");
+            assert!(all_snap.contains_key(*k), "{k} in all");
+        }
         let all = tool_set(&step, &file, ToolSet::All);
         assert_eq!(all.len(), crate::steps::ACTIONS.len() + 1);
         // the hooks beside every action (issue 16) are in both run_steps schemas

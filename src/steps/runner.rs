@@ -171,11 +171,13 @@ async fn run_one(
         if let Some(w) = &watch {
             base.doc = Some(w.mark());
         }
+        let acted_at = Instant::now();
         let r = run_step(b, step, opts, artifacts, prev_doc).await;
         let mut effects = None;
         if step.action.modifies_page() && !r.as_ref().is_err_and(Error::is_timeout) {
             let _ = ask::<Ack>(b, Method::Invalidate).await;
-            actions::settle(b, 120.0, opts.settle_max).await;
+            let tail = super::effects::answer_tail(&step.action).map(|min| (acted_at, min));
+            actions::settle(b, 120.0, tail, opts.settle_max).await;
             if let Some(w) = watch {
                 let e = super::effects::after(b, w, opts.output.artifacts.as_deref()).await;
                 artifacts.extend(e.download.iter().filter_map(|d| d.path.clone()));
@@ -615,7 +617,7 @@ async fn goto(
         o["siteNotes"] = n;
     }
     if let Some(sa) = u.snapshot() {
-        actions::settle(b, 120.0, opts.settle_max).await;
+        actions::settle(b, 120.0, None, opts.settle_max).await;
         let snap = snapshot_step(b, sa, opts, artifacts).await?;
         o["snapshot"] = snap.output.unwrap_or(Value::Null);
     }

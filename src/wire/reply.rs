@@ -456,6 +456,10 @@ pub struct SearchMatch {
     /// Distance from the `near` point, CSS pixels.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distance: Option<serde_json::Number>,
+    /// The text of the item (list item, article, row...) or the small block around the
+    /// match, at most 200 characters, told once per item (SPEC 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
 }
 
 /// A WebDriver reference to an element or a shadow root, as scripts return and take them:

@@ -21,6 +21,10 @@ pub fn tests() -> Vec<Test> {
         ("agent::secrets_are_masked_unless_revealed", secrets_masked),
         ("agent::effects_name_what_an_action_did", effects_of_actions),
         (
+            "agent::a_toast_after_a_server_answer_is_announced",
+            toast_after_server_answer,
+        ),
+        (
             "agent::closed_selects_show_value_and_option_count",
             closed_selects_collapse,
         ),
@@ -238,6 +242,42 @@ fn run_steps(c: &Ctx, steps: &serde_json::Value) -> serde_json::Value {
             String::from_utf8_lossy(&o.stderr)
         )
     })
+}
+
+/// A click or a key press is followed for 500 ms at least (SPEC 8 effects): the toast a
+/// server's answer brings 250 ms later, with no DOM change meanwhile but a disabled button,
+/// is announced, though gone 400 ms after it came; so is the one an Enter key press brings.
+fn toast_after_server_answer(c: &Ctx) {
+    use serde_json::json;
+    let t = c.snapshot("html/agent/slow-toast.html");
+    let code = crate::common::ref_of(&t, "textbox \"Promo code\"");
+    let apply = crate::common::ref_of(&t, "button \"Apply\"");
+    let r = run_steps(
+        c,
+        &json!([{"fill": {"ref": code, "value": "SPRING20"}}, {"click": apply}]),
+    );
+    let e = &r["steps"][1]["effects"];
+    assert_eq!(
+        e["announced"],
+        json!(["Code SPRING20 applied: you save $62.00"]),
+        "{r:#}"
+    );
+    let summary = r["changes"]["summary"].as_str().unwrap();
+    assert!(summary.contains("Announced \"Code SPRING20"), "{summary}");
+    // the toast is gone by now; only the effect tells of it
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let now = c.ok(&["snapshot", "--no-cache"]);
+    assert!(!now.contains("you save"), "{now}");
+    assert!(now.contains("$248.00"), "{now}");
+    let r = run_steps(
+        c,
+        &json!([{"fill": {"ref": code, "value": "SUMMER5"}}, {"press": {"key": "Enter", "ref": code}}]),
+    );
+    assert_eq!(
+        r["steps"][1]["effects"]["announced"],
+        json!(["Code SUMMER5 applied: you save $62.00"]),
+        "{r:#}"
+    );
 }
 
 /// Each action's result carries `effects` (SPEC 8): a toast gone 50 ms after it appeared,

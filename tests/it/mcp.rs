@@ -8,7 +8,13 @@ use rmcp::transport::TokioChildProcess;
 use serde_json::{Map, Value, json};
 
 pub fn tests() -> Vec<Test> {
-    vec![("mcp::stdio_session_navigate_snapshot_click", stdio_session)]
+    vec![
+        ("mcp::stdio_session_navigate_snapshot_click", stdio_session),
+        (
+            "mcp::results_are_text_unless_structured_is_asked",
+            text_only_by_default,
+        ),
+    ]
 }
 
 fn args(v: Value) -> Map<String, Value> {
@@ -17,7 +23,7 @@ fn args(v: Value) -> Map<String, Value> {
 
 fn stdio_session(c: &Ctx) {
     let mut cmd = tokio::process::Command::new(&c.bin);
-    cmd.arg("mcp")
+    cmd.args(["mcp", "--structured"])
         .env("ARIASNAP_HOME", c.home.path())
         .env_remove("ARIASNAP_SESSION")
         .env(
@@ -185,4 +191,61 @@ fn stdio_session(c: &Ctx) {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     panic!("the MCP session was not closed after the client disconnected");
+}
+
+/// Without `--structured`, results are text content only (no `structuredContent`, which some
+/// clients give the model instead of the text): the snapshot and the changes summary are in
+/// the text, and a failure is a tool error with the CLI's message.
+fn text_only_by_default(c: &Ctx) {
+    let mut cmd = tokio::process::Command::new(&c.bin);
+    cmd.arg("mcp")
+        .env("ARIASNAP_HOME", c.home.path())
+        .env_remove("ARIASNAP_SESSION")
+        .env("RUST_LOG", "warn");
+    let url = c.url("html/actions/shop.html");
+    c.rt.block_on(async move {
+        let transport = TokioChildProcess::new(cmd).expect("spawn ariasnap mcp");
+        let client = ().serve(transport).await.expect("initialize");
+        let text = |r: &rmcp::model::CallToolResult| {
+            r.content
+                .iter()
+                .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let r = client
+            .call_tool(
+                CallToolRequestParams::new("browser_navigate")
+                    .with_arguments(args(json!({"url": url, "snapshot": {}}))),
+            )
+            .await
+            .expect("navigate");
+        assert_eq!(r.is_error, Some(false), "{r:?}");
+        assert!(r.structured_content.is_none(), "{r:?}");
+        let t = text(&r);
+        let gift = crate::common::ref_of(&t, "checkbox \"Gift wrap\"");
+        let r = client
+            .call_tool(
+                CallToolRequestParams::new("browser_click")
+                    .with_arguments(args(json!({"ref": gift}))),
+            )
+            .await
+            .unwrap();
+        assert!(r.structured_content.is_none(), "{r:?}");
+        assert!(
+            text(&r).contains("1 checked (checkbox \"Gift wrap\""),
+            "{r:?}"
+        );
+        let r = client
+            .call_tool(
+                CallToolRequestParams::new("browser_click")
+                    .with_arguments(args(json!({"ref": "s999e9"}))),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(true));
+        assert!(r.structured_content.is_none(), "{r:?}");
+        assert!(text(&r).contains("unknown ref"), "{r:?}");
+        client.cancel().await.expect("disconnect");
+    });
 }

@@ -19,6 +19,10 @@ pub fn tests() -> Vec<Test> {
             search_by_text_regex_role_near,
         ),
         (
+            "views::search_matches_carry_their_items_text",
+            search_matches_carry_context,
+        ),
+        (
             "views::flatten_query_and_cached_pages",
             flatten_query_and_cached_pages,
         ),
@@ -166,6 +170,33 @@ fn search_by_text_regex_role_near(c: &Ctx) {
     // a returned ref can be clicked
     c.ok(&["click", &download]);
     assert_eq!(eval(c, "document.title"), json!("downloaded"));
+}
+
+/// A match inside a list item, article or row carries the item's text (SPEC 4), once per
+/// item: the price on a product card of a 180-product catalogue is in the search reply.
+/// A match on a run of text in a bigger block carries the text from that run on.
+fn search_matches_carry_context(c: &Ctx) {
+    c.snapshot("html/tasks/catalogue.html");
+    let m = search(c, &["Aether 30L Duffel"]);
+    assert_eq!(m.len(), 3, "image, heading and link: {m:?}");
+    let ctx = m[0]["context"].as_str().unwrap_or_else(|| panic!("{m:?}"));
+    assert!(ctx.contains("$220.99"), "{ctx}");
+    assert!(ctx.contains("4.8 out of 5 stars"), "{ctx}");
+    assert!(ctx.len() <= 203, "{ctx}");
+    // the same card is told once
+    assert!(
+        m[1].get("context").is_none() && m[2].get("context").is_none(),
+        "{m:?}"
+    );
+    // a heading outside any item: no context beyond its own name
+    let h = search(c, &["Backpacks and bags", "--role", "heading"]);
+    assert!(h[0].get("context").is_none(), "{h:?}");
+    // a run of text in an order summary: the text from the run on
+    c.snapshot("html/tasks/cart.html");
+    let t = search(c, &["Subtotal"]);
+    let ctx = t[0]["context"].as_str().unwrap_or_else(|| panic!("{t:?}"));
+    assert!(ctx.starts_with("Subtotal $310.00"), "{ctx}");
+    assert!(ctx.contains("Total $310.00"), "{ctx}");
 }
 
 fn snapshot_json(c: &Ctx, args: &[&str]) -> Value {

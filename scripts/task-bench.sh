@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The task-cost bench (SPEC 8, README "Task cost"): five multi-step tasks on the fixture pages
+# of fixtures/html/tasks/, each run through `ariasnap mcp` and through Playwright MCP, spoken to
+# the same way by the official MCP SDK's client over stdio. Prints a markdown table (calls,
+# reply bytes, tools/list bytes, total, ratio, facts inline) and writes the figures and every
+# reply to target/task-bench/.
+#
+#   bash scripts/task-bench.sh                    # all tasks, both tools
+#   bash scripts/task-bench.sh --tasks coupon     # any option of scripts/task-bench/bench.js
+#
+# Idempotent: builds ariasnap in release when needed (cargo's own check), installs the pinned
+# @playwright/mcp and @modelcontextprotocol/sdk with npm into ~/.cache/ariasnap/task-bench once
+# (TASK_BENCH_MODULES overrides the place), and points Playwright MCP at the system Chromium
+# (CHROMIUM, default /usr/bin/chromium; no browser is downloaded). Needs Node 18+ and npm.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PLAYWRIGHT_MCP=0.0.83
+MCP_SDK=1.32.2
+modules="${TASK_BENCH_MODULES:-${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/task-bench}"
+chromium="${CHROMIUM:-/usr/bin/chromium}"
+
+for c in node npm cargo; do
+  command -v "$c" >/dev/null || { echo "task-bench: $c not found (Node 18+, npm and the Rust toolchain are needed)" >&2; exit 2; }
+done
+[ -x "$chromium" ] || { echo "task-bench: no Chromium at $chromium (bash scripts/setup.sh installs it; CHROMIUM=PATH points elsewhere)" >&2; exit 2; }
+
+echo "task-bench: cargo build --release" >&2
+cargo build --release --quiet
+
+installed() { node -e "process.exit(require('$modules/node_modules/$1/package.json').version === '$2' ? 0 : 1)" 2>/dev/null; }
+if ! installed @playwright/mcp "$PLAYWRIGHT_MCP" || ! installed @modelcontextprotocol/sdk "$MCP_SDK"; then
+  echo "task-bench: installing @playwright/mcp@$PLAYWRIGHT_MCP and @modelcontextprotocol/sdk@$MCP_SDK into $modules" >&2
+  mkdir -p "$modules"
+  [ -f "$modules/package.json" ] || echo '{"private": true}' > "$modules/package.json"
+  # Playwright would fetch its own browser only on `playwright install`, which is never run
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix "$modules" --no-audit --no-fund --loglevel=error \
+    "@playwright/mcp@$PLAYWRIGHT_MCP" "@modelcontextprotocol/sdk@$MCP_SDK" >&2
+fi
+
+exec node scripts/task-bench/bench.js --modules "$modules" --chromium "$chromium" \
+  --ariasnap target/release/ariasnap "$@"

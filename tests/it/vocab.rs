@@ -254,7 +254,7 @@ fn step_file_end_to_end(c: &Ctx) {
         json!(["Alpha", "Beta", "Gamma"]),
         "{r:#}"
     );
-    // waitForNavigation: the navigation the click started 400 ms later
+    // waitForNavigation: the navigation the click started 1.5 s later (after the click's own settling, up to its 500 ms tail)
     let w = step(12, "waitForNavigation");
     let done = c.url("html/vocab/done.html?via=later");
     assert_eq!(w["output"]["url"], done, "{w:#}");

@@ -932,9 +932,8 @@ function coverPass(w) {
     if (k === undefined) {
       k = false;
       const r = rectOf(el);
-      const d = viewDims(w, el);
-      const inside = r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0 && r.right <= d.w && r.bottom <= d.h;
-      if (inside && underALayer(w, el, r)) k = coveredAt(w, el, r);
+      // coveredAt keeps to the viewport
+      if (r.width > 0 && r.height > 0 && underALayer(w, el, r)) k = coveredAt(w, el, r);
       mapSet(done, el, k);
     }
     const node = w.nodes[idx];

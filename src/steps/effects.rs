@@ -267,13 +267,8 @@ async fn downloads(mut events: Events, artifacts: Option<&Path>) -> Vec<Download
         .iter()
         .filter(|e| !begun.iter().any(|b| same_download(b, e)))
     {
-        let name = e
-            .filepath
-            .as_deref()
-            .and_then(|p| Path::new(p).file_name())
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        out.push(finish(name, e.url.clone(), Some(e), artifacts));
+        // finish names it after the file the browser saved
+        out.push(finish(String::new(), e.url.clone(), Some(e), artifacts));
     }
     out
 }

@@ -313,6 +313,11 @@ const INHERITED_BITS = [
   [SCOPE_INDENT, '[style*="text-indent" i]'],
   [SCOPE_COLOUR, '[style*="color" i], [style*="background" i], [color], [bgcolor], [text], [background]'],
 ];
+const INHERITED_ANY = (function () {
+  const sels = [];
+  for (let i = 0; i < INHERITED_BITS.length; i++) push(sels, INHERITED_BITS[i][1]);
+  return arrJoin(sels, ", ");
+})();
 const MAX_RULES = 20000;
 let scopeFlags = null;
 let lastScope = null;
@@ -375,12 +380,23 @@ function scopeFlagsOf(root) {
         const an = adopted.length | 0;
         for (let i = 0; i < an && bits !== SCOPE_ALL; i++) bits |= sheetFlags(adopted[i], budget);
       }
-      // inherited properties: a style attribute anywhere in the scope may pass them down
-      for (let i = 0; i < INHERITED_BITS.length; i++) {
-        const bit = INHERITED_BITS[i][0];
-        if (bits & bit) continue;
-        const sel = INHERITED_BITS[i][1];
-        if (isDoc ? docQuerySelector(root, sel) : fragQuerySelector(root, sel)) bits |= bit;
+      // inherited properties: a style attribute anywhere in the scope may pass them down.
+      // One pass over the scope for all of them (a query per property was a pass each: on
+      // a 100,000-element page, 90 ms), then each match tells which.
+      let need = 0;
+      for (let i = 0; i < INHERITED_BITS.length; i++) need |= INHERITED_BITS[i][0] & ~bits;
+      if (need) {
+        const list = isDoc ? docQuerySelectorAll(root, INHERITED_ANY) : fragQuerySelectorAll(root, INHERITED_ANY);
+        for (let k = 0, n = nodeListLength(list); k < n && need; k++) {
+          const el = nodeListItem(list, k);
+          for (let i = 0; i < INHERITED_BITS.length; i++) {
+            const bit = INHERITED_BITS[i][0];
+            if (need & bit && matches(el, INHERITED_BITS[i][1])) {
+              bits |= bit;
+              need &= ~bit;
+            }
+          }
+        }
       }
       if (!isDoc && bits !== SCOPE_ALL) bits |= scopeFlagsOf(getRootNode(shadowHostOf(root)));
     } catch (_) {

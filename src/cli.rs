@@ -128,7 +128,8 @@ pub enum Command {
     },
     /// Serve MCP on stdio: step actions as tools (stdout carries protocol only).
     Mcp {
-        /// core: the actions of an agent's loop (the rest through browser_run_steps);
+        /// Which tools tools/list offers. core: the ten tools of an agent's loop (every
+        /// other tool is still callable by name, every action through browser_run_steps);
         /// all: one tool per step action.
         #[arg(long, value_enum, default_value = "core")]
         tools: ariasnap::mcp::tools::ToolSet,

@@ -1,5 +1,6 @@
 //! MCP server over stdio (`ariasnap mcp`): every step action as a tool, plus
-//! `browser_run_steps` for a whole step list.
+//! `browser_run_steps` for a whole step list. `tools/list` offers the chosen set (core by
+//! default); a call may name any tool of the whole set, with any of its options.
 //!
 //! Owns: the protocol side. Tools come from the step schema (tools.rs), calls run through the
 //! same step runner as step files and the CLI, so the three never drift apart. stdout carries
@@ -29,7 +30,10 @@ pub const DEFAULT_BUDGET: u64 = 4000;
 
 /// The MCP server's state.
 pub struct Server {
+    /// What `tools/list` offers (the chosen set).
     tools: Vec<ToolDef>,
+    /// What a call may name: every tool with its whole schema, listed or not.
+    callable: Vec<ToolDef>,
     browser: Mutex<Option<Browser>>,
     bopts: BrowserOptions,
     ropts: RunOptions,
@@ -63,12 +67,19 @@ impl Server {
         }
         Server {
             tools: tool_defs(set),
+            callable: tool_defs(tools::ToolSet::All),
             browser: Mutex::new(None),
             bopts,
             ropts,
             own_session,
             structured,
         }
+    }
+
+    /// The tool a call names: any tool of the whole set, listed or not (an unlisted tool or
+    /// option costs nothing per turn and is still taken).
+    pub fn callable(&self, name: &str) -> Option<&ToolDef> {
+        self.callable.iter().find(|t| t.name == name)
     }
 
     async fn run_call(&self, def: &ToolDef, args: Map<String, Value>) -> Result<RunResult> {
@@ -191,9 +202,17 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> std::result::Result<CallToolResponse, rmcp::ErrorData> {
-        let Some(def) = self.tools.iter().find(|t| t.name == request.name) else {
+        let Some(def) = self.callable(&request.name) else {
             return Err(rmcp::ErrorData::invalid_params(
-                format!("unknown tool {:?}", request.name),
+                format!(
+                    "unknown tool {:?}; the tools (listed or not): {}",
+                    request.name,
+                    self.callable
+                        .iter()
+                        .map(|t| t.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
                 None,
             ));
         };
@@ -318,6 +337,41 @@ mod tests {
         ] {
             assert!(defs.iter().any(|d| d.name == name), "{name} missing");
         }
+    }
+
+    /// Issue 15: the core listing is small, the calls are the whole set's: every tool is
+    /// callable by name and takes every option, listed or not.
+    #[test]
+    fn unlisted_tools_and_options_are_callable() {
+        let server = Server::new(
+            BrowserOptions::default(),
+            RunOptions::default(),
+            tools::ToolSet::Core,
+            false,
+        );
+        let listed: Vec<&str> = server.tools.iter().map(|t| t.name.as_str()).collect();
+        for d in tool_defs(tools::ToolSet::All) {
+            let def = server
+                .callable(&d.name)
+                .unwrap_or_else(|| panic!("{}", d.name));
+            assert_eq!(def, &d, "{}", d.name);
+        }
+        assert!(!listed.contains(&"browser_fill"), "{listed:?}");
+        let mut a = Map::new();
+        a.insert("ref".into(), "s1e2".into());
+        a.insert("value".into(), "ada@example.org".into());
+        let s = tools::step_from_call(server.callable("browser_fill").unwrap(), a);
+        assert!(parse::parse_step(&s, 0).is_ok(), "{s}");
+        let mut a = Map::new();
+        a.insert("text".into(), "Saved".into());
+        a.insert("timeout".into(), 500.into());
+        let s = tools::step_from_call(server.callable("browser_wait").unwrap(), a);
+        assert!(parse::parse_step(&s, 0).is_ok(), "{s}");
+        let mut a = Map::new();
+        a.insert("jmespath_query".into(), "length(children)".into());
+        let s = tools::step_from_call(server.callable("browser_snapshot").unwrap(), a);
+        assert_eq!(s["snapshot"]["jmespath_query"], "length(children)", "{s}");
+        assert!(server.callable("browser_nothing").is_none());
     }
 
     #[test]

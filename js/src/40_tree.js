@@ -962,10 +962,25 @@ function flagUnseen(node, k) {
   node.s.unseen = UNSEEN_KINDS[k];
 }
 
+/**
+ * Whether el's box lies outside the viewport (--viewport). A box of no size says nothing
+ * (display: contents, an empty element): its content decides.
+ */
+function outOfView(w, el) {
+  const b = boxOf(el);
+  if (b.w === 0 && b.h === 0) return false;
+  return !intersectsViewport(b, w.vp);
+}
+
 function visitText(w, node, parentOut, ctx, scope) {
   if (ctx & 2) return;
   const v = renderedText(node, scope);
   if (!v) return;
+  if (w.viewportOnly && strTrim(v)) {
+    // --viewport: the text of an element outside the viewport is not in view either
+    const el = flatParentElement(node);
+    if (el && outOfView(w, el)) return;
+  }
   if (ctx & UN_FLAGGED) {
     emitText(w, v, parentOut);
     return;
@@ -1040,16 +1055,17 @@ function visitElement(w, el, parentOut, ctx, scope) {
   let out = parentOut;
   let role = visHidden ? null : getRole(el);
   if (role && setHas(INLINE_TEXT_ROLES, role)) role = null;
-  if (w.wantBoxes && role && w.viewportOnly) {
-    const bx = boxOf(el);
-    if (!intersectsViewport(bx, w.vp)) role = null;
-  }
+  // --viewport (SPEC 3): an element outside the viewport shows neither its role nor, as a
+  // clickable generic, itself; only descendants that are in view (a fixed or positioned
+  // layer) show
+  const outside = w.viewportOnly && !visHidden && outOfView(w, el);
+  if (outside) role = null;
   if (role) {
     out = emitRoleNode(w, el, role, tag, parentOut, ctx, attrs);
     // over --max-nodes: keep counting what would have been shown, emit nothing more
     if (out < 0) return;
     if (setHas(INTERACTIVE_CONTAINERS, role)) ctx |= 1;
-  } else if (!visHidden) {
+  } else if (!visHidden && !outside) {
     const idx = emitGenericNode(w, el, tag, parentOut, ctx, attrs);
     if (idx >= 0) out = idx;
   }

@@ -89,55 +89,10 @@ pub fn sandbox_engine() -> String {
     ENGINE_JS.replacen(cdp::PRELOADED_FALSE, "const PRELOADED = true;", 1)
 }
 
-/// The fast path as a function of (hash, method, args, pack threshold) for
-/// `script.callFunction`: a reply of at least `z` characters comes back as the promise of
-/// its packed form (see [`unpack`]).
-const FAST_FN: &str = "function(h, m, a, z){ var r = window.__ariaRefs; \
+/// The fast path as a function of (hash, method, args) for `script.callFunction`.
+const FAST_FN: &str = "function(h, m, a){ var r = window.__ariaRefs; \
      if (!r || r.hash !== h || typeof r.call !== 'function') return null; \
-     var s = r.call(m, a); \
-     return z > 0 && typeof s === 'string' && s.length >= z && typeof r.pack === 'function' ? r.pack(s) : s; }";
-
-/// Engine replies of at least this many characters travel gzip-compressed from the
-/// sandbox (issue 14: on a 100,000-element page the 3.8 MB snapshot reply spent about
-/// 0.7 s in the driver's and the browser's JSON layers; packed it is about 8x smaller).
-const PACK_AT: u32 = 256 * 1024;
-
-/// The packing threshold: [`PACK_AT`], or `ARIASNAP_PACK_AT` (characters; 0 never packs).
-fn pack_at() -> u32 {
-    static AT: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *AT.get_or_init(|| {
-        std::env::var("ARIASNAP_PACK_AT")
-            .ok()
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(PACK_AT)
-    })
-}
-/// What a packed reply starts with (the engine's PACK_TAG), then base64 of gzip.
-const PACK_TAG: &str = "\u{1}gz:";
-
-/// A packed reply's text: base64, then gzip. Replies without the tag are returned as they are.
-fn unpack(s: String) -> Result<String> {
-    use base64::Engine as _;
-    use std::io::Read as _;
-    let Some(b64) = s.strip_prefix(PACK_TAG) else {
-        return Ok(s);
-    };
-    let bad =
-        |why: String| Error::Engine(format!("unreadable packed reply from the engine: {why}"));
-    let zipped = base64::engine::general_purpose::STANDARD
-        .decode(b64)
-        .map_err(|e| bad(e.to_string()))?;
-    let mut out = String::with_capacity(zipped.len() * 8);
-    flate2::read::GzDecoder::new(&zipped[..])
-        .read_to_string(&mut out)
-        .map_err(|e| bad(e.to_string()))?;
-    debug!(
-        packed = s.len(),
-        unpacked = out.len(),
-        "packed engine reply"
-    );
-    Ok(out)
-}
+     return r.call(m, a); }";
 
 /// Calls entry point `method` in the engine's sandbox realm of the page's current context
 /// (SPEC 7), installing the engine there first when the preload did not run (documents
@@ -150,13 +105,12 @@ async fn call_isolated(page: &Page, method: &str, args: &str) -> Result<String> 
         && let Some(realm) = page.top_realm().await
     {
         let expr = format!(
-            "({FAST_FN})({h}, {m}, {a}, {z})",
+            "({FAST_FN})({h}, {m}, {a})",
             h = json!(ENGINE_HASH),
             m = json!(method),
             a = json!(args),
-            z = pack_at(),
         );
-        match cdp::evaluate_in(page.client(), &expr, Some(&realm), true).await {
+        match cdp::evaluate_in(page.client(), &expr, Some(&realm)).await {
             Some(v @ Value::String(_)) => return interpret(v),
             Some(Value::Null) => {}
             _ => page.forget_realm(),
@@ -167,10 +121,9 @@ async fn call_isolated(page: &Page, method: &str, args: &str) -> Result<String> 
             bidi::LocalValue::string(ENGINE_HASH),
             bidi::LocalValue::string(method),
             bidi::LocalValue::string(args),
-            bidi::LocalValue::Number(pack_at().into()),
         ]
     };
-    let v = page.call_engine(FAST_FN, argv()).await?;
+    let v = page.call_sandbox(FAST_FN, argv(), None).await?;
     let v = match v {
         bidi::RemoteValue::Null | bidi::RemoteValue::Undefined => {
             debug!(
@@ -178,13 +131,12 @@ async fn call_isolated(page: &Page, method: &str, args: &str) -> Result<String> 
                 "engine missing in this document's sandbox: installing"
             );
             let install = format!(
-                "function(h, m, a, z){{{engine}\nvar r = window.__ariaRefs; \
+                "function(h, m, a){{{engine}\nvar r = window.__ariaRefs; \
                  if (!r || r.hash !== h) return '__blocked__:' + (r && typeof r.hash === 'string' ? r.hash : ''); \
-                 var s = r.call(m, a); \
-                 return z > 0 && typeof s === 'string' && s.length >= z && typeof r.pack === 'function' ? r.pack(s) : s; }}",
+                 return r.call(m, a); }}",
                 engine = sandbox_engine()
             );
-            page.call_engine(&install, argv()).await?
+            page.call_sandbox(&install, argv(), None).await?
         }
         other => other,
     };
@@ -361,7 +313,7 @@ fn interpret(reply: Value) -> Result<String> {
                 )
             }))
         }
-        Value::String(s) => unpack(s),
+        Value::String(s) => Ok(s),
         other => Err(Error::Engine(format!(
             "unexpected reply from the page: {other}"
         ))),
@@ -593,27 +545,6 @@ pub async fn ready_state(client: &Client) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A packed reply (gzip, then base64, behind the tag) reads back to the engine's text;
-    /// an untagged one is kept; a damaged one is an error that says so.
-    #[test]
-    fn packed_replies_unpack() {
-        use base64::Engine as _;
-        use std::io::Write as _;
-        let text = format!(
-            "{{\"kind\":\"snapshot\",\"nodes\":[{}]}}",
-            "[1,6,\"Ünïcode ✓\"],".repeat(5000)
-        );
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        gz.write_all(text.as_bytes()).unwrap();
-        let b64 = base64::engine::general_purpose::STANDARD.encode(gz.finish().unwrap());
-        assert_eq!(unpack(format!("{PACK_TAG}{b64}")).unwrap(), text);
-        assert_eq!(unpack(text.clone()).unwrap(), text);
-        let e = unpack(format!("{PACK_TAG}{}", &b64[..b64.len() / 2])).unwrap_err();
-        assert!(e.to_string().contains("unreadable packed reply"), "{e}");
-        // the tag is a control character: no engine reply (JSON text) starts with it
-        assert!(PACK_TAG.starts_with('\u{1}'));
-    }
 
     #[test]
     fn bundle_is_one_iife_with_its_hash() {

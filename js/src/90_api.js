@@ -414,73 +414,12 @@ function call(method, argsJson) {
   return $stringify(result);
 }
 
-// Large replies travel gzip-compressed (issue 14: a 100,000-element page's 3.8 MB reply
-// spends longer in DevTools' and BiDi's JSON layers than compressed): the host asks for it
-// by a size threshold, and only in the engine's sandbox realm, whose built-ins the page
-// cannot reach. Captured at install; without any of them replies go as they are.
-const PACK = (function () {
-  try {
-    // Firefox's sandbox global has the JS built-ins only: the DOM ones are the window's,
-    // seen through its Xray (the browser's own, whatever the page did to them)
-    const G = typeof R.CompressionStream === "function" || !PRELOADED ? R : window;
-    const CS = G.CompressionStream;
-    const Resp = G.Response;
-    const B = G.Blob;
-    const TE = G.TextEncoder;
-    const U8 = R.Uint8Array;
-    if (typeof CS !== "function" || typeof Resp !== "function" || typeof B !== "function" ||
-        typeof TE !== "function" || typeof U8 !== "function") return null;
-    const toB64 = typeof U8.prototype.toBase64 === "function" ? method(U8.prototype, "toBase64") : null;
-    const btoa = typeof G.btoa === "function" ? G.btoa : null;
-    if (!toB64 && !btoa) return null;
-    return {
-      CS: CS, Resp: Resp, B: B, U8: U8, toB64: toB64, btoa: btoa, g: G,
-      encode: method(TE.prototype, "encode"),
-      te: new TE(),
-      stream: method(B.prototype, "stream"),
-      pipeThrough: method(G.ReadableStream.prototype, "pipeThrough"),
-      arrayBuffer: method(Resp.prototype, "arrayBuffer"),
-      fromCharCode: R.String.fromCharCode,
-      subarray: method(U8.prototype, "subarray"),
-      apply: R.Reflect.apply,
-    };
-  } catch (_) {
-    return null;
-  }
-})();
-const PACK_TAG = "\u0001gz:";
-
-/** `s` gzip-compressed and base64-encoded behind PACK_TAG; `s` itself on any failure. */
-async function pack(s) {
-  if (!PACK || typeof s !== "string") return s;
-  try {
-    const P = PACK;
-    const bytes = P.encode(P.te, s);
-    const zipped = P.pipeThrough(P.stream(new P.B([bytes])), new P.CS("gzip"));
-    const buf = new P.U8(await P.arrayBuffer(new P.Resp(zipped)));
-    let b64;
-    if (P.toB64) b64 = P.toB64(buf);
-    else {
-      const parts = [];
-      for (let i = 0; i < buf.length; i += 0x8000) {
-        push(parts, P.apply(P.fromCharCode, null, P.subarray(buf, i, i + 0x8000)));
-      }
-      b64 = P.apply(P.btoa, P.g, [arrJoin(parts, "")]);
-    }
-    return PACK_TAG + b64;
-  } catch (_) {
-    return s;
-  }
-}
-
 (function install() {
   const existing = window.__ariaRefs;
   if (existing && existing.hash === ENGINE_HASH) return;
   try {
     $defineProperty(publicRefs, "hash", { value: ENGINE_HASH, enumerable: false });
     $defineProperty(publicRefs, "call", { value: call, enumerable: false });
-    // (a promise: the host awaits it; see PACK)
-    $defineProperty(publicRefs, "pack", { value: pack, enumerable: false });
     // The element behind a ref, for WebDriver element commands (send keys, upload): resolved
     // through the private map with the same checks as every action.
     $defineProperty(publicRefs, "element", {

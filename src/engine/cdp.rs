@@ -108,23 +108,18 @@ struct Evaluate<'a> {
 /// endpoint has no DevTools passthrough (then it is not tried again), the call failed or
 /// the page threw.
 pub(super) async fn evaluate(client: &Client, expr: &str) -> Option<Value> {
-    evaluate_in(client, expr, None, false).await
+    evaluate_in(client, expr, None).await
 }
 
 /// Like [`evaluate`], in realm `realm` when given: Chromium's BiDi realm ids are DevTools'
 /// unique execution context ids, so the engine's sandbox is reachable this way too.
-pub(super) async fn evaluate_in(
-    client: &Client,
-    expr: &str,
-    realm: Option<&str>,
-    await_promise: bool,
-) -> Option<Value> {
+pub(super) async fn evaluate_in(client: &Client, expr: &str, realm: Option<&str>) -> Option<Value> {
     let cmd = command(
         "Runtime.evaluate",
         Evaluate {
             expression: expr,
             return_by_value: true,
-            await_promise,
+            await_promise: false,
             unique_context_id: realm,
         },
     );

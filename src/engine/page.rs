@@ -222,33 +222,12 @@ impl Page {
         args: Vec<LocalValue>,
         serialization: Option<SerializationOptions>,
     ) -> Result<RemoteValue> {
-        self.call_sandbox_with(function, args, serialization, false)
-            .await
-    }
-
-    /// Like [`Page::call_sandbox`] for the engine's entry point, whose large replies come
-    /// as a promise of their packed form: awaited.
-    pub(super) async fn call_engine(
-        &self,
-        function: &str,
-        args: Vec<LocalValue>,
-    ) -> Result<RemoteValue> {
-        self.call_sandbox_with(function, args, None, true).await
-    }
-
-    async fn call_sandbox_with(
-        &self,
-        function: &str,
-        args: Vec<LocalValue>,
-        serialization: Option<SerializationOptions>,
-        await_promise: bool,
-    ) -> Result<RemoteValue> {
         let (bidi, ctx) = match (&self.bidi, self.context()) {
             (Some(b), Some(c)) => (b, c),
             _ => return Err(Error::Engine("no WebDriver BiDi channel".into())),
         };
         let mut call = CallFunction::new(function, Target::sandbox(&ctx, SANDBOX), args);
-        call.await_promise = await_promise;
+        call.await_promise = false;
         call.result_ownership = Some(ResultOwnership::None);
         call.serialization_options = Some(serialization.unwrap_or(SerializationOptions {
             max_dom_depth: Some(0),

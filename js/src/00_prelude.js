@@ -167,6 +167,7 @@ const activeElementOf = getter(DocumentP, "activeElement");
 const defaultViewOf = getter(DocumentP, "defaultView");
 const docGetElementsByTagName = method(DocumentP, "getElementsByTagName");
 const docGetElementById = method(DocumentP, "getElementById");
+const docGetElementsByClassName = method(DocumentP, "getElementsByClassName");
 // Style sheets, to know whether a tree scope can generate ::before/::after content at all.
 const docStyleSheetsOf = getter(DocumentP, "styleSheets");
 const shadowStyleSheetsOf = getter(D.ShadowRoot.prototype, "styleSheets");

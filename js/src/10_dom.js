@@ -313,11 +313,9 @@ const INHERITED_BITS = [
   [SCOPE_INDENT, '[style*="text-indent" i]'],
   [SCOPE_COLOUR, '[style*="color" i], [style*="background" i], [color], [bgcolor], [text], [background]'],
 ];
-const INHERITED_ANY = (function () {
-  const sels = [];
-  for (let i = 0; i < INHERITED_BITS.length; i++) push(sels, INHERITED_BITS[i][1]);
-  return arrJoin(sels, ", ");
-})();
+// The attributes any of them needs (a presence test is cheap; the substring tests run on
+// the few elements that have one).
+const INHERITED_ANY = "[style], font[size], [color], [bgcolor], [text], [background]";
 const MAX_RULES = 20000;
 let scopeFlags = null;
 let lastScope = null;

@@ -125,6 +125,42 @@ fn walls_are_named(c: &Ctx) {
             None => assert!(!wall.starts_with("# wall:"), "{path}: {wall}"),
         }
     }
+    // every kind of sign a provider leaves: its iframe's host, its container class, its id
+    c.snapshot("html/walls/captcha.html");
+    for (html, provider) in [
+        (
+            "<iframe src=\"/html/walls/recaptcha/api2/anchor.html\"></iframe>",
+            "reCAPTCHA",
+        ),
+        ("<div class=\"x h-captcha\"></div>", "hCaptcha"),
+        (
+            "<form id=\"challenge-form\"></form>",
+            "Cloudflare Turnstile",
+        ),
+        (
+            "<iframe src=\"https://client-api.arkoselabs.com/fc/gc/\"></iframe>",
+            "Arkose",
+        ),
+        ("<div class=\"geetest_panel\"></div>", "GeeTest"),
+        ("<div class=\"recaptcha-note\">no widget</div>", ""),
+    ] {
+        let js = format!(
+            "(document.querySelector('main').innerHTML = {}, 1)",
+            serde_json::json!(html)
+        );
+        crate::common::eval(c, &js);
+        let t = c.ok(&["snapshot"]);
+        let wall = t.lines().nth(1).unwrap_or("");
+        if provider.is_empty() {
+            assert!(!wall.starts_with("# wall:"), "{html}: {wall}");
+        } else {
+            assert_eq!(
+                wall,
+                format!("# wall: captcha ({provider} widget)"),
+                "{html}"
+            );
+        }
+    }
 }
 
 /// `interactive` and `summary` keep headings, alerts, status messages and the error text of

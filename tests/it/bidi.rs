@@ -701,19 +701,21 @@ fn round_trip_costs(c: &Ctx) {
                 "bidi-finding: {:?} a new connection and its first command (getTree), median of 10: {connect_ms:.2} ms",
                 b.kind
             );
-            for (size, expr) in [("small", "'ok'"), ("1 MB", "'x'.repeat(1 << 20)")] {
+            // a 1 MB round trip costs 0.1-0.3 s: 15 of each give the median (50 of each took
+            // some 25 s of the suite)
+            for (size, expr, n) in [("small", "'ok'", 50), ("1 MB", "'x'.repeat(1 << 20)", 15)] {
                 let f = format!("() => {expr}");
                 let bidi_ms =
-                    median_ms(50, || async { sandbox_text(&bidi, &top, &f).await.len() }).await;
+                    median_ms(n, || async { sandbox_text(&bidi, &top, &f).await.len() }).await;
                 let script = format!("return {expr};");
-                let classic_ms = median_ms(50, || async {
+                let classic_ms = median_ms(n, || async {
                     let v = b.client.execute(&script, vec![]).await.unwrap();
                     v.as_str().map_or(0, str::len)
                 })
                 .await;
                 let cdp = match b.kind {
                     Kind::Chromium => {
-                        let ms = median_ms(50, || async {
+                        let ms = median_ms(n, || async {
                             let v = b.client.issue_cmd(CdpEvaluate(expr.into())).await.unwrap();
                             v.to_string().len()
                         })
@@ -724,18 +726,18 @@ fn round_trip_costs(c: &Ctx) {
                 };
                 if size == "1 MB" {
                     let chunks = "() => Array.from({ length: 16 }, () => 'x'.repeat(1 << 16))";
-                    let chunked_ms = median_ms(20, || async {
+                    let chunked_ms = median_ms(n, || async {
                         let v = call(&bidi, Target::sandbox(&top, SANDBOX), chunks, vec![]);
                         v.await.items().map_or(0, <[RemoteValue]>::len)
                     })
                     .await;
                     eprintln!(
-                        "bidi-finding: {:?} 1 MB as 16 strings of 64 KB, BiDi callFunction, median of 20: {chunked_ms:.2} ms",
+                        "bidi-finding: {:?} 1 MB as 16 strings of 64 KB, BiDi callFunction, median of {n}: {chunked_ms:.2} ms",
                         b.kind
                     );
                 }
                 eprintln!(
-                    "bidi-finding: {:?} {size} round trip, median of 50: BiDi callFunction {bidi_ms:.2} ms; classic Execute Script {classic_ms:.2} ms; DevTools Runtime.evaluate {cdp}",
+                    "bidi-finding: {:?} {size} round trip, median of {n}: BiDi callFunction {bidi_ms:.2} ms; classic Execute Script {classic_ms:.2} ms; DevTools Runtime.evaluate {cdp}",
                     b.kind
                 );
             }

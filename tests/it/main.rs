@@ -40,6 +40,25 @@ fn skipped(name: &str) -> Option<&'static str> {
         .map(|(_, why)| *why)
 }
 
+/// Prints a test's own time when it ends, failed or not, so a CI log shows where the suite's
+/// time goes.
+struct Took(&'static str, std::time::Instant);
+
+impl Drop for Took {
+    fn drop(&mut self) {
+        let how = if std::thread::panicking() {
+            " (failed)"
+        } else {
+            ""
+        };
+        eprintln!(
+            "took {:.1} s{how}: {}",
+            self.1.elapsed().as_secs_f64(),
+            self.0
+        );
+    }
+}
+
 fn main() {
     let mut args = Arguments::from_args();
     // One browser serves the suite: tests take turns.
@@ -74,6 +93,7 @@ fn main() {
         }
         trials.push(
             Trial::test(name, move || {
+                let _t = Took(name, std::time::Instant::now());
                 f(&c);
                 Ok(())
             })

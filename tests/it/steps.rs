@@ -283,105 +283,177 @@ fn stale_ref_messages(c: &Ctx) {
 const ROUNDS: usize = 1000;
 
 fn randomized_rounds(c: &Ctx) {
+    use rmcp::ServiceExt;
+    use rmcp::model::{CallToolRequestParams, CallToolResult};
+    use serde_json::Map;
     // its own session: a thousand snapshots would make the shared session's refs longer
     const S: &str = "rounds";
     c.track_session(S);
-    let open = |path: &str| {
-        c.ok(&[
-            "--session",
-            S,
-            "snapshot",
-            &c.url(path),
-            "--inline-limit",
-            "0",
-        ])
-    };
-    let eval = |expr: &str| -> Value {
-        let out: Value = serde_json::from_str(&c.ok(&["--session", S, "eval", expr])).unwrap();
-        out["steps"][0]["output"].clone()
-    };
-    // Each round: snapshot, remember the ref of one button and its label, mutate the page
-    // (rename, re-render, remove, shuffle or navigate), click the old ref. The click must
-    // either hit exactly the element the ref was issued for, or be refused.
-    let mut rng = Lcg(42);
-    open("html/actions/stale.html");
-    let setup = "(function(){ window.log = []; var area = document.getElementById('area'); area.innerHTML = ''; \
-        for (var i = 0; i < 6; i++) { var b = document.createElement('button'); b.textContent = 'Item ' + i; \
-        b.dataset.id = 'id' + i; b.onclick = function(){ window.log.push(this.dataset.id); }; area.appendChild(b); } return 1; })()";
-    let mut acted = 0;
-    let mut refused = 0;
-    let t0 = std::time::Instant::now();
-    for round in 0..ROUNDS {
-        if round % 40 == 0 {
-            open("html/actions/stale.html");
-            eval(setup);
-        }
-        let t = c.ok(&["--session", S, "snapshot"]);
-        let k = rng.next(6);
-        let name = format!("Item {k}");
-        let line = t
-            .lines()
-            .find(|l| l.contains(&format!("\"{name}\"")))
-            .map(str::to_string);
-        let Some(line) = line else {
-            // the item was removed earlier: bring the buttons back
-            eval(setup);
-            continue;
-        };
-        let r = crate::common::refs_in(&line)[0].clone();
-        let id = format!("id{k}");
-        let js = match rng.next(5) {
-            0 => format!("(document.querySelector('[data-id={id}]').textContent = 'Renamed {k} ' + Math.random(), 1)"),
-            1 => "(function(){ var a = document.getElementById('area'); a.innerHTML = a.innerHTML; \
-                   a.querySelectorAll('button').forEach(function(b){ b.onclick = function(){ window.log.push(this.dataset.id); }; }); return 1; })()".to_string(),
-            2 => format!("(document.querySelector('[data-id={id}]').remove(), 1)"),
-            3 => "(function(){ var a = document.getElementById('area'); var bs = Array.from(a.children); bs.reverse().forEach(function(b){ a.appendChild(b); }); return 1; })()".to_string(),
-            _ => "1".to_string(),
-        };
-        // one step file: clear the log and mutate
-        eval(&format!("(window.log = [], {js})"));
-        // the click, then what the page logged, in one run (the click is optional so the
-        // read happens either way)
-        let (_, res) = run(
-            c,
-            Some(S),
-            &json!([{"click": r, "optional": true}, {"eval": "window.log || []"}]),
+    // One MCP server on the session for all rounds (a process per command made this test
+    // most of the suite's time): the same step runner as the CLI's, without the start-up.
+    let mut cmd = tokio::process::Command::new(&c.bin);
+    cmd.args(["--session", S, "mcp", "--structured"])
+        .env("ARIASNAP_HOME", c.home.path())
+        .env_remove("ARIASNAP_SESSION")
+        .env_remove("ARIASNAP_WEBDRIVER")
+        .env_remove("ARIASNAP_DRIVER")
+        .env("ARIASNAP_BROWSER", crate::common::browser())
+        .env("NO_COLOR", "1")
+        .env("RUST_LOG", "warn");
+    let url = c.url("html/actions/stale.html");
+    c.rt.block_on(async move {
+        // the child is this test's own (not the transport's): dropped on a panic, it is
+        // killed at once (kill_on_drop), so no server outlives a failed round
+        let mut server = cmd
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("spawn ariasnap mcp");
+        let io = (
+            server.stdout.take().expect("server stdout"),
+            server.stdin.take().expect("server stdin"),
         );
-        let log = res["steps"][1]["output"].clone();
-        if res["steps"][0]["status"] == "ok" {
-            acted += 1;
-            assert_eq!(
-                log,
-                json!([id]),
-                "round {round}: ref {r} for {id} clicked {log}"
+        let client = ().serve(io).await.expect("initialize");
+        let call = |name: &'static str, args: Value| {
+            let client = &client;
+            async move {
+                let args = args.as_object().cloned().unwrap_or_else(Map::new);
+                client
+                    .call_tool(CallToolRequestParams::new(name).with_arguments(args))
+                    .await
+                    .unwrap_or_else(|e| panic!("{name}: {e}"))
+            }
+        };
+        // the step result of a call that must succeed
+        let ok = |r: CallToolResult, what: &str| -> Value {
+            assert_eq!(r.is_error, Some(false), "{what}: {:?}", r.content);
+            r.structured_content
+                .unwrap_or_else(|| panic!("{what}: no structured content"))
+        };
+        let setup = "(function(){ window.log = []; var area = document.getElementById('area'); area.innerHTML = ''; \
+            for (var i = 0; i < 6; i++) { var b = document.createElement('button'); b.textContent = 'Item ' + i; \
+            b.dataset.id = 'id' + i; b.onclick = function(){ window.log.push(this.dataset.id); }; area.appendChild(b); } return 1; })()";
+        // open the page and put the buttons in, in one call
+        let open = || async {
+            let r = ok(
+                call(
+                    "browser_run_steps",
+                    json!({"steps": [{"goto": url}, {"eval": setup}]}),
+                )
+                .await,
+                "open",
             );
-        } else {
-            refused += 1;
-            assert_eq!(
-                log,
-                json!([]),
-                "round {round}: a refused click still acted: {log}"
-            );
+            assert_eq!(r["steps"][1]["output"], json!(1), "{r:#}");
+        };
+        // Each round: snapshot, remember the ref of one button and its label, mutate the
+        // page (rename, re-render, remove, shuffle or nothing), click the old ref, and now
+        // and then navigate away and back. The click must either hit exactly the element the
+        // ref was issued for, or be refused.
+        let mut rng = Lcg(42);
+        let mut acted = 0;
+        let mut refused = 0;
+        let t0 = std::time::Instant::now();
+        for round in 0..ROUNDS {
+            if round % 40 == 0 {
+                open().await;
+            }
+            let s = ok(call("browser_snapshot", json!({})).await, "snapshot");
+            let t = s["steps"][0]["output"]
+                .as_str()
+                .unwrap_or_else(|| panic!("round {round}: not an inline snapshot: {s:#}"));
+            let k = rng.next(6);
+            let name = format!("Item {k}");
+            let line = t
+                .lines()
+                .find(|l| l.contains(&format!("\"{name}\"")))
+                .map(str::to_string);
+            let Some(line) = line else {
+                // the item was removed earlier: bring the buttons back
+                let r = ok(call("browser_evaluate", json!({"expression": setup})).await, "setup");
+                assert_eq!(r["steps"][0]["output"], json!(1), "{r:#}");
+                continue;
+            };
+            let r = crate::common::refs_in(&line)[0].clone();
+            let id = format!("id{k}");
+            let js = match rng.next(5) {
+                0 => format!("(document.querySelector('[data-id={id}]').textContent = 'Renamed {k} ' + Math.random(), 1)"),
+                1 => "(function(){ var a = document.getElementById('area'); a.innerHTML = a.innerHTML; \
+                       a.querySelectorAll('button').forEach(function(b){ b.onclick = function(){ window.log.push(this.dataset.id); }; }); return 1; })()".to_string(),
+                2 => format!("(document.querySelector('[data-id={id}]').remove(), 1)"),
+                3 => "(function(){ var a = document.getElementById('area'); var bs = Array.from(a.children); bs.reverse().forEach(function(b){ a.appendChild(b); }); return 1; })()".to_string(),
+                _ => "1".to_string(),
+            };
+            // clear the log and mutate, click the old ref, read what the page logged: one
+            // call (the click is optional so the read happens either way)
+            let res = call(
+                "browser_run_steps",
+                json!({"steps": [
+                    {"eval": format!("(window.log = [], {js})")},
+                    {"click": r, "optional": true},
+                    {"eval": "window.log || []"}
+                ]}),
+            )
+            .await;
+            let res = res
+                .structured_content
+                .unwrap_or_else(|| panic!("round {round}: no structured content: {:?}", res.content));
+            assert_eq!(res["steps"][0]["status"], "ok", "round {round}: mutation: {res:#}");
+            assert_eq!(res["steps"][2]["status"], "ok", "round {round}: log read: {res:#}");
+            let log = res["steps"][2]["output"].clone();
+            if res["steps"][1]["status"] == "ok" {
+                acted += 1;
+                assert_eq!(
+                    log,
+                    json!([id]),
+                    "round {round}: ref {r} for {id} clicked {log}"
+                );
+            } else {
+                refused += 1;
+                assert_eq!(
+                    log,
+                    json!([]),
+                    "round {round}: a refused click still acted: {log}"
+                );
+            }
+            if rng.next(10) == 0 {
+                // navigate away and back: old refs must not act on the new document
+                open().await;
+                let o = call("browser_click", json!({"ref": r})).await;
+                assert_eq!(
+                    o.is_error,
+                    Some(true),
+                    "round {round}: ref {r} acted after a navigation: {:?}",
+                    o.content
+                );
+                let l = ok(
+                    call("browser_evaluate", json!({"expression": "window.log"})).await,
+                    "log after navigation",
+                );
+                assert_eq!(
+                    l["steps"][0]["output"],
+                    json!([]),
+                    "round {round}: a refused click after a navigation still acted"
+                );
+            }
         }
-        if rng.next(10) == 0 {
-            // navigate away and back: old refs must not act on the new document
-            open("html/actions/stale.html");
-            eval(setup);
-            let o = c.run(&["--session", S, "click", &r]);
-            assert!(
-                !o.status.success(),
-                "round {round}: ref {r} acted after a navigation"
-            );
-        }
-    }
-    eprintln!(
-        "{ROUNDS} rounds in {} s: {acted} acted on the right element, {refused} refused",
-        t0.elapsed().as_secs()
-    );
-    assert!(
-        acted > ROUNDS / 10 && refused > ROUNDS / 10,
-        "both outcomes exercised: {acted} acted, {refused} refused"
-    );
+        let took = t0.elapsed().as_secs_f64();
+        eprintln!(
+            "{ROUNDS} rounds in {took:.1} s ({:.0} ms a round): {acted} acted on the right element, {refused} refused",
+            took * 1000.0 / ROUNDS as f64
+        );
+        assert!(
+            acted > ROUNDS / 10 && refused > ROUNDS / 10,
+            "both outcomes exercised: {acted} acted, {refused} refused"
+        );
+        client.cancel().await.expect("disconnect");
+        // the server ends when its stdin closes (the session stays: the suite closes it)
+        let exit = tokio::time::timeout(std::time::Duration::from_secs(10), server.wait()).await;
+        assert!(
+            matches!(exit, Ok(Ok(s)) if s.success()),
+            "the MCP server did not end cleanly: {exit:?}"
+        );
+    });
 }
 
 fn malformed_step_file_runs_nothing(c: &Ctx) {

@@ -976,11 +976,6 @@ function visitText(w, node, parentOut, ctx, scope) {
   if (ctx & 2) return;
   const v = renderedText(node, scope);
   if (!v) return;
-  if (w.viewportOnly && strTrim(v)) {
-    // --viewport: the text of an element outside the viewport is not in view either
-    const el = flatParentElement(node);
-    if (el && outOfView(w, el)) return;
-  }
   if (ctx & UN_FLAGGED) {
     emitText(w, v, parentOut);
     return;

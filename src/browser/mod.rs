@@ -157,6 +157,8 @@ async fn page_channel(
                     bidi::Event::USER_PROMPT_OPENED,
                     bidi::Event::DOWNLOAD_WILL_BEGIN,
                     bidi::Event::DOWNLOAD_END,
+                    // a navigation that may still become a download
+                    bidi::Event::NAVIGATION_STARTED,
                 ];
                 let mut sub = b.send(&bidi::Subscribe::to(&all)).await;
                 if let Err(e) = &sub {

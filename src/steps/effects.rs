@@ -20,6 +20,8 @@ use std::time::{Duration, Instant};
 
 /// How long an action's effects wait for the downloads it started to end.
 const DOWNLOAD_WAIT: Duration = Duration::from_secs(10);
+/// How long a navigation that left the tab on its document is given to turn into a download.
+const DOWNLOAD_DECIDED: Duration = Duration::from_secs(2);
 
 /// What is known before an action: where the page was and which windows were open.
 #[derive(Debug, Default)]
@@ -221,9 +223,16 @@ fn same_download(b: &DownloadWillBegin, e: &DownloadEnd) -> bool {
 /// The downloads that began during the action, each waited for up to [`DOWNLOAD_WAIT`]
 /// (BiDi `downloadWillBegin` / `downloadEnd`), completed files moved into the artifacts
 /// directory under the name the browser was given, made safe.
-async fn downloads(mut events: Events, artifacts: Option<&Path>) -> Vec<Download> {
+async fn downloads(
+    mut events: Events,
+    artifacts: Option<&Path>,
+    b: &Browser,
+    before_url: &str,
+) -> Vec<Download> {
     let mut begun = Vec::new();
     let mut ended = Vec::new();
+    let tab = b.client.context();
+    let mut navigated = false;
     let take = |e: Event, begun: &mut Vec<DownloadWillBegin>, ended: &mut Vec<DownloadEnd>| match e
     {
         Event::DownloadWillBegin(d) => begun.push(d),
@@ -231,7 +240,22 @@ async fn downloads(mut events: Events, artifacts: Option<&Path>) -> Vec<Download
         _ => {}
     };
     for e in events.drain() {
+        navigated |= matches!(&e, Event::NavigationStarted(n) if Some(&n.context) == tab.as_ref());
         take(e, &mut begun, &mut ended);
+    }
+    // A navigation of the tab that began during the action and left it on its document may
+    // still become a download: the browser says so only once the response is in, which can
+    // be after a click that changed nothing in the page has settled (a link to a file).
+    if begun.is_empty() && navigated && strip_fragment(&b.url().await) == strip_fragment(before_url)
+    {
+        if let Ok(e) = events
+            .wait_for(DOWNLOAD_DECIDED, |e| {
+                matches!(e, Event::DownloadWillBegin(_))
+            })
+            .await
+        {
+            take(e, &mut begun, &mut ended);
+        }
     }
     let until = Instant::now() + DOWNLOAD_WAIT;
     while begun
@@ -317,7 +341,7 @@ fn finish(
 pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) -> Effects {
     let mut out = Effects::default();
     if let Some(ev) = before.events {
-        out.download = downloads(ev, artifacts).await;
+        out.download = downloads(ev, artifacts, b, &before.url).await;
     }
     let reply: EffectsReply = ask(b, Method::Effects).await.unwrap_or_default();
     let url = if reply.url.is_empty() {

@@ -246,16 +246,12 @@ async fn downloads(
     // A navigation of the tab that began during the action and left it on its document may
     // still become a download: the browser says so only once the response is in, which can
     // be after a click that changed nothing in the page has settled (a link to a file).
-    if begun.is_empty() && navigated && strip_fragment(&b.url().await) == strip_fragment(before_url)
-    {
-        if let Ok(e) = events
-            .wait_for(DOWNLOAD_DECIDED, |e| {
-                matches!(e, Event::DownloadWillBegin(_))
-            })
-            .await
-        {
-            take(e, &mut begun, &mut ended);
-        }
+    let stayed = begun.is_empty()
+        && navigated
+        && strip_fragment(&b.url().await) == strip_fragment(before_url);
+    let decided = |e: &Event| matches!(e, Event::DownloadWillBegin(_));
+    if stayed && let Ok(e) = events.wait_for(DOWNLOAD_DECIDED, decided).await {
+        take(e, &mut begun, &mut ended);
     }
     let until = Instant::now() + DOWNLOAD_WAIT;
     while begun

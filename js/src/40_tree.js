@@ -1053,14 +1053,13 @@ function visitElement(w, el, parentOut, ctx, scope) {
   // --viewport (SPEC 3): an element outside the viewport shows neither its role nor, as a
   // clickable generic, itself; only descendants that are in view (a fixed or positioned
   // layer) show
-  const outside = w.viewportOnly && !visHidden && outOfView(w, el);
-  if (outside) role = null;
+  if (role && w.viewportOnly && outOfView(w, el)) role = null;
   if (role) {
     out = emitRoleNode(w, el, role, tag, parentOut, ctx, attrs);
     // over --max-nodes: keep counting what would have been shown, emit nothing more
     if (out < 0) return;
     if (setHas(INTERACTIVE_CONTAINERS, role)) ctx |= 1;
-  } else if (!visHidden && !outside) {
+  } else if (!visHidden) {
     const idx = emitGenericNode(w, el, tag, parentOut, ctx, attrs);
     if (idx >= 0) out = idx;
   }
@@ -1205,6 +1204,8 @@ function emitGenericNode(w, el, tag, parentOut, ctx, attrs) {
   const tia = attrs ? getAttr(el, "tabindex") : null;
   const focusable = tia !== null && $Number(tia) >= 0;
   if (!((focusable || hasPointerHandler(el, attrs)) && tag !== "body" && tag !== "html")) return -1;
+  // --viewport: one out of view is not shown (its box is read only for such candidates)
+  if (w.viewportOnly && outOfView(w, el)) return -1;
   const name = getName(el, "generic");
   const contentName = name || clean(normalizeWS(textContent(el) || ""), 100);
   const n = newNode(parentOut, "generic");

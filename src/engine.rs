@@ -110,7 +110,13 @@ async fn call_isolated(page: &Page, method: &str, args: &str) -> Result<String> 
             m = json!(method),
             a = json!(args),
         );
-        match cdp::evaluate_in(page.client(), &expr, Some(&realm)).await {
+        use cdp::direct::Outcome;
+        let got = match page.evaluate_direct(&expr, &realm).await {
+            Outcome::Answered(v) => v,
+            Outcome::Lost => None,
+            Outcome::Unreachable => cdp::evaluate_in(page.client(), &expr, Some(&realm)).await,
+        };
+        match got {
             Some(v @ Value::String(_)) => return interpret(v),
             Some(Value::Null) => {}
             _ => page.forget_realm(),

@@ -182,6 +182,14 @@ const ruleListLength = getter(D.CSSRuleList.prototype, "length");
 const ruleListItem = method(D.CSSRuleList.prototype, "item");
 const ruleCssTextOf = getter(D.CSSRule.prototype, "cssText");
 const importSheetOf = getter(D.CSSImportRule.prototype, "styleSheet");
+// Which rules are style rules (CSSRule.type 1: the one type every browser still reports),
+// their selectors, and the rules nested in a style rule (CSS nesting) or a grouping rule
+// (@media, @supports, @layer, @container, @scope...): the selectors of the rules that may
+// set a property (10_dom's style gates).
+const ruleTypeOf = getter(D.CSSRule.prototype, "type");
+const styleRuleSelectorOf = getter(D.CSSStyleRule.prototype, "selectorText");
+const styleRuleChildrenOf = getter(D.CSSStyleRule.prototype, "cssRules");
+const groupingRulesOf = D.CSSGroupingRule ? getter(D.CSSGroupingRule.prototype, "cssRules") : null;
 const fragGetElementById = method(D.DocumentFragment.prototype, "getElementById");
 const fragQuerySelector = method(D.DocumentFragment.prototype, "querySelector");
 const docQuerySelector = method(DocumentP, "querySelector");

@@ -317,23 +317,110 @@ const INHERITED_BITS = [
 // the few elements that have one).
 const INHERITED_ANY = "[style], font[size], [color], [bgcolor], [text], [background]";
 const MAX_RULES = 20000;
+// Style gates: properties a rule sets only on the elements its selector matches, and whose
+// reads the walk can therefore skip on every other element (the cascade gives such an
+// element its parent's value or the initial one: content-visibility, opacity and position
+// do not inherit, and the walk carries visibility down itself). Per tree scope and property,
+// the selectors of the rules that mention it, as one selector list for Element.matches
+// (which keeps parsed selectors cached), or null when any element may be styled: a rule
+// without a selector (@keyframes, which any animation may apply), :host / ::slotted /
+// ::part (they style elements of another tree scope), a selector list Element.matches
+// refuses, or more than GATE_MAX selectors (matching them would cost more than the read).
+const GATE_BITS = [SCOPE_CV, SCOPE_VIS, SCOPE_OPACITY, SCOPE_GEOM];
+const GATED = SCOPE_CV | SCOPE_VIS | SCOPE_OPACITY | SCOPE_GEOM;
+const GATE_MAX = 256;
+const GATE_OPEN_RE = re(":host|::slotted|::part", "i");
 let scopeFlags = null;
 let lastScope = null;
-let lastScopeBits = 0;
+let lastScopeInfo = null;
 
-function sheetFlags(sheet, budget) {
+/** SCOPE_* bits a rule's text mentions. */
+function textBits(text) {
+  let bits = 0;
+  if (reTest(PSEUDO_RE, text)) bits |= SCOPE_PSEUDO;
+  if (reTest(CV_RE, text)) bits |= SCOPE_CV;
+  if (reTest(VIS_RE, text)) bits |= SCOPE_VIS;
+  if (reTest(TT_RE, text)) bits |= SCOPE_TT;
+  if (reTest(OPACITY_RE, text)) bits |= SCOPE_OPACITY;
+  if (reTest(GEOM_RE, text)) bits |= SCOPE_GEOM;
+  if (reTest(FONT_RE, text)) bits |= SCOPE_FONT;
+  if (reTest(INDENT_RE, text)) bits |= SCOPE_INDENT;
+  if (reTest(COLOUR_RE, text)) bits |= SCOPE_COLOUR;
+  return bits;
+}
+
+/** A gate being built: the gated bits any element may get (`open`) and, per GATE_BITS
+ * entry, the selectors of the rules that mention its property. */
+function newGate() {
+  return { open: 0, lists: [[], [], [], []] };
+}
+
+/** Adds a rule whose text mentions gated bits `want` to `gate`: a style rule's selector
+ * (and its nested rules'), a grouping rule's children, anything else opens the bits. */
+function gateRule(rule, want, gate, budget, depth) {
+  want &= GATED & ~gate.open;
+  if (!want) return;
+  if (ruleTypeOf(rule) === 1) {
+    const sel = styleRuleSelectorOf(rule);
+    if (typeof sel !== "string" || reTest(GATE_OPEN_RE, sel)) {
+      gate.open |= want;
+      return;
+    }
+    for (let i = 0; i < GATE_BITS.length; i++) {
+      if (!(want & GATE_BITS[i])) continue;
+      if (gate.lists[i].length >= GATE_MAX) gate.open |= GATE_BITS[i];
+      else push(gate.lists[i], sel);
+    }
+    // nested rules (`& .x`, `.x`): each selector alone matches a superset of what it styles
+    gateChildren(styleRuleChildrenOf(rule), gate, budget, depth);
+    return;
+  }
+  let kids = null;
+  try {
+    kids = groupingRulesOf ? groupingRulesOf(rule) : null;
+  } catch (_) {
+    kids = null; // not a grouping rule: @keyframes, @font-face, @page...
+  }
+  if (!kids) gate.open |= want;
+  else gateChildren(kids, gate, budget, depth);
+}
+
+function gateChildren(kids, gate, budget, depth) {
+  if (!kids) return;
+  const n = ruleListLength(kids);
+  budget.left -= n;
+  if (budget.left < 0 || depth > 16) {
+    gate.open |= GATED;
+    return;
+  }
+  for (let i = 0; i < n && (gate.open & GATED) !== GATED; i++) {
+    const r = ruleListItem(kids, i);
+    gateRule(r, textBits(ruleCssTextOf(r)), gate, budget, depth + 1);
+  }
+}
+
+/** The SCOPE_* bits of a style sheet's rules, its gated rules added to `gate`. */
+function sheetFlags(sheet, budget, gate) {
   let rules;
   try {
     rules = sheetRulesOf(sheet);
   } catch (_) {
+    gate.open |= GATED;
     return SCOPE_ALL; // another origin's sheet: unknown, so assume anything
   }
-  if (!rules) return SCOPE_ALL;
+  if (!rules) {
+    gate.open |= GATED;
+    return SCOPE_ALL;
+  }
   const n = ruleListLength(rules);
   budget.left -= n;
-  if (budget.left < 0) return SCOPE_ALL;
+  if (budget.left < 0) {
+    gate.open |= GATED;
+    return SCOPE_ALL;
+  }
   let bits = 0;
-  for (let i = 0; i < n && bits !== SCOPE_ALL; i++) {
+  // once every bit is set and every gate open, the other rules cannot change anything
+  for (let i = 0; i < n && (bits !== SCOPE_ALL || (gate.open & GATED) !== GATED); i++) {
     const rule = ruleListItem(rules, i);
     let imported = null;
     try {
@@ -342,71 +429,119 @@ function sheetFlags(sheet, budget) {
       imported = null; // not an @import rule
     }
     if (imported) {
-      bits |= budget.depth++ > 8 ? SCOPE_ALL : sheetFlags(imported, budget);
+      if (budget.depth++ > 8) {
+        gate.open |= GATED;
+        bits = SCOPE_ALL;
+      } else bits |= sheetFlags(imported, budget, gate);
       continue;
     }
-    const text = ruleCssTextOf(rule);
-    if (reTest(PSEUDO_RE, text)) bits |= SCOPE_PSEUDO;
-    if (reTest(CV_RE, text)) bits |= SCOPE_CV;
-    if (reTest(VIS_RE, text)) bits |= SCOPE_VIS;
-    if (reTest(TT_RE, text)) bits |= SCOPE_TT;
-    if (reTest(OPACITY_RE, text)) bits |= SCOPE_OPACITY;
-    if (reTest(GEOM_RE, text)) bits |= SCOPE_GEOM;
-    if (reTest(FONT_RE, text)) bits |= SCOPE_FONT;
-    if (reTest(INDENT_RE, text)) bits |= SCOPE_INDENT;
-    if (reTest(COLOUR_RE, text)) bits |= SCOPE_COLOUR;
+    const rb = textBits(ruleCssTextOf(rule));
+    bits |= rb;
+    if (rb & GATED) gateRule(rule, rb, gate, budget, 0);
   }
   return bits;
+}
+
+/** A tree scope's SCOPE_* bits and style gates: { bits, gates } (gates: per GATE_BITS entry,
+ * a selector list, "" when only style attributes may set it, or null for any element). */
+function scopeInfoOf(root) {
+  if (root === lastScope) return lastScopeInfo;
+  let info = scopeFlags ? mapGet(scopeFlags, root) : undefined;
+  if (info === undefined) {
+    info = scopeInfo(root);
+    if (scopeFlags) mapSet(scopeFlags, root, info);
+  }
+  if (scopeFlags) {
+    lastScope = root;
+    lastScopeInfo = info;
+  }
+  return info;
+}
+
+const OPEN_GATES = [null, null, null, null];
+
+function scopeInfo(root) {
+  let bits = 0;
+  const gate = newGate();
+  let outer = null;
+  let probe = null;
+  try {
+    const isDoc = nodeType(root) === DOCUMENT_NODE;
+    const budget = { left: MAX_RULES, depth: 0 };
+    const list = isDoc ? docStyleSheetsOf(root) : shadowStyleSheetsOf(root);
+    const n = sheetListLength(list);
+    const done = () => bits === SCOPE_ALL && (gate.open & GATED) === GATED;
+    for (let i = 0; i < n && !done(); i++) bits |= sheetFlags(sheetListItem(list, i), budget, gate);
+    const adopted = isDoc ? (docAdoptedOf ? docAdoptedOf(root) : null) : shadowAdoptedOf ? shadowAdoptedOf(root) : null;
+    if (adopted) {
+      const an = adopted.length | 0;
+      for (let i = 0; i < an && !done(); i++) bits |= sheetFlags(adopted[i], budget, gate);
+    }
+    // inherited properties: a style attribute anywhere in the scope may pass them down.
+    // One pass over the scope for all of them (a query per property was a pass each: on
+    // a 100,000-element page, 90 ms), then each match tells which.
+    let need = 0;
+    for (let i = 0; i < INHERITED_BITS.length; i++) need |= INHERITED_BITS[i][0] & ~bits;
+    if (need) {
+      const list = isDoc ? docQuerySelectorAll(root, INHERITED_ANY) : fragQuerySelectorAll(root, INHERITED_ANY);
+      for (let k = 0, n = nodeListLength(list); k < n && need; k++) {
+        const el = nodeListItem(list, k);
+        for (let i = 0; i < INHERITED_BITS.length; i++) {
+          const bit = INHERITED_BITS[i][0];
+          if (need & bit && matches(el, INHERITED_BITS[i][1])) {
+            bits |= bit;
+            need &= ~bit;
+          }
+        }
+      }
+    }
+    probe = isDoc ? docElementOf(root) : shadowHostOf(root);
+    if (!isDoc) {
+      // ::part and :host rules come from outside (their gates are open there)
+      outer = scopeInfoOf(getRootNode(shadowHostOf(root)));
+      bits |= outer.bits;
+    }
+  } catch (_) {
+    return { bits: SCOPE_ALL, gates: OPEN_GATES };
+  }
+  const gates = [null, null, null, null];
+  for (let i = 0; i < GATE_BITS.length; i++) {
+    const bit = GATE_BITS[i];
+    if (gate.open & bit) continue;
+    const sels = gate.lists[i];
+    if (outer && outer.bits & bit) {
+      const o = outer.gates[i];
+      if (o === null) continue;
+      if (o !== "") push(sels, o);
+    }
+    if (sels.length > GATE_MAX) continue;
+    let joined = "";
+    for (let k = 0; k < sels.length; k++) joined = k ? joined + ", " + sels[k] : sels[k];
+    if (joined !== "") {
+      // a list Element.matches refuses (a selector only the style engine reads) opens it
+      try {
+        if (!probe) continue;
+        matches(probe, joined);
+      } catch (_) {
+        continue;
+      }
+    }
+    gates[i] = joined;
+  }
+  return { bits: bits, gates: gates };
 }
 
 /** SCOPE_* bits of a tree scope (its own sheets, adopted sheets, and for a shadow root the
  * scopes around it: ::part and :host rules come from outside). */
 function scopeFlagsOf(root) {
   if (!root) return SCOPE_ALL;
-  if (root === lastScope) return lastScopeBits;
-  let bits = scopeFlags ? mapGet(scopeFlags, root) : undefined;
-  if (bits === undefined) {
-    bits = 0;
-    try {
-      const isDoc = nodeType(root) === DOCUMENT_NODE;
-      const budget = { left: MAX_RULES, depth: 0 };
-      const list = isDoc ? docStyleSheetsOf(root) : shadowStyleSheetsOf(root);
-      const n = sheetListLength(list);
-      for (let i = 0; i < n && bits !== SCOPE_ALL; i++) bits |= sheetFlags(sheetListItem(list, i), budget);
-      const adopted = isDoc ? (docAdoptedOf ? docAdoptedOf(root) : null) : shadowAdoptedOf ? shadowAdoptedOf(root) : null;
-      if (adopted) {
-        const an = adopted.length | 0;
-        for (let i = 0; i < an && bits !== SCOPE_ALL; i++) bits |= sheetFlags(adopted[i], budget);
-      }
-      // inherited properties: a style attribute anywhere in the scope may pass them down.
-      // One pass over the scope for all of them (a query per property was a pass each: on
-      // a 100,000-element page, 90 ms), then each match tells which.
-      let need = 0;
-      for (let i = 0; i < INHERITED_BITS.length; i++) need |= INHERITED_BITS[i][0] & ~bits;
-      if (need) {
-        const list = isDoc ? docQuerySelectorAll(root, INHERITED_ANY) : fragQuerySelectorAll(root, INHERITED_ANY);
-        for (let k = 0, n = nodeListLength(list); k < n && need; k++) {
-          const el = nodeListItem(list, k);
-          for (let i = 0; i < INHERITED_BITS.length; i++) {
-            const bit = INHERITED_BITS[i][0];
-            if (need & bit && matches(el, INHERITED_BITS[i][1])) {
-              bits |= bit;
-              need &= ~bit;
-            }
-          }
-        }
-      }
-      if (!isDoc && bits !== SCOPE_ALL) bits |= scopeFlagsOf(getRootNode(shadowHostOf(root)));
-    } catch (_) {
-      bits = SCOPE_ALL;
-    }
-    if (scopeFlags) mapSet(scopeFlags, root, bits);
-  }
-  if (scopeFlags) {
-    lastScope = root;
-    lastScopeBits = bits;
-  }
-  return bits;
+  return scopeInfoOf(root).bits;
+}
+
+/** The GATE_BITS entry of a bit (-1 when reads of it are not gated). */
+function gateIndex(bit) {
+  for (let i = 0; i < GATE_BITS.length; i++) if (GATE_BITS[i] === bit) return i;
+  return -1;
 }
 
 /**
@@ -434,7 +569,14 @@ function mayStyle(el, bit, word) {
  */
 function mayStyleIn(el, bit, word, scope, attrs) {
   if (!scope) return mayStyle(el, bit, word);
-  if (scopeFlagsOf(scope) & bit) return true;
+  const info = scopeInfoOf(scope);
+  if (info.bits & bit) {
+    const g = gateIndex(bit);
+    const sel = g < 0 ? null : info.gates[g];
+    if (sel === null) return true;
+    // a rule may set it only on an element its selector matches
+    if (sel !== "" && matches(el, sel)) return true;
+  }
   if (!word || attrs === false) return false;
   const inline = getAttr(el, "style");
   return !!inline && reTest(word, inline);

@@ -176,13 +176,22 @@ async fn page_channel(
                     Err(e) => debug!(error = %e, "no dialog events"),
                 }
             }
-            (Page::with_bidi(client, std::sync::Arc::new(b), &top), None)
+            let page = Page::with_bidi(client, std::sync::Arc::new(b), &top)
+                .with_devtools(rec.debugger.clone().filter(|_| devtools_direct_wanted()));
+            (page, None)
         }
         Err(e) => {
             debug!(error = %e, "BiDi connection failed: classic WebDriver only");
             (Page::classic(client), Some(NO_BIDI.into()))
         }
     }
+}
+
+/// False when `ARIASNAP_DEVTOOLS_DIRECT=0` asks engine calls to go through the driver's
+/// DevTools passthrough (`goog/cdp/execute`) instead of a connection of their own to the
+/// tab's page target (for comparing the two).
+fn devtools_direct_wanted() -> bool {
+    std::env::var("ARIASNAP_DEVTOOLS_DIRECT").map_or(true, |v| v != "0")
 }
 
 /// False when `ARIASNAP_BIDI=0` asks for classic WebDriver only (what a driver without

@@ -8,6 +8,8 @@
 //! and the session capability that names the DevTools HTTP endpoint. Must not: fail a
 //! command: without DevTools every function answers None / false and callers fall back.
 
+pub(super) mod direct;
+
 use super::{ENGINE_JS, RawCommand};
 use fantoccini::Client;
 use serde::de::{DeserializeOwned, IgnoredAny};

@@ -50,6 +50,11 @@ pub struct Page {
     /// The connection's events since it opened (dialogs that open between calls: Firefox
     /// runs sandbox calls while a dialog is open, so no call fails on it).
     events: tokio::sync::Mutex<Option<bidi::Events>>,
+    /// Chromium's DevTools HTTP address, for a browser ariasnap launched on this machine:
+    /// engine calls in the tab's top-level document then go straight to its page target.
+    devtools: Option<String>,
+    /// The DevTools connection to the tab's page target, opened on first use.
+    direct: super::cdp::direct::Slot,
 }
 
 impl std::ops::Deref for Page {
@@ -82,7 +87,16 @@ impl Page {
             frames: Mutex::new(Vec::new()),
             realms: Mutex::new(HashMap::new()),
             events: tokio::sync::Mutex::new(None),
+            devtools: None,
+            direct: Default::default(),
         }
+    }
+
+    /// Engine calls in the tab's top-level document go through DevTools address `addr`
+    /// (`goog:chromeOptions.debuggerAddress` of a Chromium ariasnap launched) when given.
+    pub fn with_devtools(mut self, addr: Option<String>) -> Page {
+        self.devtools = addr;
+        self
     }
 
     /// Calls through BiDi `bidi`, starting in the tab whose context (window handle) is `top`.
@@ -251,9 +265,36 @@ impl Page {
         bidi: &Bidi,
         call: &C,
     ) -> Result<C::Reply> {
+        self.answering_dialogs(bidi.send(call)).await
+    }
+
+    /// Engine call `expr` in sandbox realm `realm` of the tab's top-level document straight
+    /// through its DevTools page target, answering dialogs as BiDi calls do; Unreachable
+    /// when the session has no DevTools address or no connection could be made.
+    pub(super) async fn evaluate_direct(
+        &self,
+        expr: &str,
+        realm: &str,
+    ) -> super::cdp::direct::Outcome {
+        use super::cdp::direct::Outcome;
+        let (Some(addr), Some(target)) = (&self.devtools, lock(&self.top).clone()) else {
+            return Outcome::Unreachable;
+        };
+        // the driver is the session's life line: once its BiDi socket closed (the driver
+        // died), calls go its way again, so that a dead driver is reported as one rather
+        // than the browser behind it serving on
+        if !self.bidi.as_ref().is_some_and(|b| b.is_open()) {
+            return Outcome::Unreachable;
+        }
+        self.answering_dialogs(self.direct.evaluate_in(addr, &target, expr, realm))
+            .await
+    }
+
+    /// Runs `work` (a call into the page), answering page dialogs that open before it ends.
+    async fn answering_dialogs<T>(&self, work: impl std::future::Future<Output = T>) -> T {
         let mut guard = self.events.lock().await;
         let Some(events) = guard.as_mut() else {
-            return bidi.send(call).await;
+            return work.await;
         };
         // a dialog that opened since the last call (during a click, a navigation) is
         // answered first: the page behind it is what the call is about
@@ -265,7 +306,7 @@ impl Page {
             debug!("a dialog opened since the last engine call: answering it");
             crate::dialogs::answer_open(&self.client).await;
         }
-        let send = bidi.send(call);
+        let send = work;
         tokio::pin!(send);
         // a dialog that opened before this call (during a click, or before this process
         // connected) sends no event now: a call that takes long checks for one

@@ -1,0 +1,153 @@
+//! A DevTools WebSocket straight to the tab's page target, for a Chromium that ariasnap
+//! launched on this machine: the engine's large replies then cross one hop instead of two
+//! (chromedriver's `goog/cdp/execute` reads each DevTools reply into its own value tree and
+//! writes it out again as the HTTP reply). A speed-up only: a connection that cannot be made
+//! says so, and the caller goes through the driver as before.
+//!
+//! Owns: the connection to one target (reopened when the tab changes), the ids of its
+//! commands, and reading `Runtime.evaluate`'s reply. Must not: decide what a reply means
+//! (the caller does), or enable any DevTools domain (the connection hears no events).
+
+use super::{Evaluate, Evaluated};
+use serde::Deserialize;
+use serde_json::Value;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use tracing::debug;
+
+/// The largest reply read (a snapshot of a very large page is tens of MB).
+const MAX_MESSAGE: usize = 512 << 20;
+
+/// One open connection to a page target.
+pub struct Direct {
+    target: String,
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    next: u64,
+    /// Set while a command waits for its reply: a call cancelled half way (a step's
+    /// deadline) leaves the connection in an unknown state, and it is then reopened.
+    busy: bool,
+}
+
+/// What a direct evaluation came to.
+pub enum Outcome {
+    /// The page answered: the value (None for undefined, or when the page threw).
+    Answered(Option<Value>),
+    /// Nothing was sent: no connection could be made. The driver's path may be used.
+    Unreachable,
+    /// The command was sent but no reply came back (connection lost): whether it ran is
+    /// unknown.
+    Lost,
+}
+
+#[derive(Deserialize)]
+struct Incoming {
+    id: Option<u64>,
+    result: Option<Evaluated>,
+    error: Option<Value>,
+}
+
+impl Direct {
+    async fn connect(addr: &str, target: &str) -> Option<Direct> {
+        // Chromium's DevTools server listens on the loopback address; its HTTP address is
+        // reported as localhost:PORT
+        let addr = addr.replacen("localhost:", "127.0.0.1:", 1);
+        let url = format!("ws://{addr}/devtools/page/{target}");
+        let mut config = WebSocketConfig::default();
+        config.max_message_size = Some(MAX_MESSAGE);
+        config.max_frame_size = Some(MAX_MESSAGE);
+        match tokio_tungstenite::connect_async_with_config(&url, Some(config), true).await {
+            Ok((ws, _)) => {
+                debug!(url, "DevTools page connection open");
+                Some(Direct {
+                    target: target.to_string(),
+                    ws,
+                    next: 1,
+                    busy: false,
+                })
+            }
+            Err(e) => {
+                debug!(url, error = %e, "no DevTools page connection");
+                None
+            }
+        }
+    }
+
+    async fn evaluate(&mut self, params: &Evaluate<'_>) -> Outcome {
+        use futures_util::{SinkExt, StreamExt};
+        let id = self.next;
+        self.next += 1;
+        let text = serde_json::json!({"id": id, "method": "Runtime.evaluate", "params": params})
+            .to_string();
+        self.busy = true;
+        if let Err(e) = self.ws.send(Message::text(text)).await {
+            debug!(error = %e, "DevTools page connection: send failed");
+            return Outcome::Lost;
+        }
+        while let Some(m) = self.ws.next().await {
+            let text = match m {
+                Ok(Message::Text(t)) => t,
+                Ok(Message::Close(_)) | Err(_) => break,
+                Ok(_) => continue,
+            };
+            let msg: Incoming = match serde_json::from_str(text.as_str()) {
+                Ok(m) => m,
+                Err(e) => {
+                    debug!(error = %e, "DevTools page connection: unreadable message");
+                    continue;
+                }
+            };
+            if msg.id != Some(id) {
+                continue; // an event, or the reply to a call that was given up
+            }
+            self.busy = false;
+            if let Some(err) = msg.error {
+                debug!(error = %err, "Runtime.evaluate refused");
+                return Outcome::Answered(None);
+            }
+            let Some(e) = msg.result else {
+                return Outcome::Answered(None);
+            };
+            if let Some(details) = e.exception_details {
+                debug!(details = %details, "page threw under Runtime.evaluate");
+                return Outcome::Answered(None);
+            }
+            return Outcome::Answered(e.result.value);
+        }
+        debug!("DevTools page connection closed before the reply");
+        Outcome::Lost
+    }
+}
+
+/// The process's connection, opened on first use.
+#[derive(Default)]
+pub struct Slot(tokio::sync::Mutex<Option<Direct>>);
+
+impl Slot {
+    /// `Runtime.evaluate` of `expr` in realm `realm` (a unique execution context id) of page
+    /// target `target`, on DevTools HTTP address `addr`.
+    pub async fn evaluate_in(&self, addr: &str, target: &str, expr: &str, realm: &str) -> Outcome {
+        let mut slot = self.0.lock().await;
+        if slot.as_ref().is_some_and(|d| d.target != target || d.busy) {
+            *slot = None;
+        }
+        if slot.is_none() {
+            *slot = Direct::connect(addr, target).await;
+        }
+        let Some(d) = slot.as_mut() else {
+            return Outcome::Unreachable;
+        };
+        let params = Evaluate {
+            expression: expr,
+            return_by_value: true,
+            await_promise: false,
+            unique_context_id: Some(realm),
+        };
+        let r = d.evaluate(&params).await;
+        if matches!(r, Outcome::Lost) {
+            *slot = None;
+        }
+        r
+    }
+}

@@ -1,6 +1,7 @@
 //! The one integration test binary: a fixture server on 127.0.0.1:0, one browser session
 //! shared by the suite (tests run one at a time against it), one module per capability.
-//! Every session is closed at the end, even when tests panic.
+//! A test with a browser session of its own (`ALONGSIDE`) runs on its own thread while the
+//! others take their turns. Every session is closed at the end, even when tests panic.
 
 mod agent;
 mod bidi;
@@ -20,7 +21,8 @@ mod vocab;
 
 use common::Ctx;
 use libtest_mimic::{Arguments, Trial};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 
 /// Tests that cover both browsers themselves, and why they do not run (again) on Firefox.
 const FIREFOX_SKIPS: &[(&str, &str)] = &[(
@@ -28,6 +30,12 @@ const FIREFOX_SKIPS: &[(&str, &str)] = &[(
     "covers Chromium and Firefox itself (a Selenium Grid 4 hub with a node for each): it runs \
      once, in the Chromium pass",
 )];
+
+/// Tests that drive a browser session of their own (not the shared one), started on a thread
+/// of their own before the other tests and run alongside them: the 1,000 randomized rounds
+/// (`ariasnap mcp` on the session "rounds") are some 400 s, a third of a pass, and would
+/// otherwise wait for nothing but their turn.
+const ALONGSIDE: &[&str] = &["steps::randomized_rounds_never_act_on_the_wrong_element"];
 
 /// Why test `name` does not run on the suite's browser, if it does not.
 fn skipped(name: &str) -> Option<&'static str> {
@@ -85,12 +93,19 @@ fn main() {
     ]
     .concat();
     eprintln!("end-to-end suite on {}", common::browser());
+    // the threads of the tests that run alongside the others, taken by their trials
+    let mut threads: Vec<Arc<Mutex<Option<JoinHandle<()>>>>> = Vec::new();
+    let mut alongside = Vec::new();
     for (name, f) in all {
-        let c = ctx.clone();
         let skip = skipped(name);
         if let Some(why) = skip {
             eprintln!("skipped on {}: {name}: {why}", common::browser());
         }
+        if ALONGSIDE.contains(&name) {
+            alongside.push((name, f, skip.is_some()));
+            continue;
+        }
+        let c = ctx.clone();
         trials.push(
             Trial::test(name, move || {
                 let _t = Took(name, std::time::Instant::now());
@@ -100,7 +115,47 @@ fn main() {
             .with_ignored_flag(skip.is_some()),
         );
     }
+    // A test that runs alongside starts now, on its own thread, if the command line selects
+    // it (the same filter, --exact, --skip, --ignored and --include-ignored rules
+    // libtest-mimic applies; --list starts nothing). Its trial comes last and waits for the
+    // thread: a panic there fails the trial with the same message, as if it ran in place.
+    for (name, f, ignored) in alongside {
+        let probe = Trial::test(name, || Ok(())).with_ignored_flag(ignored);
+        let selected = !args.list && !args.is_filtered_out(&probe) && !args.is_ignored(&probe);
+        let thread = selected.then(|| {
+            let c = ctx.clone();
+            eprintln!("started alongside the other tests: {name}");
+            std::thread::Builder::new()
+                .name(name.to_string())
+                .spawn(move || {
+                    let _t = Took(name, std::time::Instant::now());
+                    f(&c);
+                })
+                .expect("spawn a test thread")
+        });
+        let slot = Arc::new(Mutex::new(thread));
+        threads.push(slot.clone());
+        trials.push(
+            Trial::test(name, move || {
+                let thread = slot.lock().unwrap().take();
+                let thread = thread.expect("a selected test's thread was started");
+                if let Err(panic) = thread.join() {
+                    // libtest-mimic catches it and reports its message
+                    std::panic::resume_unwind(panic);
+                }
+                Ok(())
+            })
+            .with_ignored_flag(ignored),
+        );
+    }
     let conclusion = libtest_mimic::run(&args, trials);
+    // A started thread whose trial did not take it (none should be left) still ends before
+    // the sessions close, so its browser is not left behind.
+    for slot in threads {
+        if let Some(thread) = slot.lock().unwrap().take() {
+            let _ = thread.join();
+        }
+    }
     ctx.shutdown();
     // exit() skips destructors: drop the context (its temp home) first.
     drop(ctx);

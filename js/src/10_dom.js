@@ -576,6 +576,9 @@ function mayStyleIn(el, bit, word, scope, attrs) {
     if (sel === null) return true;
     // a rule may set it only on an element its selector matches
     if (sel !== "" && matches(el, sel)) return true;
+    // or, from another tree scope's sheets, on a shadow host (:host) or a slotted element
+    // (::slotted): those are read whenever their scope could say anything
+    if (g >= 0 && (shadowRootAny(el) || assignedSlotOf(el))) return true;
   }
   if (!word || attrs === false) return false;
   const inline = getAttr(el, "style");

@@ -37,6 +37,10 @@ pub fn tests() -> Vec<Test> {
             "agent::unseen_text_is_flagged_or_dropped",
             unseen_text_flagged,
         ),
+        (
+            "agent::unseen_through_every_kind_of_rule",
+            unseen_through_every_kind_of_rule,
+        ),
     ]
 }
 
@@ -683,4 +687,40 @@ fn unseen_text_flagged(c: &Ctx) {
     assert!(d.contains("White on a dark backdrop"), "{d}");
     assert!(d.contains("# unseen: "), "{d}");
     assert!(!d.contains("[unseen="), "{d}");
+}
+
+/// The engine reads position, opacity, visibility and content-visibility only on elements a
+/// rule's selector matches (style gates): text hidden by a nested rule, a grouping rule, an
+/// animation (@keyframes has no selector), :host, ::slotted or a style attribute is still
+/// flagged, and text no rule touches is not.
+fn unseen_through_every_kind_of_rule(c: &Ctx) {
+    let t = c.snapshot("html/agent/unseen-gates.html");
+    let line = |needle: &str| -> String {
+        t.lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle:?} in:\n{t}"))
+            .to_string()
+    };
+    assert!(!line("Painted in plain sight.").contains("unseen"), "{t}");
+    for (needle, kind) in [
+        ("Nested rule", "transparent"),
+        ("Media rule", "offscreen"),
+        ("Supports rule", "transparent"),
+        ("Layer rule", "offscreen"),
+        ("Animation", "transparent"),
+        ("Style attribute", "transparent"),
+        ("Host rule", "transparent"),
+        ("Slotted rule", "transparent"),
+    ] {
+        let l = line(needle);
+        assert!(
+            l.contains(&format!("[unseen={kind}]")),
+            "{needle}: {l}\n{t}"
+        );
+    }
+    assert!(
+        !t.contains("Visibility rule"),
+        "visibility:hidden text shown:\n{t}"
+    );
+    assert!(t.contains("button \"Done\""), "{t}");
 }

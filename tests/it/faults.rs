@@ -161,10 +161,15 @@ fn replaced_timers(c: &Ctx) {
     plain_works(c);
 }
 
-fn endless_loop(c: &Ctx) {
+/// Opens the endless-loop page and arms its loop, which starts 100 ms later.
+fn freeze(c: &Ctx) {
     c.ok(&["goto", &c.url("html/faults/endless-loop.html")]);
-    // the page starts its loop 300 ms after load
-    std::thread::sleep(Duration::from_millis(800));
+    c.ok(&["eval", "freezeSoon()"]);
+    std::thread::sleep(Duration::from_millis(600));
+}
+
+fn endless_loop(c: &Ctx) {
+    freeze(c);
     let (o, took) = fails_within(c, &["snapshot"], 4, 3000, 1000);
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("did not finish within 3000 ms"),
@@ -203,8 +208,7 @@ fn endless_loop(c: &Ctx) {
     );
     // a step file whose step hits the loop: the step fails at its deadline, the run says
     // the page is not answering, and the next run gets a fresh tab
-    c.ok(&["goto", &c.url("html/faults/endless-loop.html")]);
-    std::thread::sleep(Duration::from_millis(800));
+    freeze(c);
     // (a step that needs the page: Firefox's parent process answers Get Title by itself)
     let needs_page: &[&str] = if crate::common::firefox() {
         &["eval", "document.title"]

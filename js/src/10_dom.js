@@ -498,7 +498,7 @@ function scopeInfo(root) {
     probe = isDoc ? docElementOf(root) : shadowHostOf(root);
     if (!isDoc) {
       // ::part and :host rules come from outside (their gates are open there)
-      outer = scopeInfoOf(getRootNode(shadowHostOf(root)));
+      outer = scopeInfoOf(getRootNode(probe));
       bits |= outer.bits;
     }
   } catch (_) {
@@ -578,7 +578,7 @@ function mayStyleIn(el, bit, word, scope, attrs) {
     if (sel !== "" && matches(el, sel)) return true;
     // or, from another tree scope's sheets, on a shadow host (:host) or a slotted element
     // (::slotted): those are read whenever their scope could say anything
-    if (g >= 0 && (shadowRootAny(el) || assignedSlotOf(el))) return true;
+    if (shadowRootAny(el) || assignedSlotOf(el)) return true;
   }
   if (!word || attrs === false) return false;
   const inline = getAttr(el, "style");

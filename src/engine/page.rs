@@ -306,22 +306,21 @@ impl Page {
             debug!("a dialog opened since the last engine call: answering it");
             crate::dialogs::answer_open(&self.client).await;
         }
-        let send = work;
-        tokio::pin!(send);
+        tokio::pin!(work);
         // a dialog that opened before this call (during a click, or before this process
         // connected) sends no event now: a call that takes long checks for one
         let mut probe =
             tokio::time::interval_at(tokio::time::Instant::now() + DIALOG_PROBE, DIALOG_PROBE);
         loop {
             tokio::select! {
-                r = &mut send => return r,
+                r = &mut work => return r,
                 e = events.next() => match e {
                     Some(Event::UserPromptOpened(_)) => {
                         debug!("a dialog opened during an engine call: answering it");
                         crate::dialogs::answer_open(&self.client).await;
                     }
                     Some(_) => {}
-                    None => return (&mut send).await,
+                    None => return (&mut work).await,
                 },
                 _ = probe.tick() => {
                     if crate::dialogs::answer_open(&self.client).await > 0 {

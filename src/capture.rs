@@ -96,7 +96,13 @@ fn capture_context<'a>(
     Box::pin(async move {
         // with BiDi, closed roots the page attached are known to the main world's hook
         // only: hand them to the engine's sandbox before it walks
-        let hooked = engine::hooked_closed_roots(page).await.unwrap_or_default();
+        // (the channel of the tab's document is readied meanwhile: both are round trips)
+        let (hooked, ()) = if frame == 0 {
+            tokio::join!(engine::hooked_closed_roots(page), page.ready_top_call())
+        } else {
+            (engine::hooked_closed_roots(page).await, ())
+        };
+        let hooked = hooked.unwrap_or_default();
         if !hooked.is_empty() {
             let (hosts, roots): (Vec<_>, Vec<_>) =
                 hooked.into_iter().map(|(h, r)| (Some(h), Some(r))).unzip();

@@ -268,6 +268,21 @@ impl Page {
         self.answering_dialogs(bidi.send(call)).await
     }
 
+    /// Readies the channel an engine call in the tab's document takes (the sandbox's realm
+    /// id, the DevTools connection), so that a caller can have it done alongside its other
+    /// calls before the engine call.
+    pub async fn ready_top_call(&self) {
+        if !super::cdp::enabled() || self.top_realm().await.is_none() {
+            return;
+        }
+        let target = lock(&self.top).clone();
+        if let (Some(addr), Some(target)) = (&self.devtools, target)
+            && self.bidi.as_ref().is_some_and(|b| b.is_open())
+        {
+            self.direct.open(addr, &target).await;
+        }
+    }
+
     /// Engine call `expr` in sandbox realm `realm` of the tab's top-level document straight
     /// through its DevTools page target, answering dialogs as BiDi calls do; Unreachable
     /// when the session has no DevTools address or no connection could be made.

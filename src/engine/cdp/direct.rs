@@ -125,16 +125,28 @@ impl Direct {
 pub struct Slot(tokio::sync::Mutex<Option<Direct>>);
 
 impl Slot {
-    /// `Runtime.evaluate` of `expr` in realm `realm` (a unique execution context id) of page
-    /// target `target`, on DevTools HTTP address `addr`.
-    pub async fn evaluate_in(&self, addr: &str, target: &str, expr: &str, realm: &str) -> Outcome {
-        let mut slot = self.0.lock().await;
+    /// Opens the connection to page target `target` now, when it is not open (a caller
+    /// about to evaluate opens it while other calls it needs are under way).
+    pub async fn open(&self, addr: &str, target: &str) {
+        Self::ensure(&mut *self.0.lock().await, addr, target).await;
+    }
+
+    /// The open connection to `target`, or a new one (a connection to another target, or
+    /// one left waiting by a cancelled call, is dropped first).
+    async fn ensure(slot: &mut Option<Direct>, addr: &str, target: &str) {
         if slot.as_ref().is_some_and(|d| d.target != target || d.busy) {
             *slot = None;
         }
         if slot.is_none() {
             *slot = Direct::connect(addr, target).await;
         }
+    }
+
+    /// `Runtime.evaluate` of `expr` in realm `realm` (a unique execution context id) of page
+    /// target `target`, on DevTools HTTP address `addr`.
+    pub async fn evaluate_in(&self, addr: &str, target: &str, expr: &str, realm: &str) -> Outcome {
+        let mut slot = self.0.lock().await;
+        Self::ensure(&mut slot, addr, target).await;
         let Some(d) = slot.as_mut() else {
             return Outcome::Unreachable;
         };

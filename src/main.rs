@@ -8,9 +8,6 @@ use clap::Parser;
 use cli::Cli;
 use std::process::ExitCode;
 
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,

@@ -434,7 +434,9 @@ pub fn mend_surrogates(raw: &str) -> Cow<'_, str> {
         u32::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()
     }
     let b = raw.as_bytes();
-    let mut out = String::with_capacity(raw.len());
+    // made on the first lone half only: escaped pairs are common (the engine sends few
+    // non-ASCII characters as escapes), lone halves are not
+    let mut out = String::new();
     let (mut i, mut last) = (0, 0);
     while i < b.len() {
         if b[i] != b'\\' {
@@ -457,6 +459,9 @@ pub fn mend_surrogates(raw: &str) -> Cow<'_, str> {
         if paired {
             i += 12;
         } else if high || (0xDC00..0xE000).contains(&u) {
+            if out.capacity() == 0 {
+                out.reserve(raw.len());
+            }
             out.push_str(&raw[last..i]);
             out.push_str("\\ufffd");
             i += 6;
@@ -464,6 +469,9 @@ pub fn mend_surrogates(raw: &str) -> Cow<'_, str> {
         } else {
             i += 6;
         }
+    }
+    if last == 0 {
+        return Cow::Borrowed(raw);
     }
     out.push_str(&raw[last..]);
     Cow::Owned(out)
@@ -528,5 +536,11 @@ mod tests {
             mend_surrogates(r#"{"a":"\u00e9"}"#),
             Cow::Borrowed(_)
         ));
+        // the engine's escaped non-ASCII characters (pairs included) read back as they were,
+        // without a copy
+        let escaped = r#"["caf\u00e9 \u6771\u4eac \ud83d\ude00"]"#;
+        assert!(matches!(mend_surrogates(escaped), Cow::Borrowed(_)));
+        let v: Vec<String> = serde_json::from_str(&mend_surrogates(escaped)).unwrap();
+        assert_eq!(v, ["café 東京 😀"]);
     }
 }

@@ -110,6 +110,8 @@ const strWellFormed = R.String.prototype.toWellFormed
   ? method(R.String.prototype, "toWellFormed")
   : null;
 const reTest = method(R.RegExp.prototype, "test");
+const reExec = method(R.RegExp.prototype, "exec");
+const numToString = method(R.Number.prototype, "toString");
 const arrSort = method(R.Array.prototype, "sort");
 const arrJoin = method(R.Array.prototype, "join");
 const arrSlice = method(R.Array.prototype, "slice");

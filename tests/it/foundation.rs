@@ -32,7 +32,37 @@ pub fn tests() -> Vec<Test> {
             version_shows_engine_hash,
         ),
         ("foundation::demo_runs", demo_runs),
+        (
+            "foundation::non_ascii_names_survive_the_reply",
+            non_ascii_names_survive_the_reply,
+        ),
     ]
+}
+
+/// The engine sends a reply with few non-ASCII characters as JSON escapes (Chromium moves
+/// an ASCII string out of the page faster) and one with many as it is: both read back
+/// exactly, pairs (emoji) and quotes included.
+fn non_ascii_names_survive_the_reply(c: &Ctx) {
+    let t = c.snapshot("html/basic/unicode-few.html");
+    for line in [
+        "- document \"Few non-ASCII characters\"",
+        "- heading \"Ελληνικά heading\" [level=1]",
+        "- button \"Café 東京 😀\" [ref=s",
+        "- link \"naïve Ünïcödé 👨‍👩‍👧\" [ref=s",
+        "- textbox \"Straße \\\"quoted\\\" \\\\ back\" [ref=s",
+    ] {
+        assert!(t.contains(line), "{line} in:\n{t}");
+    }
+    let t = c.snapshot("html/basic/unicode-many.html");
+    for line in [
+        "- document \"日本語のページ\"",
+        "- heading \"日本語の見出し\" [level=1]",
+        "東京、大阪、京都、札幌、福岡、名古屋。",
+        "- button \"保存する 😀\" [ref=s",
+        "- link \"次のページへ\" [ref=s",
+    ] {
+        assert!(t.contains(line), "{line} in:\n{t}");
+    }
 }
 
 fn basic_page_lines(c: &Ctx) {

@@ -407,7 +407,7 @@ function withCaches(fn, arg) {
 // 237-291 ms through DevTools `Runtime.evaluate`, the same JSON with those characters as
 // \u escapes 164-184 ms; 340 KB, 21-24 ms against 12-14 ms (this machine). So a reply whose
 // non-ASCII characters are few goes with them escaped (the same JSON text to a parser); one
-// where they are many (a page in Chinese) goes as it is, its escapes would triple its size.
+// where they are many (a page in Chinese) goes as it is: escapes would double its size.
 const NON_ASCII = "[^\\x00-\\x7f]";
 const ESCAPE_SHARE = 16; // escaped when at most one character in 16 is not ASCII
 

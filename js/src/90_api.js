@@ -417,14 +417,13 @@ function escapeUnit(c) {
 }
 
 function asciiJson(s) {
-  const any = re(NON_ASCII);
-  if (!reTest(any, s)) return s;
   // each UTF-16 unit alone: a pair becomes two escapes, which JSON reads back as one character
   const all = re(NON_ASCII, "g");
   const limit = s.length / ESCAPE_SHARE;
   let n = 0;
+  // (an exec that finds nothing more sets lastIndex back to 0, ready for the replace)
   while (reExec(all, s) !== null) if (++n > limit) return s;
-  return strReplace(s, re(NON_ASCII, "g"), escapeUnit);
+  return n ? strReplace(s, all, escapeUnit) : s;
 }
 
 function call(method, argsJson) {

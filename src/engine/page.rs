@@ -275,12 +275,22 @@ impl Page {
         if !super::cdp::enabled() || self.top_realm().await.is_none() {
             return;
         }
-        let target = lock(&self.top).clone();
-        if let (Some(addr), Some(target)) = (&self.devtools, target)
-            && self.bidi.as_ref().is_some_and(|b| b.is_open())
-        {
+        if let Some((addr, target)) = self.direct_target() {
             self.direct.open(addr, &target).await;
         }
+    }
+
+    /// The DevTools address and page target a direct call goes to, when it may go there.
+    fn direct_target(&self) -> Option<(&str, String)> {
+        let target = lock(&self.top).clone()?;
+        let addr = self.devtools.as_deref()?;
+        // the driver is the session's life line: once its BiDi socket closed (the driver
+        // died), calls go its way again, so that a dead driver is reported as one rather
+        // than the browser behind it serving on
+        self.bidi
+            .as_ref()
+            .is_some_and(|b| b.is_open())
+            .then_some((addr, target))
     }
 
     /// Engine call `expr` in sandbox realm `realm` of the tab's top-level document straight
@@ -292,15 +302,9 @@ impl Page {
         realm: &str,
     ) -> super::cdp::direct::Outcome {
         use super::cdp::direct::Outcome;
-        let (Some(addr), Some(target)) = (&self.devtools, lock(&self.top).clone()) else {
+        let Some((addr, target)) = self.direct_target() else {
             return Outcome::Unreachable;
         };
-        // the driver is the session's life line: once its BiDi socket closed (the driver
-        // died), calls go its way again, so that a dead driver is reported as one rather
-        // than the browser behind it serving on
-        if !self.bidi.as_ref().is_some_and(|b| b.is_open()) {
-            return Outcome::Unreachable;
-        }
         self.answering_dialogs(self.direct.evaluate_in(addr, &target, expr, realm))
             .await
     }

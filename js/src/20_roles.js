@@ -68,11 +68,19 @@ function isNativelyDisabled(el) {
   return false;
 }
 
+const SPACE_RE = re("\\s");
+const SPACES_RE = re("\\s+");
 /** The first valid token of the role attribute (ARIA fallback roles), or null. */
 function explicitRole(el) {
   const raw = getAttr(el, "role");
   if (!raw) return null;
-  const toks = strSplit(strTrim(strLower(raw)), re("\\s+"));
+  const low = strTrim(strLower(raw));
+  // one token (the common case) needs no split
+  if (!reTest(SPACE_RE, low)) {
+    if (!setHas(VALID_ROLES, low)) return null;
+    return low === "image" ? "img" : low === "directory" ? "list" : low;
+  }
+  const toks = strSplit(low, SPACES_RE);
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     if (setHas(VALID_ROLES, t)) return t === "image" ? "img" : t === "directory" ? "list" : t;

@@ -114,10 +114,11 @@ function byId(el, id) {
   return null;
 }
 
+const IDS_SPLIT_RE = re("\\s+");
 function idRefs(el, attrName) {
   const v = getAttr(el, attrName);
   if (!v) return [];
-  const ids = strSplit(strTrim(v), re("\\s+"));
+  const ids = strSplit(strTrim(v), IDS_SPLIT_RE);
   const out = [];
   for (let i = 0; i < ids.length; i++) {
     if (!ids[i]) continue;
@@ -467,8 +468,10 @@ function contentText(root, inLabel, target) {
     if (block) push(stack, " ");
     if (title) push(stack, { __end: true, mark: out.length, title: title });
     if (after) push(stack, after);
-    const kids = localNameOf(item) === "details" && !detailsOpenOf(item) ? summaryOnly(item) : flatChildren(item);
-    for (let i = kids.length - 1; i >= 0; i--) push(stack, kids[i]);
+    if (localNameOf(item) === "details" && !detailsOpenOf(item)) {
+      const kids = summaryOnly(item);
+      for (let i = kids.length - 1; i >= 0; i--) push(stack, kids[i]);
+    } else pushFlatChildrenRev(stack, item);
     if (before) push(stack, before);
     if (block) push(stack, " ");
   }

@@ -96,43 +96,19 @@ function isDisabled(el, role) {
   return ariaDisabledUp(el);
 }
 
-// element -> its inherited aria-disabled answer, per walk (registered with 10_dom's caches:
-// the DOM cannot change during one engine call).
-let ariaDisabledCache = null;
-onCaches(
-  function () {
-    ariaDisabledCache = new $Map();
-  },
-  function () {
-    ariaDisabledCache = null;
-  }
-);
-
 /**
  * aria-disabled as it inherits: the nearest element at or above el (DOM parents) that has the
- * attribute decides. Answers are cached per walk for every element on the way up (they all
- * share the answer found), so the walk's many questions cost one climb instead of one per node.
+ * attribute decides. Element.closest climbs the same DOM parents in the browser (and stops
+ * at a shadow root, as parentElement does), so no per-walk map of answers is kept.
  */
 function ariaDisabledUp(el) {
-  const path = [];
-  let found = false;
-  for (let p = el; p; p = parentElementOf(p)) {
-    if (ariaDisabledCache) {
-      const c = mapGet(ariaDisabledCache, p);
-      if (c !== undefined) {
-        found = c;
-        break;
-      }
-    }
-    push(path, p);
-    const v = getAttr(p, "aria-disabled");
-    if (v !== null) {
-      found = strLower(v) === "true";
-      break;
-    }
+  let p = null;
+  try {
+    p = closest(el, "[aria-disabled]");
+  } catch (_) {
+    p = null;
   }
-  if (ariaDisabledCache) for (let i = 0; i < path.length; i++) mapSet(ariaDisabledCache, path[i], found);
-  return found;
+  return !!p && strLower(getAttr(p, "aria-disabled") || "") === "true";
 }
 
 /**

@@ -76,14 +76,36 @@ fn run_kind(run: &str) -> Option<&'static str> {
     (digits >= 2 && upper >= 2 && lower >= 2).then_some("base64")
 }
 
+/// The fewest consecutive token characters (`[A-Za-z0-9_+/-]`) any shape needs: a JWT's
+/// first part, `eyJ` and 8 more, is the shortest (the others need 15 or more; a long run 32).
+const MIN_TOKEN_RUN: usize = 11;
+
+/// Whether `s` has a run of [`MIN_TOKEN_RUN`] token characters: every shape and every long
+/// run matches inside one, so a text without it holds no secret.
+fn has_token_run(s: &str) -> bool {
+    let mut run = 0;
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'/') {
+            run += 1;
+            if run >= MIN_TOKEN_RUN {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
+}
+
 fn label(kind: &str, s: &str) -> String {
     format!("[secret:{kind} {} chars]", s.chars().count())
 }
 
 /// `s` with every secret-shaped part replaced by `[secret:KIND N chars]`.
 pub fn mask(s: &str) -> Cow<'_, str> {
-    // quick exit: nothing long enough to be a secret
-    if s.len() < 20 {
+    // quick exit: nothing long enough to be a secret, and no run of token characters as
+    // long as the shortest shape needs (so most text never compiles or runs a regex)
+    if s.len() < 20 || !has_token_run(s) {
         return Cow::Borrowed(s);
     }
     let mut out = Cow::Borrowed(s);
@@ -170,5 +192,44 @@ mod tests {
         assert_eq!(v, "[secret:aws-key 20 chars]");
         let mut w = "plain".to_string();
         assert!(!mask_in_place(&mut w));
+    }
+
+    #[test]
+    fn the_token_run_prefilter_never_hides_a_shape() {
+        // every shape at its shortest, alone and between words: the prefilter lets it through
+        for short in [
+            "eyJabcdefgh.abcdefgh.abcdefgh",
+            "sk-abcdefghij0123456789",
+            "ghp_abcdefghijklmnopqrstuvwxyz0123",
+            "AKIA0123456789ABCDEF",
+            "xoxb-0123456789",
+            "sk_live_abcdefghij0123456789",
+            "AIza01234567890123456789012345678901234",
+        ] {
+            for s in [short.to_string(), format!("see {short} here")] {
+                assert!(has_token_run(&s), "{s}");
+                assert_ne!(mask(&s), s, "{s}");
+            }
+        }
+        // and the prefilter agrees with the regexes on text it turns away: no match there
+        let mut seed = 7u64;
+        let alphabet = b"aZ09_-+/. =eyJskAIzaxoxb";
+        for _ in 0..5000 {
+            let len = 20 + (seed % 60) as usize;
+            let s: String = (0..len)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    alphabet[(seed >> 33) as usize % alphabet.len()] as char
+                })
+                .collect();
+            if !has_token_run(&s) {
+                assert!(
+                    SHAPES.iter().all(|(_, re)| !re.is_match(&s)) && !RUN.is_match(&s),
+                    "{s}"
+                );
+            }
+        }
     }
 }

@@ -8,6 +8,10 @@ use serde_json::Value;
 pub fn tests() -> Vec<Test> {
     vec![
         ("fidelity::roles_exact_lines", roles_exact_lines),
+        (
+            "fidelity::aria_disabled_inherits_as_the_browser",
+            aria_disabled_exact_lines,
+        ),
         ("fidelity::aria_owns_exact_lines", aria_owns_exact_lines),
         ("fidelity::names_exact_lines", names_exact_lines),
         (
@@ -174,6 +178,29 @@ const FRAMES: &str = r#"- document "Frames":
 
 fn roles_exact_lines(c: &Ctx) {
     check(c, "html/roles/implicit.html", ROLES);
+}
+
+/// aria-disabled inherits from the nearest DOM ancestor that has the attribute (a nearer
+/// "false" ends it); these lines match Chromium's own tree (Accessibility.getFullAXTree's
+/// `disabled` of each button and link).
+const DISABLED: &str = r#"- document "Disabled states":
+  - main:
+    - button "Inside true" [disabled] [ref=*]
+    - group "Nearer false":
+      - button "Inside false under true" [ref=*]
+    - link "Deep link" [disabled] [ref=*]:
+      - /url: /deep
+    - button "Upper case" [disabled] [ref=*]
+    - button "Own true" [disabled] [ref=*]
+    - button "Own false" [ref=*]
+    - group "Set" [disabled]:
+      - text: Set
+      - button "In disabled fieldset" [disabled] [ref=*]
+    - button "Plain" [ref=*]
+"#;
+
+fn aria_disabled_exact_lines(c: &Ctx) {
+    check(c, "html/roles/disabled.html", DISABLED);
 }
 
 fn names_exact_lines(c: &Ctx) {

@@ -206,10 +206,11 @@ mod tests {
             "sk_live_abcdefghij0123456789",
             "AIza01234567890123456789012345678901234",
         ] {
-            for s in [short.to_string(), format!("see {short} here")] {
-                assert!(has_token_run(&s), "{s}");
-                assert_ne!(mask(&s), s, "{s}");
-            }
+            assert!(has_token_run(short), "{short}");
+            // (texts under 20 characters are never masked, prefilter or not)
+            let s = format!("see {short} here");
+            assert!(has_token_run(&s), "{s}");
+            assert_ne!(mask(&s), s, "{s}");
         }
         // and the prefilter agrees with the regexes on text it turns away: no match there
         let mut seed = 7u64;

@@ -272,8 +272,13 @@ function clean(s, cap) {
 }
 
 const WS_RE = re("[\\s\\u200b\\u00a0]+", "g");
+// What WS_RE would change: a white-space character other than a space, a zero-width space,
+// or two white-space characters in a row (a lone space is replaced by itself).
+const WS_CHANGE_RE = re("[^\\S ]|\\s\\s|\\u200b");
 /** Collapses white space (incl. NBSP) to single spaces and trims. */
 function normalizeWS(s) {
+  // most runs need no collapsing: no replace, no new string
+  if (!reTest(WS_CHANGE_RE, s)) return strTrim(s);
   return strTrim(strReplace(s, WS_RE, " "));
 }
 

@@ -487,6 +487,11 @@ function renderedText(textNode, scope) {
   if (!v) return v;
   const p = parentElementOf(textNode);
   if (!p) return v;
+  return transformedText(v, p, scope);
+}
+
+/** Text v as rendered inside element p: p's CSS text-transform applied. */
+function transformedText(v, p, scope) {
   const tt = textTransformOf(p, scope);
   if (tt === "uppercase") return strUpper(v);
   if (tt === "lowercase") return strLower(v);

@@ -952,20 +952,29 @@ function visitText(w, node, parentOut, ctx, scope) {
   if (ctx & 2) return;
   const v = renderedText(node, scope);
   if (!v) return;
+  visitTextValue(w, v, node, null, parentOut, ctx, scope);
+}
+
+/**
+ * Rendered text v under output node parentOut: joined to the painted text run, or a run of
+ * its own when unseen. el: the element it is shown in when known (else that of text node
+ * `node`, found when needed).
+ */
+function visitTextValue(w, v, node, el, parentOut, ctx, scope) {
   if (ctx & UN_FLAGGED) {
     emitText(w, v, parentOut);
     return;
   }
   let k = (ctx & UN_MASK) >> 4;
   if (!k && strTrim(v)) {
-    const el = flatParentElement(node);
+    if (!el) el = flatParentElement(node);
     if (el) k = textUnseen(w, el, scope);
   }
   if (!k) {
     emitText(w, v, parentOut);
     if (w.geomAny && strTrim(v)) {
       // text a layer may cover: its run is checked after the walk (coverPass)
-      const el = flatParentElement(node);
+      if (!el) el = flatParentElement(node);
       const li = w.lastKid[parentOut];
       if (el && li >= 0 && w.nodes[li].r === "text" && setHas(w.geomText, el)) {
         push(w.coverCands, el);
@@ -1272,7 +1281,16 @@ function pushFlatChildren(w, el, tag, out, ctx, elScope) {
     if (owns) for (let i = owns.length - 1; i >= 0; i--) spush(w, owns[i], out, ctx | 8, null);
   }
   const sr = tag === "slot" ? null : shadowRootAny(el);
-  if (tag !== "slot" && !sr) {
+  if (tag !== "slot" && !sr && !firstElementChild(el)) {
+    // text only (or nothing), the most common leaf: its text in one read (textContent
+    // joins the text children, as the run they would make), so no text node is touched
+    // (the sandbox makes a node's wrapper on first touch) and none goes through the stack
+    if (!(ctx & 2)) {
+      const t = textContent(el);
+      const v = t ? transformedText(t, el, elScope) : "";
+      if (v) visitTextValue(w, v, null, el, out, ctx, elScope);
+    }
+  } else if (tag !== "slot" && !sr) {
     // the common case: light children, pushed last first
     for (let c = lastChildOf(el); c; c = previousSiblingOf(c)) spush(w, c, out, ctx, elScope);
   } else if (sr) pushShadowRoot(w, sr, out, ctx);

@@ -471,12 +471,6 @@ function contentText(root, inLabel, target) {
     if (localNameOf(item) === "details" && !detailsOpenOf(item)) {
       const kids = summaryOnly(item);
       for (let i = kids.length - 1; i >= 0; i--) push(stack, kids[i]);
-    } else if (!firstElementChild(item) && !shadowRootAny(item) && localNameOf(item) !== "slot") {
-      // text only: the joined text its text nodes would give, without touching them (the
-      // sandbox makes a node's wrapper on first touch)
-      const t = textContent(item);
-      const v = t ? transformedText(t, item) : "";
-      if (v) push(stack, v);
     } else pushFlatChildrenRev(stack, item);
     if (before) push(stack, before);
     if (block) push(stack, " ");

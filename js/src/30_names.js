@@ -114,11 +114,10 @@ function byId(el, id) {
   return null;
 }
 
-const IDS_SPLIT_RE = re("\\s+");
 function idRefs(el, attrName) {
   const v = getAttr(el, attrName);
   if (!v) return [];
-  const ids = strSplit(strTrim(v), IDS_SPLIT_RE);
+  const ids = strSplit(strTrim(v), SPACES_RE);
   const out = [];
   for (let i = 0; i < ids.length; i++) {
     if (!ids[i]) continue;

@@ -1281,18 +1281,20 @@ function pushFlatChildren(w, el, tag, out, ctx, elScope) {
     if (owns) for (let i = owns.length - 1; i >= 0; i--) spush(w, owns[i], out, ctx | 8, null);
   }
   const sr = tag === "slot" ? null : shadowRootAny(el);
-  if (tag !== "slot" && !sr && !firstElementChild(el)) {
-    // text only (or nothing), the most common leaf: its text in one read (textContent
-    // joins the text children, as the run they would make), so no text node is touched
-    // (the sandbox makes a node's wrapper on first touch) and none goes through the stack
-    if (!(ctx & 2)) {
-      const t = textContent(el);
-      const v = t ? transformedText(t, el, elScope) : "";
-      if (v) visitTextValue(w, v, null, el, out, ctx, elScope);
+  if (tag !== "slot" && !sr) {
+    if (!firstElementChild(el)) {
+      // text only (or nothing), the most common leaf: its text in one read (textContent
+      // joins the text children, as the run they would make), so no text node is touched
+      // (the sandbox makes a node's wrapper on first touch) and none goes through the stack
+      if (!(ctx & 2)) {
+        const t = textContent(el);
+        const v = t ? transformedText(t, el, elScope) : "";
+        if (v) visitTextValue(w, v, null, el, out, ctx, elScope);
+      }
+    } else {
+      // light children, pushed last first
+      for (let c = lastChildOf(el); c; c = previousSiblingOf(c)) spush(w, c, out, ctx, elScope);
     }
-  } else if (tag !== "slot" && !sr) {
-    // the common case: light children, pushed last first
-    for (let c = lastChildOf(el); c; c = previousSiblingOf(c)) spush(w, c, out, ctx, elScope);
   } else if (sr) pushShadowRoot(w, sr, out, ctx);
   else pushSlot(w, el, out, ctx, elScope);
 }

@@ -127,6 +127,8 @@ async fn snapshot_command(
     let dialogs = ariasnap::dialogs::drain();
     notes.extend(ariasnap::dialogs::notes(&dialogs));
     ariasnap::output::emit_view_noted(&v, g.format.view(), g.pretty, ropts, oopts, &notes)?;
+    // the process ends here: a large page's tree is not freed node by node first
+    std::mem::forget(v);
     Ok(0)
 }
 

@@ -80,16 +80,22 @@ fn main() -> ExitCode {
 
 fn init_tracing() {
     use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_from_env("RUST_LOG").unwrap_or_else(|_| EnvFilter::new("warn"));
+    use tracing_subscriber::filter::LevelFilter;
     // span closings carry their duration (time.busy), so RUST_LOG=ariasnap=info shows where
     // a slow call went: browser_initialize, capture_snapshot, format_snapshot
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let fmt = tracing_subscriber::fmt()
         .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
         .with_writer(std::io::stderr)
         .with_ansi(
             std::env::var_os("NO_COLOR").is_none()
                 && std::io::IsTerminal::is_terminal(&std::io::stderr()),
-        )
-        .try_init();
+        );
+    // Without RUST_LOG, a plain level: an EnvFilter compiles regexes, which cost every
+    // command about a millisecond of start-up
+    let _ = match std::env::var_os("RUST_LOG").filter(|v| !v.is_empty()) {
+        Some(_) => fmt
+            .with_env_filter(EnvFilter::from_default_env())
+            .try_init(),
+        None => fmt.with_max_level(LevelFilter::WARN).try_init(),
+    };
 }

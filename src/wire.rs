@@ -101,7 +101,8 @@ pub struct WireNode {
     pub n: Option<String>,
     /// Value (controls) or text (text runs).
     pub v: Option<String>,
-    pub s: Option<WireStates>,
+    /// Boxed: most nodes have none, and a node list of a large page is megabytes.
+    pub s: Option<Box<WireStates>>,
     /// Link URL.
     pub u: Option<String>,
     /// Description.
@@ -315,7 +316,7 @@ struct RawNode {
     ref_: Option<String>,
     v: Option<String>,
     u: Option<String>,
-    s: Option<WireStates>,
+    s: Option<Box<WireStates>>,
     d: Option<String>,
     ph: Option<String>,
     b: Option<[f64; 4]>,
@@ -352,20 +353,50 @@ impl<'de> Deserialize<'de> for OptStr {
     }
 }
 
-/// A value, or 0 / null for none (the rarer fields: states, box).
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum OptVal<T> {
-    Val(T),
-    None(serde::de::IgnoredAny),
-}
+/// A value, or 0 / null for none (the rarer fields: states, box). Read straight from the
+/// text: serde's untagged enums buffer every value first.
+struct OptVal<T>(Option<T>);
 
 impl<T> OptVal<T> {
     fn get(self) -> Option<T> {
-        match self {
-            OptVal::Val(v) => Some(v),
-            OptVal::None(_) => None,
+        self.0
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for OptVal<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = OptVal<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object, an array, or 0")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, a: A) -> Result<OptVal<T>, A::Error> {
+                T::deserialize(de::value::MapAccessDeserializer::new(a)).map(|v| OptVal(Some(v)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, a: A) -> Result<OptVal<T>, A::Error> {
+                T::deserialize(de::value::SeqAccessDeserializer::new(a)).map(|v| OptVal(Some(v)))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<OptVal<T>, E> {
+                Ok(OptVal(None))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<OptVal<T>, E> {
+                Ok(OptVal(None))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<OptVal<T>, E> {
+                Ok(OptVal(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<OptVal<T>, E> {
+                Ok(OptVal(None))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<OptVal<T>, E> {
+                Ok(OptVal(None))
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<OptVal<T>, E> {
+                Ok(OptVal(None))
+            }
         }
+        d.deserialize_any(V(std::marker::PhantomData))
     }
 }
 
@@ -392,7 +423,7 @@ impl<'de> Deserialize<'de> for RawNode {
                 let v = s()?;
                 let u = s()?;
                 let st = a
-                    .next_element::<OptVal<WireStates>>()?
+                    .next_element::<OptVal<Box<WireStates>>>()?
                     .and_then(OptVal::get);
                 let mut s = || -> Result<Option<String>, A::Error> {
                     Ok(a.next_element::<OptStr>()?.and_then(|o| o.0))

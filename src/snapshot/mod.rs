@@ -381,7 +381,7 @@ fn node_from_wire(i: usize, n: WireNode) -> Node {
         url: n.u,
         description: n.d,
         placeholder: n.ph,
-        states: n.s.unwrap_or_default(),
+        states: n.s.map(|s| *s).unwrap_or_default(),
         bbox: n.b,
     }
 }

@@ -272,12 +272,16 @@ impl Page {
     /// id, the DevTools connection), so that a caller can have it done alongside its other
     /// calls before the engine call.
     pub async fn ready_top_call(&self) {
-        if !super::cdp::enabled() || self.top_realm().await.is_none() {
+        if !super::cdp::enabled() || !self.at_top() {
             return;
         }
-        if let Some((addr, target)) = self.direct_target() {
-            self.direct.open(addr, &target).await;
-        }
+        // the realm id and the connection are independent round trips: both at once
+        let open = async {
+            if let Some((addr, target)) = self.direct_target() {
+                self.direct.open(addr, &target).await;
+            }
+        };
+        tokio::join!(self.top_realm(), open);
     }
 
     /// The DevTools address and page target a direct call goes to, when it may go there.

@@ -59,30 +59,72 @@ pub struct PageFacts<'a> {
     pub text_fields: usize,
 }
 
+/// A case-insensitive pattern compiled on first use, and run only on text that holds one of
+/// its guards: literals (lower case) every match contains. Most titles hold none, and
+/// compiling the patterns cost each process about 2 ms. A text with non-ASCII characters
+/// always runs the pattern (Unicode case folding can match `K` with the Kelvin sign).
+struct Guarded {
+    guards: &'static [&'static str],
+    re: LazyLock<regex::Regex>,
+}
+
+impl Guarded {
+    fn is_match(&self, text: &str) -> bool {
+        let may = !text.is_ascii() || {
+            let lower = text.to_ascii_lowercase();
+            self.guards.iter().any(|g| lower.contains(g))
+        };
+        may && self.re.is_match(text)
+    }
+}
+
+macro_rules! guarded {
+    ($guards:expr, $re:expr) => {
+        Guarded {
+            guards: $guards,
+            re: LazyLock::new(|| regex::Regex::new($re).expect("page pattern")),
+        }
+    };
+}
+
 /// A path or title naming a sign-in step (login, log-in, signin, sign-in, sign_in, auth, sso).
-static SIGN_IN: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(r"(?i)\b(log[-_ ]?in|sign[-_ ]?in|auth|sso|session/new)\b")
-        .expect("sign-in pattern")
-});
+static SIGN_IN: Guarded = guarded!(
+    &["log", "sign", "auth", "sso", "session/new"],
+    r"(?i)\b(log[-_ ]?in|sign[-_ ]?in|auth|sso|session/new)\b"
+);
 /// A title that says the page is an error (a "soft" 404 served with status 200).
-static ERROR_TITLE: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(
-        r"(?i)^\s*(error\s*)?(400|404|410|500|502|503)\b|\bnot found\s*($|[-|:–—])|\binternal server error\b|\bservice unavailable\b|\bpage (does not|doesn't) exist\b",
-    )
-    .expect("error title pattern")
-});
+static ERROR_TITLE: Guarded = guarded!(
+    &[
+        "400",
+        "404",
+        "410",
+        "500",
+        "502",
+        "503",
+        "not found",
+        "internal server error",
+        "service unavailable",
+        "exist",
+    ],
+    r"(?i)^\s*(error\s*)?(400|404|410|500|502|503)\b|\bnot found\s*($|[-|:–—])|\binternal server error\b|\bservice unavailable\b|\bpage (does not|doesn't) exist\b"
+);
 /// A title that says the request was refused (Cloudflare, Akamai and common WAF pages).
-static BLOCKED_TITLE: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(
-        r"(?i)\baccess denied\b|\battention required\b|\byou have been blocked\b|\brequest blocked\b|\btoo many requests\b|\brate limit",
-    )
-    .expect("blocked title pattern")
-});
+static BLOCKED_TITLE: Guarded = guarded!(
+    &[
+        "access denied",
+        "attention required",
+        "you have been blocked",
+        "request blocked",
+        "too many requests",
+        "rate limit",
+    ],
+    r"(?i)\baccess denied\b|\battention required\b|\byou have been blocked\b|\brequest blocked\b|\btoo many requests\b|\brate limit"
+);
 /// Cloudflare's interstitial challenge page ("Just a moment...").
-static CHALLENGE_TITLE: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(r"(?i)^\s*just a moment\b|\bverify(ing)? you are (a )?human\b")
-        .expect("challenge title pattern")
-});
+static CHALLENGE_TITLE: Guarded = guarded!(
+    &["just a moment", "human"],
+    r"(?i)^\s*just a moment\b|\bverify(ing)? you are (a )?human\b"
+);
 
 /// The header of a snapshot of `facts.url` from the engine's `signals`.
 pub fn header(signals: &PageSignals, facts: &PageFacts<'_>) -> PageHeader {
@@ -172,6 +214,53 @@ fn wall(s: &PageSignals, f: &PageFacts<'_>) -> Option<Wall> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pattern_matches_only_text_holding_one_of_its_guards() {
+        // every alternative of every pattern, in ASCII text of mixed case: the guard lets
+        // it through and the pattern matches; text without a guard is never run
+        for (g, texts) in [
+            (&SIGN_IN, &["/LogIn", "/log-in", "Sign_In", "/AUTH/x", "sso", "/Session/New"][..]),
+            (
+                &ERROR_TITLE,
+                &[
+                    "Error 404",
+                    "  503 Service",
+                    "410",
+                    "Page Not Found",
+                    "Internal Server Error",
+                    "Service Unavailable",
+                    "This page doesn't exist",
+                    "Page does not exist",
+                ][..],
+            ),
+            (
+                &BLOCKED_TITLE,
+                &[
+                    "Access Denied",
+                    "Attention Required! | Cloudflare",
+                    "You have been blocked",
+                    "Request Blocked",
+                    "429 Too Many Requests",
+                    "Rate limited",
+                ][..],
+            ),
+            (
+                &CHALLENGE_TITLE,
+                &["Just a moment...", "Verify you are human", "Verifying you are a human"][..],
+            ),
+        ] {
+            for t in texts {
+                assert!(g.re.is_match(t), "{t}");
+                assert!(g.is_match(t), "{t}");
+            }
+        }
+        // non-ASCII text always runs the pattern: the Kelvin sign folds to k
+        let kelvin = "You have been bloc\u{212A}ed";
+        assert!(BLOCKED_TITLE.re.is_match(kelvin));
+        assert!(BLOCKED_TITLE.is_match(kelvin));
+        assert!(!CHALLENGE_TITLE.is_match("Shop"));
+    }
 
     fn sig(status: u16) -> PageSignals {
         PageSignals {

@@ -260,13 +260,13 @@ fn prune(s: &Snapshot, keep: &[usize], counts: &(Vec<usize>, Vec<usize>)) -> (Sn
                 nodes.push(Node {
                     parent: Some(parent),
                     ref_: own.clone(),
-                    elided: Some(Elided {
+                    elided: Some(Box::new(Elided {
                         nodes: size[c],
                         refs: refs[c],
                         siblings: 1,
                         expand: own,
                         ..Elided::default()
-                    }),
+                    })),
                     ..src.clone()
                 });
             }
@@ -282,7 +282,7 @@ fn prune(s: &Snapshot, keep: &[usize], counts: &(Vec<usize>, Vec<usize>)) -> (Sn
                 states: Default::default(),
                 bbox: None,
                 elide_ref: None,
-                elided: Some(e),
+                elided: Some(Box::new(e)),
             }),
         }
     }

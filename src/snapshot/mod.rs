@@ -26,12 +26,45 @@ pub struct Node {
     pub url: Option<String>,
     pub description: Option<String>,
     pub placeholder: Option<String>,
-    pub states: WireStates,
+    pub states: States,
     pub bbox: Option<[f64; 4]>,
     /// A ref minted only so that a budget can elide this node (shown on elided lines).
     pub elide_ref: Option<String>,
     /// Under a budget: this line stands for a subtree (or a run of siblings) left out.
-    pub elided: Option<budget::Elided>,
+    pub elided: Option<Box<budget::Elided>>,
+}
+
+/// A node's states, read and written as [`WireStates`]: most nodes have none, and then take
+/// no room (a node list of a large page is tens of megabytes, and touching fresh memory was
+/// a good part of the host's time).
+#[derive(Debug, Clone, Default)]
+pub struct States(Option<Box<WireStates>>);
+
+static NO_STATES: std::sync::LazyLock<WireStates> = std::sync::LazyLock::new(WireStates::default);
+
+impl std::ops::Deref for States {
+    type Target = WireStates;
+    fn deref(&self) -> &WireStates {
+        self.0.as_deref().unwrap_or(&NO_STATES)
+    }
+}
+
+impl std::ops::DerefMut for States {
+    fn deref_mut(&mut self) -> &mut WireStates {
+        self.0.get_or_insert_with(Box::default)
+    }
+}
+
+impl PartialEq for States {
+    fn eq(&self, other: &States) -> bool {
+        **self == **other
+    }
+}
+
+impl From<Option<Box<WireStates>>> for States {
+    fn from(s: Option<Box<WireStates>>) -> States {
+        States(s)
+    }
 }
 
 impl Node {
@@ -96,7 +129,7 @@ impl Snapshot {
                 url: None,
                 description: None,
                 placeholder: None,
-                states: WireStates::default(),
+                states: States::default(),
                 bbox: None,
                 elide_ref: None,
                 elided: None,
@@ -381,7 +414,7 @@ fn node_from_wire(i: usize, n: WireNode) -> Node {
         url: n.u,
         description: n.d,
         placeholder: n.ph,
-        states: n.s.map(|s| *s).unwrap_or_default(),
+        states: n.s.into(),
         bbox: n.b,
     }
 }

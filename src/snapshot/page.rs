@@ -220,7 +220,17 @@ mod tests {
         // every alternative of every pattern, in ASCII text of mixed case: the guard lets
         // it through and the pattern matches; text without a guard is never run
         for (g, texts) in [
-            (&SIGN_IN, &["/LogIn", "/log-in", "Sign_In", "/AUTH/x", "sso", "/Session/New"][..]),
+            (
+                &SIGN_IN,
+                &[
+                    "/LogIn",
+                    "/log-in",
+                    "Sign_In",
+                    "/AUTH/x",
+                    "sso",
+                    "/Session/New",
+                ][..],
+            ),
             (
                 &ERROR_TITLE,
                 &[
@@ -247,7 +257,11 @@ mod tests {
             ),
             (
                 &CHALLENGE_TITLE,
-                &["Just a moment...", "Verify you are human", "Verifying you are a human"][..],
+                &[
+                    "Just a moment...",
+                    "Verify you are human",
+                    "Verifying you are a human",
+                ][..],
             ),
         ] {
             for t in texts {

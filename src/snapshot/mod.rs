@@ -475,6 +475,32 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn states_read_as_wire_states_and_compare_by_value() {
+        // none: every state reads as absent, and equals states boxed with nothing set
+        let none = States::default();
+        assert_eq!(none.unseen, None);
+        assert!(!none.modal);
+        assert_eq!(none, States::from(Some(Box::default())));
+        // a write makes the box; the node then differs from one without the state
+        let mut s = States::default();
+        let w: &mut WireStates = &mut s;
+        w.unseen = Some("clipped".into());
+        assert_eq!(s.unseen.as_deref(), Some("clipped"));
+        assert_ne!(s, none);
+        let wire = WireStates {
+            level: Some(2),
+            ..WireStates::default()
+        };
+        assert_eq!(States::from(Some(Box::new(wire.clone()))).level, Some(2));
+        // and the node's size stays small (it was 496 bytes with the states inline)
+        assert!(
+            std::mem::size_of::<Node>() <= 280,
+            "{}",
+            std::mem::size_of::<Node>()
+        );
+    }
+
+    #[test]
     fn a_frame_is_stitched_under_its_iframe_node_in_pre_order() {
         use crate::wire::WireFrame;
         let mut main = wire(&[

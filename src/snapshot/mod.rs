@@ -6,6 +6,7 @@
 pub mod budget;
 pub mod detail;
 pub mod diff;
+pub mod guarded;
 pub mod page;
 pub mod render;
 pub mod safe;

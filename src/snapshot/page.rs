@@ -6,9 +6,9 @@
 //! Owns: the signals the engine reports (`PageSignals`) and the wall rules. Must not: talk
 //! to the browser or print (render.rs prints the header through `safe`).
 
+use super::guarded::{Guarded, guarded};
 pub use crate::wire::PageSignals;
 use serde::Serialize;
-use std::sync::LazyLock;
 
 /// The kinds of wall of SPEC 8.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -59,42 +59,14 @@ pub struct PageFacts<'a> {
     pub text_fields: usize,
 }
 
-/// A case-insensitive pattern compiled on first use, and run only on text that holds one of
-/// its guards: literals (lower case) every match contains. Most titles hold none, and
-/// compiling the patterns cost each process about 2 ms. A text with non-ASCII characters
-/// always runs the pattern (Unicode case folding can match `K` with the Kelvin sign).
-struct Guarded {
-    guards: &'static [&'static str],
-    re: LazyLock<regex::Regex>,
-}
-
-impl Guarded {
-    fn is_match(&self, text: &str) -> bool {
-        let may = !text.is_ascii() || {
-            let lower = text.to_ascii_lowercase();
-            self.guards.iter().any(|g| lower.contains(g))
-        };
-        may && self.re.is_match(text)
-    }
-}
-
-macro_rules! guarded {
-    ($guards:expr, $re:expr) => {
-        Guarded {
-            guards: $guards,
-            re: LazyLock::new(|| regex::Regex::new($re).expect("page pattern")),
-        }
-    };
-}
-
 /// A path or title naming a sign-in step (login, log-in, signin, sign-in, sign_in, auth, sso).
 static SIGN_IN: Guarded = guarded!(
-    &["log", "sign", "auth", "sso", "session/new"],
+    fold: &["log", "sign", "auth", "sso", "session/new"],
     r"(?i)\b(log[-_ ]?in|sign[-_ ]?in|auth|sso|session/new)\b"
 );
 /// A title that says the page is an error (a "soft" 404 served with status 200).
 static ERROR_TITLE: Guarded = guarded!(
-    &[
+    fold: &[
         "400",
         "404",
         "410",
@@ -110,7 +82,7 @@ static ERROR_TITLE: Guarded = guarded!(
 );
 /// A title that says the request was refused (Cloudflare, Akamai and common WAF pages).
 static BLOCKED_TITLE: Guarded = guarded!(
-    &[
+    fold: &[
         "access denied",
         "attention required",
         "you have been blocked",
@@ -122,7 +94,7 @@ static BLOCKED_TITLE: Guarded = guarded!(
 );
 /// Cloudflare's interstitial challenge page ("Just a moment...").
 static CHALLENGE_TITLE: Guarded = guarded!(
-    &["just a moment", "human"],
+    fold: &["just a moment", "human"],
     r"(?i)^\s*just a moment\b|\bverify(ing)? you are (a )?human\b"
 );
 

@@ -6,6 +6,7 @@
 //!
 //! Owns: the shapes and the masking. Must not: talk to the browser.
 
+use super::guarded::{Guarded, guarded};
 use regex::Regex;
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -24,22 +25,10 @@ pub fn revealed() -> bool {
     REVEAL.load(Ordering::Relaxed)
 }
 
-/// A shape: its kind, the literals every match contains (at least one of them), and its
-/// pattern, compiled on first use.
+/// A shape: its kind and its guarded pattern.
 struct Shape {
     kind: &'static str,
-    guards: &'static [&'static str],
-    re: LazyLock<Regex>,
-}
-
-macro_rules! shape {
-    ($kind:expr, $guards:expr, $re:expr) => {
-        Shape {
-            kind: $kind,
-            guards: $guards,
-            re: LazyLock::new(|| Regex::new($re).expect("secret shape")),
-        }
-    };
+    pat: Guarded,
 }
 
 /// Known shapes, most specific first; each names its kind. The providers' documented
@@ -49,33 +38,40 @@ macro_rules! shape {
 /// and run only on text holding one of its guards (a literal part of every match): most
 /// pages show none, and compiling them all cost each process about 2 ms.
 static SHAPES: [Shape; 7] = [
-    shape!(
-        "jwt",
-        &["eyJ"],
-        r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
-    ),
-    shape!(
-        "api-key",
-        &["sk-"],
-        r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}"
-    ),
-    shape!(
-        "github-token",
-        &["gh", "github_pat_"],
-        r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"
-    ),
-    shape!(
-        "aws-key",
-        &["AKIA", "ASIA"],
-        r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"
-    ),
-    shape!("slack-token", &["xox"], r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
-    shape!(
-        "stripe-key",
-        &["_live_"],
-        r"\b(?:sk|rk)_live_[A-Za-z0-9]{20,}"
-    ),
-    shape!("google-key", &["AIza"], r"\bAIza[0-9A-Za-z_-]{35}"),
+    Shape {
+        kind: "jwt",
+        pat: guarded!(
+            &["eyJ"],
+            r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
+        ),
+    },
+    Shape {
+        kind: "api-key",
+        pat: guarded!(&["sk-"], r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}"),
+    },
+    Shape {
+        kind: "github-token",
+        pat: guarded!(
+            &["gh", "github_pat_"],
+            r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"
+        ),
+    },
+    Shape {
+        kind: "aws-key",
+        pat: guarded!(&["AKIA", "ASIA"], r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+    },
+    Shape {
+        kind: "slack-token",
+        pat: guarded!(&["xox"], r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
+    },
+    Shape {
+        kind: "stripe-key",
+        pat: guarded!(&["_live_"], r"\b(?:sk|rk)_live_[A-Za-z0-9]{20,}"),
+    },
+    Shape {
+        kind: "google-key",
+        pat: guarded!(&["AIza"], r"\bAIza[0-9A-Za-z_-]{35}"),
+    },
 ];
 
 /// The shortest run [`RUN`] matches.
@@ -151,12 +147,10 @@ pub fn mask(s: &str) -> Cow<'_, str> {
     }
     let mut out = Cow::Borrowed(s);
     for sh in &SHAPES {
-        if !sh.guards.iter().any(|g| out.contains(g)) {
-            continue;
-        }
-        if sh.re.is_match(&out) {
+        if sh.pat.is_match(&out) {
             out = Cow::Owned(
-                sh.re
+                sh.pat
+                    .re
                     .replace_all(&out, |c: &regex::Captures<'_>| label(sh.kind, &c[0]))
                     .into_owned(),
             );
@@ -273,15 +267,15 @@ mod tests {
                 .collect();
             if !has_token_run(&s) {
                 assert!(
-                    SHAPES.iter().all(|sh| !sh.re.is_match(&s)) && !RUN.is_match(&s),
+                    SHAPES.iter().all(|sh| !sh.pat.re.is_match(&s)) && !RUN.is_match(&s),
                     "{s}"
                 );
             }
             // a shape matches only text holding one of its guards, a long run only text
             // with a run of LONG_RUN
             for sh in &SHAPES {
-                if sh.re.is_match(&s) {
-                    assert!(sh.guards.iter().any(|g| s.contains(g)), "{} {s}", sh.kind);
+                if sh.pat.re.is_match(&s) {
+                    assert!(sh.pat.may_match(&s), "{} {s}", sh.kind);
                 }
             }
             if RUN.is_match(&s) {

@@ -123,6 +123,7 @@ async fn snapshot_command(
         b.mark_suspect();
     }
     let v = b.crash_guard(r).await?;
+    b.remember_realm();
     let mut notes = std::mem::take(&mut b.notes);
     let dialogs = ariasnap::dialogs::drain();
     notes.extend(ariasnap::dialogs::notes(&dialogs));
@@ -152,6 +153,7 @@ async fn run_and_print(
         file.timeout = timeout;
     }
     let result = ariasnap::steps::runner::run(b, &file, &ropts).await;
+    b.remember_realm();
     // the strict escaper: page text in step outputs carries no raw C1 or bidi controls
     let body =
         ariasnap::snapshot::safe::to_json(&result, g.pretty).map_err(|source| Error::Json {

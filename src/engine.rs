@@ -102,7 +102,7 @@ const FAST_FN: &str = "function(h, m, a){ var r = window.__ariaRefs; \
 async fn call_isolated(page: &Page, method: &str, args: &str) -> Result<String> {
     if cdp::enabled()
         && page.at_top()
-        && let Some(realm) = page.top_realm().await
+        && let Some(mut realm) = page.top_realm().await
     {
         let expr = format!(
             "({FAST_FN})({h}, {m}, {a})",
@@ -111,9 +111,22 @@ async fn call_isolated(page: &Page, method: &str, args: &str) -> Result<String> 
             a = json!(args),
         );
         use cdp::direct::Outcome;
-        let got = match page.evaluate_direct(&expr, &realm).await {
+        let mut outcome = page.evaluate_direct(&expr, &realm).await;
+        if matches!(outcome, Outcome::NoRealm) {
+            // a realm kept from an earlier command whose document has gone since: nothing
+            // ran; the current document's realm is asked for, once
+            page.forget_realm();
+            outcome = match page.top_realm().await {
+                Some(r) => {
+                    realm = r;
+                    page.evaluate_direct(&expr, &realm).await
+                }
+                None => Outcome::Answered(None),
+            };
+        }
+        let got = match outcome {
             Outcome::Answered(v) => v,
-            Outcome::Lost => None,
+            Outcome::Lost | Outcome::NoRealm => None,
             Outcome::Unreachable => cdp::evaluate_in(page.client(), &expr, Some(&realm)).await,
         };
         match got {
@@ -235,10 +248,24 @@ const CLOSED_ROOTS_HOOK: &str = "(function(){ var W = window, K = Symbol.for('ar
   Object.defineProperty(W, K, { value: function () { return apply(slice, seen, []); }, \
     enumerable: false, configurable: false }); })();";
 
+/// How many closed shadow roots the main world's hook saw attached (0 without the hook).
+const CLOSED_COUNT: &str = "(function(){ var f = window[Symbol.for('ariasnap.closed')]; \
+     return typeof f === 'function' ? f().length : 0; })()";
+
 /// The closed shadow roots the main world's hook saw attached in the current context's
 /// document, as (host, root) references; empty without the hook (classic sessions).
 pub async fn hooked_closed_roots(page: &Page) -> Result<Vec<(WebRef, WebRef)>> {
     if !page.isolated() {
+        return Ok(Vec::new());
+    }
+    // most pages attach no closed root: how many the hook saw is asked first through
+    // DevTools when that path is open (a round trip there costs a fraction of a BiDi call
+    // through the driver); the roots themselves cross as shared ids, through BiDi. The hook
+    // is the preload's own non-configurable function: a page can make it report more
+    // (another round trip) but not fewer.
+    if let Some(n) = page.evaluate_main_direct(CLOSED_COUNT).await
+        && n.as_u64() == Some(0)
+    {
         return Ok(Vec::new());
     }
     let v = page

@@ -141,7 +141,14 @@ async fn page_channel(
     let Some(url) = rec.bidi.as_ref().filter(|_| bidi_wanted()) else {
         return (Page::classic(client), Some(NO_BIDI.into()));
     };
-    match bidi::Bidi::connect(url).await {
+    // the DevTools connection of the tab's page target opens while BiDi's does
+    let devtools = rec.debugger.clone().filter(|_| devtools_direct_wanted());
+    let chromium = rec.browser == launch::BrowserKind::Chromium;
+    let (connected, direct) = tokio::join!(
+        bidi::Bidi::connect(url),
+        Page::devtools_ahead(devtools.as_deref().filter(|_| chromium), &top)
+    );
+    match connected {
         Ok(b) => {
             let b = b.with_deadline(deadline);
             // dialogs that open during an engine call are answered while it waits. BiDi
@@ -150,39 +157,64 @@ async fn page_channel(
             // content processes, slow when a page is busy); Chromium's reach only the
             // connection that made them
             let once = rec.browser == launch::BrowserKind::Firefox;
-            if !(once && rec.bidi_subscribed) {
-                // downloads too, for the effects of actions (SPEC 8); a driver that does not
-                // know those events refuses the whole subscription, so dialogs alone then
-                let all = [
-                    bidi::Event::USER_PROMPT_OPENED,
-                    bidi::Event::DOWNLOAD_WILL_BEGIN,
-                    bidi::Event::DOWNLOAD_END,
-                    // a navigation that may still become a download
-                    bidi::Event::NAVIGATION_STARTED,
-                ];
-                let mut sub = b.send(&bidi::Subscribe::to(&all)).await;
-                if let Err(e) = &sub {
-                    debug!(error = %e, "no download events");
-                    sub = b.send(&bidi::Subscribe::to(&all[..1])).await;
-                }
-                match sub {
-                    Ok(_) if once => {
-                        rec.bidi_subscribed = true;
-                        if let Err(e) = session::save(rec) {
-                            debug!(error = %e, "session record not saved");
-                        }
+            let b = std::sync::Arc::new(b);
+            let mut task = None;
+            if once && !rec.bidi_subscribed {
+                if subscribe(&b).await {
+                    rec.bidi_subscribed = true;
+                    if let Err(e) = session::save(rec) {
+                        debug!(error = %e, "session record not saved");
                     }
-                    Ok(_) => {}
-                    Err(e) => debug!(error = %e, "no dialog events"),
                 }
+            } else if !once {
+                // the driver's answer is awaited by the first action, not before the
+                // command starts (Page::subscribing)
+                let b = b.clone();
+                task = Some(tokio::spawn(async move {
+                    subscribe(&b).await;
+                }));
             }
-            let page = Page::with_bidi(client, std::sync::Arc::new(b), &top)
-                .with_devtools(rec.debugger.clone().filter(|_| devtools_direct_wanted()));
+            let mut page = Page::with_bidi(client, b, &top)
+                .with_devtools(devtools)
+                .with_direct(direct);
+            if let Some(t) = task {
+                page = page.subscribing(t);
+            }
+            if let Some(r) = &rec.top_realm {
+                page.know_top_realm(&r.context, &r.realm);
+            }
             (page, None)
         }
         Err(e) => {
             debug!(error = %e, "BiDi connection failed: classic WebDriver only");
             (Page::classic(client), Some(NO_BIDI.into()))
+        }
+    }
+}
+
+/// Subscribes connection `b` to the events commands follow: dialogs, which are answered
+/// while an engine call waits, and downloads and navigations for the effects of actions
+/// (SPEC 8). A driver that does not know the download events refuses the whole
+/// subscription: dialogs alone then. False when not even those were taken.
+async fn subscribe(b: &crate::engine::bidi::Bidi) -> bool {
+    use crate::engine::bidi;
+    let all = [
+        bidi::Event::USER_PROMPT_OPENED,
+        bidi::Event::DOWNLOAD_WILL_BEGIN,
+        bidi::Event::DOWNLOAD_END,
+        // a navigation that may still become a download
+        bidi::Event::NAVIGATION_STARTED,
+    ];
+    let mut sub = b.send(&bidi::Subscribe::to(&all)).await;
+    if let Err(e) = &sub {
+        debug!(error = %e, "no download events");
+        sub = b.send(&bidi::Subscribe::to(&all[..1])).await;
+    }
+    match sub {
+        Ok(_) => true,
+        Err(e) => {
+            debug!(error = %e, "no dialog events");
+            false
         }
     }
 }
@@ -581,6 +613,7 @@ impl Browser {
             bidi,
             sandbox_preload: None,
             bidi_subscribed: false,
+            top_realm: None,
         };
         session::save(&rec)?;
         Ok((client, rec))
@@ -976,6 +1009,21 @@ impl Browser {
     }
 
     /// Reserves the next snapshot number of the current tab and records it.
+    /// Keeps the sandbox realm of the current tab's document that this command used in the
+    /// session record, for the next command (written only when it changed).
+    pub fn remember_realm(&mut self) {
+        let known = self
+            .client
+            .top_realm_known()
+            .map(|(context, realm)| session::TopRealm { context, realm });
+        if known.is_some() && known != self.record.top_realm {
+            self.record.top_realm = known;
+            if let Err(e) = session::save(&self.record) {
+                debug!(error = %e, "session record not saved");
+            }
+        }
+    }
+
     pub fn next_snapshot(&mut self) -> Result<u64> {
         let tab = self.record.current.clone();
         let n = self.record.snapshots.get(&tab).copied().unwrap_or(0) + 1;

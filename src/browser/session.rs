@@ -76,6 +76,18 @@ pub struct SessionRecord {
     /// serves every later connection (Firefox).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bidi_subscribed: bool,
+    /// The engine's sandbox realm in the current tab's document as the last command found
+    /// it: the next command calls it without asking the driver for it first (the realm of a
+    /// document that has gone since is refused, and then asked for).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_realm: Option<TopRealm>,
+}
+
+/// A sandbox realm id and the browsing context (tab) whose document it belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TopRealm {
+    pub context: String,
+    pub realm: String,
 }
 
 /// The session's lock: held for the whole command (SPEC 9: one command at a time per

@@ -24,6 +24,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tracing::debug;
 
+/// A DevTools connection to a page target, opened on first use (or ahead).
+pub use super::cdp::direct::Slot as DevtoolsSlot;
+
 /// How long an engine call waits before checking whether a dialog holds it.
 const DIALOG_PROBE: std::time::Duration = std::time::Duration::from_millis(400);
 
@@ -55,6 +58,9 @@ pub struct Page {
     devtools: Option<String>,
     /// The DevTools connection to the tab's page target, opened on first use.
     direct: super::cdp::direct::Slot,
+    /// The event subscription, while its round trip is under way (see
+    /// [`Page::subscribing`]).
+    subscription: tokio::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
 
 impl std::ops::Deref for Page {
@@ -89,6 +95,43 @@ impl Page {
             events: tokio::sync::Mutex::new(None),
             devtools: None,
             direct: Default::default(),
+            subscription: Default::default(),
+        }
+    }
+
+    /// The event subscription `task` runs while the command goes on: a snapshot needs no
+    /// events to begin (a dialog that holds an engine call is found by the call's own
+    /// probe), so it does not wait for the driver's answer; an action does, through
+    /// [`Page::events_ready`], so that its effects miss nothing.
+    pub fn subscribing(self, task: tokio::task::JoinHandle<()>) -> Page {
+        Page {
+            subscription: tokio::sync::Mutex::new(Some(task)),
+            ..self
+        }
+    }
+
+    /// Waits until the event subscription (if one is under way) was answered.
+    pub async fn events_ready(&self) {
+        let task = self.subscription.lock().await.take();
+        if let Some(t) = task {
+            let _ = t.await;
+        }
+    }
+
+    /// The sandbox realm of the tab's top-level document as this command knows it:
+    /// (context, realm), for the session record ([`Page::know_top_realm`] next time).
+    pub fn top_realm_known(&self) -> Option<(String, String)> {
+        let top = lock(&self.top).clone()?;
+        let realm = lock(&self.realms).get(&top).cloned()?;
+        Some((top, realm))
+    }
+
+    /// Takes the top-level document's sandbox realm from an earlier command (saves a
+    /// `script.getRealms` round trip). A realm whose document has gone since is found out by
+    /// the first call to it, and asked for again ([`Page::forget_realm`]).
+    pub fn know_top_realm(&self, context: &str, realm: &str) {
+        if lock(&self.top).as_deref() == Some(context) {
+            lock(&self.realms).insert(context.to_string(), realm.to_string());
         }
     }
 
@@ -96,6 +139,26 @@ impl Page {
     /// (`goog:chromeOptions.debuggerAddress` of a Chromium ariasnap launched) when given.
     pub fn with_devtools(mut self, addr: Option<String>) -> Page {
         self.devtools = addr;
+        self
+    }
+
+    /// Opens the DevTools connection to page target `top` at DevTools address `addr` (when
+    /// DevTools may be used), for [`Page::with_direct`]: a caller opens it alongside the
+    /// BiDi connection, both being round trips.
+    pub async fn devtools_ahead(addr: Option<&str>, top: &str) -> DevtoolsSlot {
+        let slot = DevtoolsSlot::default();
+        if let Some(addr) = addr
+            && super::cdp::enabled()
+            && !top.is_empty()
+        {
+            slot.open(addr, top).await;
+        }
+        slot
+    }
+
+    /// The DevTools connection opened by [`Page::devtools_ahead`].
+    pub fn with_direct(mut self, direct: DevtoolsSlot) -> Page {
+        self.direct = direct;
         self
     }
 
@@ -295,6 +358,23 @@ impl Page {
             .as_ref()
             .is_some_and(|b| b.is_open())
             .then_some((addr, target))
+    }
+
+    /// Evaluates `expr` in the main world of the tab's top-level document straight through
+    /// its DevTools page target; None when that path is closed (no DevTools address, a
+    /// frame entered) or the page threw.
+    pub(super) async fn evaluate_main_direct(&self, expr: &str) -> Option<Value> {
+        if !super::cdp::enabled() || !self.at_top() {
+            return None;
+        }
+        let (addr, target) = self.direct_target()?;
+        match self
+            .answering_dialogs(self.direct.evaluate_main(addr, &target, expr))
+            .await
+        {
+            super::cdp::direct::Outcome::Answered(v) => v,
+            _ => None,
+        }
     }
 
     /// Engine call `expr` in sandbox realm `realm` of the tab's top-level document straight

@@ -195,6 +195,8 @@ fn strip_fragment(u: &str) -> &str {
 
 /// Before an action: starts the page's recording, notes the URL and the open windows.
 pub async fn before(b: &Browser) -> Before {
+    // the action's dialogs, downloads and navigations are heard from here on
+    b.client.events_ready().await;
     let events = match b.client.bidi() {
         Some(bidi) if b.prepare_downloads().await => Some(bidi.events()),
         _ => None,

@@ -23,6 +23,10 @@ pub fn tests() -> Vec<Test> {
         ("faults::busy_session_fails_at_the_deadline", busy),
         ("faults::killed_driver_then_browser", killed_processes),
         ("faults::closed_root_from_an_inline_script", closed_inline),
+        (
+            "faults::kept_realm_of_a_replaced_document",
+            replaced_document_realm,
+        ),
     ]
 }
 
@@ -477,4 +481,40 @@ fn closed_inline(c: &Ctx) {
     // and its button acts
     let b = crate::common::ref_of(&t, "button \"Place order\"");
     c.ok(&["click", &b]);
+}
+
+/// The session record's kept sandbox realm of the current tab (Chromium: engine calls reach
+/// it through DevTools by its id), or None.
+fn kept_realm(c: &Ctx) -> Option<String> {
+    let path = c
+        .home
+        .path()
+        .join("sessions-v1")
+        .join(format!("{}.json", crate::common::SESSION));
+    let rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("session record")).unwrap();
+    rec["top_realm"]["realm"].as_str().map(str::to_string)
+}
+
+fn replaced_document_realm(c: &Ctx) {
+    // a command keeps the engine's realm for the next one; a document replaced behind the
+    // session's back (the page reloads itself) leaves that realm gone: the next snapshot
+    // still reads the page, and keeps the new document's realm
+    let t = c.snapshot("html/faults/plain.html");
+    assert!(crate::common::body(&t).starts_with(PLAIN), "{t}");
+    let before = kept_realm(c);
+    if !crate::common::firefox() {
+        assert!(before.is_some(), "no realm kept on Chromium");
+    }
+    c.ok(&["eval", "void setTimeout(() => location.reload(), 50)"]);
+    std::thread::sleep(Duration::from_millis(800));
+    let t = c.ok(&["snapshot"]);
+    assert!(crate::common::body(&t).starts_with(PLAIN), "{t}");
+    let after = kept_realm(c);
+    if !crate::common::firefox() {
+        assert!(
+            after.is_some() && after != before,
+            "kept realm {before:?} -> {after:?}"
+        );
+    }
 }

@@ -39,6 +39,17 @@ pub enum Outcome {
     /// The command was sent but no reply came back (connection lost): whether it ran is
     /// unknown.
     Lost,
+    /// The realm is gone (its document was replaced): nothing ran. Ask for the new one.
+    NoRealm,
+}
+
+/// Chromium's answer to `Runtime.evaluate` for a `uniqueContextId` it does not know (the
+/// document of that realm has gone): `{"code": -32602, "message": "uniqueContextId not
+/// found"}`.
+fn no_realm(err: &Value) -> bool {
+    err.get("message")
+        .and_then(Value::as_str)
+        .is_some_and(|m| m.contains("uniqueContextId not found"))
 }
 
 #[derive(Deserialize)]
@@ -104,6 +115,9 @@ impl Direct {
             self.busy = false;
             if let Some(err) = msg.error {
                 debug!(error = %err, "Runtime.evaluate refused");
+                if no_realm(&err) {
+                    return Outcome::NoRealm;
+                }
                 return Outcome::Answered(None);
             }
             let Some(e) = msg.result else {
@@ -145,6 +159,15 @@ impl Slot {
     /// `Runtime.evaluate` of `expr` in realm `realm` (a unique execution context id) of page
     /// target `target`, on DevTools HTTP address `addr`.
     pub async fn evaluate_in(&self, addr: &str, target: &str, expr: &str, realm: &str) -> Outcome {
+        self.run(addr, target, expr, Some(realm)).await
+    }
+
+    /// Evaluates `expr` in the main world of target `target`'s top-level document.
+    pub async fn evaluate_main(&self, addr: &str, target: &str, expr: &str) -> Outcome {
+        self.run(addr, target, expr, None).await
+    }
+
+    async fn run(&self, addr: &str, target: &str, expr: &str, realm: Option<&str>) -> Outcome {
         let mut slot = self.0.lock().await;
         Self::ensure(&mut slot, addr, target).await;
         let Some(d) = slot.as_mut() else {
@@ -154,12 +177,31 @@ impl Slot {
             expression: expr,
             return_by_value: true,
             await_promise: false,
-            unique_context_id: Some(realm),
+            unique_context_id: realm,
         };
         let r = d.evaluate(&params).await;
         if matches!(r, Outcome::Lost) {
             *slot = None;
         }
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gone_realm_is_told_from_other_refusals() {
+        // what Chromium answers for a uniqueContextId whose document has gone
+        let gone = serde_json::json!({"code": -32602, "message": "uniqueContextId not found"});
+        assert!(no_realm(&gone));
+        for other in [
+            serde_json::json!({"code": -32000, "message": "Execution context was destroyed."}),
+            serde_json::json!({"code": -32602, "message": "Invalid parameters"}),
+            serde_json::json!({"code": -32602}),
+        ] {
+            assert!(!no_realm(&other), "{other}");
+        }
     }
 }

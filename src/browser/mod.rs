@@ -180,7 +180,8 @@ async fn page_channel(
             if let Some(t) = task {
                 page = page.subscribing(t);
             }
-            if let Some(r) = &rec.top_realm {
+            // (only DevTools calls reach a realm by its id; Firefox never has one kept)
+            if let Some(r) = rec.top_realm.as_ref().filter(|_| chromium) {
                 page.know_top_realm(&r.context, &r.realm);
             }
             (page, None)
@@ -1010,13 +1011,16 @@ impl Browser {
 
     /// Reserves the next snapshot number of the current tab and records it.
     /// Keeps the sandbox realm of the current tab's document that this command used in the
-    /// session record, for the next command (written only when it changed).
+    /// session record, for the next command (written only when it changed). A kept realm
+    /// this command found gone and could not learn again (no DevTools
+    /// connection: the call went through BiDi) is dropped from the record, so that the next
+    /// command does not try it first again.
     pub fn remember_realm(&mut self) {
         let known = self
             .client
             .top_realm_known()
             .map(|(context, realm)| session::TopRealm { context, realm });
-        if known.is_some() && known != self.record.top_realm {
+        if known != self.record.top_realm {
             self.record.top_realm = known;
             if let Err(e) = session::save(&self.record) {
                 debug!(error = %e, "session record not saved");

@@ -1009,7 +1009,6 @@ impl Browser {
         }
     }
 
-    /// Reserves the next snapshot number of the current tab and records it.
     /// Keeps the sandbox realm of the current tab's document that this command used in the
     /// session record, for the next command (written only when it changed). A kept realm
     /// this command found gone and could not learn again (no DevTools
@@ -1028,6 +1027,7 @@ impl Browser {
         }
     }
 
+    /// Reserves the next snapshot number of the current tab and records it.
     pub fn next_snapshot(&mut self) -> Result<u64> {
         let tab = self.record.current.clone();
         let n = self.record.snapshots.get(&tab).copied().unwrap_or(0) + 1;

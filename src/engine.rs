@@ -248,9 +248,17 @@ const CLOSED_ROOTS_HOOK: &str = "(function(){ var W = window, K = Symbol.for('ar
   Object.defineProperty(W, K, { value: function () { return apply(slice, seen, []); }, \
     enumerable: false, configurable: false }); })();";
 
-/// How many closed shadow roots the main world's hook saw attached (0 without the hook).
-const CLOSED_COUNT: &str = "(function(){ var f = window[Symbol.for('ariasnap.closed')]; \
-     return typeof f === 'function' ? f().length : 0; })()";
+/// The main world's function that lists what the closed-root hook saw, as (host, root)
+/// pairs (empty without the hook).
+macro_rules! closed_list_fn {
+    () => {
+        "function(){ var f = window[Symbol.for('ariasnap.closed')]; \
+         return typeof f === 'function' ? f() : []; }"
+    };
+}
+
+/// The length of that list: 0 when the hook saw no closed root (or there is no hook).
+const CLOSED_COUNT: &str = concat!("(", closed_list_fn!(), ")().length");
 
 /// The closed shadow roots the main world's hook saw attached in the current context's
 /// document, as (host, root) references; empty without the hook (classic sessions).
@@ -268,13 +276,7 @@ pub async fn hooked_closed_roots(page: &Page) -> Result<Vec<(WebRef, WebRef)>> {
     {
         return Ok(Vec::new());
     }
-    let v = page
-        .call_main_world(
-            "function(){ var f = window[Symbol.for('ariasnap.closed')]; \
-             return typeof f === 'function' ? f() : []; }",
-            vec![],
-        )
-        .await?;
+    let v = page.call_main_world(closed_list_fn!(), vec![]).await?;
     let items: Vec<Option<WebRef>> = serde_json::from_value(v).unwrap_or_default();
     Ok(items
         .chunks(2)

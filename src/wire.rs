@@ -165,26 +165,22 @@ pub struct Fingerprint {
     pub epoch: i64,
 }
 
-/// The reply of `snapshot`, decoded from its compact wire form ([`RawSnapshot`]).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(from = "RawSnapshot")]
+/// The reply of `snapshot`, decoded from its compact wire form (see [`WireSnapshot`]'s
+/// `Deserialize`).
+#[derive(Debug, Clone)]
 pub struct WireSnapshot {
     pub url: String,
     pub title: String,
     pub snapshot: u64,
     pub nodes: Vec<WireNode>,
-    #[serde(default)]
     pub frames: Vec<WireFrame>,
     pub viewport: [f64; 2],
     pub stats: WireStats,
     pub fingerprint: Fingerprint,
-    #[serde(default)]
     pub engine_ms: f64,
     /// Served from the engine's short-lived snapshot cache (no walk).
-    #[serde(default)]
     pub cached: bool,
     /// What the page header reads (SPEC 8); None from an engine that sends none.
-    #[serde(default)]
     pub page: Option<PageSignals>,
 }
 
@@ -210,79 +206,180 @@ pub struct PageSignals {
 /// What the engine sends for a snapshot: a role table and one array per node (SPEC: the
 /// page's reply is kept small because moving it through the WebDriver endpoint is most of
 /// the host's cost). See `encodeNodes` in js/src/90_api.js.
-#[derive(Debug, Deserialize)]
-struct RawSnapshot {
-    url: String,
-    title: String,
-    snapshot: u64,
-    #[serde(default)]
-    roles: Vec<String>,
-    nodes: Vec<RawNode>,
-    #[serde(default)]
-    frames: Vec<WireFrame>,
-    viewport: [f64; 2],
-    stats: WireStats,
-    fingerprint: Fingerprint,
-    #[serde(default)]
-    engine_ms: f64,
-    #[serde(default)]
-    cached: bool,
-    #[serde(default)]
-    page: Option<PageSignals>,
+///
+/// Decoded by hand so that each node goes from the text straight to its [`WireNode`]: the
+/// engine writes `url`, `roles` and `count` before `nodes`, so the node list is read into a
+/// list sized once, without a second list of raw nodes (at 100,000 nodes, tens of MB of
+/// copies and page faults). A reply with its keys in another order still decodes, through
+/// the raw nodes.
+impl<'de> Deserialize<'de> for WireSnapshot {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(field_identifier, rename_all = "snake_case")]
+        enum Field {
+            Url,
+            Title,
+            Snapshot,
+            Roles,
+            Count,
+            Nodes,
+            Frames,
+            Viewport,
+            Stats,
+            Fingerprint,
+            EngineMs,
+            Cached,
+            Page,
+            #[serde(other)]
+            Other,
+        }
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = WireSnapshot;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a snapshot reply")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut m: A) -> Result<WireSnapshot, A::Error> {
+                let mut url: Option<String> = None;
+                let mut title = None;
+                let mut snapshot = None;
+                let mut roles: Vec<String> = Vec::new();
+                let mut count = 0usize;
+                let mut nodes: Option<Vec<WireNode>> = None;
+                let mut raw: Option<Vec<RawNode>> = None;
+                let mut frames = Vec::new();
+                let mut viewport = None;
+                let mut stats = None;
+                let mut fingerprint = None;
+                let mut engine_ms = 0.0;
+                let mut cached = false;
+                let mut page = None;
+                while let Some(k) = m.next_key::<Field>()? {
+                    match k {
+                        Field::Url => url = Some(m.next_value()?),
+                        Field::Title => title = Some(m.next_value()?),
+                        Field::Snapshot => snapshot = Some(m.next_value()?),
+                        Field::Roles => roles = m.next_value()?,
+                        Field::Count => count = m.next_value()?,
+                        Field::Nodes => match &url {
+                            Some(u) => {
+                                nodes = Some(m.next_value_seed(NodeList {
+                                    roles: &roles,
+                                    origin: origin_of(u),
+                                    count,
+                                })?);
+                                raw = None;
+                            }
+                            None => raw = Some(m.next_value()?),
+                        },
+                        Field::Frames => frames = m.next_value()?,
+                        Field::Viewport => viewport = Some(m.next_value()?),
+                        Field::Stats => stats = Some(m.next_value()?),
+                        Field::Fingerprint => fingerprint = Some(m.next_value()?),
+                        Field::EngineMs => engine_ms = m.next_value()?,
+                        Field::Cached => cached = m.next_value()?,
+                        Field::Page => page = m.next_value()?,
+                        Field::Other => {
+                            m.next_value::<de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                let url = url.ok_or_else(|| de::Error::missing_field("url"))?;
+                let nodes = match (nodes, raw) {
+                    (_, Some(raw)) => {
+                        let origin = origin_of(&url);
+                        raw.into_iter()
+                            .enumerate()
+                            .map(|(i, n)| wire_node(i, n, &roles, origin))
+                            .collect()
+                    }
+                    (Some(nodes), None) => nodes,
+                    (None, None) => return Err(de::Error::missing_field("nodes")),
+                };
+                Ok(WireSnapshot {
+                    title: title.ok_or_else(|| de::Error::missing_field("title"))?,
+                    snapshot: snapshot.ok_or_else(|| de::Error::missing_field("snapshot"))?,
+                    nodes,
+                    frames,
+                    viewport: viewport.ok_or_else(|| de::Error::missing_field("viewport"))?,
+                    stats: stats.ok_or_else(|| de::Error::missing_field("stats"))?,
+                    fingerprint: fingerprint
+                        .ok_or_else(|| de::Error::missing_field("fingerprint"))?,
+                    engine_ms,
+                    cached,
+                    page,
+                    url,
+                })
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
-impl From<RawSnapshot> for WireSnapshot {
-    fn from(r: RawSnapshot) -> Self {
-        let origin = origin_of(&r.url).to_string();
-        let nodes = r
-            .nodes
-            .into_iter()
-            .enumerate()
-            .map(|(i, n)| {
-                let role = r
-                    .roles
-                    .get(n.r as usize)
-                    .cloned()
-                    .unwrap_or_else(|| "generic".to_string());
-                let (name, value) = if role == "text" {
-                    (None, n.a)
-                } else {
-                    (n.a, n.v)
-                };
-                WireNode {
-                    // a distance back; anything else points at the document
-                    p: if i == 0 {
-                        -1
-                    } else if n.p >= 1 && (n.p as usize) <= i {
-                        i as i64 - n.p
-                    } else {
-                        0
-                    },
-                    n: name,
-                    v: value,
-                    r: role,
-                    s: n.s,
-                    u: n.u.map(|u| absolute(&origin, u)),
-                    d: n.d,
-                    ph: n.ph,
-                    b: n.b,
-                    ref_: n.ref_,
-                }
-            })
-            .collect();
-        WireSnapshot {
-            url: r.url,
-            title: r.title,
-            snapshot: r.snapshot,
-            nodes,
-            frames: r.frames,
-            viewport: r.viewport,
-            stats: r.stats,
-            fingerprint: r.fingerprint,
-            engine_ms: r.engine_ms,
-            cached: r.cached,
-            page: r.page,
+/// The largest node count a reply's `count` may reserve room for at once (a larger list
+/// grows as it is read): the count comes from the page's side of the wire.
+const MAX_RESERVE: usize = 1 << 18;
+
+/// Reads the `nodes` array straight into [`WireNode`]s, given the role table and the
+/// document's origin read before it.
+struct NodeList<'a> {
+    roles: &'a [String],
+    origin: &'a str,
+    count: usize,
+}
+
+impl<'de> de::DeserializeSeed<'de> for NodeList<'_> {
+    type Value = Vec<WireNode>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<WireNode>, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for NodeList<'_> {
+    type Value = Vec<WireNode>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of nodes")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Vec<WireNode>, A::Error> {
+        let mut out = Vec::with_capacity(self.count.min(MAX_RESERVE));
+        while let Some(n) = a.next_element::<RawNode>()? {
+            let i = out.len();
+            out.push(wire_node(i, n, self.roles, self.origin));
         }
+        Ok(out)
+    }
+}
+
+/// Node `i` of the list from its wire array: role from the table, the parent's distance back
+/// made an index, URLs of the document's origin made whole.
+fn wire_node(i: usize, n: RawNode, roles: &[String], origin: &str) -> WireNode {
+    let role = roles
+        .get(n.r as usize)
+        .cloned()
+        .unwrap_or_else(|| "generic".to_string());
+    let (name, value) = if role == "text" {
+        (None, n.a)
+    } else {
+        (n.a, n.v)
+    };
+    WireNode {
+        // a distance back; anything else points at the document
+        p: if i == 0 {
+            -1
+        } else if n.p >= 1 && (n.p as usize) <= i {
+            i as i64 - n.p
+        } else {
+            0
+        },
+        n: name,
+        v: value,
+        r: role,
+        s: n.s,
+        u: n.u.map(|u| absolute(origin, u)),
+        d: n.d,
+        ph: n.ph,
+        b: n.b,
+        ref_: n.ref_,
     }
 }
 
@@ -542,6 +639,38 @@ mod tests {
         // a bad node is an error, not a panic
         let bad = raw.replace("[0,0,\"T\"]", "[\"x\"]");
         assert!(serde_json::from_str::<WireSnapshot>(&bad).is_err());
+    }
+
+    #[test]
+    fn nodes_decode_alike_whatever_the_key_order() {
+        let head = r#""kind":"snapshot","url":"http://h:1/a","title":"T","snapshot":1"#;
+        let roles = r#""roles":["document","link","text"]"#;
+        let nodes = r#""nodes":[[0,0,"T"],[1,1,"Home","s1e1",0,"/x"],[1,2,"Home"]]"#;
+        let tail = r#""viewport":[1,2],"stats":{"walk_ms":1,"refs_ms":0,"elements":2,"nodes":3,"refs":1,"withheld_refs":0,"left_out":0,"interactive":1},"fingerprint":{"url":"u","scroll":[0,0],"dom":2,"interactive":1,"epoch":0}"#;
+        let summary = |raw: &str| {
+            let w: WireSnapshot = serde_json::from_str(raw).unwrap();
+            w.nodes
+                .iter()
+                .map(|n| format!("{} {} {:?} {:?} {:?}", n.p, n.r, n.n, n.v, n.u))
+                .collect::<Vec<_>>()
+        };
+        // the engine's order: url and roles, then the count, then the nodes
+        let ours = summary(&format!("{{{head},{roles},\"count\":3,{nodes},{tail}}}"));
+        assert_eq!(ours[1], r#"0 link Some("Home") None Some("http://h:1/x")"#);
+        assert_eq!(ours[2], r#"1 text None Some("Home") None"#);
+        // nodes before the roles and the url, no count, or a count far off: the same nodes
+        let late = format!(
+            "{{\"kind\":\"snapshot\",{nodes},{roles},\"url\":\"http://h:1/a\",\"title\":\"T\",\"snapshot\":1,{tail}}}"
+        );
+        assert_eq!(summary(&late), ours);
+        assert_eq!(summary(&format!("{{{head},{roles},{nodes},{tail}}}")), ours);
+        let huge = format!("{{{head},{roles},\"count\":18446744073709551615,{nodes},{tail}}}");
+        assert_eq!(summary(&huge), ours);
+        // a missing field is named
+        let err = serde_json::from_str::<WireSnapshot>(&format!("{{{head},{roles},{tail}}}"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("missing field `nodes`"), "{err}");
     }
 
     #[test]

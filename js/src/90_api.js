@@ -255,6 +255,8 @@ function doSnapshot(opts) {
     title: clean(docTitleOf(doc), NAME_CAP),
     snapshot: n,
     roles: wire.roles,
+    // before the nodes, so that the host sizes its node list once (src/wire.rs)
+    count: wire.nodes.length,
     nodes: wire.nodes,
     frames: walked.frames,
     viewport: [innerWidthOf(window), innerHeightOf(window)],

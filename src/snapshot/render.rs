@@ -573,16 +573,15 @@ fn props_json(n: &Node, page_url: &str, verbose: bool) -> Option<Value> {
 pub fn to_json(snap: &Snapshot, opts: &RenderOptions, pretty: bool) -> String {
     // stats.bytes is the size of the document itself: render once with 0 in its place,
     // then write the number that makes the length come out right.
-    let (body, at) = json_with_bytes(snap, opts);
-    let rest = body.len() - 1;
+    let (mut out, at) = json_with_bytes(snap, opts);
+    let rest = out.len() - 1;
     let mut bytes = rest + 1;
     while rest + bytes.to_string().len() != bytes {
         bytes = rest + bytes.to_string().len();
     }
-    let mut out = String::with_capacity(bytes);
-    out.push_str(&body[..at]);
-    out.push_str(&bytes.to_string());
-    out.push_str(&body[at + 1..]);
+    // in place: a copy of a large document would be as many fresh pages again
+    out.replace_range(at..at + 1, &bytes.to_string());
+    debug_assert_eq!(out.len(), bytes);
     finish(out, pretty)
 }
 
@@ -630,7 +629,8 @@ fn elided_json(n: &Node, e: &super::budget::Elided) -> String {
 
 /// The JSON document with `0` for stats.bytes, and the offset of that `0`.
 fn json_with_bytes(snap: &Snapshot, opts: &RenderOptions) -> (String, usize) {
-    let mut out = String::with_capacity(snap.nodes.len() * 48 + 256);
+    // room for a typical node (about 60 bytes) without growing: pages not written cost nothing
+    let mut out = String::with_capacity(snap.nodes.len() * 80 + 256);
     let doc = &snap.nodes[0];
     out.push_str("{\"role\":\"document\",\"name\":");
     out.push_str(&quote(cap(&doc.name)));

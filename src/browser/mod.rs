@@ -155,30 +155,20 @@ async fn page_channel(
             // subscriptions belong to the session and reach all its connections on Firefox,
             // so one suffices there (a subscription costs Firefox a round trip through its
             // content processes, slow when a page is busy); Chromium's reach only the
-            // connection that made them
+            // connection that made them, so each command that acts makes its own
             let once = rec.browser == launch::BrowserKind::Firefox;
             let b = std::sync::Arc::new(b);
-            let mut task = None;
-            if once && !rec.bidi_subscribed {
-                if subscribe(&b).await {
-                    rec.bidi_subscribed = true;
-                    if let Err(e) = session::save(rec) {
-                        debug!(error = %e, "session record not saved");
-                    }
+            if once && !rec.bidi_subscribed && crate::engine::subscribe(&b).await {
+                rec.bidi_subscribed = true;
+                if let Err(e) = session::save(rec) {
+                    debug!(error = %e, "session record not saved");
                 }
-            } else if !once {
-                // the driver's answer is awaited by the first action, not before the
-                // command starts (Page::subscribing)
-                let b = b.clone();
-                task = Some(tokio::spawn(async move {
-                    subscribe(&b).await;
-                }));
             }
             let mut page = Page::with_bidi(client, b, &top)
                 .with_devtools(devtools)
                 .with_direct(direct);
-            if let Some(t) = task {
-                page = page.subscribing(t);
+            if !once {
+                page = page.subscribe_when_needed();
             }
             // (only DevTools calls reach a realm by its id; Firefox never has one kept)
             if let Some(r) = rec.top_realm.as_ref().filter(|_| chromium) {
@@ -189,33 +179,6 @@ async fn page_channel(
         Err(e) => {
             debug!(error = %e, "BiDi connection failed: classic WebDriver only");
             (Page::classic(client), Some(NO_BIDI.into()))
-        }
-    }
-}
-
-/// Subscribes connection `b` to the events commands follow: dialogs, which are answered
-/// while an engine call waits, and downloads and navigations for the effects of actions
-/// (SPEC 8). A driver that does not know the download events refuses the whole
-/// subscription: dialogs alone then. False when not even those were taken.
-async fn subscribe(b: &crate::engine::bidi::Bidi) -> bool {
-    use crate::engine::bidi;
-    let all = [
-        bidi::Event::USER_PROMPT_OPENED,
-        bidi::Event::DOWNLOAD_WILL_BEGIN,
-        bidi::Event::DOWNLOAD_END,
-        // a navigation that may still become a download
-        bidi::Event::NAVIGATION_STARTED,
-    ];
-    let mut sub = b.send(&bidi::Subscribe::to(&all)).await;
-    if let Err(e) = &sub {
-        debug!(error = %e, "no download events");
-        sub = b.send(&bidi::Subscribe::to(&all[..1])).await;
-    }
-    match sub {
-        Ok(_) => true,
-        Err(e) => {
-            debug!(error = %e, "no dialog events");
-            false
         }
     }
 }

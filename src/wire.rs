@@ -243,7 +243,7 @@ impl<'de> Deserialize<'de> for WireSnapshot {
                 let mut url: Option<String> = None;
                 let mut title = None;
                 let mut snapshot = None;
-                let mut roles: Vec<String> = Vec::new();
+                let mut roles: Option<Vec<String>> = None;
                 let mut count = 0usize;
                 let mut nodes: Option<Vec<WireNode>> = None;
                 let mut raw: Option<Vec<RawNode>> = None;
@@ -259,18 +259,19 @@ impl<'de> Deserialize<'de> for WireSnapshot {
                         Field::Url => url = Some(m.next_value()?),
                         Field::Title => title = Some(m.next_value()?),
                         Field::Snapshot => snapshot = Some(m.next_value()?),
-                        Field::Roles => roles = m.next_value()?,
+                        Field::Roles => roles = Some(m.next_value()?),
                         Field::Count => count = m.next_value()?,
-                        Field::Nodes => match &url {
-                            Some(u) => {
+                        // straight into WireNodes only once what they are read with is known
+                        Field::Nodes => match (&url, &roles) {
+                            (Some(u), Some(r)) => {
                                 nodes = Some(m.next_value_seed(NodeList {
-                                    roles: &roles,
+                                    roles: r,
                                     origin: origin_of(u),
                                     count,
                                 })?);
                                 raw = None;
                             }
-                            None => raw = Some(m.next_value()?),
+                            _ => raw = Some(m.next_value()?),
                         },
                         Field::Frames => frames = m.next_value()?,
                         Field::Viewport => viewport = Some(m.next_value()?),
@@ -285,6 +286,7 @@ impl<'de> Deserialize<'de> for WireSnapshot {
                     }
                 }
                 let url = url.ok_or_else(|| de::Error::missing_field("url"))?;
+                let roles = roles.unwrap_or_default();
                 let nodes = match (nodes, raw) {
                     (_, Some(raw)) => {
                         let origin = origin_of(&url);
@@ -663,6 +665,8 @@ mod tests {
             "{{\"kind\":\"snapshot\",{nodes},{roles},\"url\":\"http://h:1/a\",\"title\":\"T\",\"snapshot\":1,{tail}}}"
         );
         assert_eq!(summary(&late), ours);
+        let roles_last = format!("{{{head},{nodes},{roles},{tail}}}");
+        assert_eq!(summary(&roles_last), ours);
         assert_eq!(summary(&format!("{{{head},{roles},{nodes},{tail}}}")), ours);
         let huge = format!("{{{head},{roles},\"count\":18446744073709551615,{nodes},{tail}}}");
         assert_eq!(summary(&huge), ours);

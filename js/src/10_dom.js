@@ -238,18 +238,6 @@ function flatChildren(node) {
   return out;
 }
 
-/**
- * Pushes flatChildren(node) onto `stack` last first (so they pop in order), without the
- * intermediate array in the common case (no shadow root, not a slot with assigned nodes).
- */
-function pushFlatChildrenRev(stack, node) {
-  if (isElement(node) && (shadowRootAny(node) || localNameOf(node) === "slot")) {
-    const kids = flatChildren(node);
-    for (let i = kids.length - 1; i >= 0; i--) push(stack, kids[i]);
-    return;
-  }
-  for (let c = lastChildOf(node); c; c = previousSiblingOf(c)) push(stack, c);
-}
 
 const NEVER_RENDERED = new $Set([
   "script", "style", "noscript", "template", "head", "meta", "link", "title", "base",

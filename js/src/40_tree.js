@@ -120,8 +120,9 @@ function ariaDisabledUp(el) {
  * tag's level) is asked either way. attrs: whether el has attributes at all.
  */
 function statesOf(el, role, tag, focusedEl, verbose, attrs) {
-  const s = {};
-  let any = false;
+  // the states object only once there is a state: most nodes have none (an empty object a
+  // node was a thirtieth of a walk's allocation)
+  let s = null;
   if (setHas(CHECKABLE, role)) {
     let c;
     if (tag === "input" && (role === "checkbox" || role === "radio" || role === "switch")) {
@@ -129,73 +130,75 @@ function statesOf(el, role, tag, focusedEl, verbose, attrs) {
       const ac = attrs ? ariaBool(el, "aria-checked") : undefined;
       if (c === false && ac === "mixed" && role === "checkbox") c = "mixed";
     } else c = attrs ? ariaBool(el, "aria-checked") : undefined;
-    if (c) { s.checked = c; any = true; }
+    if (c) { s = s || {}; s.checked = c; }
   }
-  if (isDisabled(el, role)) { s.disabled = true; any = true; }
+  if (isDisabled(el, role)) { s = s || {}; s.disabled = true; }
   let ex = attrs ? ariaBool(el, "aria-expanded") : undefined;
   if (ex === undefined && setHas(EXPANDABLE_NATIVE, tag)) {
     const p = parentElementOf(el);
     if (p && localNameOf(p) === "details") ex = !!detailsOpenOf(p);
   }
-  if (ex === true || ex === false) { s.expanded = ex; any = true; }
+  if (ex === true || ex === false) { s = s || {}; s.expanded = ex; }
   if (setHas(SELECTABLE, role)) {
     let sel = attrs ? ariaBool(el, "aria-selected") : undefined;
     if (sel === undefined && tag === "option") sel = optionSelectedOf(el);
-    if (sel === true) { s.selected = true; any = true; }
+    if (sel === true) { s = s || {}; s.selected = true; }
   }
-  if (attrs && attrStates(el, tag, s)) any = true;
+  if (attrs) s = attrStates(el, tag, s);
   // A frame holding the focus is not itself focused: the element inside it is (and a
   // cross-origin frame's own walk marks it).
-  if (focusedEl === el && tag !== "iframe" && tag !== "frame") { s.focused = true; any = true; }
+  if (focusedEl === el && tag !== "iframe" && tag !== "frame") { s = s || {}; s.focused = true; }
   // an invalid aria-level (not an integer of 1 or more) is ignored: the tag's level, or 2
   if (role === "heading") {
     let lv = attrs ? ariaLevel(el) : 0;
     if (!lv && tag.length === 2 && tag[0] === "h") lv = $Number(tag[1]) || 0;
     if (!lv) lv = 2;
-    s.level = lv; any = true;
+    s = s || {};
+    s.level = lv;
   } else if (role === "treeitem" || role === "listitem" || role === "row") {
     const lv = attrs ? ariaLevel(el) : 0;
-    if (lv) { s.level = lv; any = true; }
+    if (lv) { s = s || {}; s.level = lv; }
   }
-  if (verbose && attrs && verboseStates(el, tag, s)) any = true;
-  return any ? s : null;
+  if (verbose && attrs) s = verboseStates(el, tag, s);
+  return s;
 }
 
-/** pressed, required, readonly and invalid, from el's own attributes, into s; true when any. */
+/** pressed, required, readonly and invalid, from el's own attributes: s with them added (a
+ * new object when s is null and there is one), else s. */
 function attrStates(el, tag, s) {
-  let any = false;
   const pr = ariaBool(el, "aria-pressed");
-  if (pr === true || pr === "mixed") { s.pressed = pr; any = true; }
+  if (pr === true || pr === "mixed") { s = s || {}; s.pressed = pr; }
   if (hasAttr(el, "required") || ariaBool(el, "aria-required") === true) {
     if (tag === "input" || tag === "select" || tag === "textarea" || hasAttr(el, "aria-required")) {
-      s.required = true; any = true;
+      s = s || {};
+      s.required = true;
     }
   }
   if ((hasAttr(el, "readonly") && (tag === "input" || tag === "textarea")) || ariaBool(el, "aria-readonly") === true) {
-    s.readonly = true; any = true;
+    s = s || {};
+    s.readonly = true;
   }
   const inv = getAttr(el, "aria-invalid");
-  if (inv !== null && inv !== "false" && inv !== "") { s.invalid = true; any = true; }
-  return any;
+  if (inv !== null && inv !== "false" && inv !== "") { s = s || {}; s.invalid = true; }
+  return s;
 }
 
-/** The states only --verbose shows (all from el's own attributes), into s; true when any. */
+/** The states only --verbose shows (all from el's own attributes), added to s as attrStates. */
 function verboseStates(el, tag, s) {
-  let any = false;
   // aria-current: any value other than "false" (or empty) means true (WAI-ARIA 1.2)
   const cv = getAttr(el, "aria-current");
   const cl = cv === null ? "" : strLower(strTrim(cv));
-  if (cl && cl !== "false") { s.current = setHas(CURRENT_TOKENS, cl) ? cl : "true"; any = true; }
+  if (cl && cl !== "false") { s = s || {}; s.current = setHas(CURRENT_TOKENS, cl) ? cl : "true"; }
   const ml = ariaBool(el, "aria-modal");
-  if (ml === true) { s.modal = true; any = true; }
+  if (ml === true) { s = s || {}; s.modal = true; }
   // aria-haspopup, aria-orientation: an unknown value is the default (false, undefined)
   const hp = ariaToken(el, "aria-haspopup", HASPOPUP_TOKENS);
-  if (hp) { s.haspopup = hp; any = true; }
+  if (hp) { s = s || {}; s.haspopup = hp; }
   const ms = ariaBool(el, "aria-multiselectable");
-  if (ms === true || (tag === "select" && hasAttr(el, "multiple"))) { s.multiselectable = true; any = true; }
+  if (ms === true || (tag === "select" && hasAttr(el, "multiple"))) { s = s || {}; s.multiselectable = true; }
   const or = ariaToken(el, "aria-orientation", ORIENTATION_TOKENS);
-  if (or) { s.orientation = or; any = true; }
-  return any;
+  if (or) { s = s || {}; s.orientation = or; }
+  return s;
 }
 
 /** The value shown after `:` for controls (text of a field, selected option, range value). */

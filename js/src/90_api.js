@@ -423,8 +423,9 @@ function asciiJson(s) {
   const all = re(NON_ASCII, "g");
   const limit = s.length / ESCAPE_SHARE;
   let n = 0;
-  // (an exec that finds nothing more sets lastIndex back to 0, ready for the replace)
-  while (reExec(all, s) !== null) if (++n > limit) return s;
+  // (a test that finds nothing more sets lastIndex back to 0, ready for the replace)
+  // test, not exec: a global test moves lastIndex without making a match array
+  while (reTest(all, s)) if (++n > limit) return s;
   return n ? strReplace(s, all, escapeUnit) : s;
 }
 

@@ -238,7 +238,6 @@ function flatChildren(node) {
   return out;
 }
 
-
 const NEVER_RENDERED = new $Set([
   "script", "style", "noscript", "template", "head", "meta", "link", "title", "base",
   "param", "source", "track",

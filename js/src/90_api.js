@@ -423,8 +423,8 @@ function asciiJson(s) {
   const all = re(NON_ASCII, "g");
   const limit = s.length / ESCAPE_SHARE;
   let n = 0;
-  // (a test that finds nothing more sets lastIndex back to 0, ready for the replace)
-  // test, not exec: a global test moves lastIndex without making a match array
+  // a global test moves lastIndex without making a match array (as exec would), and one
+  // that finds nothing more sets it back to 0, ready for the replace
   while (reTest(all, s)) if (++n > limit) return s;
   return n ? strReplace(s, all, escapeUnit) : s;
 }

@@ -358,6 +358,7 @@ const formSubmit = method(FormP, "submit");
 const formControlsLength = getter(D.HTMLFormControlsCollection.prototype, "length");
 const formControlsItem = method(D.HTMLFormControlsCollection.prototype, "item");
 const eventDefaultPrevented = getter(R.Event.prototype, "defaultPrevented");
+const eventComposedPath = method(R.Event.prototype, "composedPath");
 const removeListener = method(R.EventTarget.prototype, "removeEventListener");
 const inputSetSelectionRange = method(D.HTMLInputElement.prototype, "setSelectionRange");
 const textareaSetSelectionRange = method(D.HTMLTextAreaElement.prototype, "setSelectionRange");

@@ -56,11 +56,53 @@ function noteAnnouncements(records) {
   }
 }
 
+// A click that follows a link marked for download (`<a download>`, `<area download>`: HTML
+// "follow the hyperlink" then downloads instead of navigating) makes the browser fetch the
+// file; its download begins only once the response is in, which can be after the page has
+// settled, with no navigation to announce it. The click is kept (its defaultPrevented is
+// read when the effects are collected: a page may cancel the download in a later listener).
+let downloadClick = null;
+let clickDoc = null;
+
+/** Document click listener (capture): notes a click whose nearest link is a download link. */
+function noteClick(ev) {
+  if (!watching) return;
+  let path;
+  try {
+    path = eventComposedPath(ev);
+  } catch (_) {
+    return;
+  }
+  for (let i = 0; i < path.length; i++) {
+    const n = path[i];
+    // the path ends with the document and the window (not a node); a shadow root in it is
+    // followed by its host
+    let nt = 0;
+    try {
+      nt = nodeType(n);
+    } catch (_) {
+      break;
+    }
+    if (nt === DOCUMENT_NODE) break;
+    if (nt !== ELEMENT_NODE) continue;
+    const t = localNameOf(n);
+    if ((t === "a" || t === "area") && hasAttr(n, "href")) {
+      if (hasAttr(n, "download")) downloadClick = ev;
+      return;
+    }
+  }
+}
+
 /** Starts recording what the next action does. */
 function watchEffects() {
   watching = true;
   watchSince = $now();
   announced = [];
+  downloadClick = null;
+  if (clickDoc !== document) {
+    addListener(document, "click", noteClick, true);
+    clickDoc = document;
+  }
   mutationHook = noteAnnouncements;
   observeDoc(document);
   return { kind: "ok", since: watchSince, url: clean(docURLOf(document), 4096),
@@ -75,7 +117,9 @@ function watchEffects() {
  */
 function collectEffects() {
   const since = watching ? watchSince : 0;
-  const out = { kind: "ok", announced: announced, http_errors: [], status: 0, url: clean(docURLOf(document), 4096), fresh: !watching };
+  const out = { kind: "ok", announced: announced, http_errors: [], status: 0, url: clean(docURLOf(document), 4096), fresh: !watching,
+    download_link: downloadClick !== null && !eventDefaultPrevented(downloadClick) };
+  downloadClick = null;
   watching = false;
   mutationHook = null;
   announced = [];

@@ -230,6 +230,7 @@ async fn downloads(
     artifacts: Option<&Path>,
     b: &Browser,
     before_url: &str,
+    download_link: bool,
 ) -> Vec<Download> {
     let mut begun = Vec::new();
     let mut ended = Vec::new();
@@ -247,9 +248,10 @@ async fn downloads(
     }
     // A navigation of the tab that began during the action and left it on its document may
     // still become a download: the browser says so only once the response is in, which can
-    // be after a click that changed nothing in the page has settled (a link to a file).
+    // be after a click that changed nothing in the page has settled (a link to a file). So
+    // may a followed download link (`<a download>`), which starts no navigation at all.
     let stayed = begun.is_empty()
-        && navigated
+        && (navigated || download_link)
         && strip_fragment(&b.url().await) == strip_fragment(before_url);
     let decided = |e: &Event| matches!(e, Event::DownloadWillBegin(_));
     if stayed && let Ok(e) = events.wait_for(DOWNLOAD_DECIDED, decided).await {
@@ -338,10 +340,11 @@ fn finish(
 /// After an action (and its settling): what it did.
 pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) -> Effects {
     let mut out = Effects::default();
-    if let Some(ev) = before.events {
-        out.download = downloads(ev, artifacts, b, &before.url).await;
-    }
+    // first: the page says whether a download link was followed
     let reply: EffectsReply = ask(b, Method::Effects).await.unwrap_or_default();
+    if let Some(ev) = before.events {
+        out.download = downloads(ev, artifacts, b, &before.url, reply.download_link).await;
+    }
     let url = if reply.url.is_empty() {
         b.url().await
     } else {

@@ -422,6 +422,10 @@ pub struct EffectsReply {
     /// The document is newer than the `watch` call (the action navigated).
     #[serde(default)]
     pub fresh: bool,
+    /// A click followed a download link (`<a download>`) and the page did not cancel it:
+    /// a download is on its way even if the browser has not announced it yet.
+    #[serde(default)]
+    pub download_link: bool,
 }
 
 /// One failed request (Resource Timing: no method is known).

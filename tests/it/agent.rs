@@ -21,6 +21,10 @@ pub fn tests() -> Vec<Test> {
         ("agent::secrets_are_masked_unless_revealed", secrets_masked),
         ("agent::effects_name_what_an_action_did", effects_of_actions),
         (
+            "agent::a_download_link_that_answers_late_is_still_reported",
+            late_download_link,
+        ),
+        (
             "agent::a_toast_after_a_server_answer_is_announced",
             toast_after_server_answer,
         ),
@@ -434,6 +438,109 @@ fn effects_of_actions(c: &Ctx) {
             .ends_with("/html/agent/no-such-page.html"),
         "{r:#}"
     );
+}
+
+/// A server on 127.0.0.1 whose page links to a file it sends `late` after being asked: a
+/// download link (`<a download>`) starts no navigation, and its download begins only once
+/// the response is in, after the click has settled.
+struct LateFileServer {
+    base: String,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+const LATE_CSV: &[u8] = b"month;total\n11;42.00\n";
+
+impl LateFileServer {
+    fn start(late: std::time::Duration) -> LateFileServer {
+        use std::io::{Read, Write};
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        l.set_nonblocking(true).unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = stop.clone();
+        let thread = std::thread::spawn(move || {
+            while !stopped.load(std::sync::atomic::Ordering::SeqCst) {
+                let Ok((mut sock, _)) = l.accept() else {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                    continue;
+                };
+                std::thread::spawn(move || {
+                    let _ = sock.set_nonblocking(false);
+                    let mut buf = [0u8; 4096];
+                    let n = sock.read(&mut buf).unwrap_or(0);
+                    let req = String::from_utf8_lossy(&buf[..n]);
+                    let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
+                    let (status, kind, body): (&str, &str, Vec<u8>) = match path.as_str() {
+                        "/" => (
+                            "200 OK",
+                            "text/html; charset=utf-8",
+                            b"<!doctype html><title>Late file</title>\
+                              <a href=\"/late.csv\" download=\"late report.csv\">Late report</a>"
+                                .to_vec(),
+                        ),
+                        "/late.csv" => {
+                            std::thread::sleep(late);
+                            ("200 OK", "text/csv", LATE_CSV.to_vec())
+                        }
+                        _ => ("404 Not Found", "text/plain", b"not found".to_vec()),
+                    };
+                    let head = format!(
+                        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
+                         Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+                        body.len()
+                    );
+                    let _ = sock.write_all(head.as_bytes());
+                    let _ = sock.write_all(&body);
+                });
+            }
+        });
+        LateFileServer {
+            base: format!("http://{addr}/"),
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for LateFileServer {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// A followed download link whose file comes well after the click has settled (no
+/// navigation, no DOM change) is still reported, complete, with its bytes (SPEC 8 effects):
+/// the page tells the host that a download link was followed, and the host waits for the
+/// download to begin.
+fn late_download_link(c: &Ctx) {
+    use serde_json::json;
+    let server = LateFileServer::start(std::time::Duration::from_millis(1500));
+    let t = c.ok(&["snapshot", &server.base, "--inline-limit", "0"]);
+    let link = crate::common::ref_of(&t, "link \"Late report\"");
+    let art = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("steps.json");
+    std::fs::write(&f, json!([{"click": link}]).to_string()).unwrap();
+    let o = c.run(&[
+        "run",
+        f.to_str().unwrap(),
+        "--inline-limit",
+        "0",
+        "--artifacts",
+        art.path().to_str().unwrap(),
+    ]);
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let d = &r["steps"][0]["effects"]["download"][0];
+    assert_eq!(d["file"], "late report.csv", "{r:#}");
+    assert_eq!(d["status"], "complete", "{r:#}");
+    let path = std::path::PathBuf::from(d["path"].as_str().unwrap());
+    assert_eq!(path.parent(), Some(art.path()), "{r:#}");
+    assert_eq!(std::fs::read(&path).unwrap(), LATE_CSV, "{r:#}");
+    drop(server);
 }
 
 /// A closed select shows its value and option count, not its options (SPEC 8); JSON keeps

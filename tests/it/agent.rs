@@ -275,10 +275,17 @@ fn secrets_masked(c: &Ctx) {
 
 /// Runs a step list in the suite's session; returns the result JSON.
 fn run_steps(c: &Ctx, steps: &serde_json::Value) -> serde_json::Value {
+    run_steps_with(c, steps, &[])
+}
+
+/// [`run_steps`] with more `run` options (`--artifacts DIR`).
+fn run_steps_with(c: &Ctx, steps: &serde_json::Value, more: &[&str]) -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("steps.json");
     std::fs::write(&f, steps.to_string()).unwrap();
-    let o = c.run(&["run", f.to_str().unwrap(), "--inline-limit", "0"]);
+    let mut args = vec!["run", f.to_str().unwrap(), "--inline-limit", "0"];
+    args.extend_from_slice(more);
+    let o = c.run(&args);
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
         panic!(
             "result JSON ({e}): {}\nstderr: {}",
@@ -390,39 +397,18 @@ fn effects_of_actions(c: &Ctx) {
     // downloads: a link's file and a client-side export (a Blob URL whose proposed name
     // climbs out of the folder), moved into the artifacts directory under a safe name
     let art = tempfile::tempdir().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("steps.json");
-    std::fs::write(
-        &f,
-        json!([{"click": report}, {"click": export}]).to_string(),
-    )
-    .unwrap();
-    let o = c.run(&[
-        "run",
-        f.to_str().unwrap(),
-        "--inline-limit",
-        "0",
-        "--artifacts",
-        art.path().to_str().unwrap(),
-    ]);
-    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let d = &r["steps"][0]["effects"]["download"][0];
-    assert_eq!(d["file"], "Q3 report.csv", "{r:#}");
-    assert_eq!(d["status"], "complete", "{r:#}");
-    let path = std::path::PathBuf::from(d["path"].as_str().unwrap());
-    assert_eq!(path.parent(), Some(art.path()), "{r:#}");
-    let want = std::fs::read(c.fixtures.join("html/agent/report.csv")).unwrap();
-    assert_eq!(std::fs::read(&path).unwrap(), want, "{r:#}");
-    assert_eq!(d["bytes"], want.len(), "{r:#}");
-    let d = &r["steps"][1]["effects"]["download"][0];
-    assert_eq!(d["status"], "complete", "{r:#}");
-    let path = std::path::PathBuf::from(d["path"].as_str().unwrap());
-    assert_eq!(path.parent(), Some(art.path()), "{r:#}");
-    assert_eq!(
-        std::fs::read(&path).unwrap(),
-        b"id;total\n1;31.90\n",
-        "{r:#}"
+    let r = run_steps_with(
+        c,
+        &json!([{"click": report}, {"click": export}]),
+        &["--artifacts", art.path().to_str().unwrap()],
     );
+    let (d, got) = downloaded(&r, 0, art.path());
+    assert_eq!(d["file"], "Q3 report.csv", "{r:#}");
+    let want = std::fs::read(c.fixtures.join("html/agent/report.csv")).unwrap();
+    assert_eq!(got, want, "{r:#}");
+    assert_eq!(d["bytes"], want.len(), "{r:#}");
+    let (_, got) = downloaded(&r, 1, art.path());
+    assert_eq!(got, b"id;total\n1;31.90\n", "{r:#}");
     let summary = r["changes"]["summary"].as_str().unwrap_or("");
     assert!(summary.contains("Downloaded \"Q3 report.csv\" ("), "{r:#}");
     let listed = r["artifacts"].to_string();
@@ -440,76 +426,64 @@ fn effects_of_actions(c: &Ctx) {
     );
 }
 
-/// A server on 127.0.0.1 whose page links to a file it sends `late` after being asked: a
-/// download link (`<a download>`) starts no navigation, and its download begins only once
-/// the response is in, after the click has settled.
-struct LateFileServer {
-    base: String,
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
+/// The first download step `step` of run result `r` reported: complete and moved into
+/// `art`; the entry and the file's bytes.
+fn downloaded(
+    r: &serde_json::Value,
+    step: usize,
+    art: &std::path::Path,
+) -> (serde_json::Value, Vec<u8>) {
+    let d = &r["steps"][step]["effects"]["download"][0];
+    assert_eq!(d["status"], "complete", "{r:#}");
+    let path = std::path::PathBuf::from(
+        d["path"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no download path: {r:#}")),
+    );
+    assert_eq!(path.parent(), Some(art), "{r:#}");
+    let bytes = std::fs::read(&path).unwrap();
+    (d.clone(), bytes)
 }
 
+/// The file [`late_file_server`] sends.
 const LATE_CSV: &[u8] = b"month;total\n11;42.00\n";
 
-impl LateFileServer {
-    fn start(late: std::time::Duration) -> LateFileServer {
-        use std::io::{Read, Write};
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = l.local_addr().unwrap();
-        l.set_nonblocking(true).unwrap();
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let stopped = stop.clone();
-        let thread = std::thread::spawn(move || {
-            while !stopped.load(std::sync::atomic::Ordering::SeqCst) {
-                let Ok((mut sock, _)) = l.accept() else {
-                    std::thread::sleep(std::time::Duration::from_millis(10));
-                    continue;
-                };
-                std::thread::spawn(move || {
-                    let _ = sock.set_nonblocking(false);
-                    let mut buf = [0u8; 4096];
-                    let n = sock.read(&mut buf).unwrap_or(0);
-                    let req = String::from_utf8_lossy(&buf[..n]);
-                    let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
-                    let (status, kind, body): (&str, &str, Vec<u8>) = match path.as_str() {
-                        "/" => (
-                            "200 OK",
-                            "text/html; charset=utf-8",
-                            b"<!doctype html><title>Late file</title>\
-                              <a href=\"/late.csv\" download=\"late report.csv\">Late report</a>"
-                                .to_vec(),
-                        ),
-                        "/late.csv" => {
-                            std::thread::sleep(late);
-                            ("200 OK", "text/csv", LATE_CSV.to_vec())
-                        }
-                        _ => ("404 Not Found", "text/plain", b"not found".to_vec()),
-                    };
-                    let head = format!(
-                        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
-                         Cache-Control: no-store\r\nConnection: close\r\n\r\n",
-                        body.len()
-                    );
-                    let _ = sock.write_all(head.as_bytes());
-                    let _ = sock.write_all(&body);
-                });
-            }
+/// A server on 127.0.0.1 whose page links to a file it sends `late` after being asked: a
+/// download link (`<a download>`) starts no navigation, and its download begins only once
+/// the response is in, after the click has settled. Each request is answered on a thread of
+/// its own, so the late file holds up nothing else.
+fn late_file_server(late: std::time::Duration) -> crate::common::LocalServer {
+    use std::io::{Read, Write};
+    crate::common::LocalServer::start(std::time::Duration::from_secs(60), move |mut sock| {
+        std::thread::spawn(move || {
+            let _ = sock.set_nonblocking(false);
+            let mut buf = [0u8; 4096];
+            let n = sock.read(&mut buf).unwrap_or(0);
+            let req = String::from_utf8_lossy(&buf[..n]);
+            let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
+            let (status, kind, body): (&str, &str, Vec<u8>) = match path.as_str() {
+                "/" => (
+                    "200 OK",
+                    "text/html; charset=utf-8",
+                    b"<!doctype html><title>Late file</title>\
+                      <a href=\"/late.csv\" download=\"late report.csv\">Late report</a>"
+                        .to_vec(),
+                ),
+                "/late.csv" => {
+                    std::thread::sleep(late);
+                    ("200 OK", "text/csv", LATE_CSV.to_vec())
+                }
+                _ => ("404 Not Found", "text/plain", b"not found".to_vec()),
+            };
+            let head = format!(
+                "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
+                 Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = sock.write_all(head.as_bytes());
+            let _ = sock.write_all(&body);
         });
-        LateFileServer {
-            base: format!("http://{addr}/"),
-            stop,
-            thread: Some(thread),
-        }
-    }
-}
-
-impl Drop for LateFileServer {
-    fn drop(&mut self) {
-        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
+    })
 }
 
 /// A followed download link whose file comes well after the click has settled (no
@@ -518,28 +492,19 @@ impl Drop for LateFileServer {
 /// download to begin.
 fn late_download_link(c: &Ctx) {
     use serde_json::json;
-    let server = LateFileServer::start(std::time::Duration::from_millis(1500));
-    let t = c.ok(&["snapshot", &server.base, "--inline-limit", "0"]);
+    let server = late_file_server(std::time::Duration::from_millis(1500));
+    let base = format!("http://{}/", server.addr);
+    let t = c.ok(&["snapshot", &base, "--inline-limit", "0"]);
     let link = crate::common::ref_of(&t, "link \"Late report\"");
     let art = tempfile::tempdir().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("steps.json");
-    std::fs::write(&f, json!([{"click": link}]).to_string()).unwrap();
-    let o = c.run(&[
-        "run",
-        f.to_str().unwrap(),
-        "--inline-limit",
-        "0",
-        "--artifacts",
-        art.path().to_str().unwrap(),
-    ]);
-    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let d = &r["steps"][0]["effects"]["download"][0];
+    let r = run_steps_with(
+        c,
+        &json!([{"click": link}]),
+        &["--artifacts", art.path().to_str().unwrap()],
+    );
+    let (d, got) = downloaded(&r, 0, art.path());
     assert_eq!(d["file"], "late report.csv", "{r:#}");
-    assert_eq!(d["status"], "complete", "{r:#}");
-    let path = std::path::PathBuf::from(d["path"].as_str().unwrap());
-    assert_eq!(path.parent(), Some(art.path()), "{r:#}");
-    assert_eq!(std::fs::read(&path).unwrap(), LATE_CSV, "{r:#}");
+    assert_eq!(got, LATE_CSV, "{r:#}");
     drop(server);
 }
 

@@ -209,3 +209,49 @@ impl Lcg {
         xs[self.next(xs.len() as u64) as usize]
     }
 }
+
+/// A server on 127.0.0.1 for one test: each connection it accepts goes to `serve`, on the
+/// server's thread, until the server is dropped or `until` has passed. Ending drops `serve`
+/// and whatever it kept (connections it held are closed).
+pub struct LocalServer {
+    pub addr: std::net::SocketAddr,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl LocalServer {
+    pub fn start(
+        until: std::time::Duration,
+        mut serve: impl FnMut(std::net::TcpStream) + Send + 'static,
+    ) -> LocalServer {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        l.set_nonblocking(true).unwrap();
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let stopped = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let start = std::time::Instant::now();
+            while start.elapsed() < until && !stopped.load(Ordering::SeqCst) {
+                match l.accept() {
+                    Ok((sock, _)) => serve(sock),
+                    Err(_) => std::thread::sleep(std::time::Duration::from_millis(10)),
+                }
+            }
+        });
+        LocalServer {
+            addr,
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for LocalServer {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}

@@ -253,44 +253,20 @@ fn beforeunload(c: &Ctx) {
     plain_works(c);
 }
 
-/// A server on 127.0.0.1 that accepts connections and never answers, until it is told to
-/// stop (or `hold` has passed); stopping closes the connections it held.
+/// A server on 127.0.0.1 that accepts connections and never answers, until it is dropped
+/// (or `hold` has passed); stopping closes the connections it held.
 struct SilentServer {
     url: String,
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    _server: crate::common::LocalServer,
 }
 
 impl SilentServer {
     fn start(hold: Duration) -> SilentServer {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = l.local_addr().unwrap();
-        l.set_nonblocking(true).unwrap();
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let stopped = stop.clone();
-        let thread = std::thread::spawn(move || {
-            let start = Instant::now();
-            let mut held = Vec::new();
-            while start.elapsed() < hold && !stopped.load(std::sync::atomic::Ordering::SeqCst) {
-                if let Ok((sock, _)) = l.accept() {
-                    held.push(sock);
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        });
+        let mut held = Vec::new();
+        let server = crate::common::LocalServer::start(hold, move |sock| held.push(sock));
         SilentServer {
-            url: format!("http://{addr}/never"),
-            stop,
-            thread: Some(thread),
-        }
-    }
-}
-
-impl Drop for SilentServer {
-    fn drop(&mut self) {
-        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
+            url: format!("http://{}/never", server.addr),
+            _server: server,
         }
     }
 }

@@ -230,7 +230,7 @@ async fn downloads(
     artifacts: Option<&Path>,
     b: &Browser,
     before_url: &str,
-    download_link: bool,
+    page: &EffectsReply,
 ) -> Vec<Download> {
     let mut begun = Vec::new();
     let mut ended = Vec::new();
@@ -250,8 +250,11 @@ async fn downloads(
     // still become a download: the browser says so only once the response is in, which can
     // be after a click that changed nothing in the page has settled (a link to a file). So
     // may a followed download link (`<a download>`), which starts no navigation at all.
+    // A navigation that committed a new document (the page says its document is newer than
+    // the action: a `goto` or `reload` of the same URL) did not become one.
     let stayed = begun.is_empty()
-        && (navigated || download_link)
+        && (navigated || page.download_link)
+        && !page.fresh
         && strip_fragment(&b.url().await) == strip_fragment(before_url);
     let decided = |e: &Event| matches!(e, Event::DownloadWillBegin(_));
     if stayed && let Ok(e) = events.wait_for(DOWNLOAD_DECIDED, decided).await {
@@ -343,7 +346,7 @@ pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) ->
     // first: the page says whether a download link was followed
     let reply: EffectsReply = ask(b, Method::Effects).await.unwrap_or_default();
     if let Some(ev) = before.events {
-        out.download = downloads(ev, artifacts, b, &before.url, reply.download_link).await;
+        out.download = downloads(ev, artifacts, b, &before.url, &reply).await;
     }
     let url = if reply.url.is_empty() {
         b.url().await

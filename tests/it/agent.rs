@@ -25,6 +25,10 @@ pub fn tests() -> Vec<Test> {
             late_download_link,
         ),
         (
+            "agent::a_new_document_does_not_wait_for_a_download",
+            new_document_waits_for_no_download,
+        ),
+        (
             "agent::a_toast_after_a_server_answer_is_announced",
             toast_after_server_answer,
         ),
@@ -506,6 +510,23 @@ fn late_download_link(c: &Ctx) {
     assert_eq!(d["file"], "late report.csv", "{r:#}");
     assert_eq!(got, LATE_CSV, "{r:#}");
     drop(server);
+}
+
+/// A `reload` or a `goto` to the same URL commits a new document: that navigation did not
+/// become a download, so the step does not wait the 2 s a navigation that left the tab on its
+/// document may take to turn into one (with that wait, neither step could take under 2 s).
+fn new_document_waits_for_no_download(c: &Ctx) {
+    use serde_json::json;
+    let url = c.url("html/twin/plain.html");
+    c.ok(&["goto", &url]);
+    let r = run_steps(c, &json!([{"goto": url}, {"reload": true}]));
+    for (i, step) in r["steps"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(step["status"], "ok", "step {i}: {r:#}");
+        assert!(step["effects"]["download"].is_null(), "step {i}: {r:#}");
+        let ms = step["ms"].as_f64().unwrap();
+        assert!(ms < 2000.0, "step {i} took {ms} ms: {r:#}");
+    }
+    assert_eq!(r["context"]["url"], url.as_str(), "{r:#}");
 }
 
 /// A closed select shows its value and option count, not its options (SPEC 8); JSON keeps

@@ -432,9 +432,11 @@ async fn call_raw_top(client: &Client, method: &str, args: &str) -> Result<Strin
 /// Evaluates a user's expression (`eval` steps) in the page's main world and returns its
 /// value (arbitrary JSON, passed on as it is). The driver's script endpoint first; on a page
 /// whose replaced built-ins break the driver's own wrapper, DevTools' `Runtime.evaluate`
-/// (awaiting a promise result).
+/// (awaiting a promise result). The ref mirror is brought up to date first when the
+/// expression names it (see [`names_mirror`]).
 pub async fn evaluate_user(page: &Page, expr: &str) -> Result<Value> {
     if page.isolated()
+        && names_mirror(expr)
         && let Err(e) = sync_mirror(page).await
     {
         debug!(error = %e, "ref mirror not updated");
@@ -453,6 +455,92 @@ pub async fn evaluate_user(page: &Page, expr: &str) -> Result<Value> {
     }
 }
 
+/// Whether an `eval` expression names the page's ref mirror (`window.__ariaRefs`, SPEC 7).
+/// Bringing the mirror up to date hands every ref's element across the BiDi channel twice
+/// (out of the sandbox, into the main world): about 0.8 s after a snapshot of a
+/// 10,000-element page (2,000 refs), so an expression that does not name it is spared that.
+fn names_mirror(expr: &str) -> bool {
+    expr.contains("__ariaRefs")
+}
+
+/// Starts a mirror update in the page's main world: a listener (capture phase, on the
+/// window: first on every event's path) that keeps, in order, the targets of events of a
+/// new random type, which it returns. Its state waits under that name on the window.
+const MIRROR_LISTEN: &str = "function(){ var t = 'ariasnap-mirror-' + Math.random().toString(36).slice(2); \
+     var got = []; var h = function(e){ got[got.length] = e.target; }; \
+     window.addEventListener(t, h, true); \
+     Object.defineProperty(window, t, { value: { got: got, h: h }, configurable: true, enumerable: false }); \
+     return t; }";
+
+/// In the engine's sandbox, for an update of type `t`: an event of that type at each ref's
+/// element of the current document's own tree, in the order of the refs. Returns the
+/// engine's counters (the JSON text of its `stats` entry point), the refs those events went
+/// to (space separated, in order), then `[ref, element, ...]` of the refs in shadow trees
+/// (an event seen from the window has their host as its target), handed over as shared
+/// ids.
+const MIRROR_SEND: &str = "function(t){ var a = window.__ariaRefs; var out = ['', '']; \
+     if (!a) return out; out[0] = a.call('stats', '{}'); var ks = Object.keys(a); var sent = []; \
+     for (var i = 0; i < ks.length; i++) { var el = a[ks[i]]; \
+       if (!el || el.ownerDocument !== document) continue; \
+       if (el.getRootNode() === document) { sent[sent.length] = ks[i]; el.dispatchEvent(new CustomEvent(t)); } \
+       else { out[out.length] = ks[i]; out[out.length] = el; } } \
+     out[1] = sent.join(' '); return out; }";
+
+/// Ends an update in the main world: the events' targets paired with the refs they went to
+/// (arguments: type, counters, refs, then ref and element pairs), as a frozen object
+/// defined as `window.__ariaRefs` with the counters under the non-enumerable key `stats`.
+/// False, and nothing defined, when the events seen do not match the refs sent (the page
+/// stopped or added some): the caller then hands every element over by shared id.
+const MIRROR_SET: &str = "function(t, stats, sent){ var st = window[t]; \
+     if (!st) return false; window.removeEventListener(t, st.h, true); delete window[t]; \
+     var refs = sent ? sent.split(' ') : []; if (refs.length !== st.got.length) return false; \
+     var o = Object.create(null); \
+     Object.defineProperty(o, 'stats', { value: stats, enumerable: false }); \
+     for (var i = 0; i < refs.length; i++) o[refs[i]] = st.got[i]; \
+     for (var j = 3; j + 1 < arguments.length; j += 2) o[arguments[j]] = arguments[j + 1]; \
+     Object.freeze(o); \
+     try { Object.defineProperty(window, '__ariaRefs', { value: o, configurable: true, enumerable: false, writable: false }); } catch (e) {} \
+     return true; }";
+
+/// Copies the engine's refs of the current document into the page's main world as
+/// `window.__ariaRefs` (for `eval` steps), where the page may read and even replace it:
+/// actions resolve refs in the engine's sandbox only (SPEC 7). The elements cross from the
+/// sandbox as events dispatched on them, caught in the main world: handing each over by
+/// shared id (out of the sandbox, into the main world) cost about 0.8 s for the 2,000 refs
+/// of a 10,000-element page.
+async fn sync_mirror(page: &Page) -> Result<()> {
+    match sync_mirror_by_events(page).await {
+        Ok(true) => Ok(()),
+        other => {
+            debug!(
+                ?other,
+                "ref mirror: no update by events; handing elements over by id"
+            );
+            sync_mirror_by_ids(page).await
+        }
+    }
+}
+
+/// [`sync_mirror`] through events; false when the events seen did not match the refs sent.
+async fn sync_mirror_by_events(page: &Page) -> Result<bool> {
+    let Value::String(t) = page.call_main_world(MIRROR_LISTEN, vec![]).await? else {
+        return Ok(false);
+    };
+    let v = page
+        .call_sandbox(MIRROR_SEND, vec![bidi::LocalValue::string(&t)], None)
+        .await?;
+    let items = v.items().unwrap_or_default();
+    let text = |i: usize| items.get(i).and_then(|s| s.as_str()).unwrap_or_default();
+    let stats = if text(0).is_empty() { "{}" } else { text(0) };
+    let mut args = vec![
+        bidi::LocalValue::string(&t),
+        bidi::LocalValue::string(stats),
+        bidi::LocalValue::string(text(1)),
+    ];
+    args.extend(shared_pairs(items.get(2..).unwrap_or_default()));
+    Ok(page.call_main_world(MIRROR_SET, args).await? == Value::Bool(true))
+}
+
 /// The refs of the current document's engine, as `[ref, element, ref, element, ...]`:
 /// elements of this document only (a main world reaches no other document's nodes by id).
 const MIRROR_ENTRIES: &str = "function(){ var a = window.__ariaRefs; var out = []; \
@@ -461,28 +549,33 @@ const MIRROR_ENTRIES: &str = "function(){ var a = window.__ariaRefs; var out = [
        if (el && el.ownerDocument === document) { out[out.length] = ks[i]; out[out.length] = el; } } \
      return out; }";
 
-/// Defines the page's read-only mirror of the ref map (SPEC 7): a frozen object, ref to
-/// element, replaced at each sync (its first pair is the engine's counters, as the JSON
-/// text of its `stats` entry point, under the non-enumerable key `stats`); the engine never
-/// reads it back.
-const MIRROR_SET: &str = "function(){ var o = Object.create(null); \
-     Object.defineProperty(o, 'stats', { value: arguments[1], enumerable: false }); \
-     for (var i = 2; i + 1 < arguments.length; i += 2) o[arguments[i]] = arguments[i + 1]; \
-     Object.freeze(o); \
-     try { Object.defineProperty(window, '__ariaRefs', { value: o, configurable: true, enumerable: false, writable: false }); } catch (e) {} }";
-
-/// Copies the engine's refs of the current document into the page's main world as
-/// `window.__ariaRefs` (for `eval` steps), where the page may read and even replace it:
-/// actions resolve refs in the engine's sandbox only.
-async fn sync_mirror(page: &Page) -> Result<()> {
+/// [`sync_mirror`] with every element handed over by shared id.
+async fn sync_mirror_by_ids(page: &Page) -> Result<()> {
     let v = page.call_sandbox(MIRROR_ENTRIES, vec![], None).await?;
     let items = v.items().unwrap_or_default();
     let stats = items.get(1).and_then(|s| s.as_str()).unwrap_or("{}");
     let mut args = vec![
-        bidi::LocalValue::string("stats"),
+        bidi::LocalValue::string(""),
         bidi::LocalValue::string(stats),
+        bidi::LocalValue::string(""),
     ];
-    for pair in items.get(2..).unwrap_or_default().chunks(2) {
+    args.extend(shared_pairs(items.get(2..).unwrap_or_default()));
+    page.call_main_world(MIRROR_SET_IDS, args).await?;
+    Ok(())
+}
+
+/// [`MIRROR_SET`] without events: the same object from the ref and element pairs alone.
+const MIRROR_SET_IDS: &str = "function(t, stats){ var o = Object.create(null); \
+     Object.defineProperty(o, 'stats', { value: stats, enumerable: false }); \
+     for (var j = 3; j + 1 < arguments.length; j += 2) o[arguments[j]] = arguments[j + 1]; \
+     Object.freeze(o); \
+     try { Object.defineProperty(window, '__ariaRefs', { value: o, configurable: true, enumerable: false, writable: false }); } catch (e) {} }";
+
+/// `[ref, element, ...]` remote values as call arguments: each ref's string and its element
+/// by shared id (pairs that are not both are left out).
+fn shared_pairs(items: &[bidi::RemoteValue]) -> Vec<bidi::LocalValue> {
+    let mut args = Vec::new();
+    for pair in items.chunks(2) {
         if let [r, el] = pair
             && let (Some(r), Some(id)) = (r.as_str(), el.shared_id())
         {
@@ -490,8 +583,7 @@ async fn sync_mirror(page: &Page) -> Result<()> {
             args.push(bidi::LocalValue::shared(id));
         }
     }
-    page.call_main_world(MIRROR_SET, args).await?;
-    Ok(())
+    args
 }
 
 /// The window's inner size `[width, height]` in CSS pixels.
@@ -580,6 +672,14 @@ pub async fn ready_state(client: &Client) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_an_expression_that_names_the_mirror_waits_for_it() {
+        assert!(names_mirror("window.__ariaRefs['s1e4'].textContent"));
+        assert!(names_mirror("JSON.parse(__ariaRefs.stats).walks"));
+        assert!(!names_mirror("document.title"));
+        assert!(!names_mirror("document.querySelectorAll('a').length"));
+    }
 
     #[test]
     fn bundle_is_one_iife_with_its_hash() {

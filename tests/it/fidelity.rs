@@ -526,9 +526,9 @@ impl fantoccini::wd::WebDriverCompatibleCommand for Computed {
 /// The browser's own computed role and label of the element behind each ref of the session's
 /// current page, asked through the suite's WebDriver session (the ref map is the page's
 /// `window.__ariaRefs`, ref -> element: the engine's own on the classic path, else its
-/// read-only mirror, which an `eval` step brings up to date).
+/// read-only mirror, which an `eval` step that names it brings up to date).
 fn browser_computed(c: &Ctx, refs: &[String]) -> Vec<(String, String)> {
-    crate::common::eval(c, "0");
+    crate::common::eval(c, "typeof window.__ariaRefs");
     let rec: Value = serde_json::from_str(
         &std::fs::read_to_string(
             c.home

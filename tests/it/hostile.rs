@@ -20,6 +20,10 @@ pub fn tests() -> Vec<Test> {
             "hostile::rewritten_mirror_cannot_redirect_a_click",
             rewritten_mirror,
         ),
+        (
+            "hostile::the_mirror_maps_refs_in_every_tree",
+            mirror_in_every_tree,
+        ),
         ("hostile::without_bidi_the_snapshot_says_so", without_bidi),
     ]
 }
@@ -125,6 +129,72 @@ fn tampered_twin(c: &Ctx) {
         after.contains("checkbox \"Gift wrap\" [checked]"),
         "{after}"
     );
+}
+
+/// The main world's mirror (SPEC 7) maps each ref of the document to its element, whether
+/// that element is in the document's own tree, in an open shadow tree or in a closed one
+/// (the elements of the document's tree cross as events dispatched on them, those in shadow
+/// trees by shared id); it has as many entries as the snapshot has refs, and the update
+/// leaves nothing on the window. On a page whose `addEventListener` does nothing, no event
+/// is caught, and every element crosses by shared id instead: the same mirror.
+fn mirror_in_every_tree(c: &Ctx) {
+    let pages: [(&str, &[(&str, &str)]); 3] = [
+        (
+            "html/twin/plain.html",
+            &[
+                ("link \"Home\"", "Home"),
+                ("link \"Docs\"", "Docs"),
+                ("button \"Pay\"", "Pay"),
+                ("button \"Cancel\"", "Cancel"),
+            ],
+        ),
+        (
+            "html/shadow/closed.html",
+            &[
+                ("button \"Pay now\"", "Pay now"),
+                ("button \"Continue\"", "Continue"),
+                ("link \"Plain link\"", "Plain link"),
+            ],
+        ),
+        (
+            "html/shadow/slots.html",
+            &[
+                ("button \"Shadow action\"", "Shadow action"),
+                ("link \"Deep link\"", "Deep link"),
+            ],
+        ),
+    ];
+    for silenced in [false, true] {
+        for (page, wanted) in pages {
+            let t = c.snapshot(page);
+            if silenced {
+                crate::common::eval(
+                    c,
+                    "(EventTarget.prototype.addEventListener = function () {}, 1)",
+                );
+            }
+            let all = crate::common::refs_in(&t);
+            let keys = crate::common::eval(c, "Object.keys(window.__ariaRefs).sort()");
+            let mut want_keys = all.clone();
+            want_keys.sort();
+            assert_eq!(
+                keys,
+                serde_json::json!(want_keys),
+                "{page} (silenced {silenced})\n{t}"
+            );
+            for (line, text) in wanted {
+                let r = ref_of(&t, line);
+                let got =
+                    crate::common::eval(c, &format!("window.__ariaRefs['{r}'].textContent.trim()"));
+                assert_eq!(got, *text, "{page} {r} (silenced {silenced})");
+            }
+            let left = crate::common::eval(
+                c,
+                "Object.getOwnPropertyNames(window).filter(function (k) { return k.indexOf('ariasnap') >= 0; }).length",
+            );
+            assert_eq!(left, 0, "{page} (silenced {silenced})");
+        }
+    }
 }
 
 /// The page's main world gets a read-only mirror of the ref map for `eval` steps (SPEC 7);

@@ -41,9 +41,7 @@ fn big_page_detail_levels_and_spill(c: &Ctx) {
     let url = c.url("html/big/generated.html?n=50000");
     let arts = tempfile::tempdir().unwrap();
     let arts_s = arts.path().to_str().unwrap();
-    // what the page holds, counted before any snapshot: an `eval` step copies the engine's
-    // refs into the page first (SPEC 7's `window.__ariaRefs`), which after a snapshot of
-    // this page is thousands of elements and some 10 s a call
+    // what the page holds
     c.ok(&["goto", &url]);
     let elements = eval(c, "document.getElementsByTagName('*').length")
         .as_u64()

@@ -1132,12 +1132,16 @@ impl Action {
         )
     }
 
-    /// Actions that may change the page (they drop the snapshot cache).
+    /// Actions that may change the page (they drop the snapshot cache, and the page's
+    /// reaction is settled before the step ends). `selectText` is one: the page hears of a
+    /// new selection from events queued after it (HTML's `select` for text controls, the
+    /// Selection API's `selectionchange`), and may rewrite itself then.
     pub fn modifies_page(&self) -> bool {
         self.is_visual()
             || matches!(
                 self,
-                Action::Reload(_)
+                Action::SelectText(_)
+                    | Action::Reload(_)
                     | Action::Back(_)
                     | Action::Forward(_)
                     | Action::Upload(_)

@@ -767,10 +767,10 @@ mod tests {
             Action::SelectText(a) => assert_eq!((a.start, a.end), (Some(2), Some(5))),
             o => panic!("{o:?}"),
         }
-        assert!(matches!(
-            ok(serde_json::json!({"selectText": "s1e4"})),
-            Action::SelectText(_)
-        ));
+        let sel = ok(serde_json::json!({"selectText": "s1e4"}));
+        assert!(matches!(sel, Action::SelectText(_)));
+        // the page hears of a selection from queued events: settled, but no viewport diff
+        assert!(sel.modifies_page() && !sel.is_visual());
         assert!(matches!(
             ok(serde_json::json!({"waitForNavigation": true})),
             Action::WaitForNavigation(_)

@@ -472,31 +472,32 @@ const MIRROR_LISTEN: &str = "function(){ var t = 'ariasnap-mirror-' + Math.rando
      Object.defineProperty(window, t, { value: { got: got, h: h }, configurable: true, enumerable: false }); \
      return t; }";
 
-/// In the engine's sandbox, for an update of type `t`: an event of that type at each ref's
-/// element of the current document's own tree, in the order of the refs. Returns the
-/// engine's counters (the JSON text of its `stats` entry point), the refs those events went
-/// to (space separated, in order), then `[ref, element, ...]` of the refs in shadow trees
-/// (an event seen from the window has their host as its target), handed over as shared
-/// ids.
+/// In the engine's sandbox, the refs of the current document (a main world reaches no other
+/// document's nodes by id). With an update type `t`: an event of that type at each ref's
+/// element of the document's own tree, in the order of the refs; without one (`''`), none.
+/// Returns the engine's counters (the JSON text of its `stats` entry point), the refs the
+/// events went to (space separated, in order), then `[ref, element, ...]` of the others
+/// (with events, those in shadow trees: seen from the window, an event there has their host
+/// as its target), handed over as shared ids.
 const MIRROR_SEND: &str = "function(t){ var a = window.__ariaRefs; var out = ['', '']; \
      if (!a) return out; out[0] = a.call('stats', '{}'); var ks = Object.keys(a); var sent = []; \
      for (var i = 0; i < ks.length; i++) { var el = a[ks[i]]; \
        if (!el || el.ownerDocument !== document) continue; \
-       if (el.getRootNode() === document) { sent[sent.length] = ks[i]; el.dispatchEvent(new CustomEvent(t)); } \
+       if (t && el.getRootNode() === document) { sent[sent.length] = ks[i]; el.dispatchEvent(new CustomEvent(t)); } \
        else { out[out.length] = ks[i]; out[out.length] = el; } } \
      out[1] = sent.join(' '); return out; }";
 
-/// Ends an update in the main world: the events' targets paired with the refs they went to
-/// (arguments: type, counters, refs, then ref and element pairs), as a frozen object
-/// defined as `window.__ariaRefs` with the counters under the non-enumerable key `stats`.
-/// False, and nothing defined, when the events seen do not match the refs sent (the page
-/// stopped or added some): the caller then hands every element over by shared id.
-const MIRROR_SET: &str = "function(t, stats, sent){ var st = window[t]; \
-     if (!st) return false; window.removeEventListener(t, st.h, true); delete window[t]; \
-     var refs = sent ? sent.split(' ') : []; if (refs.length !== st.got.length) return false; \
-     var o = Object.create(null); \
+/// Ends an update in the main world (arguments: type, counters, refs sent as events, then
+/// ref and element pairs): the events' targets paired with the refs they went to, and the
+/// pairs, as a frozen object defined as `window.__ariaRefs` with the counters under the
+/// non-enumerable key `stats`. False, and nothing defined, when the events seen do not
+/// match the refs sent (the page stopped or added some).
+const MIRROR_SET: &str = "function(t, stats, sent){ var o = Object.create(null); \
      Object.defineProperty(o, 'stats', { value: stats, enumerable: false }); \
-     for (var i = 0; i < refs.length; i++) o[refs[i]] = st.got[i]; \
+     if (t) { var st = window[t]; \
+       if (!st) return false; window.removeEventListener(t, st.h, true); delete window[t]; \
+       var refs = sent ? sent.split(' ') : []; if (refs.length !== st.got.length) return false; \
+       for (var i = 0; i < refs.length; i++) o[refs[i]] = st.got[i]; } \
      for (var j = 3; j + 1 < arguments.length; j += 2) o[arguments[j]] = arguments[j + 1]; \
      Object.freeze(o); \
      try { Object.defineProperty(window, '__ariaRefs', { value: o, configurable: true, enumerable: false, writable: false }); } catch (e) {} \
@@ -507,24 +508,30 @@ const MIRROR_SET: &str = "function(t, stats, sent){ var st = window[t]; \
 /// actions resolve refs in the engine's sandbox only (SPEC 7). The elements cross from the
 /// sandbox as events dispatched on them, caught in the main world: handing each over by
 /// shared id (out of the sandbox, into the main world) cost about 0.8 s for the 2,000 refs
-/// of a 10,000-element page.
+/// of a 10,000-element page. When the events do not match, every element goes by shared id.
 async fn sync_mirror(page: &Page) -> Result<()> {
-    match sync_mirror_by_events(page).await {
+    match push_mirror(page, true).await {
         Ok(true) => Ok(()),
         other => {
             debug!(
                 ?other,
                 "ref mirror: no update by events; handing elements over by id"
             );
-            sync_mirror_by_ids(page).await
+            push_mirror(page, false).await.map(|_| ())
         }
     }
 }
 
-/// [`sync_mirror`] through events; false when the events seen did not match the refs sent.
-async fn sync_mirror_by_events(page: &Page) -> Result<bool> {
-    let Value::String(t) = page.call_main_world(MIRROR_LISTEN, vec![]).await? else {
-        return Ok(false);
+/// One mirror update, its elements as events (`events`) or all by shared id; false when the
+/// events seen did not match the refs sent.
+async fn push_mirror(page: &Page, events: bool) -> Result<bool> {
+    let t = if events {
+        let Value::String(t) = page.call_main_world(MIRROR_LISTEN, vec![]).await? else {
+            return Ok(false);
+        };
+        t
+    } else {
+        String::new()
     };
     let v = page
         .call_sandbox(MIRROR_SEND, vec![bidi::LocalValue::string(&t)], None)
@@ -540,36 +547,6 @@ async fn sync_mirror_by_events(page: &Page) -> Result<bool> {
     args.extend(shared_pairs(items.get(2..).unwrap_or_default()));
     Ok(page.call_main_world(MIRROR_SET, args).await? == Value::Bool(true))
 }
-
-/// The refs of the current document's engine, as `[ref, element, ref, element, ...]`:
-/// elements of this document only (a main world reaches no other document's nodes by id).
-const MIRROR_ENTRIES: &str = "function(){ var a = window.__ariaRefs; var out = []; \
-     if (!a) return out; out[0] = 'stats'; out[1] = a.call('stats', '{}'); var ks = Object.keys(a); \
-     for (var i = 0; i < ks.length; i++) { var el = a[ks[i]]; \
-       if (el && el.ownerDocument === document) { out[out.length] = ks[i]; out[out.length] = el; } } \
-     return out; }";
-
-/// [`sync_mirror`] with every element handed over by shared id.
-async fn sync_mirror_by_ids(page: &Page) -> Result<()> {
-    let v = page.call_sandbox(MIRROR_ENTRIES, vec![], None).await?;
-    let items = v.items().unwrap_or_default();
-    let stats = items.get(1).and_then(|s| s.as_str()).unwrap_or("{}");
-    let mut args = vec![
-        bidi::LocalValue::string(""),
-        bidi::LocalValue::string(stats),
-        bidi::LocalValue::string(""),
-    ];
-    args.extend(shared_pairs(items.get(2..).unwrap_or_default()));
-    page.call_main_world(MIRROR_SET_IDS, args).await?;
-    Ok(())
-}
-
-/// [`MIRROR_SET`] without events: the same object from the ref and element pairs alone.
-const MIRROR_SET_IDS: &str = "function(t, stats){ var o = Object.create(null); \
-     Object.defineProperty(o, 'stats', { value: stats, enumerable: false }); \
-     for (var j = 3; j + 1 < arguments.length; j += 2) o[arguments[j]] = arguments[j + 1]; \
-     Object.freeze(o); \
-     try { Object.defineProperty(window, '__ariaRefs', { value: o, configurable: true, enumerable: false, writable: false }); } catch (e) {} }";
 
 /// `[ref, element, ...]` remote values as call arguments: each ref's string and its element
 /// by shared id (pairs that are not both are left out).

@@ -435,11 +435,18 @@ async fn call_raw_top(client: &Client, method: &str, args: &str) -> Result<Strin
 /// (awaiting a promise result). The ref mirror is brought up to date first when the
 /// expression names it (see [`names_mirror`]).
 pub async fn evaluate_user(page: &Page, expr: &str) -> Result<Value> {
-    if page.isolated()
-        && names_mirror(expr)
-        && let Err(e) = sync_mirror(page).await
-    {
-        debug!(error = %e, "ref mirror not updated");
+    if page.isolated() {
+        if names_mirror(expr) {
+            if let Err(e) = sync_mirror(page).await {
+                debug!(error = %e, "ref mirror not updated");
+            }
+        } else {
+            // a page that stopped answering holds this probe (BiDi), not a classic command
+            // that the driver would then queue the step's later commands behind (geckodriver)
+            if let Err(e) = answers(page).await {
+                debug!(error = %e, "page probe before eval");
+            }
+        }
     }
     let client = page.client();
     match client.execute(&format!("return ({expr});"), vec![]).await {

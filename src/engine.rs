@@ -432,20 +432,19 @@ async fn call_raw_top(client: &Client, method: &str, args: &str) -> Result<Strin
 /// Evaluates a user's expression (`eval` steps) in the page's main world and returns its
 /// value (arbitrary JSON, passed on as it is). The driver's script endpoint first; on a page
 /// whose replaced built-ins break the driver's own wrapper, DevTools' `Runtime.evaluate`
-/// (awaiting a promise result). The ref mirror is brought up to date first when the
-/// expression names it (see [`names_mirror`]).
+/// (awaiting a promise result). With BiDi the page is reached through it first: the ref
+/// mirror's update when the expression names it (see [`names_mirror`]), else a probe. A page
+/// that stopped answering then holds that call until the step's deadline, not a classic
+/// command that the driver would queue the step's later commands behind (geckodriver).
 pub async fn evaluate_user(page: &Page, expr: &str) -> Result<Value> {
     if page.isolated() {
-        if names_mirror(expr) {
-            if let Err(e) = sync_mirror(page).await {
-                debug!(error = %e, "ref mirror not updated");
-            }
+        let first = if names_mirror(expr) {
+            sync_mirror(page).await
         } else {
-            // a page that stopped answering holds this probe (BiDi), not a classic command
-            // that the driver would then queue the step's later commands behind (geckodriver)
-            if let Err(e) = answers(page).await {
-                debug!(error = %e, "page probe before eval");
-            }
+            answers(page).await
+        };
+        if let Err(e) = first {
+            debug!(error = %e, "page not reached through BiDi before eval");
         }
     }
     let client = page.client();
@@ -463,9 +462,9 @@ pub async fn evaluate_user(page: &Page, expr: &str) -> Result<Value> {
 }
 
 /// Whether an `eval` expression names the page's ref mirror (`window.__ariaRefs`, SPEC 7).
-/// Bringing the mirror up to date hands every ref's element across the BiDi channel twice
-/// (out of the sandbox, into the main world): about 0.8 s after a snapshot of a
-/// 10,000-element page (2,000 refs), so an expression that does not name it is spared that.
+/// Bringing the mirror up to date takes three round trips and an event per ref (39-46 ms
+/// after a snapshot of a 10,000-element page, 2,000 refs; about 0.8 s when every element goes
+/// by shared id, see [`sync_mirror`]), so an expression that does not name it is spared that.
 fn names_mirror(expr: &str) -> bool {
     expr.contains("__ariaRefs")
 }

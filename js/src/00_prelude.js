@@ -324,6 +324,11 @@ const $raf = PRELOADED && typeof window.requestAnimationFrame === "function"
   ? uncurry(window.requestAnimationFrame)
   : null;
 
+// The realm's requestIdleCallback, preloaded only (the engine's warm-up, 90_api).
+const $idle = PRELOADED && typeof window.requestIdleCallback === "function"
+  ? uncurry(window.requestIdleCallback)
+  : null;
+
 // Captures for the step vocabulary (80_vocab.js): forms and constraint validation (HTML
 // 4.10.20), text selection, the document's time origin.
 const FORM_TAGS = ["input", "select", "textarea", "button", "fieldset", "output", "object"];

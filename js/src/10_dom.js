@@ -16,8 +16,8 @@ let tableKindCache = null;
 // Per-walk caches of higher layers (30_names) register here, so this layer resets them with
 // its own without naming anything above it (js/README: lower numbers only).
 const cacheHooks = [];
-function onCaches(begin, end) {
-  push(cacheHooks, { begin: begin, end: end });
+function onCaches(begin, end, park, resume) {
+  push(cacheHooks, { begin: begin, end: end, park: park, resume: resume });
 }
 
 /**
@@ -47,6 +47,39 @@ function endCaches() {
     tableKindCache = null;
     for (let i = 0; i < cacheHooks.length; i++) cacheHooks[i].end();
   }
+}
+
+/**
+ * Ends the outermost cache region like endCaches(), handing its caches over instead of
+ * dropping them: resumeCaches() opens a later region with them. Only the engine's warm-up
+ * (90_api) uses this, so that its slices share one walk's caches while every command that
+ * comes between two slices still opens a region of its own, fresh caches.
+ */
+function parkCaches() {
+  const parked = {
+    style: styleCache,
+    hidden: hiddenCache,
+    anc: ancCache,
+    scope: scopeFlags,
+    table: tableKindCache,
+    hooks: [],
+  };
+  for (let i = 0; i < cacheHooks.length; i++) push(parked.hooks, cacheHooks[i].park());
+  endCaches();
+  return parked;
+}
+/** Opens the outermost cache region with caches parkCaches() kept (false when one is open). */
+function resumeCaches(parked) {
+  if (cacheDepth !== 0) return false;
+  cacheDepth = 1;
+  styleCache = parked.style;
+  hiddenCache = parked.hidden;
+  ancCache = parked.anc;
+  scopeFlags = parked.scope;
+  lastScope = null;
+  tableKindCache = parked.table;
+  for (let i = 0; i < cacheHooks.length; i++) cacheHooks[i].resume(parked.hooks[i]);
+  return true;
 }
 
 function viewOf(el) {

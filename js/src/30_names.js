@@ -24,7 +24,19 @@ function endNameCaches() {
   pseudoCache = null;
   contentNamed = null;
 }
-onCaches(beginNameCaches, endNameCaches);
+onCaches(
+  beginNameCaches,
+  endNameCaches,
+  function () {
+    return [nameCache, labelMaps, pseudoCache, contentNamed];
+  },
+  function (p) {
+    nameCache = p[0];
+    labelMaps = p[1];
+    pseudoCache = p[2];
+    contentNamed = p[3];
+  },
+);
 
 /**
  * control -> its <label> elements, for a whole document, built once per walk. Blink computes

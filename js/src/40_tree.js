@@ -268,6 +268,8 @@ let crossFrames = new $Map();
 // walk's, at most PROBE_CAP): the host asks WebDriver for their shadow roots.
 const PROBE_CAP = 64;
 let pendingHosts = [];
+// walks begun other than the warm-up's (which stops once a real one has begun)
+let walksBegun = 0;
 
 function weakEl(el) {
   return $WeakRef ? new $WeakRef(el) : { el: el };
@@ -438,9 +440,17 @@ function newWalk(rootDoc, opts) {
     stackC: [],
     stackS: [],
     sp: 0,
+    // the warm-up's walk (90_api): runWalk stops at `until` ($now) or after `limit`
+    // elements, and the walk leaves no record (frames unnumbered, no closed-root host queued)
+    warm: !!opts.warm,
+    until: 0,
+    limit: 0,
   };
-  pendingHosts = [];
-  crossFrames = new $Map();
+  if (!w.warm) {
+    walksBegun++;
+    pendingHosts = [];
+    crossFrames = new $Map();
+  }
   scanOwns(w, rootDoc);
   const title = docTitleOf(rootDoc);
   const doc = newNode(-1, "document");
@@ -582,7 +592,11 @@ function runWalk(w) {
   const stackP = w.stackP;
   const stackC = w.stackC;
   const stackS = w.stackS;
+  const until = w.until;
+  let n = 0;
   while (w.sp > 0) {
+    // a warm-up slice ends at its time or element budget (the stack keeps its place)
+    if (until !== 0 && (++n & 15) === 0 && ($now() >= until || w.elements >= w.limit)) return;
     const sp = --w.sp;
     const node = stack[sp];
     const parentOut = stackP[sp];
@@ -1096,6 +1110,7 @@ function visitElement(w, el, parentOut, ctx, scope) {
  * (worth probing: queued for the host, at most PROBE_CAP).
  */
 function noteCustomHost(w, el, tag) {
+  if (w.warm) return;
   if (closedRootCount && wmGet(closedRoots, el)) {
     w.closedRead++;
     noteClosed(w, tag);
@@ -1210,6 +1225,7 @@ function emitGenericNode(w, el, tag, parentOut, ctx, attrs) {
  * cross-origin one is listed for the host to read (with WebDriver frame switching).
  */
 function visitFrame(w, el, tag, out, ctx) {
+  if (w.warm) return;
   const doc = frameDocument(el, tag);
   const k = w.frameBase ? w.frameBase * 1000 + frameIndexOf(el) : frameIndexOf(el);
   if (doc && docElementOf(doc)) {

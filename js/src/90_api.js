@@ -317,7 +317,7 @@ const ENTRY = {
     return { kind: "ok" };
   },
   stats: function () {
-    return { kind: "stats", walks: walks, cache_hits: cacheHits };
+    return { kind: "stats", walks: walks, cache_hits: cacheHits, warmed: warmed, warm_end: warmEnd };
   },
   since: function (a) {
     return unchangedSince(a.n | 0);
@@ -454,6 +454,88 @@ function call(method, argsJson) {
   return asciiJson($stringify(result));
 }
 
+// Warm-up. V8 compiles and optimises the engine's code afresh in each new document's realm
+// (optimised code and type feedback belong to the realm's own functions), so a page's first
+// snapshot cost the page 1.3-1.8x a later one. Once a preloaded top-level document has
+// loaded, the engine walks its start in idle time (requestIdleCallback), output thrown away:
+// slices of at most WARM_SLICE_MS, so a page task or a command from the host waits at most
+// one slice; the slices share one walk's caches, parked between slices (10_dom parkCaches),
+// so a command that comes between two slices still opens its own, fresh ones. The warm-up
+// mints no ref, enters no frame, queues no closed-root host, and stops after WARM_ELEMENTS
+// elements, at the first walk of a command, or when anything throws.
+const WARM_SLICE_MS = 12;
+const WARM_ELEMENTS = 10000;
+let warming = null;
+// elements the warm-up walked, and whether it ran to its end (1) or stopped early (-1)
+let warmed = 0;
+let warmEnd = 0;
+
+function warmSlice(deadline) {
+  const st = warming;
+  if (!st || walksBegun > 0) {
+    warming = null;
+    warmEnd = -1;
+    return;
+  }
+  let more = false;
+  let open = false;
+  try {
+    if (st.caches) open = resumeCaches(st.caches);
+    else {
+      beginCaches();
+      open = true;
+    }
+    if (!open) {
+      // a command's cache region is open (cannot happen between tasks): try again later
+      more = true;
+    } else {
+      const budget = deadline ? $Math.min(WARM_SLICE_MS, deadline.timeRemaining()) : WARM_SLICE_MS;
+      const doc = document;
+      if (!st.w) {
+        const start = docBodyOf(doc) || docElementOf(doc);
+        if (start) {
+          const w = newWalk(doc, { warm: true });
+          w.limit = WARM_ELEMENTS;
+          spush(w, start, 0, 0, getRootNode(start));
+          w.focusedEl = deepActiveElement(doc);
+          st.w = w;
+        }
+      }
+      const w = st.w;
+      if (w) {
+        w.until = $now() + $Math.max(1, budget);
+        runWalk(w);
+        warmed = w.elements;
+        if (w.sp > 0 && w.elements < w.limit) more = true;
+        else {
+          // the rest of a snapshot call's own work (refs aside), its output thrown away
+          coverPass(w);
+          const f = finishWalk(w);
+          $stringify(encodeNodes(f.nodes, f.frames, ""));
+          currentFingerprint(0);
+          warmEnd = 1;
+        }
+      }
+    }
+  } catch (_) {
+    more = false;
+    warmEnd = -2;
+  } finally {
+    if (open) {
+      if (more) st.caches = parkCaches();
+      else endCaches();
+    }
+  }
+  if (more && warming === st && walksBegun === 0) $idle(window, warmSlice);
+  else if (warming === st) warming = null;
+}
+
+function startWarmUp() {
+  if (warming || walksBegun > 0) return;
+  warming = { w: null, caches: null };
+  $idle(window, warmSlice);
+}
+
 (function install() {
   const existing = window.__ariaRefs;
   if (existing && existing.hash === ENGINE_HASH) return;
@@ -504,6 +586,12 @@ function call(method, argsJson) {
     // preloaded, the document is still being parsed: watching it from the first call on
     // spares the page a mutation record per parsed node
     if (!PRELOADED) observeDoc(document);
+    // a preloaded top-level document warms the engine up once it has loaded (a frame's
+    // document is walked with its top-level one's, whose realm is warm by then)
+    if ($idle && window === window.top) {
+      if (docReadyState(document) === "complete") startWarmUp();
+      else addListener(window, "load", startWarmUp, { once: true });
+    }
     $defineProperty(window, "__ariaRefs", { value: publicRefs, enumerable: false, configurable: false, writable: false });
   } catch (e) {
     // A page that pre-defined __ariaRefs as non-configurable blocks the engine; the host

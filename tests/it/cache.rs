@@ -1,14 +1,21 @@
 //! The short-lived snapshot cache: served without a walk while nothing changed, bypassed by
-//! --all-refs and --no-cache, dropped by any change to the page.
+//! --all-refs and --no-cache, dropped by any change to the page. And the engine's warm-up
+//! (js/src/90_api.js): a loaded page is walked in idle time, and nothing of it shows.
 
-use crate::common::{Ctx, Test, walks};
+use crate::common::{Ctx, Test, eval, line_with, walks};
 use serde_json::Value;
 
 pub fn tests() -> Vec<Test> {
-    vec![(
-        "cache::repeat_snapshot_is_served_without_a_walk",
-        repeat_snapshot_is_served_without_a_walk,
-    )]
+    vec![
+        (
+            "cache::repeat_snapshot_is_served_without_a_walk",
+            repeat_snapshot_is_served_without_a_walk,
+        ),
+        (
+            "cache::the_warm_up_leaves_no_trace",
+            the_warm_up_leaves_no_trace,
+        ),
+    ]
 }
 
 fn json_snapshot(c: &Ctx, extra: &[&str]) -> Value {
@@ -52,4 +59,37 @@ fn repeat_snapshot_is_served_without_a_walk(c: &Ctx) {
         "the page changed: walked again"
     );
     assert!(d.to_string().contains("\"pressed\":true"));
+}
+
+fn the_warm_up_leaves_no_trace(c: &Ctx) {
+    // a page with a cross-origin frame: frame numbers and refs belong to the walks of commands
+    let url = c.url("html/frames/cross-origin.html");
+    c.ok(&["goto", &url]);
+    let mut st = Value::Null;
+    for _ in 0..50 {
+        st = eval(c, "JSON.parse(window.__ariaRefs.stats)");
+        if st["warm_end"] != 0 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(st["warm_end"], 1, "the warm-up ran to its end: {st}");
+    assert!(
+        st["warmed"].as_u64().unwrap_or(0) >= 3,
+        "it walked the page (body, button, iframe): {st}"
+    );
+    assert_eq!(
+        st["walks"], 0,
+        "neither goto nor the warm-up made a walk of a command: {st}"
+    );
+    let t = c.ok(&["snapshot", "--no-cache", "--inline-limit", "0"]);
+    // the first snapshot numbers from e1, and the frame the warm-up met but did not enter
+    // is the page's first (f1; its own frame inside is numbered by the frame's walk)
+    let top = line_with(&t, "button \"Top button\"");
+    assert!(
+        top.ends_with("e1]") && top.contains("[ref=s"),
+        "first ref of the page: {t}"
+    );
+    assert!(t.contains("[ref=f1s"), "{t}");
+    assert!(!t.contains("[ref=f2s") && !t.contains("# frame f2"), "{t}");
 }

@@ -324,10 +324,11 @@ const $raf = PRELOADED && typeof window.requestAnimationFrame === "function"
   ? uncurry(window.requestAnimationFrame)
   : null;
 
-// The realm's requestIdleCallback, preloaded only (the engine's warm-up, 90_api).
+// The realm's requestIdleCallback and setTimeout, preloaded only (the engine's warm-up, 90_api).
 const $idle = PRELOADED && typeof window.requestIdleCallback === "function"
   ? uncurry(window.requestIdleCallback)
   : null;
+const $setTimeout = PRELOADED && typeof window.setTimeout === "function" ? uncurry(window.setTimeout) : null;
 
 // Captures for the step vocabulary (80_vocab.js): forms and constraint validation (HTML
 // 4.10.20), text selection, the document's time origin.

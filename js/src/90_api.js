@@ -440,6 +440,7 @@ function call(method, argsJson) {
   } catch (e) {
     result = { kind: "exception", message: clean(e && e.message ? e.message : "" + e, 2000) };
   }
+  lastCallAt = $now();
   if (result && typeof result === "object") {
     // engine_ms comes last and counts the serialisation too (all the page's work)
     result.engine_ms = 0;
@@ -457,15 +458,20 @@ function call(method, argsJson) {
 // Warm-up. V8 compiles and optimises the engine's code afresh in each new document's realm
 // (optimised code and type feedback belong to the realm's own functions), so a page's first
 // snapshot cost the page 1.3-1.8x a later one. Once a preloaded top-level document has
-// loaded, the engine walks its start in idle time (requestIdleCallback), output thrown away:
-// slices of at most WARM_SLICE_MS, so a page task or a command from the host waits at most
-// one slice; the slices share one walk's caches, parked between slices (10_dom parkCaches),
-// so a command that comes between two slices still opens its own, fresh ones. The warm-up
-// mints no ref, enters no frame, queues no closed-root host, and stops after WARM_ELEMENTS
-// elements, at the first walk of a command, or when anything throws.
+// loaded, the engine walks it while the page is idle and the host is away, output thrown
+// away: in requestIdleCallback slices of at most WARM_SLICE_MS, and only once no command
+// has called the engine for WARM_QUIET_MS (a command comes as a burst of calls: a `goto`'s
+// settling polls, a snapshot's round trips; none of them waits for a slice, and the command
+// that loaded the page is not slowed). The slices share one walk's caches, parked between
+// slices (10_dom parkCaches), so a command that comes between two slices opens fresh ones.
+// The warm-up mints no ref, numbers no frame, queues no closed-root host, and stops after
+// WARM_ELEMENTS elements, at the first walk of a command, or when anything throws.
 const WARM_SLICE_MS = 12;
+const WARM_QUIET_MS = 200;
 const WARM_ELEMENTS = 10000;
 let warming = null;
+// when the host's last call into the engine ended
+let lastCallAt = 0;
 // elements the warm-up walked, and whether it ran to its end (1) or stopped early (-1)
 let warmed = 0;
 let warmEnd = 0;
@@ -526,14 +532,22 @@ function warmSlice(deadline) {
       else endCaches();
     }
   }
-  if (more && warming === st && walksBegun === 0) $idle(window, warmSlice);
+  if (more && warming === st && walksBegun === 0) nextWarmSlice();
   else if (warming === st) warming = null;
+}
+
+function nextWarmSlice() {
+  // not while the host is at work: a command's calls come in bursts (goto's settle polls,
+  // a snapshot's round trips), and none of them should wait for a slice
+  const since = $now() - lastCallAt;
+  if (since < WARM_QUIET_MS) $setTimeout(window, nextWarmSlice, WARM_QUIET_MS - since + 1);
+  else $idle(window, warmSlice);
 }
 
 function startWarmUp() {
   if (warming || walksBegun > 0) return;
   warming = { w: null, caches: null };
-  $idle(window, warmSlice);
+  nextWarmSlice();
 }
 
 (function install() {
@@ -588,7 +602,7 @@ function startWarmUp() {
     if (!PRELOADED) observeDoc(document);
     // a preloaded top-level document warms the engine up once it has loaded (a frame's
     // document is walked with its top-level one's, whose realm is warm by then)
-    if ($idle && window === window.top) {
+    if ($idle && $setTimeout && window === window.top) {
       if (docReadyState(document) === "complete") startWarmUp();
       else addListener(window, "load", startWarmUp, { once: true });
     }

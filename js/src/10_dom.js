@@ -50,12 +50,11 @@ function endCaches() {
 }
 
 /**
- * Ends the outermost cache region like endCaches(), handing its caches over instead of
- * dropping them: resumeCaches() opens a later region with them. Only the engine's warm-up
- * (90_api) uses this, so that its slices share one walk's caches while every command that
- * comes between two slices still opens a region of its own, fresh caches.
+ * The open cache region's caches, for resumeCaches() to open a later region with (90_api's
+ * warm-up keeps them across its slices, then ends the region as usual: every command that
+ * comes between two slices opens a region of its own, with fresh caches).
  */
-function parkCaches() {
+function openCaches() {
   const parked = {
     style: styleCache,
     hidden: hiddenCache,
@@ -65,10 +64,9 @@ function parkCaches() {
     hooks: [],
   };
   for (let i = 0; i < cacheHooks.length; i++) push(parked.hooks, cacheHooks[i].park());
-  endCaches();
   return parked;
 }
-/** Opens the outermost cache region with caches parkCaches() kept (false when one is open). */
+/** Opens the outermost cache region with caches openCaches() gave (false when one is open). */
 function resumeCaches(parked) {
   if (cacheDepth !== 0) return false;
   cacheDepth = 1;

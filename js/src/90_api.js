@@ -463,7 +463,7 @@ function call(method, argsJson) {
 // has called the engine for WARM_QUIET_MS (a command comes as a burst of calls: a `goto`'s
 // settling polls, a snapshot's round trips; none of them waits for a slice, and the command
 // that loaded the page is not slowed). The slices share one walk's caches, parked between
-// slices (10_dom parkCaches), so a command that comes between two slices opens fresh ones.
+// slices (10_dom openCaches), so a command that comes between two slices opens fresh ones.
 // The warm-up mints no ref, numbers no frame, queues no closed-root host, and stops after
 // WARM_ELEMENTS elements, at the first walk of a command, or when anything throws.
 const WARM_SLICE_MS = 12;
@@ -528,8 +528,9 @@ function warmSlice(deadline) {
     warmEnd = -2;
   } finally {
     if (open) {
-      if (more) st.caches = parkCaches();
-      else endCaches();
+      // kept for the next slice, still dropped from this region
+      if (more) st.caches = openCaches();
+      endCaches();
     }
   }
   if (more && warming === st && walksBegun === 0) nextWarmSlice();

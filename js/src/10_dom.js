@@ -66,18 +66,21 @@ function openCaches() {
   for (let i = 0; i < cacheHooks.length; i++) push(parked.hooks, cacheHooks[i].park());
   return parked;
 }
-/** Opens the outermost cache region with caches openCaches() gave (false when one is open). */
+
+/**
+ * beginCaches(), with the caches openCaches() gave when this region is the outermost: the
+ * warm-up's slices (90_api) resume one walk's caches.
+ */
 function resumeCaches(parked) {
-  if (cacheDepth !== 0) return false;
-  cacheDepth = 1;
-  styleCache = parked.style;
-  hiddenCache = parked.hidden;
-  ancCache = parked.anc;
-  scopeFlags = parked.scope;
-  lastScope = null;
-  tableKindCache = parked.table;
-  for (let i = 0; i < cacheHooks.length; i++) cacheHooks[i].resume(parked.hooks[i]);
-  return true;
+  if (cacheDepth++ === 0) {
+    styleCache = parked.style;
+    hiddenCache = parked.hidden;
+    ancCache = parked.anc;
+    scopeFlags = parked.scope;
+    lastScope = null;
+    tableKindCache = parked.table;
+    for (let i = 0; i < cacheHooks.length; i++) cacheHooks[i].resume(parked.hooks[i]);
+  }
 }
 
 function viewOf(el) {

@@ -444,7 +444,7 @@ function newWalk(rootDoc, opts) {
     // elements, and the walk leaves no record (frames unnumbered, no closed-root host queued)
     warm: !!opts.warm,
     until: 0,
-    limit: 0,
+    limit: opts.limit > 0 ? opts.limit : 0,
   };
   if (!w.warm) {
     walksBegun++;
@@ -574,14 +574,25 @@ function spush(w, node, p, c, scope) {
  * name, frame}.
  */
 function walk(rootDoc, opts) {
-  const w = newWalk(rootDoc, opts);
-  const body = docBodyOf(rootDoc) || docElementOf(rootDoc);
-  const start = opts.rootEl || body;
-  if (!start) return finishWalk(w);
-  spush(w, start, 0, w.frameBase << 8, getRootNode(start));
-  w.focusedEl = deepActiveElement(rootDoc);
-  w.vp = w.wantBoxes ? viewportOf(start) : null;
+  const w = startWalk(rootDoc, opts);
   runWalk(w);
+  return endWalk(w);
+}
+
+/** A new walk with its start (`opts.rootEl`, else the body) on the stack, for runWalk. */
+function startWalk(rootDoc, opts) {
+  const w = newWalk(rootDoc, opts);
+  const start = opts.rootEl || docBodyOf(rootDoc) || docElementOf(rootDoc);
+  if (start) {
+    spush(w, start, 0, w.frameBase << 8, getRootNode(start));
+    w.focusedEl = deepActiveElement(rootDoc);
+    w.vp = w.wantBoxes ? viewportOf(start) : null;
+  }
+  return w;
+}
+
+/** The result of a walk whose stack runWalk has emptied: covered text flagged, then finished. */
+function endWalk(w) {
   coverPass(w);
   return finishWalk(w);
 }

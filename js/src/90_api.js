@@ -484,54 +484,31 @@ function warmSlice(deadline) {
     return;
   }
   let more = false;
-  let open = false;
   try {
-    if (st.caches) open = resumeCaches(st.caches);
+    // a cache region of the slice's own (an idle callback is a task: no command's region
+    // is open), with the last slice's caches; inside the try, as in withCaches
+    if (st.caches) resumeCaches(st.caches);
+    else beginCaches();
+    if (!st.w) st.w = startWalk(document, { warm: true, limit: WARM_ELEMENTS });
+    const w = st.w;
+    w.until = $now() + $Math.max(1, $Math.min(WARM_SLICE_MS, deadline.timeRemaining()));
+    runWalk(w);
+    warmed = w.elements;
+    if (w.sp > 0 && w.elements < w.limit) more = true;
     else {
-      beginCaches();
-      open = true;
-    }
-    if (!open) {
-      // a command's cache region is open (cannot happen between tasks): try again later
-      more = true;
-    } else {
-      const budget = deadline ? $Math.min(WARM_SLICE_MS, deadline.timeRemaining()) : WARM_SLICE_MS;
-      const doc = document;
-      if (!st.w) {
-        const start = docBodyOf(doc) || docElementOf(doc);
-        if (start) {
-          const w = newWalk(doc, { warm: true });
-          w.limit = WARM_ELEMENTS;
-          spush(w, start, 0, 0, getRootNode(start));
-          w.focusedEl = deepActiveElement(doc);
-          st.w = w;
-        }
-      }
-      const w = st.w;
-      if (w) {
-        w.until = $now() + $Math.max(1, budget);
-        runWalk(w);
-        warmed = w.elements;
-        if (w.sp > 0 && w.elements < w.limit) more = true;
-        else {
-          // the rest of a snapshot call's own work (refs aside), its output thrown away
-          coverPass(w);
-          const f = finishWalk(w);
-          $stringify(encodeNodes(f.nodes, f.frames, ""));
-          currentFingerprint(0);
-          warmEnd = 1;
-        }
-      }
+      // the rest of a snapshot call's own work (refs aside), its output thrown away
+      const f = endWalk(w);
+      $stringify(encodeNodes(f.nodes, f.frames, ""));
+      currentFingerprint(0);
+      warmEnd = 1;
     }
   } catch (_) {
     more = false;
     warmEnd = -2;
   } finally {
-    if (open) {
-      // kept for the next slice, still dropped from this region
-      if (more) st.caches = openCaches();
-      endCaches();
-    }
+    // kept for the next slice, still dropped from this region
+    if (more) st.caches = openCaches();
+    endCaches();
   }
   if (more && warming === st && walksBegun === 0) nextWarmSlice();
   else if (warming === st) warming = null;

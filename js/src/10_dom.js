@@ -7,6 +7,11 @@
 
 let cacheDepth = 0;
 let styleCache = null;
+// The style attribute of the element last asked about, within a cache region: the walk asks
+// up to four questions of each element's style attribute in a row (may visibility, opacity,
+// position, content-visibility be set on it), 20,000 reads at 10,000 elements.
+let inlineEl = null;
+let inlineText = null;
 let hiddenCache = null;
 // element -> whether it or an ancestor hides its subtree (visibility aside)
 let ancCache = null;
@@ -28,6 +33,7 @@ function onCaches(begin, end, park, resume) {
 function beginCaches() {
   if (cacheDepth++ === 0) {
     styleCache = new $Map();
+    inlineEl = null;
     hiddenCache = new $Map();
     ancCache = new $Map();
     scopeFlags = new $Map();
@@ -40,6 +46,7 @@ function beginCaches() {
 function endCaches() {
   if (--cacheDepth === 0) {
     styleCache = null;
+    inlineEl = null;
     hiddenCache = null;
     ancCache = null;
     scopeFlags = null;
@@ -572,7 +579,7 @@ function gateIndex(bit) {
 function mayStyle(el, bit, word) {
   if (scopeFlagsOf(getRootNode(el)) & bit) return true;
   if (word) {
-    const inline = getAttr(el, "style");
+    const inline = inlineStyleOf(el);
     if (inline && reTest(word, inline)) return true;
   }
   let slot = null;
@@ -602,8 +609,17 @@ function mayStyleIn(el, bit, word, scope, attrs) {
     if (shadowRootAny(el) || assignedSlotOf(el)) return true;
   }
   if (!word || attrs === false) return false;
-  const inline = getAttr(el, "style");
+  const inline = inlineStyleOf(el);
   return !!inline && reTest(word, inline);
+}
+
+/** el's style attribute; within a cache region, the last element's is kept (inlineEl). */
+function inlineStyleOf(el) {
+  if (el === inlineEl && cacheDepth > 0) return inlineText;
+  const t = getAttr(el, "style");
+  inlineEl = cacheDepth > 0 ? el : null;
+  inlineText = t;
+  return t;
 }
 
 /**

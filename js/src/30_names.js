@@ -226,10 +226,11 @@ function embeddedValue(el, role) {
   return "";
 }
 
-/** CSS generated content of ::before / ::after, when it is a string. */
-function pseudoText(el, which) {
+/** CSS generated content of ::before / ::after, when it is a string. scope: el's tree scope
+ * when known (else null). */
+function pseudoText(el, which, scope) {
   // where no style sheet of the element's scope mentions :before/:after, there is none
-  if (!(scopeFlagsOf(rootOf(el)) & SCOPE_PSEUDO)) return "";
+  if (!(scopeFlagsOf(scope || rootOf(el)) & SCOPE_PSEUDO)) return "";
   // asked again for each name-from-content ancestor: once per element and walk
   const memo = pseudoCache ? mapGet(pseudoCache, el) : undefined;
   const slot = which === "::before" ? 0 : 1;
@@ -417,20 +418,33 @@ function textAlternative(el, inLabel, target) {
  * were about a tenth of a walk's allocation (0.7-1 MB at 10,000 elements), which the page's
  * main thread pays for in young-generation GC.
  */
-function contentText(root, inLabel, target) {
+function contentText(root, inLabel, target, scope) {
   const base = ctTop;
   try {
-    return trimmed(contentTextIn(base, root, inLabel, target));
+    return trimmed(contentTextIn(base, root, inLabel, target, scope || null));
   } finally {
-    for (let i = base; i < ctTop; i++) CT_STACK[i] = null;
+    for (let i = base; i < ctTop; i++) {
+      CT_STACK[i] = null;
+      CT_SCOPE[i] = null;
+    }
     ctTop = base;
   }
 }
 
+// CT_SCOPE[i]: the tree scope (document or shadow root) of node CT_STACK[i] when the
+// traversal knows it, else null (slotted nodes, whose ::slotted styles come from the slot's
+// scope, and strings): style questions about the node then need no getRootNode.
 const CT_STACK = [];
+const CT_SCOPE = [];
 let ctTop = 0;
 
 function ctPush(x) {
+  CT_SCOPE[ctTop] = null;
+  CT_STACK[ctTop++] = x;
+}
+
+function ctPushIn(x, scope) {
+  CT_SCOPE[ctTop] = scope;
   CT_STACK[ctTop++] = x;
 }
 
@@ -438,27 +452,35 @@ function ctPush(x) {
  * Pushes flatChildren(node) last first (so they pop in order), without the intermediate
  * array in the common case (no shadow root, not a slot with assigned nodes).
  */
-function ctPushFlatChildrenRev(node) {
-  if (isElement(node) && (shadowRootAny(node) || localNameOf(node) === "slot")) {
-    const kids = flatChildren(node);
-    for (let i = kids.length - 1; i >= 0; i--) ctPush(kids[i]);
-    return;
+function ctPushFlatChildrenRev(node, scope) {
+  if (isElement(node)) {
+    const sr = shadowRootAny(node);
+    if (sr || localNameOf(node) === "slot") {
+      const kids = flatChildren(node);
+      // a shadow root's children are in its scope; a slot's assigned nodes in their own
+      // (unknown here), its fallback content in the slot's
+      const ks = sr ? sr : kids.length > 0 && parentNode(kids[0]) !== node ? null : scope;
+      for (let i = kids.length - 1; i >= 0; i--) ctPushIn(kids[i], ks);
+      return;
+    }
   }
-  for (let c = lastChildOf(node); c; c = previousSiblingOf(c)) ctPush(c);
+  for (let c = lastChildOf(node); c; c = previousSiblingOf(c)) ctPushIn(c, scope);
 }
 
-function contentTextIn(base, root, inLabel, target) {
+function contentTextIn(base, root, inLabel, target, rootScope) {
   const stack = CT_STACK;
   let acc = "";
   let len = 0;
   const includeHidden = inLabel && isHiddenForName(root);
   // Stack entries: a node to visit, a string to append when popped (closing parts), or an
   // end marker {mark, title}: 2I, the title of an element whose content gave no text.
-  ctPush(root);
+  ctPushIn(root, rootScope);
   let first = true;
   while (ctTop > base && len < NAME_CAP) {
     const item = stack[--ctTop];
+    const sc = CT_SCOPE[ctTop];
     stack[ctTop] = null;
+    CT_SCOPE[ctTop] = null;
     if (typeof item === "string") {
       acc += item;
       len += item.length;
@@ -474,7 +496,7 @@ function contentTextIn(base, root, inLabel, target) {
     }
     const t = nodeType(item);
     if (t === TEXT_NODE) {
-      const v = renderedText(item);
+      const v = renderedText(item, sc);
       if (v) {
         acc += v;
         len += v.length;
@@ -515,16 +537,16 @@ function contentTextIn(base, root, inLabel, target) {
           !(setHas(CONTENT_CONTRIBUTING_TAGS, localNameOf(item)) && !getAttr(item, "role"))) continue;
       title = tooltipName(item);
     }
-    const before = pseudoText(item, "::before");
-    const after = pseudoText(item, "::after");
+    const before = pseudoText(item, "::before", sc);
+    const after = pseudoText(item, "::after", sc);
     // Pushed in reverse: closing parts first.
     if (block) ctPush(" ");
     if (title) ctPush({ __end: true, mark: acc.length, title: title });
     if (after) ctPush(after);
     if (localNameOf(item) === "details" && !detailsOpenOf(item)) {
       const kids = summaryOnly(item);
-      for (let i = kids.length - 1; i >= 0; i--) ctPush(kids[i]);
-    } else ctPushFlatChildrenRev(item);
+      for (let i = kids.length - 1; i >= 0; i--) ctPushIn(kids[i], sc);
+    } else ctPushFlatChildrenRev(item, sc);
     if (before) ctPush(before);
     if (block) ctPush(" ");
   }
@@ -569,9 +591,9 @@ function summaryOnly(details) {
 
 /**
  * The accessible name of an element whose role is `role` (accname 1.2 from the root).
- * Cached per walk.
+ * Cached per walk. scope: el's tree scope when the caller knows it (the walk), else null.
  */
-function getName(el, role) {
+function getName(el, role, scope) {
   if (nameCache) {
     const c = mapGet(nameCache, el);
     if (c !== undefined) return c;
@@ -580,7 +602,7 @@ function getName(el, role) {
   if (name === null) {
     name = "";
     if (role && (setHas(NAME_FROM_CONTENT, role) || (role === "row" && inGrid(el)))) {
-      name = contentText(el, false, el);
+      name = contentText(el, false, el, scope);
       if (name && contentNamed) setAdd(contentNamed, el);
     }
     // Chromium names no paragraph or text-level element from its title

@@ -1068,7 +1068,7 @@ function visitElement(w, el, parentOut, ctx, scope) {
   // layer) show
   if (role && w.viewportOnly && outOfView(w, el)) role = null;
   if (role) {
-    out = emitRoleNode(w, el, role, tag, parentOut, ctx, attrs);
+    out = emitRoleNode(w, el, role, tag, parentOut, ctx, attrs, scope);
     // over --max-nodes: keep counting what would have been shown, emit nothing more
     if (out < 0) return;
     if (setHas(INTERACTIVE_CONTAINERS, role)) ctx |= 1;
@@ -1148,11 +1148,11 @@ function roundedBox(el) {
  * placeholder, box) and makes it a ref candidate when its tier is 1 or 2. Its index, or -1
  * over --max-nodes.
  */
-function emitRoleNode(w, el, role, tag, parentOut, ctx, attrs) {
+function emitRoleNode(w, el, role, tag, parentOut, ctx, attrs, scope) {
   // reached through shown ancestors (the walk does not enter hidden or skipped
   // subtrees): name-from-content questions about its descendants stop climbing here
   if (setHas(NAME_FROM_CONTENT, role)) markShown(el);
-  const name = getName(el, role);
+  const name = getName(el, role, scope);
   const n = newNode(parentOut, role);
   if (name) n.n = name;
   if (ctx >> 8) n.f = ctx >> 8;

@@ -7,9 +7,10 @@
 
 let cacheDepth = 0;
 let styleCache = null;
-// The style attribute of the element last asked about, within a cache region: the walk asks
-// up to four questions of each element's style attribute in a row (may visibility, opacity,
-// position, content-visibility be set on it), 20,000 reads at 10,000 elements.
+// The style attribute of the element last asked about, within a cache region (set only
+// while one is open, cleared when the outermost ends): the walk asks up to four questions of
+// each element's style attribute in a row (may visibility, opacity, position,
+// content-visibility be set on it), 20,000 reads at 10,000 elements.
 let inlineEl = null;
 let inlineText = null;
 let hiddenCache = null;
@@ -33,7 +34,6 @@ function onCaches(begin, end, park, resume) {
 function beginCaches() {
   if (cacheDepth++ === 0) {
     styleCache = new $Map();
-    inlineEl = null;
     hiddenCache = new $Map();
     ancCache = new $Map();
     scopeFlags = new $Map();

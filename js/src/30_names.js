@@ -438,9 +438,9 @@ const CT_STACK = [];
 const CT_SCOPE = [];
 let ctTop = 0;
 
+/** Pushes a string, an end marker or a node of unknown scope. */
 function ctPush(x) {
-  CT_SCOPE[ctTop] = null;
-  CT_STACK[ctTop++] = x;
+  ctPushIn(x, null);
 }
 
 function ctPushIn(x, scope) {

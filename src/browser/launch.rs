@@ -24,7 +24,16 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
     "--disable-sync",
     "--disable-dev-shm-usage",
     "--window-size=1280,800",
+    // V8's young generation starts at 16 MB a semi-space instead of 1 MB. A walk allocates
+    // about 0.8 KB per element (its node records, caches and the reply's JSON), so the first
+    // snapshots of a 10,000-element page in a new renderer spent 8-12 ms in scavenges while
+    // the space grew (CPU profile of the first call: 7.6-12.4 ms in the garbage collector,
+    // 0.9 ms with this flag); the renderer's private memory grows by 1.5-3.5 MB.
+    JS_FLAGS,
 ];
+
+/// The V8 flags of [`CHROMIUM_FLAGS`] (Chromium hands them to every renderer it starts).
+pub const JS_FLAGS: &str = "--js-flags=--min-semi-space-size=16";
 
 /// Firefox's window, as Chromium's `--window-size` (its `-width`/`-height` set the same outer
 /// size in headless mode).

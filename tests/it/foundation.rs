@@ -196,10 +196,25 @@ fn reattach_and_close_leave_nothing(c: &Ctx) {
         "the record names the browser"
     );
     let needle = ariasnap::browser::launch::profile_needle(kind, std::path::Path::new(&profile));
-    assert!(
-        !ariasnap::browser::launch::pids_matching(&needle).is_empty(),
-        "browser runs"
-    );
+    let pids = ariasnap::browser::launch::pids_matching(&needle);
+    assert!(!pids.is_empty(), "browser runs");
+    if kind == ariasnap::browser::launch::BrowserKind::Chromium {
+        // the renderer that drew the page runs with our V8 flags (launch::JS_FLAGS)
+        let renderers: Vec<String> = pids
+            .iter()
+            .map(|p| std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default())
+            .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+            .filter(|c| c.contains("--type=renderer"))
+            .collect();
+        assert!(!renderers.is_empty(), "no renderer among {pids:?}");
+        assert!(
+            renderers
+                .iter()
+                .all(|c| c.contains(ariasnap::browser::launch::JS_FLAGS)),
+            "renderers without {}: {renderers:?}",
+            ariasnap::browser::launch::JS_FLAGS
+        );
+    }
     c.ok(&["session", "close", name]);
     assert!(!rec_path.exists(), "record removed");
     assert!(

@@ -214,6 +214,14 @@ fn reattach_and_close_leave_nothing(c: &Ctx) {
             "renderers without {}: {renderers:?}",
             ariasnap::browser::launch::JS_FLAGS
         );
+    } else {
+        // Firefox took our nursery size (it writes the preferences it runs with to prefs.js)
+        let prefs =
+            std::fs::read_to_string(std::path::Path::new(&profile).join("prefs.js")).unwrap();
+        assert!(
+            prefs.contains("\"javascript.options.mem.nursery.min_kb\", 16384"),
+            "{prefs}"
+        );
     }
     c.ok(&["session", "close", name]);
     assert!(!rec_path.exists(), "record removed");

@@ -419,6 +419,8 @@ function textAlternative(el, inLabel, target) {
  * main thread pays for in young-generation GC.
  */
 function contentText(root, inLabel, target, scope) {
+  const leaf = leafContentText(root, scope || null);
+  if (leaf !== null) return leaf;
   const base = ctTop;
   try {
     return trimmed(contentTextIn(base, root, inLabel, target, scope || null));
@@ -429,6 +431,26 @@ function contentText(root, inLabel, target, scope) {
     }
     ctTop = base;
   }
+}
+
+/**
+ * contentText() of an element whose flat-tree children are text only (the common case: a
+ * link, a cell, a heading with plain text), in one read, or null when the traversal is
+ * needed. The same steps as contentTextIn() for such a root: its ::before, its text children
+ * in order, its ::after (the root gives no block spacing and no title of its own; 2I is the
+ * caller's). The text children are read as one run (textContent), as the walk reads such a
+ * leaf, and as Blink lays out adjacent text (text-transform: capitalize looks at the
+ * character before a run, across text nodes), so no text node is touched.
+ */
+function leafContentText(root, scope) {
+  if (!isElement(root) || firstElementChild(root) || shadowRootAny(root)) return null;
+  const tag = localNameOf(root);
+  if (tag === "br" || tag === "slot" || tag === "details") return null;
+  const before = pseudoText(root, "::before", scope);
+  const after = pseudoText(root, "::after", scope);
+  const t = textContent(root);
+  const v = t ? transformedText(t, root, scope) : "";
+  return trimmed(before + v + after);
 }
 
 // CT_SCOPE[i]: the tree scope (document or shadow root) of node CT_STACK[i] when the

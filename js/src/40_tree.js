@@ -91,24 +91,58 @@ function ariaLevel(el) {
   return n >= 1 && n <= 1000000 && $Math.floor(n) === n ? n : 0;
 }
 
-function isDisabled(el, role) {
-  if (isNativelyDisabled(el)) return true;
-  return ariaDisabledUp(el);
+/**
+ * Whether el is disabled, as Chromium's tree says (AXObject::IsDisabled): a disabled form
+ * control (HTML; not a fieldset or optgroup itself), else its own aria-disabled when that is "true" or "false" (any element),
+ * else, for a focusable element only, the nearest flat-tree ancestor whose aria-disabled is
+ * "true" or "false" (CORE-AAM: focusable descendants of an aria-disabled element are
+ * disabled). A value other than true or false (empty, misspelt) is no value: the climb goes
+ * on past it. The climb crosses shadow roots and slots (the flat tree, as the accessibility
+ * tree's parents) and stops at the document: a frame's content is not disabled by the
+ * frame's ancestors, nor the frame element itself (Chromium: no disabled state on an
+ * iframe below aria-disabled="true"). noneAbove: the caller knows that no tree scope on
+ * el's flat-tree path has the attribute at all (the walk's scopeHasAriaDisabled answers);
+ * attrs: false when the caller knows el has no attributes.
+ */
+function isDisabled(el, role, noneAbove, attrs) {
+  const tag = localNameOf(el);
+  // a disabled fieldset or optgroup is no disabled node in Chromium's tree (the controls
+  // and options in it are)
+  if (tag !== "fieldset" && tag !== "optgroup" && isNativelyDisabled(el)) return true;
+  const own = attrs === false ? undefined : ariaBool(el, "aria-disabled");
+  if (own === true) return true;
+  if (own === false || noneAbove === true) return false;
+  if (tag === "iframe" || tag === "frame" || !isFocusable(el)) return false;
+  return ariaDisabledAbove(el);
+}
+
+/** The nearest flat-tree ancestor's aria-disabled (true or false), within el's document. */
+function ariaDisabledAbove(el) {
+  for (let p = flatParent(el); p; p = flatParent(p)) {
+    const t = nodeType(p);
+    if (t === DOCUMENT_NODE) return false;
+    if (t !== ELEMENT_NODE) continue;
+    const v = ariaBool(p, "aria-disabled");
+    if (v === true) return true;
+    if (v === false) return false;
+  }
+  return false;
 }
 
 /**
- * aria-disabled as it inherits: the nearest element at or above el (DOM parents) that has the
- * attribute decides. Element.closest climbs the same DOM parents in the browser (and stops
- * at a shadow root, as parentElement does), so no per-walk map of answers is kept.
+ * Whether any element of a tree scope (a document or a shadow root) has aria-disabled: the
+ * walk asks once for each scope it enters (its start document, same-origin frames' documents,
+ * shadow roots), so that on most pages no element climbs at all. true when it cannot tell.
  */
-function ariaDisabledUp(el) {
-  let p = null;
+function scopeHasAriaDisabled(root) {
   try {
-    p = closest(el, "[aria-disabled]");
+    const t = nodeType(root);
+    if (t === DOCUMENT_NODE) return docQuerySelector(root, "[aria-disabled]") !== null;
+    if (t === DOCUMENT_FRAGMENT_NODE) return fragQuerySelector(root, "[aria-disabled]") !== null;
   } catch (_) {
-    p = null;
+    // not a scope the query answers for
   }
-  return !!p && strLower(getAttr(p, "aria-disabled") || "") === "true";
+  return true;
 }
 
 /**
@@ -119,7 +153,7 @@ function ariaDisabledUp(el) {
  * (native checked and selected, inherited disabled, a summary's details, focus, a heading
  * tag's level) is asked either way. attrs: whether el has attributes at all.
  */
-function statesOf(el, role, tag, focusedEl, verbose, attrs) {
+function statesOf(el, role, tag, focusedEl, verbose, attrs, noneAbove) {
   // the states object only once there is a state: most nodes have none (an empty object a
   // node was a thirtieth of a walk's allocation)
   let s = null;
@@ -132,7 +166,7 @@ function statesOf(el, role, tag, focusedEl, verbose, attrs) {
     } else c = attrs ? ariaBool(el, "aria-checked") : undefined;
     if (c) { s = s || {}; s.checked = c; }
   }
-  if (isDisabled(el, role)) { s = s || {}; s.disabled = true; }
+  if (isDisabled(el, role, noneAbove, attrs)) { s = s || {}; s.disabled = true; }
   let ex = attrs ? ariaBool(el, "aria-expanded") : undefined;
   if (ex === undefined && setHas(EXPANDABLE_NATIVE, tag)) {
     const p = parentElementOf(el);
@@ -443,6 +477,9 @@ function newWalk(rootDoc, opts) {
     // the warm-up's walk (90_api): runWalk stops at `until` ($now) or after `limit`
     // elements, and the walk leaves no record (frames unnumbered, no closed-root host queued)
     warm: !!opts.warm,
+    // no tree scope the walk has entered has an aria-disabled element (isDisabled need not
+    // climb); set by startWalk, cleared by the first scope entered that has one
+    ariaNone: false,
     until: 0,
     limit: opts.limit > 0 ? opts.limit : 0,
   };
@@ -584,6 +621,8 @@ function startWalk(rootDoc, opts) {
   const w = newWalk(rootDoc, opts);
   const start = opts.rootEl || docBodyOf(rootDoc) || docElementOf(rootDoc);
   if (start) {
+    // a walk from an element (rootEl) has not entered the scopes above it
+    w.ariaNone = !opts.rootEl && !scopeHasAriaDisabled(rootDoc);
     spush(w, start, 0, w.frameBase << 8, getRootNode(start));
     w.focusedEl = deepActiveElement(rootDoc);
     w.vp = w.wantBoxes ? viewportOf(start) : null;
@@ -1026,6 +1065,7 @@ function visitTextValue(w, v, node, el, parentOut, ctx, scope) {
 
 /** A same-origin frame's document: its body (or root element) is walked under the frame. */
 function visitDocument(w, doc, parentOut, ctx) {
+  if (w.ariaNone && scopeHasAriaDisabled(doc)) w.ariaNone = false;
   const b = docBodyOf(doc) || docElementOf(doc);
   if (b) spush(w, b, parentOut, ctx, doc);
 }
@@ -1156,7 +1196,7 @@ function emitRoleNode(w, el, role, tag, parentOut, ctx, attrs, scope) {
   const n = newNode(parentOut, role);
   if (name) n.n = name;
   if (ctx >> 8) n.f = ctx >> 8;
-  const st = statesOf(el, role, tag, w.focusedEl, w.verbose, attrs);
+  const st = statesOf(el, role, tag, w.focusedEl, w.verbose, attrs, w.ariaNone);
   if (st) n.s = st;
   if (setHas(VALUE_ROLES, role) || role === "progressbar" || role === "meter") {
     const v = valueOf(el, role, tag);
@@ -1331,6 +1371,7 @@ function pushFlatChildren(w, el, tag, out, ctx, elScope) {
 
 /** Pushes the children of a host's shadow root (open, or closed and handed over), last first. */
 function pushShadowRoot(w, sr, out, ctx) {
+  if (w.ariaNone && scopeHasAriaDisabled(sr)) w.ariaNone = false;
   for (let c = lastChildOf(sr); c; c = previousSiblingOf(c)) spush(w, c, out, ctx, sr);
 }
 

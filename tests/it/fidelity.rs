@@ -180,9 +180,12 @@ fn roles_exact_lines(c: &Ctx) {
     check(c, "html/roles/implicit.html", ROLES);
 }
 
-/// aria-disabled inherits from the nearest DOM ancestor that has the attribute (a nearer
-/// "false" ends it); these lines match Chromium's own tree (Accessibility.getFullAXTree's
-/// `disabled` of each button and link).
+/// Disabled as Chromium's tree has it (`disabled` of each node in Accessibility.getFullAXTree,
+/// checked for every line here): an element's own aria-disabled ("true" or "false", any
+/// case, spaces around) decides for any role; an ancestor's reaches focusable elements only
+/// (CORE-AAM), the nearest one with a valid value deciding (empty or misspelt values are
+/// passed over), along the flat tree (into shadow roots, through slots); a disabled fieldset
+/// makes its controls disabled, not its own group node.
 const DISABLED: &str = r#"- document "Disabled states":
   - main:
     - button "Inside true" [disabled] [ref=*]
@@ -193,10 +196,22 @@ const DISABLED: &str = r#"- document "Disabled states":
     - button "Upper case" [disabled] [ref=*]
     - button "Own true" [disabled] [ref=*]
     - button "Own false" [ref=*]
-    - group "Set" [disabled]:
+    - group "Set":
       - text: Set
       - button "In disabled fieldset" [disabled] [ref=*]
     - button "Plain" [ref=*]
+    - heading "Heading below" [level=2]
+    - tab "Tab not focusable" [ref=*]
+    - tab "Tab focusable" [disabled] [ref=*]
+    - button "Div button" [ref=*]
+    - text: Anchor without href
+    - button "Below an empty value" [disabled] [ref=*]
+    - button "Below a misspelt value" [disabled] [ref=*]
+    - heading "Own heading" [disabled] [level=2]
+    - button "Spaced true" [disabled] [ref=*]
+    - button "In a shadow root below true" [disabled] [ref=*]
+    - button "Slotted below true" [disabled] [ref=*]
+    - button "Slotted below false" [ref=*]
 "#;
 
 fn aria_disabled_exact_lines(c: &Ctx) {

@@ -29,6 +29,13 @@ const INTERACTIVE_CONTAINERS = new $Set(["listbox", "tree", "grid", "treegrid", 
 const CHECKABLE = new $Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
 const SELECTABLE = new $Set(["option", "tab", "row", "gridcell", "treeitem", "cell", "columnheader", "rowheader"]);
 const EXPANDABLE_NATIVE = new $Set(["summary"]);
+// The roles Chromium's tree gives an expanded state (aria-expanded on any other role, e.g. a
+// list, region or listbox, is not exposed there): checked role by role against
+// Accessibility.getFullAXTree. A summary is a button here.
+const EXPANDED_ROLES = new $Set([
+  "application", "button", "checkbox", "columnheader", "combobox", "gridcell", "link", "menuitem",
+  "menuitemcheckbox", "menuitemradio", "row", "rowheader", "switch", "tab", "treeitem",
+]);
 const VALUE_ROLES = new $Set(["textbox", "searchbox", "combobox", "spinbutton", "slider"]);
 const LANDMARKS = new $Set(["banner", "main", "navigation", "contentinfo", "complementary", "search", "form", "region"]);
 
@@ -167,7 +174,7 @@ function statesOf(el, role, tag, focusedEl, verbose, attrs, noneAbove) {
     if (c) { s = s || {}; s.checked = c; }
   }
   if (isDisabled(el, role, noneAbove, attrs)) { s = s || {}; s.disabled = true; }
-  let ex = attrs ? ariaBool(el, "aria-expanded") : undefined;
+  let ex = attrs && setHas(EXPANDED_ROLES, role) ? ariaBool(el, "aria-expanded") : undefined;
   if (ex === undefined && setHas(EXPANDABLE_NATIVE, tag)) {
     const p = parentElementOf(el);
     if (p && localNameOf(p) === "details") ex = !!detailsOpenOf(p);

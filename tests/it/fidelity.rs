@@ -12,6 +12,10 @@ pub fn tests() -> Vec<Test> {
             "fidelity::aria_disabled_inherits_as_the_browser",
             aria_disabled_exact_lines,
         ),
+        (
+            "fidelity::expanded_only_where_the_browser_has_it",
+            expanded_exact_lines,
+        ),
         ("fidelity::aria_owns_exact_lines", aria_owns_exact_lines),
         ("fidelity::names_exact_lines", names_exact_lines),
         (
@@ -216,6 +220,29 @@ const DISABLED: &str = r#"- document "Disabled states":
 
 fn aria_disabled_exact_lines(c: &Ctx) {
     check(c, "html/roles/disabled.html", DISABLED);
+}
+
+/// aria-expanded shows on the roles Chromium's tree gives an expanded state (links, buttons,
+/// tree items, comboboxes...), not on a list, a region or a listbox that carry the attribute
+/// (each line checked against Accessibility.getFullAXTree).
+const EXPANDED: &str = r#"- document "Expanded states":
+  - link "Menu link" [collapsed] [ref=*]:
+    - /url: /html/roles/expanded.html#menu
+  - button "Open button" [expanded] [ref=*]
+  - list "Sub list":
+    - listitem: Item
+  - region "Panel": Panel text
+  - listbox "Choices":
+    - option "First" [ref=*]
+  - tree "Files":
+    - treeitem "Folder" [collapsed] [ref=*]
+  - group:
+    - button "More" [collapsed] [ref=*]
+  - combobox "City" [collapsed] [ref=*]
+"#;
+
+fn expanded_exact_lines(c: &Ctx) {
+    check(c, "html/roles/expanded.html", EXPANDED);
 }
 
 fn names_exact_lines(c: &Ctx) {

@@ -26,8 +26,16 @@ const TIER1 = new $Set(["button", "link", "textbox", "searchbox", "checkbox", "r
   "slider", "spinbutton", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio"]);
 const TIER2 = new $Set(["listitem", "option", "treeitem", "row", "cell", "gridcell"]);
 const INTERACTIVE_CONTAINERS = new $Set(["listbox", "tree", "grid", "treegrid", "combobox", "menu", "menubar"]);
-const CHECKABLE = new $Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
-const SELECTABLE = new $Set(["option", "tab", "row", "gridcell", "treeitem", "cell", "columnheader", "rowheader"]);
+// The roles Chromium's tree gives each state (an attribute on any other role is not exposed
+// there), checked role by role against Accessibility.getFullAXTree: checked, selected,
+// pressed, and aria-required / aria-readonly (the HTML required and readonly attributes of
+// form fields count as well).
+const CHECKABLE = new $Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio", "option", "treeitem"]);
+const SELECTABLE = new $Set(["option", "tab", "row", "gridcell", "treeitem", "columnheader", "rowheader"]);
+const PRESSABLE = new $Set(["button"]);
+const ARIA_REQUIRED_ROLES = new $Set(["columnheader", "combobox", "gridcell", "listbox", "radiogroup", "rowheader",
+  "spinbutton", "textbox", "tree", "treegrid"]);
+const ARIA_READONLY_ROLES = new $Set(["columnheader", "grid", "gridcell", "rowheader", "textbox", "treegrid"]);
 const EXPANDABLE_NATIVE = new $Set(["summary"]);
 // The roles Chromium's tree gives an expanded state (aria-expanded on any other role, e.g. a
 // list, region or listbox, is not exposed there): checked role by role against
@@ -185,7 +193,7 @@ function statesOf(el, role, tag, focusedEl, verbose, attrs, noneAbove) {
     if (sel === undefined && tag === "option") sel = optionSelectedOf(el);
     if (sel === true) { s = s || {}; s.selected = true; }
   }
-  if (attrs) s = attrStates(el, tag, s);
+  if (attrs) s = attrStates(el, role, tag, s);
   // A frame holding the focus is not itself focused: the element inside it is (and a
   // cross-origin frame's own walk marks it).
   if (focusedEl === el && tag !== "iframe" && tag !== "frame") { s = s || {}; s.focused = true; }
@@ -206,16 +214,17 @@ function statesOf(el, role, tag, focusedEl, verbose, attrs, noneAbove) {
 
 /** pressed, required, readonly and invalid, from el's own attributes: s with them added (a
  * new object when s is null and there is one), else s. */
-function attrStates(el, tag, s) {
-  const pr = ariaBool(el, "aria-pressed");
+function attrStates(el, role, tag, s) {
+  const pr = setHas(PRESSABLE, role) ? ariaBool(el, "aria-pressed") : undefined;
   if (pr === true || pr === "mixed") { s = s || {}; s.pressed = pr; }
-  if (hasAttr(el, "required") || ariaBool(el, "aria-required") === true) {
-    if (tag === "input" || tag === "select" || tag === "textarea" || hasAttr(el, "aria-required")) {
-      s = s || {};
-      s.required = true;
-    }
+  const field = tag === "input" || tag === "select" || tag === "textarea";
+  if ((field && hasAttr(el, "required")) ||
+      (setHas(ARIA_REQUIRED_ROLES, role) && ariaBool(el, "aria-required") === true)) {
+    s = s || {};
+    s.required = true;
   }
-  if ((hasAttr(el, "readonly") && (tag === "input" || tag === "textarea")) || ariaBool(el, "aria-readonly") === true) {
+  if ((hasAttr(el, "readonly") && (tag === "input" || tag === "textarea")) ||
+      (setHas(ARIA_READONLY_ROLES, role) && ariaBool(el, "aria-readonly") === true)) {
     s = s || {};
     s.readonly = true;
   }

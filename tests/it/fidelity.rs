@@ -16,6 +16,10 @@ pub fn tests() -> Vec<Test> {
             "fidelity::expanded_only_where_the_browser_has_it",
             expanded_exact_lines,
         ),
+        (
+            "fidelity::states_only_where_the_browser_has_them",
+            states_exact_lines,
+        ),
         ("fidelity::aria_owns_exact_lines", aria_owns_exact_lines),
         ("fidelity::names_exact_lines", names_exact_lines),
         (
@@ -240,6 +244,38 @@ const EXPANDED: &str = r#"- document "Expanded states":
     - button "More" [collapsed] [ref=*]
   - combobox "City" [collapsed] [ref=*]
 "#;
+
+/// pressed, checked, selected, required, readonly and level show on the roles Chromium's tree
+/// gives them, and an attribute on another role shows nothing (each line checked against
+/// Accessibility.getFullAXTree): aria-pressed on buttons only, aria-checked on options and
+/// tree items too, no aria-selected on a table's cell, aria-required and aria-readonly on
+/// fields and grid parts, not on a region or a checkbox.
+const STATES: &str = r#"- document "States by role":
+  - button "Bold" [pressed] [ref=*]
+  - heading "Not pressable" [level=2]
+  - listbox "Toppings":
+    - option "Cheese" [checked] [ref=*]
+    - option "Olives" [selected] [ref=*]
+  - tree "Tasks":
+    - treeitem "Done task" [checked] [level=2] [ref=*]
+  - table:
+    - row:
+      - columnheader "Name"
+    - row:
+      - cell "Cell not selectable"
+  - grid "Sheet":
+    - row "Locked" [ref=*]:
+      - gridcell "Locked" [selected] [readonly] [ref=*]
+  - region "Not requirable": r
+  - textbox "Note" [required] [readonly] [ref=*]
+  - checkbox "Not readonly here" [ref=*]
+  - list:
+    - listitem [level=3]: Third level item
+"#;
+
+fn states_exact_lines(c: &Ctx) {
+    check(c, "html/roles/states.html", STATES);
+}
 
 fn expanded_exact_lines(c: &Ctx) {
     check(c, "html/roles/expanded.html", EXPANDED);

@@ -419,11 +419,12 @@ function textAlternative(el, inLabel, target) {
  * main thread pays for in young-generation GC.
  */
 function contentText(root, inLabel, target, scope) {
-  const leaf = leafContentText(root, scope || null);
+  const sc = scope || null;
+  const leaf = leafContentText(root, sc);
   if (leaf !== null) return leaf;
   const base = ctTop;
   try {
-    return trimmed(contentTextIn(base, root, inLabel, target, scope || null));
+    return trimmed(contentTextIn(base, root, inLabel, target, sc));
   } finally {
     for (let i = base; i < ctTop; i++) {
       CT_STACK[i] = null;

@@ -108,8 +108,8 @@ function ariaLevel(el) {
 
 /**
  * Whether el is disabled, as Chromium's tree says (AXObject::IsDisabled): a disabled form
- * control (HTML; not a fieldset or optgroup itself), else its own aria-disabled when that is "true" or "false" (any element),
- * else, for a focusable element only, the nearest flat-tree ancestor whose aria-disabled is
+ * control (HTML; not a fieldset or optgroup itself), else its own aria-disabled when that
+ * is "true" or "false" (any element), else, for a focusable element only, the nearest flat-tree ancestor whose aria-disabled is
  * "true" or "false" (CORE-AAM: focusable descendants of an aria-disabled element are
  * disabled). A value other than true or false (empty, misspelt) is no value: the climb goes
  * on past it. The climb crosses shadow roots and slots (the flat tree, as the accessibility
@@ -120,13 +120,16 @@ function ariaLevel(el) {
  * attrs: false when the caller knows el has no attributes.
  */
 function isDisabled(el, role, noneAbove, attrs) {
-  const tag = localNameOf(el);
-  // a disabled fieldset or optgroup is no disabled node in Chromium's tree (the controls
-  // and options in it are)
-  if (tag !== "fieldset" && tag !== "optgroup" && isNativelyDisabled(el)) return true;
+  if (isNativelyDisabled(el)) {
+    // a disabled fieldset or optgroup is no disabled node in Chromium's tree (the controls
+    // and options in it are); neither is focusable, so nothing above can disable it either
+    const t = localNameOf(el);
+    if (t !== "fieldset" && t !== "optgroup") return true;
+  }
   const own = attrs === false ? undefined : ariaBool(el, "aria-disabled");
   if (own === true) return true;
   if (own === false || noneAbove === true) return false;
+  const tag = localNameOf(el);
   if (tag === "iframe" || tag === "frame" || !isFocusable(el)) return false;
   return ariaDisabledAbove(el);
 }

@@ -131,8 +131,12 @@ function isElement(n) {
 }
 
 function tagOf(el) {
+  return tagOfLocal(el, localNameOf(el));
+}
+
+/** tagOf with el's local name already read (the walk reads it once per element). */
+function tagOfLocal(el, ln) {
   const ns = namespaceURIOf(el);
-  const ln = localNameOf(el);
   if (ns === "http://www.w3.org/1999/xhtml") return ln;
   if (ns === "http://www.w3.org/2000/svg") return ln === "svg" ? "svg" : "svg:" + ln;
   if (ns === "http://www.w3.org/1998/Math/MathML") return ln === "math" ? "math" : "math:" + ln;
@@ -288,10 +292,10 @@ const NEVER_RENDERED = new $Set([
  * Why an element (with its whole subtree) is hidden from users, or "" when it is not.
  * visibility:hidden is not here: children may be visible again (see isVisibilityHidden).
  * attrs: false when the caller knows el has no attributes (then it has neither aria-hidden
- * nor inert); anything else reads them.
+ * nor inert); anything else reads them. ln: el's local name when the caller has read it.
  */
-function subtreeHiddenReason(el, style, attrs) {
-  const tag = localNameOf(el);
+function subtreeHiddenReason(el, style, attrs, ln) {
+  const tag = ln === undefined ? localNameOf(el) : ln;
   if (setHas(NEVER_RENDERED, tag)) return "never-rendered";
   if (!style) return "no-style";
   if (cssValue(style, "display") === "none") return "display";

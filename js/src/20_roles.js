@@ -45,8 +45,8 @@ function isFocusable(el) {
   return false;
 }
 
-function isNativelyDisabled(el) {
-  const tag = localNameOf(el);
+function isNativelyDisabled(el, known) {
+  const tag = known === undefined ? localNameOf(el) : known;
   if (!(tag === "button" || tag === "input" || tag === "select" || tag === "textarea" ||
         tag === "option" || tag === "optgroup" || tag === "fieldset")) return false;
   if (hasAttr(el, "disabled")) return true;
@@ -250,10 +250,11 @@ for (let i = 0; i + 1 < TAG_ROLE_ROWS.length; i += 2) {
 
 /**
  * The implicit (native) role of an element, per HTML-AAM; null for generic / none: the
- * table above, then the elements whose role depends on attributes or context.
+ * table above, then the elements whose role depends on attributes or context. known:
+ * tagOf(el) when the caller has it.
  */
-function implicitRole(el) {
-  const tag = tagOf(el);
+function implicitRole(el, known) {
+  const tag = known === undefined ? tagOf(el) : known;
   const fixed = mapGet(TAG_ROLES, tag);
   if (fixed !== undefined) return fixed;
   switch (tag) {
@@ -324,17 +325,18 @@ function implicitRole(el) {
 /**
  * The role of an element as the accessibility tree exposes it, or null when it exposes none
  * (generic containers, presentational elements). Explicit role wins unless a presentational
- * role conflicts with focusability or global ARIA attributes.
+ * role conflicts with focusability or global ARIA attributes. tag: tagOf(el) when the caller
+ * has it.
  */
-function getRole(el) {
+function getRole(el, tag) {
   const explicit = explicitRole(el);
   if (explicit) {
     if (explicit === "none" || explicit === "presentation") {
-      if (isFocusable(el) || hasGlobalAria(el)) return implicitRole(el);
+      if (isFocusable(el) || hasGlobalAria(el)) return implicitRole(el, tag);
       return null;
     }
     if (explicit === "generic") return null;
     return explicit;
   }
-  return implicitRole(el);
+  return implicitRole(el, tag);
 }

@@ -266,9 +266,10 @@ function isBlock(el) {
  * Name of an element from a source other than its content (2B aria-labelledby, 2C embedded
  * control, 2D aria-label, 2E native), or null when none applies and content (2F) decides.
  * `inLabel` is true while inside a labelledby/label traversal; `target` is the element whose
- * name is being computed (a label's own control is not embedded in itself).
+ * name is being computed (a label's own control is not embedded in itself). tag: tagOf(el)
+ * when the caller has it.
  */
-function nonContentName(el, role, inLabel, target, embedded) {
+function nonContentName(el, role, inLabel, target, embedded, tag) {
   // 2B: aria-labelledby, not followed from inside another labelledby traversal.
   if (!inLabel) {
     const refs = idRefs(el, "aria-labelledby");
@@ -297,7 +298,7 @@ function nonContentName(el, role, inLabel, target, embedded) {
   const al = getAttr(el, "aria-label");
   if (al && strTrim(al)) return trimmed(al);
   // 2E: host language label.
-  const native = nativeName(el, role, inLabel);
+  const native = nativeName(el, role, inLabel, tag);
   if (native) return native;
   // labelled by an empty (or hidden) label: no name, and no fallback either
   if (native === "" && !inLabel) return "";
@@ -305,8 +306,8 @@ function nonContentName(el, role, inLabel, target, embedded) {
 }
 
 /** 2E: names the host language gives (HTML-AAM accessible name computation). */
-function nativeName(el, role, inLabel) {
-  const tag = tagOf(el);
+function nativeName(el, role, inLabel, known) {
+  const tag = known === undefined ? tagOf(el) : known;
   if (tag === "input") {
     const type = strLower(getAttr(el, "type") || "text");
     if (type === "button" || type === "submit" || type === "reset") {
@@ -614,14 +615,15 @@ function summaryOnly(details) {
 
 /**
  * The accessible name of an element whose role is `role` (accname 1.2 from the root).
- * Cached per walk. scope: el's tree scope when the caller knows it (the walk), else null.
+ * Cached per walk. scope: el's tree scope when the caller knows it (the walk), else null;
+ * tag: tagOf(el) when the caller has it.
  */
-function getName(el, role, scope) {
+function getName(el, role, scope, tag) {
   if (nameCache) {
     const c = mapGet(nameCache, el);
     if (c !== undefined) return c;
   }
-  let name = nonContentName(el, role, false, el);
+  let name = nonContentName(el, role, false, el, undefined, tag);
   if (name === null) {
     name = "";
     if (role && (setHas(NAME_FROM_CONTENT, role) || (role === "row" && inGrid(el)))) {

@@ -119,17 +119,18 @@ function ariaLevel(el) {
  * el's flat-tree path has the attribute at all (the walk's scopeHasAriaDisabled answers);
  * attrs: false when the caller knows el has no attributes.
  */
-function isDisabled(el, role, noneAbove, attrs) {
-  if (isNativelyDisabled(el)) {
+function isDisabled(el, role, noneAbove, attrs, known) {
+  // its tag (tagOf) when the caller has it: the form controls, fieldset, optgroup and frames
+  // asked about here are HTML elements, whose tag is their local name
+  const tag = known === undefined ? localNameOf(el) : known;
+  if (isNativelyDisabled(el, tag)) {
     // a disabled fieldset or optgroup is no disabled node in Chromium's tree (the controls
     // and options in it are); neither is focusable, so nothing above can disable it either
-    const t = localNameOf(el);
-    if (t !== "fieldset" && t !== "optgroup") return true;
+    if (tag !== "fieldset" && tag !== "optgroup") return true;
   }
   const own = attrs === false ? undefined : ariaBool(el, "aria-disabled");
   if (own === true) return true;
   if (own === false || noneAbove === true) return false;
-  const tag = localNameOf(el);
   if (tag === "iframe" || tag === "frame" || !isFocusable(el)) return false;
   return ariaDisabledAbove(el);
 }
@@ -184,7 +185,7 @@ function statesOf(el, role, tag, focusedEl, verbose, attrs, noneAbove) {
     } else c = attrs ? ariaBool(el, "aria-checked") : undefined;
     if (c) { s = s || {}; s.checked = c; }
   }
-  if (isDisabled(el, role, noneAbove, attrs)) { s = s || {}; s.disabled = true; }
+  if (isDisabled(el, role, noneAbove, attrs, tag)) { s = s || {}; s.disabled = true; }
   let ex = attrs && setHas(EXPANDED_ROLES, role) ? ariaBool(el, "aria-expanded") : undefined;
   if (ex === undefined && setHas(EXPANDABLE_NATIVE, tag)) {
     const p = parentElementOf(el);
@@ -1103,7 +1104,9 @@ function visitElement(w, el, parentOut, ctx, scope) {
   const style = styleOf(el);
   // whether el has attributes at all: one call that answers many attribute reads below
   const attrs = hasAttrs(el);
-  if (subtreeHiddenReason(el, style, attrs)) return;
+  // its local name, read once: the hidden check, its tag, role, name and states all need it
+  const ln = localNameOf(el);
+  if (subtreeHiddenReason(el, style, attrs, ln)) return;
   const elScope = scope || getRootNode(el);
   const visHidden = visibilityHiddenIn(el, style, !!(ctx & 2), scope, attrs);
   if (visHidden) ctx |= 2;
@@ -1112,7 +1115,7 @@ function visitElement(w, el, parentOut, ctx, scope) {
     const k = elementUnseen(w, el, style, scope, attrs);
     if (k) ctx |= k << 4;
   }
-  const tag = tagOf(el);
+  const tag = tagOfLocal(el, ln);
   // A custom element may hold a closed shadow root (SPEC 1: reported, never dropped).
   if (strIndexOf(tag, "-") > 0 && !shadowRootOf(el)) noteCustomHost(w, el, tag);
   if (tag === "br") {
@@ -1120,7 +1123,7 @@ function visitElement(w, el, parentOut, ctx, scope) {
     return;
   }
   let out = parentOut;
-  let role = visHidden ? null : getRole(el);
+  let role = visHidden ? null : getRole(el, tag);
   if (role && setHas(INLINE_TEXT_ROLES, role)) role = null;
   // --viewport (SPEC 3): an element outside the viewport shows neither its role nor, as a
   // clickable generic, itself; only descendants that are in view (a fixed or positioned
@@ -1211,7 +1214,7 @@ function emitRoleNode(w, el, role, tag, parentOut, ctx, attrs, scope) {
   // reached through shown ancestors (the walk does not enter hidden or skipped
   // subtrees): name-from-content questions about its descendants stop climbing here
   if (setHas(NAME_FROM_CONTENT, role)) markShown(el);
-  const name = getName(el, role, scope);
+  const name = getName(el, role, scope, tag);
   const n = newNode(parentOut, role);
   if (name) n.n = name;
   if (ctx >> 8) n.f = ctx >> 8;

@@ -6,20 +6,17 @@
 //! once the text passes NAME_CAP characters.
 
 const NAME_CAP = 10000;
-let nameCache = null;
 let labelMaps = null;
 let pseudoCache = null;
 // elements whose name is their content (2F), per walk
 let contentNamed = null;
 
 function beginNameCaches() {
-  nameCache = new $Map();
   labelMaps = new $Map();
   pseudoCache = new $Map();
   contentNamed = new $Set();
 }
 function endNameCaches() {
-  nameCache = null;
   labelMaps = null;
   pseudoCache = null;
   contentNamed = null;
@@ -28,13 +25,12 @@ onCaches(
   beginNameCaches,
   endNameCaches,
   function () {
-    return [nameCache, labelMaps, pseudoCache, contentNamed];
+    return [labelMaps, pseudoCache, contentNamed];
   },
   function (p) {
-    nameCache = p[0];
-    labelMaps = p[1];
-    pseudoCache = p[2];
-    contentNamed = p[3];
+    labelMaps = p[0];
+    pseudoCache = p[1];
+    contentNamed = p[2];
   },
 );
 
@@ -615,14 +611,12 @@ function summaryOnly(details) {
 
 /**
  * The accessible name of an element whose role is `role` (accname 1.2 from the root).
- * Cached per walk. scope: el's tree scope when the caller knows it (the walk), else null;
+ * Not memoised: a walk asks once per element (a per-walk map of names met no second request
+ * for the same element on the 43 readability pages and mixed-10000, 0 hits in 24,700
+ * requests, and cost a map insertion per named node). scope: el's tree scope when the caller knows it (the walk), else null;
  * tag: tagOf(el) when the caller has it.
  */
 function getName(el, role, scope, tag) {
-  if (nameCache) {
-    const c = mapGet(nameCache, el);
-    if (c !== undefined) return c;
-  }
   let name = nonContentName(el, role, false, el, undefined, tag);
   if (name === null) {
     name = "";
@@ -633,9 +627,7 @@ function getName(el, role, scope, tag) {
     // Chromium names no paragraph or text-level element from its title
     if (!name && !(role && setHas(NO_TOOLTIP_NAME, role))) name = tooltipName(el);
   }
-  name = clean(name, NAME_CAP);
-  if (nameCache) mapSet(nameCache, el, name);
-  return name;
+  return clean(name, NAME_CAP);
 }
 
 /**

@@ -1108,6 +1108,10 @@ function visitElement(w, el, parentOut, ctx, scope) {
   const ln = localNameOf(el);
   if (subtreeHiddenReason(el, style, attrs, ln)) return;
   const elScope = scope || getRootNode(el);
+  // its shadow root, if any: its :host rules may style it (mayStyleIn), and the walk goes
+  // into it (pushFlatChildren)
+  const hostRoot = shadowRootAny(el);
+  if (hostRoot) setGateHost(el, hostRoot);
   const visHidden = visibilityHiddenIn(el, style, !!(ctx & 2), scope, attrs);
   if (visHidden) ctx |= 2;
   else ctx &= ~2;
@@ -1174,7 +1178,7 @@ function visitElement(w, el, parentOut, ctx, scope) {
     spaceAfterText(w, parentOut);
     spush(w, null, parentOut, 0, null);
   }
-  pushFlatChildren(w, el, tag, out, ctx, elScope);
+  pushFlatChildren(w, el, tag, out, ctx, elScope, hostRoot);
 }
 
 /**
@@ -1365,14 +1369,15 @@ function namedByTextOnly(w, el, tag, elScope, parentOut, out) {
 /**
  * Pushes what an element shows under it in the flat tree, last first: its aria-owns elements
  * (shown after its own children), then its shadow root's children, a slot's assigned nodes
- * or fallback content, or (the common case) its light children.
+ * or fallback content, or (the common case) its light children. hostRoot: el's shadow root
+ * (open, or closed and handed over), or null.
  */
-function pushFlatChildren(w, el, tag, out, ctx, elScope) {
+function pushFlatChildren(w, el, tag, out, ctx, elScope, hostRoot) {
   if (w.ownsOf) {
     const owns = mapGet(w.ownsOf, el);
     if (owns) for (let i = owns.length - 1; i >= 0; i--) spush(w, owns[i], out, ctx | 8, null);
   }
-  const sr = tag === "slot" ? null : shadowRootAny(el);
+  const sr = tag === "slot" ? null : hostRoot;
   if (tag !== "slot" && !sr) {
     if (!firstElementChild(el)) {
       // text only (or nothing), the most common leaf: its text in one read (textContent

@@ -49,6 +49,10 @@ pub fn tests() -> Vec<Test> {
             "agent::unseen_through_every_kind_of_rule",
             unseen_through_every_kind_of_rule,
         ),
+        (
+            "agent::unseen_through_the_hosts_own_shadow_rules",
+            unseen_through_the_hosts_own_shadow_rules,
+        ),
     ]
 }
 
@@ -814,6 +818,42 @@ fn unseen_through_every_kind_of_rule(c: &Ctx) {
     assert!(
         !t.contains("Visibility rule"),
         "visibility:hidden text shown:\n{t}"
+    );
+    assert!(t.contains("button \"Done\""), "{t}");
+}
+
+/// A shadow host is styled by its own shadow tree's `:host` rules (CSS Scoping) even when
+/// the page around it sets none of the properties the style gates read: text hidden that
+/// way is flagged or left out as it would be by the page's own sheet, and a host whose
+/// shadow tree hides nothing is shown plainly.
+fn unseen_through_the_hosts_own_shadow_rules(c: &Ctx) {
+    let t = c.snapshot("html/agent/unseen-host-only.html");
+    let line = |needle: &str| -> String {
+        t.lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle:?} in:\n{t}"))
+            .to_string()
+    };
+    for (needle, kind) in [
+        ("Host opacity", "transparent"),
+        ("Host position", "offscreen"),
+        ("Slotted opacity", "transparent"),
+    ] {
+        let l = line(needle);
+        assert!(
+            l.contains(&format!("[unseen={kind}]")),
+            "{needle}: {l}\n{t}"
+        );
+    }
+    assert!(!line("Painted in plain sight.").contains("unseen"), "{t}");
+    assert!(!line("Plain host: shown.").contains("unseen"), "{t}");
+    assert!(
+        !t.contains("Host visibility"),
+        "visibility:hidden host shown:\n{t}"
+    );
+    assert!(
+        !t.contains("Host content-visibility"),
+        "content-visibility:hidden host's content shown:\n{t}"
     );
     assert!(t.contains("button \"Done\""), "{t}");
 }

@@ -13,11 +13,11 @@ let styleCache = null;
 // content-visibility be set on it), 20,000 reads at 10,000 elements.
 let inlineEl = null;
 let inlineText = null;
-// The shadow host the walk is at and its shadow root (set by the walk for hosts only, cleared
-// when the outermost region ends): a `:host` rule in the host's own shadow tree styles the
-// host whatever the sheets of the host's own tree scope say (mayStyleIn).
-let gateHost = null;
-let gateHostRoot = null;
+// The shadow root of the element last asked about, kept the same way (hostRootOf): the walk
+// asks it of each element several times in a row (may a :host rule style it, does the walk
+// go into it).
+let hostEl = null;
+let hostRoot = null;
 let hiddenCache = null;
 // element -> whether it or an ancestor hides its subtree (visibility aside)
 let ancCache = null;
@@ -52,8 +52,8 @@ function endCaches() {
   if (--cacheDepth === 0) {
     styleCache = null;
     inlineEl = null;
-    gateHost = null;
-    gateHostRoot = null;
+    hostEl = null;
+    hostRoot = null;
     hiddenCache = null;
     ancCache = null;
     scopeFlags = null;
@@ -590,7 +590,7 @@ function gateIndex(bit) {
 function mayStyle(el, bit, word) {
   if (scopeFlagsOf(getRootNode(el)) & bit) return true;
   // its own shadow tree's :host rules
-  const sr = shadowRootAny(el);
+  const sr = hostRootOf(el);
   if (sr && scopeFlagsOf(sr) & bit) return true;
   if (word) {
     const inline = inlineStyleOf(el);
@@ -603,12 +603,6 @@ function mayStyle(el, bit, word) {
     slot = null;
   }
   return !!slot && !!(scopeFlagsOf(getRootNode(slot)) & bit);
-}
-
-/** For mayStyleIn: the walk is at shadow host el, whose shadow root is root. */
-function setGateHost(el, root) {
-  gateHost = el;
-  gateHostRoot = root;
 }
 
 /**
@@ -626,13 +620,14 @@ function mayStyleIn(el, bit, word, scope, attrs) {
     if (sel !== "" && matches(el, sel)) return true;
     // or, from another tree scope's sheets, on a shadow host (:host) or a slotted element
     // (::slotted): those are read whenever their scope could say anything
-    if (shadowRootAny(el) || assignedSlotOf(el)) return true;
+    if (hostRootOf(el) || assignedSlotOf(el)) return true;
   }
   // A shadow host is styled by its own shadow tree's :host rules too, whatever its own tree
   // scope's sheets say (CSS Scoping: the host is featureless in its shadow tree's context and
   // matched by :host there): a :host { opacity: 0 } hid its content from users while the
   // walk read nothing, since the page around it set no opacity.
-  if (el === gateHost && scopeFlagsOf(gateHostRoot) & bit) return true;
+  const sr = hostRootOf(el);
+  if (sr && scopeFlagsOf(sr) & bit) return true;
   if (!word || attrs === false) return false;
   const inline = inlineStyleOf(el);
   return !!inline && reTest(word, inline);
@@ -645,6 +640,15 @@ function inlineStyleOf(el) {
   inlineEl = cacheDepth > 0 ? el : null;
   inlineText = t;
   return t;
+}
+
+/** shadowRootAny(el); within a cache region, the last element's is kept (hostEl). */
+function hostRootOf(el) {
+  if (el === hostEl && cacheDepth > 0) return hostRoot;
+  const sr = shadowRootAny(el);
+  hostEl = cacheDepth > 0 ? el : null;
+  hostRoot = sr;
+  return sr;
 }
 
 /**

@@ -613,8 +613,8 @@ function summaryOnly(details) {
  * The accessible name of an element whose role is `role` (accname 1.2 from the root).
  * Not memoised: a walk asks once per element (a per-walk map of names met no second request
  * for the same element on the 43 readability pages and mixed-10000, 0 hits in 24,700
- * requests, and cost a map insertion per named node). scope: el's tree scope when the caller knows it (the walk), else null;
- * tag: tagOf(el) when the caller has it.
+ * requests, and cost a map insertion per named node). scope: el's tree scope when the
+ * caller knows it (the walk), else null; tag: tagOf(el) when the caller has it.
  */
 function getName(el, role, scope, tag) {
   let name = nonContentName(el, role, false, el, undefined, tag);

@@ -1110,8 +1110,7 @@ function visitElement(w, el, parentOut, ctx, scope) {
   const elScope = scope || getRootNode(el);
   // its shadow root, if any: its :host rules may style it (mayStyleIn), and the walk goes
   // into it (pushFlatChildren)
-  const hostRoot = shadowRootAny(el);
-  if (hostRoot) setGateHost(el, hostRoot);
+  const hostRoot = hostRootOf(el);
   const visHidden = visibilityHiddenIn(el, style, !!(ctx & 2), scope, attrs);
   if (visHidden) ctx |= 2;
   else ctx &= ~2;

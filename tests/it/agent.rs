@@ -792,12 +792,7 @@ fn unseen_text_flagged(c: &Ctx) {
 /// flagged, and text no rule touches is not.
 fn unseen_through_every_kind_of_rule(c: &Ctx) {
     let t = c.snapshot("html/agent/unseen-gates.html");
-    let line = |needle: &str| -> String {
-        t.lines()
-            .find(|l| l.contains(needle))
-            .unwrap_or_else(|| panic!("no line with {needle:?} in:\n{t}"))
-            .to_string()
-    };
+    let line = |needle: &str| crate::common::line_with(&t, needle);
     assert!(!line("Painted in plain sight.").contains("unseen"), "{t}");
     for (needle, kind) in [
         ("Nested rule", "transparent"),
@@ -828,12 +823,7 @@ fn unseen_through_every_kind_of_rule(c: &Ctx) {
 /// shadow tree hides nothing is shown plainly.
 fn unseen_through_the_hosts_own_shadow_rules(c: &Ctx) {
     let t = c.snapshot("html/agent/unseen-host-only.html");
-    let line = |needle: &str| -> String {
-        t.lines()
-            .find(|l| l.contains(needle))
-            .unwrap_or_else(|| panic!("no line with {needle:?} in:\n{t}"))
-            .to_string()
-    };
+    let line = |needle: &str| crate::common::line_with(&t, needle);
     for (needle, kind) in [
         ("Host opacity", "transparent"),
         ("Host position", "offscreen"),

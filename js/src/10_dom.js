@@ -51,6 +51,10 @@ function beginCaches() {
 function endCaches() {
   if (--cacheDepth === 0) {
     styleCache = null;
+    recEl = null;
+    recLast = null;
+    viewDoc = null;
+    viewWin = null;
     inlineEl = null;
     hostEl = null;
     hostRoot = null;
@@ -97,9 +101,24 @@ function resumeCaches(parked) {
   }
 }
 
+// The window of the document last asked about (viewOf): a walk asks it of each element, and
+// all but a frame's elements share one document.
+let viewDoc = null;
+let viewWin = null;
+
 function viewOf(el) {
   const doc = ownerDocument(el);
-  return (doc && defaultViewOf(doc)) || window;
+  if (!doc) return window;
+  if (doc === viewDoc) return viewWin;
+  const v = defaultViewOf(doc);
+  // a document without a window (a template's, a detached frame's) is asked again
+  if (!v) return window;
+  // remembered only inside a cache region (endCaches forgets it)
+  if (styleCache) {
+    viewDoc = doc;
+    viewWin = v;
+  }
+  return v;
 }
 
 /** The computed style of an element (cached per walk). null for detached elements. */
@@ -111,18 +130,47 @@ function styleOf(el, pseudo) {
       return null;
     }
   }
+  return styleRecOf(el).s;
+}
+
+// The element styleRecOf last answered for, and its record: the walk asks for an element's
+// style, then at once for its display (subtreeHiddenReason), without a second map lookup.
+let recEl = null;
+let recLast = null;
+
+/**
+ * An element's style record { s: computed style or null, d: its display once read }, cached
+ * per walk. The display is read once per element per walk (displayOf): the walk, names from
+ * content (block or inline) and the hidden checks of ancestors each ask for it, about 13,500
+ * reads at 10,000 elements instead of 9,600.
+ */
+function styleRecOf(el) {
+  if (el === recEl) return recLast;
+  let r;
+  if (styleCache) r = mapGet(styleCache, el);
+  if (r === undefined) {
+    let s = null;
+    try {
+      s = winGetComputedStyle(viewOf(el), el);
+    } catch (_) {
+      s = null;
+    }
+    r = { s: s, d: undefined };
+    if (styleCache) mapSet(styleCache, el, r);
+  }
+  // remembered only inside a cache region, like the map
   if (styleCache) {
-    const c = mapGet(styleCache, el);
-    if (c !== undefined) return c;
+    recEl = el;
+    recLast = r;
   }
-  let s = null;
-  try {
-    s = winGetComputedStyle(viewOf(el), el);
-  } catch (_) {
-    s = null;
-  }
-  if (styleCache) mapSet(styleCache, el, s);
-  return s;
+  return r;
+}
+
+/** An element's computed `display` ("" without a style), read once per walk. */
+function displayOf(el) {
+  const r = styleRecOf(el);
+  if (r.d === undefined) r.d = r.s ? styleGet(r.s, "display") : "";
+  return r.d;
 }
 
 // A property is read from the computed style each time it is asked for: a per-walk memo
@@ -305,7 +353,8 @@ function subtreeHiddenReason(el, style, attrs, ln) {
   const tag = ln === undefined ? localNameOf(el) : ln;
   if (setHas(NEVER_RENDERED, tag)) return "never-rendered";
   if (!style) return "no-style";
-  if (cssValue(style, "display") === "none") return "display";
+  // (style is el's own: every caller passes styleOf(el))
+  if ((styleCache ? displayOf(el) : cssValue(style, "display")) === "none") return "display";
   if (attrs === false) return "";
   if (getAttr(el, "aria-hidden") === "true") return "aria-hidden";
   if (hasAttr(el, "inert")) return "inert";

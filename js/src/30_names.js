@@ -253,9 +253,8 @@ function pseudoTextUncached(el, which) {
 }
 
 function isBlock(el) {
-  const s = styleOf(el);
-  if (!s) return false;
-  return !setHas(INLINE_DISPLAYS, cssValue(s, "display"));
+  const d = displayOf(el);
+  return d !== "" && !setHas(INLINE_DISPLAYS, d);
 }
 
 /**

@@ -395,9 +395,8 @@ function mayHoldClosedRoot(el) {
     if (!(b.w > 0 && b.h > 0)) return false;
     return !hasPseudoContent(el, "::before") && !hasPseudoContent(el, "::after");
   }
-  const fs = styleOf(first);
-  const d = cssValue(fs, "display");
-  if (!fs || d === "none" || d === "contents") return false;
+  const d = displayOf(first);
+  if (!d || d === "none" || d === "contents") return false;
   const fb = boxOf(first);
   return fb.w === 0 && fb.h === 0 && boxOf(el).w > 0;
 }
@@ -1173,7 +1172,7 @@ function visitElement(w, el, parentOut, ctx, scope) {
     }
     return;
   }
-  if (out === parentOut && !visHidden && style && !setHas(INLINE_DISPLAYS, cssValue(style, "display"))) {
+  if (out === parentOut && !visHidden && style && !setHas(INLINE_DISPLAYS, displayOf(el))) {
     spaceAfterText(w, parentOut);
     spush(w, null, parentOut, 0, null);
   }

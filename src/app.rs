@@ -160,6 +160,10 @@ async fn run_and_print(
             what: "a run result",
             source,
         })?;
+    // the notes are messages too (as a snapshot's are): stderr as well as the result
+    for n in &result.notes {
+        eprintln!("note: {}", ariasnap::error::one_line(n));
+    }
     for s in &result.steps {
         if let Some(e) = &s.error {
             eprintln!(
@@ -184,6 +188,8 @@ async fn snapshot_cmd(
 ) -> Result<ariasnap::query::view::View> {
     if let Some(u) = &args.url {
         b.goto(u).await?;
+    } else if b.started {
+        b.note_blank_start();
     }
     let args = SnapshotArgs {
         verbose,

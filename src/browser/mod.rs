@@ -59,6 +59,9 @@ pub struct Browser {
     pub notes: Vec<String>,
     /// Deadline of each step.
     pub timeout: std::time::Duration,
+    /// This command started the session (there was none by its name): its tab is blank
+    /// until something loads a page.
+    pub started: bool,
     /// Set once this command asked the browser to save downloads in the session's folder.
     downloads_ready: std::sync::atomic::AtomicBool,
     /// Held while this command uses the session (SPEC 9).
@@ -257,6 +260,8 @@ impl Browser {
             let kind = kept.filter(|_| opts.browser.is_none());
             (url.clone(), kind.unwrap_or(opts.kind().0))
         });
+        // no record: this command starts the session
+        let started = matches!(session::load(name), Ok(None));
         let opened = tokio::time::timeout(
             deadline,
             async {
@@ -268,6 +273,7 @@ impl Browser {
                     record,
                     notes: restarted.into_iter().collect(),
                     timeout: deadline,
+                    started,
                     downloads_ready: Default::default(),
                     _lock: lock,
                 };
@@ -398,6 +404,16 @@ impl Browser {
             .await?;
         self.record.driver_timeout_ms = Some(ms);
         session::save(&self.record)
+    }
+
+    /// The note for a command that read a blank tab because it started its session: a
+    /// session's first command starts its browser, so a mistyped `--session` name would
+    /// otherwise look like an empty page (and leave a browser running).
+    pub fn note_blank_start(&mut self) {
+        let name = &self.record.name;
+        self.notes.push(format!(
+            "session {name:?} was started by this command, so its tab is blank: load a page (`goto URL`, `snapshot URL`), or check the session's name (`ariasnap session list`; `ariasnap session close {name}` ends this one)"
+        ));
     }
 
     /// Records that the current tab's command ran out of time: the next command checks the

@@ -373,6 +373,10 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
             .summary()
         })
         .collect();
+    // a run that never loaded a page on the session it started (a mistyped --session?)
+    if b.started && context["url"].as_str() == Some("about:blank") {
+        b.note_blank_start();
+    }
     if !words.is_empty() {
         let c = changes.get_or_insert_with(|| json!({"summary": ""}));
         let before = c["summary"].as_str().unwrap_or("").to_string();

@@ -171,8 +171,23 @@ fn reattach_and_close_leave_nothing(c: &Ctx) {
     let name = "it-reattach";
     c.track_session(name);
     let url = c.url("html/basic/page.html");
+    // a session's first command starts it: one that loads no page says so, on stderr and in
+    // the reply (a mistyped --session name must not pass for an empty page)
+    let said = format!("session \"{name}\" was started by this command, so its tab is blank");
+    let blank = c.run(&["--session", name, "snapshot"]);
+    assert!(blank.status.success());
+    let (out, err) = (
+        String::from_utf8_lossy(&blank.stdout),
+        String::from_utf8_lossy(&blank.stderr),
+    );
+    assert!(out.contains(&said), "stdout: {out}");
+    assert!(err.contains(&said), "stderr: {err}");
     let first = c.ok(&["--session", name, "snapshot", &url]);
     assert!(first.contains("Welcome aboard"));
+    assert!(
+        !first.contains(&said),
+        "only the command that started it: {first}"
+    );
     // a second process, same session: sees the page the first one opened
     let second = c.ok(&["snapshot", "--session", name]);
     assert!(second.contains("Welcome aboard"), "{second}");
@@ -232,6 +247,19 @@ fn reattach_and_close_leave_nothing(c: &Ctx) {
     let left = ariasnap::browser::launch::pids_matching(&needle);
     assert!(left.is_empty(), "browser processes left: {left:?}");
     assert!(!std::path::Path::new(&profile).exists(), "profile removed");
+    // the same through the step runner: a first command that loads no page notes it in the
+    // result (and leaves the browser to `session close`)
+    let tabs = c.run(&["--session", name, "tabs"]);
+    assert!(tabs.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&tabs.stdout).expect("JSON result");
+    let noted = v["notes"].as_array().is_some_and(|ns| {
+        ns.iter()
+            .any(|n| n.as_str().is_some_and(|n| n.contains(&said)))
+    });
+    assert!(noted, "{v}");
+    let err = String::from_utf8_lossy(&tabs.stderr);
+    assert!(err.contains(&said), "stderr: {err}");
+    c.ok(&["session", "close", name]);
 }
 
 fn deep_page_5000_divs(c: &Ctx) {

@@ -29,7 +29,7 @@ pub use helpers::{
     shadow_root,
 };
 pub use method::{Condition, Method, Near, Paint, QueryGroup, ScrollTo, SearchQuery, Walk};
-pub use page::{Page, SANDBOX, subscribe};
+pub use page::{DevtoolsSlot, Page, SANDBOX, subscribe};
 
 use crate::error::{Error, Result};
 use crate::wire::WebRef;

@@ -93,13 +93,56 @@ fn http_connector() -> hyper_util::client::legacy::connect::HttpConnector {
     http
 }
 
-async fn attach(rec: &SessionRecord) -> Result<Client> {
+/// Attaches to a kept session. A cheap command proves it alive while the page channel's
+/// connections open beside it (a round trip to the driver saved on every command: about
+/// 1 ms of a snapshot's 25 outside the page); when it is not alive, they are dropped.
+async fn attach(rec: &SessionRecord) -> Result<(Client, Channels)> {
     let client = connect_existing(&rec.webdriver, &rec.session_id).await?;
     // Dropping this client must not end the browser: it belongs to the session.
     client.persist().await?;
-    // A cheap command proves the session is alive.
-    client.windows().await?;
-    Ok(client)
+    let (alive, channels) = tokio::join!(client.windows(), Channels::open(rec));
+    alive?;
+    Ok((client, channels))
+}
+
+/// The connections of a session's page channel (see [`page_channel`]): BiDi's, and on
+/// Chromium the tab's own DevTools connection, opened side by side.
+struct Channels {
+    /// None: the session has no BiDi (or `ARIASNAP_BIDI=0`): classic WebDriver only.
+    bidi: Option<Result<crate::engine::bidi::Bidi>>,
+    direct: crate::engine::DevtoolsSlot,
+}
+
+impl Channels {
+    async fn open(rec: &SessionRecord) -> Channels {
+        use crate::engine::{Page, bidi};
+        let Some(url) = rec.bidi.as_ref().filter(|_| bidi_wanted()) else {
+            return Channels {
+                bidi: None,
+                direct: Default::default(),
+            };
+        };
+        let devtools = rec.debugger.as_deref().filter(|_| devtools_direct_wanted());
+        let chromium = rec.browser == launch::BrowserKind::Chromium;
+        let top = top_handle(rec);
+        let (connected, direct) = tokio::join!(
+            bidi::Bidi::connect(url),
+            Page::devtools_ahead(devtools.filter(|_| chromium), &top)
+        );
+        Channels {
+            bidi: Some(connected),
+            direct,
+        }
+    }
+}
+
+/// The window handle of the session's current tab ("" when the record has none).
+fn top_handle(rec: &SessionRecord) -> String {
+    rec.tabs
+        .iter()
+        .find(|t| t.alias == rec.current)
+        .map(|t| t.handle.clone())
+        .unwrap_or_default()
 }
 
 /// Cleans up what a dead or closed session left (see [`cleanup_blocking`]), on the blocking
@@ -133,24 +176,21 @@ async fn page_channel(
     client: Client,
     rec: &mut SessionRecord,
     deadline: std::time::Duration,
+    channels: Option<Channels>,
 ) -> (crate::engine::Page, Option<String>) {
-    use crate::engine::{Page, bidi};
-    let top = rec
-        .tabs
-        .iter()
-        .find(|t| t.alias == rec.current)
-        .map(|t| t.handle.clone())
-        .unwrap_or_default();
-    let Some(url) = rec.bidi.as_ref().filter(|_| bidi_wanted()) else {
+    use crate::engine::Page;
+    let top = top_handle(rec);
+    // opened already when the session was attached (attach), else now
+    let channels = match channels {
+        Some(c) => c,
+        None => Channels::open(rec).await,
+    };
+    let Some(connected) = channels.bidi else {
         return (Page::classic(client), Some(NO_BIDI.into()));
     };
-    // the DevTools connection of the tab's page target opens while BiDi's does
+    let direct = channels.direct;
     let devtools = rec.debugger.clone().filter(|_| devtools_direct_wanted());
     let chromium = rec.browser == launch::BrowserKind::Chromium;
-    let (connected, direct) = tokio::join!(
-        bidi::Bidi::connect(url),
-        Page::devtools_ahead(devtools.as_deref().filter(|_| chromium), &top)
-    );
     match connected {
         Ok(b) => {
             let b = b.with_deadline(deadline);
@@ -265,9 +305,11 @@ impl Browser {
         let opened = tokio::time::timeout(
             deadline,
             async {
-                let (client, record, restarted) = Self::attach_or_start(name, opts).await?;
+                let (client, record, restarted, channels) =
+                    Self::attach_or_start(name, opts).await?;
                 let mut record = record;
-                let (client, bidi_note) = page_channel(client, &mut record, deadline).await;
+                let (client, bidi_note) =
+                    page_channel(client, &mut record, deadline, channels).await;
                 let mut b = Browser {
                     client,
                     record,
@@ -313,25 +355,26 @@ impl Browser {
     async fn attach_or_start(
         name: &str,
         opts: &BrowserOptions,
-    ) -> Result<(Client, SessionRecord, Option<String>)> {
+    ) -> Result<(Client, SessionRecord, Option<String>, Option<Channels>)> {
         let mut kind = None;
         if let Some(rec) = session::load(name)? {
             let driver_dead = rec.driver_pid.is_some_and(|p| !launch::alive(p));
             if !driver_dead
                 && rec.suspect.is_some()
                 && rec.browser == launch::BrowserKind::Firefox
-                && let Some(r) = Self::unblock_firefox(name, opts, &rec).await?
+                && let Some((client, rec, note, channels)) =
+                    Self::unblock_firefox(name, opts, &rec).await?
             {
-                return Ok(r);
+                return Ok((client, rec, note, channels));
             }
             // a session started afresh keeps its browser unless --browser says otherwise
             kind = Some(rec.browser);
             if !driver_dead {
                 match attach(&rec).await {
-                    Ok(client) => {
+                    Ok((client, channels)) => {
                         debug!(session = name, browser = rec.browser.name(), "reattached");
                         crate::engine::allow_devtools(rec.browser.has_devtools());
-                        return Ok((client, rec, None));
+                        return Ok((client, rec, None, Some(channels)));
                     }
                     Err(e) => eprintln!(
                         "note: session {name:?} lost its browser ({}); starting a new one",
@@ -344,7 +387,7 @@ impl Browser {
             cleanup(&rec).await;
         }
         let (client, rec) = Self::start(name, opts, kind).await?;
-        Ok((client, rec, None))
+        Ok((client, rec, None, None))
     }
 
     /// A Firefox session whose last command ran out of time. geckodriver runs one command at
@@ -359,12 +402,12 @@ impl Browser {
         name: &str,
         opts: &BrowserOptions,
         rec: &SessionRecord,
-    ) -> Result<Option<(Client, SessionRecord, Option<String>)>> {
+    ) -> Result<Option<(Client, SessionRecord, Option<String>, Option<Channels>)>> {
         let probe = std::time::Duration::from_millis(1500);
         match tokio::time::timeout(probe, attach(rec)).await {
-            Ok(Ok(client)) => {
+            Ok(Ok((client, channels))) => {
                 crate::engine::allow_devtools(false);
-                return Ok(Some((client, rec.clone(), None)));
+                return Ok(Some((client, rec.clone(), None, Some(channels))));
             }
             Ok(Err(_)) => return Ok(None),
             Err(_) if rec.driver_pid.is_none() => return Ok(None),
@@ -385,7 +428,7 @@ impl Browser {
         let note = format!(
             "tab {alias} was replaced by a blank tab: its page stopped answering after the last command ran out of time, and held Firefox's driver, so the browser was restarted ({lost}; the session's one tab is t1)"
         );
-        Ok(Some((client, new, Some(note))))
+        Ok(Some((client, new, Some(note), None)))
     }
 
     /// Gives the driver this script and page-load limit (once per change: the record keeps

@@ -133,6 +133,8 @@ type Attached = (Client, SessionRecord, Option<String>, Option<Channels>);
 struct Channels {
     /// None: the session has no BiDi (or `ARIASNAP_BIDI=0`): classic WebDriver only.
     bidi: Option<Result<crate::engine::bidi::Bidi>>,
+    /// The tab's DevTools address, unless `ARIASNAP_DEVTOOLS_DIRECT=0`.
+    devtools: Option<String>,
     direct: crate::engine::DevtoolsSlot,
 }
 
@@ -142,18 +144,20 @@ impl Channels {
         let Some(url) = rec.bidi.as_ref().filter(|_| bidi_wanted()) else {
             return Channels {
                 bidi: None,
+                devtools: None,
                 direct: Default::default(),
             };
         };
-        let devtools = rec.debugger.as_deref().filter(|_| devtools_direct_wanted());
+        let devtools = rec.debugger.clone().filter(|_| devtools_direct_wanted());
         let chromium = rec.browser == launch::BrowserKind::Chromium;
         let top = top_handle(rec);
         let (connected, direct) = tokio::join!(
             bidi::Bidi::connect(url),
-            Page::devtools_ahead(devtools.filter(|_| chromium), &top)
+            Page::devtools_ahead(devtools.as_deref().filter(|_| chromium), &top)
         );
         Channels {
             bidi: Some(connected),
+            devtools,
             direct,
         }
     }
@@ -211,8 +215,7 @@ async fn page_channel(
     let Some(connected) = channels.bidi else {
         return (Page::classic(client), Some(NO_BIDI.into()));
     };
-    let direct = channels.direct;
-    let devtools = rec.debugger.clone().filter(|_| devtools_direct_wanted());
+    let (devtools, direct) = (channels.devtools, channels.direct);
     let chromium = rec.browser == launch::BrowserKind::Chromium;
     match connected {
         Ok(b) => {
@@ -317,19 +320,22 @@ impl Browser {
         session::validate_name(name)?;
         let deadline = opts.deadline();
         let lock = session::lock(name, std::time::Instant::now() + deadline).await?;
+        // the session's record, read once: none means this command starts the session
+        let kept = session::load(name)?;
+        let started = kept.is_none();
         // the browser a remote endpoint is asked for, as start() chooses it
         let remote = opts.webdriver.as_ref().map(|url| {
-            let kept = session::load(name).ok().flatten().map(|r| r.browser);
-            let kind = kept.filter(|_| opts.browser.is_none());
+            let kind = kept
+                .as_ref()
+                .map(|r| r.browser)
+                .filter(|_| opts.browser.is_none());
             (url.clone(), kind.unwrap_or(opts.kind().0))
         });
-        // no record: this command starts the session
-        let started = matches!(session::load(name), Ok(None));
         let opened = tokio::time::timeout(
             deadline,
             async {
                 let (client, record, restarted, channels) =
-                    Self::attach_or_start(name, opts).await?;
+                    Self::attach_or_start(name, opts, kept).await?;
                 let mut record = record;
                 let (client, bidi_note) =
                     page_channel(client, &mut record, deadline, channels).await;
@@ -375,10 +381,14 @@ impl Browser {
 
     /// The session's client and record, a note when the browser had to be restarted (see
     /// [`Browser::unblock_firefox`]), and the page channel's connections when attaching
-    /// opened them.
-    async fn attach_or_start(name: &str, opts: &BrowserOptions) -> Result<Attached> {
+    /// opened them. kept: the session's record as the command found it (None: a new session).
+    async fn attach_or_start(
+        name: &str,
+        opts: &BrowserOptions,
+        kept: Option<SessionRecord>,
+    ) -> Result<Attached> {
         let mut kind = None;
-        if let Some(rec) = session::load(name)? {
+        if let Some(rec) = kept {
             let driver_dead = rec.driver_pid.is_some_and(|p| !launch::alive(p));
             if !driver_dead
                 && rec.suspect.is_some()

@@ -794,27 +794,35 @@ fn unseen_through_every_kind_of_rule(c: &Ctx) {
     let t = c.snapshot("html/agent/unseen-gates.html");
     let line = |needle: &str| crate::common::line_with(&t, needle);
     assert!(!line("Painted in plain sight.").contains("unseen"), "{t}");
-    for (needle, kind) in [
-        ("Nested rule", "transparent"),
-        ("Media rule", "offscreen"),
-        ("Supports rule", "transparent"),
-        ("Layer rule", "offscreen"),
-        ("Animation", "transparent"),
-        ("Style attribute", "transparent"),
-        ("Host rule", "transparent"),
-        ("Slotted rule", "transparent"),
-    ] {
-        let l = line(needle);
-        assert!(
-            l.contains(&format!("[unseen={kind}]")),
-            "{needle}: {l}\n{t}"
-        );
-    }
+    assert_unseen(
+        &t,
+        &[
+            ("Nested rule", "transparent"),
+            ("Media rule", "offscreen"),
+            ("Supports rule", "transparent"),
+            ("Layer rule", "offscreen"),
+            ("Animation", "transparent"),
+            ("Style attribute", "transparent"),
+            ("Host rule", "transparent"),
+            ("Slotted rule", "transparent"),
+        ],
+    );
     assert!(
         !t.contains("Visibility rule"),
         "visibility:hidden text shown:\n{t}"
     );
     assert!(t.contains("button \"Done\""), "{t}");
+}
+
+/// Asserts that the line of each needle in snapshot `t` carries `[unseen=KIND]`.
+fn assert_unseen(t: &str, expected: &[(&str, &str)]) {
+    for (needle, kind) in expected {
+        let l = crate::common::line_with(t, needle);
+        assert!(
+            l.contains(&format!("[unseen={kind}]")),
+            "{needle}: {l}\n{t}"
+        );
+    }
 }
 
 /// A shadow host is styled by its own shadow tree's `:host` rules (CSS Scoping) even when
@@ -824,17 +832,14 @@ fn unseen_through_every_kind_of_rule(c: &Ctx) {
 fn unseen_through_the_hosts_own_shadow_rules(c: &Ctx) {
     let t = c.snapshot("html/agent/unseen-host-only.html");
     let line = |needle: &str| crate::common::line_with(&t, needle);
-    for (needle, kind) in [
-        ("Host opacity", "transparent"),
-        ("Host position", "offscreen"),
-        ("Slotted opacity", "transparent"),
-    ] {
-        let l = line(needle);
-        assert!(
-            l.contains(&format!("[unseen={kind}]")),
-            "{needle}: {l}\n{t}"
-        );
-    }
+    assert_unseen(
+        &t,
+        &[
+            ("Host opacity", "transparent"),
+            ("Host position", "offscreen"),
+            ("Slotted opacity", "transparent"),
+        ],
+    );
     assert!(!line("Painted in plain sight.").contains("unseen"), "{t}");
     assert!(!line("Plain host: shown.").contains("unseen"), "{t}");
     assert!(

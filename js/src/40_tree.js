@@ -111,13 +111,14 @@ function ariaLevel(el) {
  * control (HTML; not a fieldset or optgroup itself), else its own aria-disabled when that
  * is "true" or "false" (any element), else, for a focusable element only, the nearest
  * flat-tree ancestor whose aria-disabled is "true" or "false" (CORE-AAM: focusable
- * descendants of an aria-disabled element are disabled). A value other than true or false (empty, misspelt) is no value: the climb goes
- * on past it. The climb crosses shadow roots and slots (the flat tree, as the accessibility
- * tree's parents) and stops at the document: a frame's content is not disabled by the
- * frame's ancestors, nor the frame element itself (Chromium: no disabled state on an
- * iframe below aria-disabled="true"). noneAbove: the caller knows that no tree scope on
- * el's flat-tree path has the attribute at all (the walk's scopeHasAriaDisabled answers);
- * attrs: false when the caller knows el has no attributes.
+ * descendants of an aria-disabled element are disabled). A value other than true or false
+ * (empty, misspelt) is no value: the climb goes on past it. The climb crosses shadow
+ * roots and slots (the flat tree, as the accessibility tree's parents) and stops at the
+ * document: a frame's content is not disabled by the frame's ancestors, nor the frame
+ * element itself (Chromium: no disabled state on an iframe below aria-disabled="true").
+ * noneAbove: the caller knows that no tree scope on el's flat-tree path has the attribute
+ * at all (the walk's scopeHasAriaDisabled answers); attrs: false when the caller knows el
+ * has no attributes.
  */
 function isDisabled(el, role, noneAbove, attrs, known) {
   // its tag (tagOf) when the caller has it: the form controls, fieldset, optgroup and frames

@@ -317,14 +317,7 @@ const ENTRY = {
     return { kind: "ok" };
   },
   stats: function () {
-    return {
-      kind: "stats",
-      walks: walks,
-      cache_hits: cacheHits,
-      warmed: warmed,
-      warm_end: warmEnd,
-      warm_after_call_ms: warmAfterCall,
-    };
+    return { kind: "stats", walks: walks, cache_hits: cacheHits, warmed: warmed, warm_end: warmEnd };
   },
   since: function (a) {
     return unchangedSince(a.n | 0);
@@ -473,24 +466,15 @@ function call(method, argsJson) {
 // slices (10_dom openCaches), so a command that comes between two slices opens fresh ones.
 // The warm-up mints no ref, numbers no frame, queues no closed-root host, and stops after
 // WARM_ELEMENTS elements, at the first walk of a command, or when anything throws.
-// The quiet time counts from the load event too: a preloaded document loads before the
-// command that loaded it makes its first call (WebDriver's navigation returns after the
-// load event), and counting from the last call alone (none yet) started the warm-up at
-// once, inside that command: 700-2,900 elements of mixed-10000 were walked before the
-// command's first call.
 const WARM_SLICE_MS = 12;
 const WARM_QUIET_MS = 200;
 const WARM_ELEMENTS = 10000;
 let warming = null;
-// when the host's last call into the engine ended (0: none yet in this document)
+// when the host's last call into the engine ended
 let lastCallAt = 0;
-// when the document's load event came (the warm-up's quiet time counts from it too)
-let loadedAt = 0;
 // elements the warm-up walked, and whether it ran to its end (1) or stopped early (-1)
 let warmed = 0;
 let warmEnd = 0;
-// ms from the host's last call to the warm-up's first slice (-1: it began before any call)
-let warmAfterCall = 0;
 
 function warmSlice(deadline) {
   const st = warming;
@@ -505,10 +489,7 @@ function warmSlice(deadline) {
     // is open), with the last slice's caches; inside the try, as in withCaches
     if (st.caches) resumeCaches(st.caches);
     else beginCaches();
-    if (!st.w) {
-      warmAfterCall = lastCallAt ? $Math.round($now() - lastCallAt) : -1;
-      st.w = startWalk(document, { warm: true, limit: WARM_ELEMENTS });
-    }
+    if (!st.w) st.w = startWalk(document, { warm: true, limit: WARM_ELEMENTS });
     const w = st.w;
     w.until = $now() + $Math.max(1, $Math.min(WARM_SLICE_MS, deadline.timeRemaining()));
     runWalk(w);
@@ -536,13 +517,12 @@ function warmSlice(deadline) {
 function nextWarmSlice() {
   // not while the host is at work: a command's calls come in bursts (goto's settle polls,
   // a snapshot's round trips), and none of them should wait for a slice
-  const since = $now() - $Math.max(lastCallAt, loadedAt);
+  const since = $now() - lastCallAt;
   if (since < WARM_QUIET_MS) $setTimeout(window, nextWarmSlice, WARM_QUIET_MS - since + 1);
   else $idle(window, warmSlice);
 }
 
 function startWarmUp() {
-  if (!loadedAt) loadedAt = $now();
   if (warming || walksBegun > 0) return;
   warming = { w: null, caches: null };
   nextWarmSlice();

@@ -253,8 +253,9 @@ function pseudoTextUncached(el, which) {
 }
 
 function isBlock(el) {
-  const d = displayOf(el);
-  return d !== "" && !setHas(INLINE_DISPLAYS, d);
+  // no computed style: inline (a style that gives no display counts as block, as before)
+  if (!styleRecOf(el).s) return false;
+  return !setHas(INLINE_DISPLAYS, displayOf(el));
 }
 
 /**

@@ -397,7 +397,7 @@ function mayHoldClosedRoot(el) {
     return !hasPseudoContent(el, "::before") && !hasPseudoContent(el, "::after");
   }
   const d = displayOf(first);
-  if (!d || d === "none" || d === "contents") return false;
+  if (!styleRecOf(first).s || d === "none" || d === "contents") return false;
   const fb = boxOf(first);
   return fb.w === 0 && fb.h === 0 && boxOf(el).w > 0;
 }

@@ -317,7 +317,7 @@ const ENTRY = {
     return { kind: "ok" };
   },
   stats: function () {
-    return { kind: "stats", walks: walks, cache_hits: cacheHits, warmed: warmed, warm_end: warmEnd };
+    return { kind: "stats", walks: walks, cache_hits: cacheHits, warmed: warmed, warm_end: warmEnd, away_slices: awaySlices };
   },
   since: function (a) {
     return unchangedSince(a.n | 0);
@@ -436,7 +436,11 @@ function call(method, argsJson) {
   try {
     const fn = ENTRY[method];
     if (!fn) result = { kind: "bad_method", method: "" + method };
-    else result = withCaches(fn, argsJson ? $parse(argsJson) : {});
+    else {
+      const args = argsJson ? $parse(argsJson) : {};
+      result = withCaches(fn, args);
+      if (fn === activity) awayAfterActivity(args, result);
+    }
   } catch (e) {
     result = { kind: "exception", message: clean(e && e.message ? e.message : "" + e, 2000) };
   }
@@ -472,10 +476,22 @@ function call(method, argsJson) {
 // `goto`'s first call, which makes the first snapshot after `goto` cost the page 65 ms
 // instead of 80 (medians of 12 fresh sessions; `goto` itself 458 against 448 ms, within
 // its spread). Counting the quiet time from the load event too was measured and not kept.
+// The host's sleeps while a command waits for the page to settle are the other time it is
+// away for sure: a settle poll that finds the page still busy is followed by the host's
+// sleep of `poll` ms (src/actions settle; it says so in the poll's arguments), and slices
+// run in it (as the next tasks, up to AWAY_MARGIN_MS before the next poll can come), not
+// only after WARM_QUIET_MS. On mixed-10000, where the favicon's fetch after the load event
+// makes `goto` poll twice, the warm-up then walks 4,000-8,000 elements by the end of `goto`
+// instead of 700-2,900, with the second poll as early as before.
 const WARM_SLICE_MS = 12;
 const WARM_QUIET_MS = 200;
 const WARM_ELEMENTS = 10000;
 let warming = null;
+let warmGen = 0;
+// the host said it would not call before this time (awayAfterActivity)
+let awayUntil = 0;
+const AWAY_MARGIN_MS = 6;
+let awaySlices = 0;
 // when the host's last call into the engine ended
 let lastCallAt = 0;
 // elements the warm-up walked, and whether it ran to its end (1) or stopped early (-1)
@@ -497,7 +513,14 @@ function warmSlice(deadline) {
     else beginCaches();
     if (!st.w) st.w = startWalk(document, { warm: true, limit: WARM_ELEMENTS });
     const w = st.w;
-    w.until = $now() + $Math.max(1, $Math.min(WARM_SLICE_MS, deadline.timeRemaining()));
+    const now = $now();
+    let ms = WARM_SLICE_MS;
+    if (deadline) ms = $Math.min(ms, deadline.timeRemaining());
+    if (now < awayUntil) {
+      ms = $Math.min(ms, awayUntil - now);
+      awaySlices++;
+    }
+    w.until = now + $Math.max(1, ms);
     runWalk(w);
     warmed = w.elements;
     if (w.sp > 0 && w.elements < w.limit) more = true;
@@ -522,10 +545,49 @@ function warmSlice(deadline) {
 
 function nextWarmSlice() {
   // not while the host is at work: a command's calls come in bursts (goto's settle polls,
-  // a snapshot's round trips), and none of them should wait for a slice
-  const since = $now() - lastCallAt;
-  if (since < WARM_QUIET_MS) $setTimeout(window, nextWarmSlice, WARM_QUIET_MS - since + 1);
-  else $idle(window, warmSlice);
+  // a snapshot's round trips), and none of them should wait for a slice; unless the host
+  // said it is away (awayAfterActivity)
+  const now = $now();
+  if (now < awayUntil - 1) {
+    scheduleWarm(-1);
+    return;
+  }
+  const since = now - lastCallAt;
+  scheduleWarm(since < WARM_QUIET_MS ? WARM_QUIET_MS - since + 1 : 0);
+}
+
+// One pending slice at a time: a later schedule (awayAfterActivity) voids earlier ones. delay
+// -1: a slice in the host's away time, as the next task (an idle callback may come only
+// after it); a slice from there that comes too late goes by the usual rules instead.
+function scheduleWarm(delay) {
+  const gen = ++warmGen;
+  if (delay < 0) {
+    $setTimeout(window, function () {
+      if (gen !== warmGen) return;
+      if ($now() < awayUntil - 1) warmSlice(null);
+      else nextWarmSlice();
+    }, 0);
+  } else if (delay > 0) {
+    $setTimeout(window, function () {
+      if (gen === warmGen) nextWarmSlice();
+    }, delay);
+  } else {
+    $idle(window, function (deadline) {
+      if (gen === warmGen) warmSlice(deadline);
+    });
+  }
+}
+
+/**
+ * A settle poll (`activity`, with the host's `quiet` and `poll` in ms) that found the page
+ * still busy by the host's own measure: the host sleeps `poll` ms before asking again, so the
+ * warm-up may use that time, short of AWAY_MARGIN_MS (src/actions settle).
+ */
+function awayAfterActivity(a, r) {
+  if (!a || !(a.poll > 0) || !r || r.kind !== "ok") return;
+  if (r.ready === "complete" && r.quiet_ms >= a.quiet && !r.new_resources) return;
+  awayUntil = $now() + a.poll - AWAY_MARGIN_MS;
+  if (warming && walksBegun === 0 && $idle && $setTimeout) scheduleWarm(-1);
 }
 
 function startWarmUp() {

@@ -605,10 +605,22 @@ fn is_transient(e: &Error) -> bool {
 /// DOM changed after `since` (the page reacted to the action), also until `min` has gone by
 /// from the start of the wait. Dialogs met on the way are handled.
 pub async fn settle(b: &Browser, quiet_ms: f64, tail: Option<(Instant, Duration)>, max: Duration) {
+    const POLL: Duration = Duration::from_millis(30);
     let start = Instant::now();
     let mut reacted = false;
     loop {
-        match ask::<ActivityReply>(b, Method::Activity).await {
+        // the page is told how long the host sleeps after a "not yet" (its warm-up may use
+        // that time), unless this is the last poll
+        let poll = if start.elapsed() + POLL < max {
+            POLL.as_millis() as u64
+        } else {
+            0
+        };
+        let asked = Method::Activity {
+            quiet: quiet_ms,
+            poll,
+        };
+        match ask::<ActivityReply>(b, asked).await {
             Ok(a) => {
                 if let Some((since, _)) = tail {
                     // the last mutation is more recent than the action's start
@@ -631,7 +643,7 @@ pub async fn settle(b: &Browser, quiet_ms: f64, tail: Option<(Instant, Duration)
         if start.elapsed() >= max {
             break;
         }
-        tokio::time::sleep(Duration::from_millis(30)).await;
+        tokio::time::sleep(POLL).await;
     }
 }
 

@@ -51,8 +51,10 @@ pub enum Method {
     /// One check of a `wait` / `assert` condition (`wire::ConditionReply`).
     Condition(Condition),
     /// Ready state, DOM quiet time and new resources, for settling (`wire::ActivityReply`).
-    #[serde(serialize_with = "no_args")]
-    Activity,
+    /// `quiet` is the DOM quiet time (ms) the host waits for and `poll` how long it sleeps
+    /// before asking again when the page is not there yet (0: it will not ask again); the
+    /// engine's warm-up may use that sleep.
+    Activity { quiet: f64, poll: u64 },
     /// Start recording what the next action does (`wire::WatchReply`).
     #[serde(serialize_with = "no_args")]
     Watch,
@@ -137,7 +139,7 @@ impl Method {
             Method::ComboOption { .. } => "comboOption",
             Method::Scroll(_) => "scroll",
             Method::Condition(_) => "condition",
-            Method::Activity => "activity",
+            Method::Activity { .. } => "activity",
             Method::Watch => "watch",
             Method::Effects => "effects",
             Method::Paint(_) => "paint",
@@ -319,6 +321,14 @@ mod tests {
                 Method::Scroll(ScrollTo::By { dx: 0.0, dy: 600.0 }),
                 "scroll",
                 r#"{"dx":0.0,"dy":600.0}"#,
+            ),
+            (
+                Method::Activity {
+                    quiet: 120.0,
+                    poll: 30,
+                },
+                "activity",
+                r#"{"quiet":120.0,"poll":30}"#,
             ),
             (Method::Paint(Paint::Start), "paint", r#"{"start":true}"#),
             (

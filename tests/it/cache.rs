@@ -15,6 +15,10 @@ pub fn tests() -> Vec<Test> {
             "cache::the_warm_up_leaves_no_trace",
             the_warm_up_leaves_no_trace,
         ),
+        (
+            "cache::the_warm_up_uses_the_hosts_settle_sleep",
+            the_warm_up_uses_the_hosts_settle_sleep,
+        ),
     ]
 }
 
@@ -93,4 +97,25 @@ fn the_warm_up_leaves_no_trace(c: &Ctx) {
     );
     assert!(t.contains("[ref=f1s"), "{t}");
     assert!(!t.contains("[ref=f2s") && !t.contains("# frame f2"), "{t}");
+}
+
+fn the_warm_up_uses_the_hosts_settle_sleep(c: &Ctx) {
+    // a large page that keeps changing after its load event: `goto` waits for its DOM to
+    // be quiet, polling, and tells the page how long it sleeps between two polls
+    let url = c.url("html/big/settling.html");
+    c.ok(&["goto", &url]);
+    let st = eval(c, "JSON.parse(window.__ariaRefs.stats)");
+    assert!(
+        st["away_slices"].as_u64().unwrap_or(0) >= 1,
+        "the warm-up walked while goto slept between two settle polls: {st}"
+    );
+    assert!(st["warmed"].as_u64().unwrap_or(0) > 0, "{st}");
+    assert_eq!(st["walks"], 0, "the warm-up is no walk of a command: {st}");
+    // and it left nothing behind: the first snapshot numbers its refs from e1
+    let t = c.ok(&["snapshot", "--no-cache", "--inline-limit", "0"]);
+    let first = line_with(&t, "link \"link 0\"");
+    assert!(
+        first.contains("[ref=s") && first.contains("e1]"),
+        "first ref of the page: {first}"
+    );
 }

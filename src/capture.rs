@@ -40,6 +40,8 @@ pub struct CaptureOptions {
     /// Print secret-shaped values as they are (also for the whole process:
     /// `secrets::set_reveal`).
     pub reveal_secrets: bool,
+    /// Each element node's identity (`Node::id`), for the diff of an action's changes.
+    pub ids: bool,
 }
 
 impl Default for CaptureOptions {
@@ -54,6 +56,7 @@ impl Default for CaptureOptions {
             container_refs: false,
             no_cache: false,
             reveal_secrets: false,
+            ids: false,
         }
     }
 }
@@ -159,6 +162,7 @@ async fn walk(
         container_refs: opts.container_refs,
         no_cache,
         frame,
+        ids: opts.ids,
     });
     // the tab's own document goes through the faster channel; frames WebDriver switched
     // into are only reachable through the script endpoint (no root, stale root ref and bad

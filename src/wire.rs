@@ -113,6 +113,10 @@ pub struct WireNode {
     pub b: Option<[f64; 4]>,
     #[serde(rename = "ref")]
     pub ref_: Option<String>,
+    /// The element's identity for the document's life (0: a text run, the document, or a
+    /// snapshot taken without `ids`); see `identityOf` in js/src/90_api.js.
+    #[serde(skip)]
+    pub id: u64,
 }
 
 /// A frame met during the walk.
@@ -223,6 +227,7 @@ impl<'de> Deserialize<'de> for WireSnapshot {
             Roles,
             Count,
             Nodes,
+            Ids,
             Frames,
             Viewport,
             Stats,
@@ -254,6 +259,7 @@ impl<'de> Deserialize<'de> for WireSnapshot {
                 let mut engine_ms = 0.0;
                 let mut cached = false;
                 let mut page = None;
+                let mut ids: Option<Vec<u64>> = None;
                 while let Some(k) = m.next_key::<Field>()? {
                     match k {
                         Field::Url => url = Some(m.next_value()?),
@@ -273,6 +279,7 @@ impl<'de> Deserialize<'de> for WireSnapshot {
                             }
                             _ => raw = Some(m.next_value()?),
                         },
+                        Field::Ids => ids = m.next_value()?,
                         Field::Frames => frames = m.next_value()?,
                         Field::Viewport => viewport = Some(m.next_value()?),
                         Field::Stats => stats = Some(m.next_value()?),
@@ -298,6 +305,10 @@ impl<'de> Deserialize<'de> for WireSnapshot {
                     (Some(nodes), None) => nodes,
                     (None, None) => return Err(de::Error::missing_field("nodes")),
                 };
+                let mut nodes = nodes;
+                for (n, id) in nodes.iter_mut().zip(ids.unwrap_or_default()) {
+                    n.id = id;
+                }
                 Ok(WireSnapshot {
                     title: title.ok_or_else(|| de::Error::missing_field("title"))?,
                     snapshot: snapshot.ok_or_else(|| de::Error::missing_field("snapshot"))?,
@@ -382,6 +393,7 @@ fn wire_node(i: usize, n: RawNode, roles: &[String], origin: &str) -> WireNode {
         ph: n.ph,
         b: n.b,
         ref_: n.ref_,
+        id: 0,
     }
 }
 

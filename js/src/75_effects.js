@@ -13,6 +13,41 @@ const ANNOUNCED_MAX = 10;
  * log, marquee and timer are live regions too). */
 const LIVE_ROLES = new $Set(["alert", "status", "log", "marquee", "timer", "alertdialog"]);
 
+// What each live region showed last: when the action began (the document's regions), then
+// after each change seen. A region that shows the same text again (a dialog that hid it
+// closed, the page rewrote it unchanged) says nothing new, so it is no announcement; one
+// cleared and then given its old text again is (a second "Saved"). Regions in shadow trees
+// and frames are not read at the start: what they first show is taken as new.
+const LIVE_SELECTOR = '[aria-live="polite"], [aria-live="assertive"], [role~="alert"], [role~="status"], ' +
+  '[role~="log"], [role~="marquee"], [role~="timer"], [role~="alertdialog"], output';
+const LIVE_READ_MAX = 200;
+let liveBefore = new $Map();
+
+/** The text of a live region as announcements record it ("" when it cannot be read). */
+function liveText(region) {
+  try {
+    return clean(strTrim("" + innerTextOf(region)), 300);
+  } catch (_) {
+    return "";
+  }
+}
+
+/** Reads what every live region of the document shows now (at most LIVE_READ_MAX). */
+function readLiveRegions() {
+  liveBefore = new $Map();
+  let list;
+  try {
+    list = docQuerySelectorAll(document, LIVE_SELECTOR);
+  } catch (_) {
+    return;
+  }
+  const n = nodeListLength(list);
+  for (let i = 0; i < n && i < LIVE_READ_MAX; i++) {
+    const el = nodeListItem(list, i);
+    mapSet(liveBefore, el, liveText(el));
+  }
+}
+
 /** The live region an added or changed node belongs to (itself included), or null. */
 function liveRegionOf(node) {
   let el = node && nodeType(node) === 1 ? node : node ? parentElementOf(node) : null;
@@ -42,13 +77,10 @@ function noteAnnouncements(records) {
       }
     }
     for (let j = 0; j < regions.length; j++) {
-      let t = "";
-      try {
-        t = clean(strTrim("" + innerTextOf(regions[j])), 300);
-      } catch (_) {
-        t = "";
-      }
-      if (!t) continue;
+      const t = liveText(regions[j]);
+      const last = mapGet(liveBefore, regions[j]);
+      mapSet(liveBefore, regions[j], t);
+      if (!t || last === t) continue;
       let seen = false;
       for (let k = 0; k < announced.length; k++) if (announced[k] === t) seen = true;
       if (!seen && announced.length < ANNOUNCED_MAX) push(announced, t);
@@ -103,6 +135,7 @@ function watchEffects() {
     addListener(document, "click", noteClick, true);
     clickDoc = document;
   }
+  readLiveRegions();
   mutationHook = noteAnnouncements;
   observeDoc(document);
   return { kind: "ok", since: watchSince, url: clean(docURLOf(document), 4096),
@@ -123,6 +156,7 @@ function collectEffects() {
   watching = false;
   mutationHook = null;
   announced = [];
+  liveBefore = new $Map();
   if (perfEntriesByType) {
     try {
       const res = perfEntriesByType(mainPerformance, "resource");

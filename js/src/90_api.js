@@ -59,7 +59,7 @@ function squash(s) {
  * repeat their parent's name are left out (every output drops them), and URLs of the
  * document's own origin lose it. Frame insertion indexes are moved with the nodes.
  */
-function encodeNodes(nodes, frames, docUrl) {
+function encodeNodes(nodes, frames, docUrl, els, frameBase) {
   const len = nodes.length;
   if (prototypesTampered()) {
     // absent fields must not be answered by the page's prototypes: make them own
@@ -113,6 +113,8 @@ function encodeNodes(nodes, frames, docUrl) {
   const roleIx = new $Map();
   const out = [];
   const newIx = [];
+  // identities (ids): one per element node, 0 for text runs and the document
+  const ids = els ? [] : null;
   for (let i = 0; i < len; i++) {
     const nd = nodes[i];
     if (i > 0 && nd.r === "text" && drop[nd.p] === true) {
@@ -120,6 +122,7 @@ function encodeNodes(nodes, frames, docUrl) {
       continue;
     }
     newIx[i] = out.length;
+    if (ids) push(ids, i > 0 && nd.r !== "text" && els[i] ? identityOf(els[i], frameBase) : 0);
     let ri = mapGet(roleIx, nd.r);
     if (ri === undefined) {
       ri = roles.length;
@@ -155,7 +158,24 @@ function encodeNodes(nodes, frames, docUrl) {
     const f = frames[j];
     if (f.i >= 0 && f.i < len) f.i = newIx[f.i];
   }
-  return { roles: roles, nodes: out };
+  return { roles: roles, nodes: out, ids: ids };
+}
+
+// Element identities (`ids` of a snapshot): a number per element for the document's life,
+// never reused, so the host can tell the same element in two snapshots whatever happened to
+// its ref, its name or its place in the viewport (the diff of an action's changes, SPEC 8
+// "Changes are the page's changes"). A cross-origin frame's engine numbers its own
+// elements: its frame index goes in the high part (k * 2^32), as refs carry f<k>.
+const identities = new $WeakMap();
+let nextIdentity = 1;
+const IDENTITY_FRAME = 4294967296;
+function identityOf(el, frameBase) {
+  let id = wmGet(identities, el);
+  if (id === undefined) {
+    id = nextIdentity++;
+    wmSet(identities, el, id);
+  }
+  return frameBase ? frameBase * IDENTITY_FRAME + id : id;
 }
 
 /**
@@ -248,7 +268,7 @@ function doSnapshot(opts) {
   const fp = currentFingerprint(walked.cands.length);
   rememberFingerprint(n, fp);
   const url = clean(docURLOf(doc), 4096);
-  const wire = encodeNodes(walked.nodes, walked.frames, url);
+  const wire = encodeNodes(walked.nodes, walked.frames, url, opts.ids ? walked.els : null, opts.frame | 0);
   return {
     kind: "snapshot",
     url: url,
@@ -258,6 +278,7 @@ function doSnapshot(opts) {
     // before the nodes, so that the host sizes its node list once (src/wire.rs)
     count: wire.nodes.length,
     nodes: wire.nodes,
+    ids: wire.ids,
     frames: walked.frames,
     viewport: [innerWidthOf(window), innerHeightOf(window)],
     page: pageSignals(doc),
@@ -290,7 +311,7 @@ let cacheHits = 0;
 
 function cacheKey(opts) {
   return $stringify([opts.maxNodes | 0, !!opts.verbose, !!opts.viewport, !!opts.boxes, opts.root || null,
-    opts.frame | 0, !!opts.containerRefs]);
+    opts.frame | 0, !!opts.containerRefs, !!opts.ids]);
 }
 
 function snapshotCached(opts) {

@@ -207,6 +207,8 @@ pub struct Walk {
     pub no_cache: bool,
     /// The cross-origin frame being read (0 for the tab's document): its refs get `f<k>`.
     pub frame: u32,
+    /// Each element node's identity (`ids`), for comparing two snapshots element by element.
+    pub ids: bool,
 }
 
 /// `search` arguments (SPEC 4).
@@ -307,7 +309,7 @@ mod tests {
                     ..Walk::default()
                 }),
                 "snapshot",
-                r#"{"n":2,"maxNodes":5,"allRefs":false,"verbose":false,"viewport":false,"root":null,"boxes":false,"containerRefs":false,"noCache":false,"frame":0}"#,
+                r#"{"n":2,"maxNodes":5,"allRefs":false,"verbose":false,"viewport":false,"root":null,"boxes":false,"containerRefs":false,"noCache":false,"frame":0,"ids":false}"#,
             ),
             (
                 Method::Condition(Condition::Url {

@@ -127,10 +127,26 @@ impl Server {
     }
 }
 
-/// The short text part of a result: snapshot text, the changes summary, or errors.
+/// The short text part of a result: snapshot text, the changes summary, or errors. A
+/// `set`'s read-back value is left out when the summary already says it (SPEC 8: the reply
+/// leads with the acted element's new value).
 fn text_of(r: &RunResult) -> String {
     let mut parts = Vec::new();
+    let summary = r
+        .changes
+        .as_ref()
+        .and_then(|c| c.get("summary"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let said = |o: &Value| {
+        o.get("value").and_then(Value::as_str).is_some_and(|v| {
+            summary.contains(&format!("value {}", crate::snapshot::safe::quote(v)))
+        })
+    };
     for s in &r.steps {
+        if s.action == "set" && s.error.is_none() && s.output.as_ref().is_some_and(said) {
+            continue;
+        }
         if let Some(e) = &s.error {
             parts.push(format!("{} failed: {e}", s.action));
         } else if let Some(Value::String(t)) = &s.output {
@@ -150,13 +166,8 @@ fn text_of(r: &RunResult) -> String {
             parts.push(w.clone());
         }
     }
-    if let Some(c) = r
-        .changes
-        .as_ref()
-        .and_then(|c| c.get("summary"))
-        .and_then(Value::as_str)
-    {
-        parts.push(c.to_string());
+    if !summary.is_empty() {
+        parts.push(summary.to_string());
     }
     if parts.is_empty() {
         parts.push(format!(

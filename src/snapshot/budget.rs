@@ -283,6 +283,7 @@ fn prune(s: &Snapshot, keep: &[usize], counts: &(Vec<usize>, Vec<usize>)) -> (Sn
                 bbox: None,
                 elide_ref: None,
                 elided: Some(Box::new(e)),
+                id: 0,
             }),
         }
     }

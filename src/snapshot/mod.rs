@@ -33,6 +33,8 @@ pub struct Node {
     pub elide_ref: Option<String>,
     /// Under a budget: this line stands for a subtree (or a run of siblings) left out.
     pub elided: Option<Box<budget::Elided>>,
+    /// The element's identity for the document's life (0: none; see `WireNode::id`).
+    pub id: u64,
 }
 
 /// A node's states, read and written as [`WireStates`]: most nodes have none, and then take
@@ -134,6 +136,7 @@ impl Snapshot {
                 bbox: None,
                 elide_ref: None,
                 elided: None,
+                id: 0,
             });
         }
         let mut children = vec![Vec::new(); nodes.len()];
@@ -417,6 +420,7 @@ fn node_from_wire(i: usize, n: WireNode) -> Node {
         placeholder: n.ph,
         states: n.s.into(),
         bbox: n.b,
+        id: n.id,
     }
 }
 
@@ -452,6 +456,7 @@ pub(crate) mod tests {
                 ph: None,
                 b: None,
                 ref_: rf.map(str::to_string),
+                id: 0,
             })
             .collect();
         WireSnapshot {

@@ -109,6 +109,23 @@ impl Effects {
         *self == Effects::default()
     }
 
+    /// Adds another step's effects to these (a run's effects, in step order; a text
+    /// announced twice is said once; the last navigation stands).
+    pub fn merge(&mut self, o: Effects) {
+        for t in o.announced {
+            if !self.announced.contains(&t) {
+                self.announced.push(t);
+            }
+        }
+        if o.navigation.is_some() {
+            self.navigation = o.navigation;
+        }
+        self.new_tab.extend(o.new_tab);
+        self.download.extend(o.download);
+        self.http_errors.extend(o.http_errors);
+        self.console_errors.extend(o.console_errors);
+    }
+
     /// The words the changes summary adds for these effects (SPEC 8), page text quoted.
     pub fn summary(&self) -> Vec<String> {
         let mut out = Vec::new();

@@ -71,6 +71,7 @@ pub async fn view(b: &mut Browser, a: &SnapshotArgs, extra: &CaptureOptions) -> 
         container_refs: budget.is_some(),
         no_cache: a.no_cache || extra.no_cache,
         reveal_secrets: a.reveal_secrets || extra.reveal_secrets,
+        ids: false,
     };
     let mut snap = capture(b, &opts).await?;
     if a.drop_unseen {

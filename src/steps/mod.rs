@@ -3,6 +3,7 @@
 //! Owns: the `Action` enum (externally tagged: `{"click": ...}`), argument types with their
 //! shorthand forms, and the JSON schema. Must not: run anything (runner.rs does).
 
+pub mod changes;
 pub mod effects;
 pub mod eyes;
 pub mod eyes_args;
@@ -1130,6 +1131,24 @@ impl Action {
                 | Action::Goto(_)
                 | Action::Submit(_)
         )
+    }
+
+    /// The ref of the element an action acts on, when it names one (SPEC 8: a reply leads
+    /// with that element's new state or value). A fields map of `fill` names several: none.
+    pub fn target_ref(&self) -> Option<&str> {
+        match self {
+            Action::Click(a) => a.ref_.as_deref(),
+            Action::Fill(a) => a.ref_.as_deref(),
+            Action::Type(a) => a.ref_.as_deref(),
+            Action::Press(a) => a.ref_.as_deref(),
+            Action::Hover(a) => a.ref_.as_deref(),
+            Action::Select(a) => Some(&a.ref_),
+            Action::Set(a) => Some(&a.ref_),
+            Action::Check(a) | Action::Uncheck(a) => Some(a.ref_str()),
+            Action::Scroll(a) => a.ref_.as_deref(),
+            Action::Submit(a) => a.ref_.as_deref(),
+            _ => None,
+        }
     }
 
     /// Actions that may change the page (they drop the snapshot cache, and the page's

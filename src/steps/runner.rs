@@ -99,12 +99,15 @@ pub struct RunResult {
     pub exit_code: i32,
 }
 
-/// What the run's `changes` compare: the viewport before the first visual action, where
-/// the run started when it navigated, and the verb of the last visual action.
+/// What the run's `changes` compare: the whole page before the first visual action, where
+/// the run started when it navigated, and the last visual action that ran.
 struct Baseline {
     before: Option<(Snapshot, String)>,
     start_url: Option<String>,
-    last_verb: &'static str,
+    /// The verb of the last visual action that ran without failing; None when none did.
+    last_verb: Option<&'static str>,
+    /// The ref that action acted on.
+    last_target: Option<String>,
     /// The document shown when the last action that may change the page began
     /// (`waitForNavigation`).
     doc: Option<super::vocab_run::DocMark>,
@@ -203,8 +206,13 @@ async fn run_one(
     if r.as_ref().is_err_and(Error::is_timeout) {
         b.mark_suspect();
     }
-    if step.action.is_visual() {
-        base.last_verb = verb(&step.action);
+    if step.action.is_visual() && r.is_ok() {
+        base.last_verb = Some(verb(&step.action));
+        base.last_target = step
+            .action
+            .target_ref()
+            .and_then(|t| parse_ref(t).ok())
+            .map(|t| t.to_string());
     }
     let dialogs: Vec<Value> = crate::dialogs::drain()
         .into_iter()
@@ -267,8 +275,8 @@ async fn take_baseline(b: &mut Browser, step: &Step, base: &mut Baseline) {
         }
         base.before = None;
     } else if step.action.is_visual() && base.before.is_none() {
-        // The diff's "before": the viewport as it is now.
-        if let Ok(s) = viewport_snapshot(b).await {
+        // The diff's "before": the whole page as it is now.
+        if let Ok(s) = page_snapshot(b, false).await {
             let url = s.url.clone();
             base.before = Some((s, url));
         }
@@ -313,7 +321,8 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
     let mut base = Baseline {
         before: None,
         start_url: None,
-        last_verb: "Done",
+        last_verb: None,
+        last_target: None,
         doc: None,
     };
     for step in &file.steps {
@@ -349,43 +358,20 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
     }
     // what changed and where the tab is now, within one more step deadline
     let tail = tokio::time::timeout(opts.timeout, async {
-        let changes = changes_of(b, base.before, base.start_url, base.last_verb).await;
+        let changes = changes_of(b, &base, &results).await;
         (changes, context(b).await)
     })
     .await;
-    let (mut changes, context) = match tail {
+    let (changes, context) = match tail {
         Ok(t) => t,
         Err(_) => {
             b.mark_suspect();
             (None, stuck_context(b).await)
         }
     };
-    // the summary names what the actions did besides the tree (SPEC 8); navigations are
-    // already in it
-    let words: Vec<String> = results
-        .iter()
-        .filter_map(|r| r.effects.as_ref())
-        .flat_map(|e| {
-            super::effects::Effects {
-                navigation: None,
-                ..e.clone()
-            }
-            .summary()
-        })
-        .collect();
     // a run that never loaded a page on the session it started (a mistyped --session?)
     if b.started && context["url"].as_str() == Some("about:blank") {
         b.note_blank_start();
-    }
-    if !words.is_empty() {
-        let c = changes.get_or_insert_with(|| json!({"summary": ""}));
-        let before = c["summary"].as_str().unwrap_or("").to_string();
-        let joined = words.join(" ");
-        c["summary"] = Value::String(if before.is_empty() {
-            joined
-        } else {
-            format!("{before} {joined}")
-        });
     }
     RunResult {
         status: if failed.is_some() {
@@ -403,37 +389,95 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
     }
 }
 
-/// The diff between the viewport before the first and after the last visual action, or the
-/// navigation the run made.
-async fn changes_of(
-    b: &mut Browser,
-    before: Option<(Snapshot, String)>,
-    start_url: Option<String>,
-    last_verb: &str,
-) -> Option<Value> {
-    let mut changes = None;
+/// The run's effects merged, and the dialogs its steps answered.
+fn effects_of(results: &[StepResult]) -> (super::effects::Effects, Vec<(String, String)>) {
+    let mut all = super::effects::Effects::default();
+    let mut dialogs = Vec::new();
+    for r in results {
+        if let Some(e) = &r.effects {
+            all.merge(e.clone());
+        }
+        for d in &r.dialogs {
+            let text = d["message"].as_str().unwrap_or("").to_string();
+            let how = d["handled"].as_str().unwrap_or("answered").to_string();
+            dialogs.push((text, how));
+        }
+    }
+    (all, dialogs)
+}
+
+/// The page's changes between the whole page before the first and after the last visual
+/// action (SPEC 8), with the run's effects and dialogs, or the navigation the run made.
+async fn changes_of(b: &mut Browser, base: &Baseline, results: &[StepResult]) -> Option<Value> {
+    let (effects, dialogs) = effects_of(results);
     let final_url = b.url().await;
-    if let Some((bs, burl)) = before {
-        if strip_hash(&final_url) != strip_hash(&burl) {
-            changes = Some(diff::navigated(&burl, &final_url));
-        } else if let Ok(after) = viewport_snapshot(b).await {
-            let mut d = diff::diff(&bs, &after, last_verb);
-            if let Some(from) = start_url
+    let navigated = |from: &str| {
+        let mut v = diff::navigated(from, &final_url);
+        let words = super::effects::Effects {
+            navigation: None,
+            ..effects.clone()
+        }
+        .summary();
+        let said: Vec<String> = dialogs
+            .iter()
+            .map(|(t, how)| format!("Dialog {} {how}.", crate::snapshot::safe::quote(t)))
+            .chain(words)
+            .collect();
+        if !said.is_empty() {
+            v["summary"] = Value::String(format!(
+                "{} {}",
+                v["summary"].as_str().unwrap_or(""),
+                said.join(" ")
+            ));
+        }
+        v
+    };
+    match (&base.before, &base.start_url) {
+        (Some((bs, burl)), start) => {
+            if strip_hash(&final_url) != strip_hash(burl) {
+                return Some(navigated(burl));
+            }
+            let after = page_snapshot(b, true).await.ok()?;
+            let d = diff::diff(bs, &after);
+            let run = super::changes::Run {
+                before: bs,
+                after: &after,
+                diff: &d,
+                verb: base.last_verb,
+                target: base.last_target.as_deref(),
+                effects: &effects,
+                dialogs: &dialogs,
+                scroll: (bs.fingerprint.scroll, after.fingerprint.scroll),
+            };
+            let mut v = super::changes::report(&run);
+            if let Some(from) = start
                 .as_deref()
                 .filter(|f| strip_hash(f) != strip_hash(&final_url))
             {
-                d.summary = format!("Navigated to {final_url}. {}", d.summary);
-                d.navigated = Some(diff::Navigation {
-                    from: from.to_string(),
-                    to: final_url.clone(),
-                });
+                v["summary"] = Value::String(format!(
+                    "Navigated to {final_url}. {}",
+                    v["summary"].as_str().unwrap_or("")
+                ));
+                v["navigated"] = json!({"from": from, "to": final_url});
             }
-            changes = Some(serde_json::to_value(d).unwrap_or(Value::Null));
+            // nothing ran and nothing happened: no changes to report (a failed step says
+            // its error)
+            if v["summary"].as_str() == Some("") {
+                return None;
+            }
+            Some(v)
         }
-    } else if let Some(from) = start_url {
-        changes = Some(diff::navigated(&from, &final_url));
+        (None, Some(from)) => Some(navigated(from)),
+        // no visual action: what the other steps did besides (a download an eval started)
+        (None, None) => {
+            let said: Vec<String> = dialogs
+                .iter()
+                .map(|(t, how)| format!("Dialog {} {how}.", crate::snapshot::safe::quote(t)))
+                .chain(effects.summary())
+                .collect();
+            (!said.is_empty()).then(|| json!({"summary": said.join(" ")}))
+        }
     }
-    changes
 }
 
 /// The context of a tab whose page may not answer: what the browser process knows of it
@@ -461,13 +505,18 @@ fn strip_hash(u: &str) -> &str {
     u.split('#').next().unwrap_or(u)
 }
 
-async fn viewport_snapshot(b: &mut Browser) -> Result<Snapshot> {
+/// The whole page with each element's identity, for the diff of a run's changes; `after`
+/// also takes boxes (which new controls are in the viewport) and refs for every candidate
+/// (the items of a list that opened can be acted on at once).
+async fn page_snapshot(b: &mut Browser, after: bool) -> Result<Snapshot> {
     capture(
         b,
         &CaptureOptions {
-            viewport: true,
             no_cache: true,
             max_nodes: 0,
+            ids: true,
+            boxes: after,
+            all_refs: after,
             ..Default::default()
         },
     )

@@ -99,7 +99,7 @@ fn stdio_session(c: &Ctx) {
         let s = r.structured_content.unwrap();
         assert_eq!(
             s["changes"]["changed"][0],
-            json!({"ref": gift, "field": "checked", "from": false, "to": true}),
+            json!({"role": "checkbox", "name": "Gift wrap", "ref": gift, "field": "checked", "from": false, "to": true}),
             "{s:#}"
         );
         // a tool the core set does not list is called by name all the same
@@ -276,8 +276,10 @@ fn text_only_by_default(c: &Ctx) {
             .await
             .unwrap();
         assert!(r.structured_content.is_none(), "{r:?}");
-        assert!(
-            text(&r).contains("1 checked (checkbox \"Gift wrap\""),
+        // the reply leads with the acted element's new state (SPEC 8)
+        assert_eq!(
+            text(&r),
+            format!("Clicked checkbox \"Gift wrap\" {gift}: checked."),
             "{r:?}"
         );
         let r = client

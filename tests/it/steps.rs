@@ -145,8 +145,10 @@ fn shop_flow_in_one_step_file(c: &Ctx) {
             assert!(summary.contains(&want), "{want} not in {summary}");
         }
     }
+    // the acted element's change leads (none: a button), then what came, then the rest,
+    // each element once with its words (SPEC 8)
     assert!(
-        summary.contains("unchecked (checkbox \"Gift wrap\" s1e2)"),
+        summary.contains("Changed textbox \"Email\" s1e1 value \"bob@example.org\"; checkbox \"Gift wrap\" s1e2 unchecked."),
         "{summary}"
     );
     assert!(
@@ -161,7 +163,7 @@ fn shop_flow_in_one_step_file(c: &Ctx) {
         ch["changed"]
             .as_array()
             .unwrap()
-            .contains(&json!({"ref": "s1e2", "field": "checked", "from": true, "to": false})),
+            .contains(&json!({"role": "checkbox", "name": "Gift wrap", "ref": "s1e2", "field": "checked", "from": true, "to": false})),
         "{ch:#}"
     );
     assert!(

@@ -1,0 +1,626 @@
+//! The `changes` of a run (SPEC 5, SPEC 8): the page's changes during the run's actions, with
+//! what they did besides, in the order an agent needs them. The summary (the MCP reply's
+//! text) leads with the acted element's new state or value, then dialogs opened or answered
+//! (with their text and first field), the new controls (in the viewport first) with their
+//! refs, what live regions announced, where the focus went and the other effects; the rest
+//! is counted, naming a few; a scroll the actions caused is one fact at the end. The JSON
+//! keeps every entry.
+//!
+//! Owns: wording and ordering. Must not: take snapshots or compare them (snapshot/diff.rs).
+
+use super::effects::Effects;
+use crate::snapshot::Snapshot;
+use crate::snapshot::diff::{self, Change, Field, Group, PageDiff, labelled};
+use crate::snapshot::render::cut;
+use crate::snapshot::safe::quote;
+use serde_json::{Value, json};
+
+/// Roles that open and close as a whole: reported as `Opened` / `Closed`.
+const POPUPS: &[&str] = &[
+    "dialog",
+    "alertdialog",
+    "menu",
+    "listbox",
+    "tree",
+    "grid",
+    "tooltip",
+];
+/// Roles of dialogs: their text and first field are named when they open.
+const DIALOGS: &[&str] = &["dialog", "alertdialog"];
+/// How many elements a summary names in one list before counting the rest.
+const NAMED: usize = 5;
+/// How many elements of the rest (changes elsewhere, removals) a summary names.
+const REST_NAMED: usize = 3;
+
+/// What a run did, for its `changes`.
+pub struct Run<'a> {
+    pub before: &'a Snapshot,
+    pub after: &'a Snapshot,
+    pub diff: &'a PageDiff,
+    /// The verb of the last action that ran ("Clicked"); None when no action ran (the one
+    /// that was tried failed).
+    pub verb: Option<&'a str>,
+    /// The ref of the element the last action acted on.
+    pub target: Option<&'a str>,
+    /// The run's steps' effects, merged.
+    pub effects: &'a Effects,
+    /// Page dialogs (alert, confirm, prompt) answered during the run: (text, how).
+    pub dialogs: &'a [(String, String)],
+    /// The window's scroll before and after.
+    pub scroll: ([i64; 2], [i64; 2]),
+}
+
+/// `x,y` of a scroll position.
+fn at(p: [i64; 2]) -> String {
+    format!("{},{}", p[0], p[1])
+}
+
+/// Whether node i of `s` is in the viewport (its box, when the snapshot has boxes).
+fn in_view(s: &Snapshot, i: usize) -> Option<bool> {
+    let b = s.nodes[i].bbox?;
+    let [vw, vh] = s.viewport;
+    Some(
+        b[2] > 0.0
+            && b[3] > 0.0
+            && b[0] < vw
+            && b[1] < vh
+            && b[0] + b[2] > 0.0
+            && b[1] + b[3] > 0.0,
+    )
+}
+
+/// Whether a group shows in the viewport: its root, or a control in it.
+fn group_in_view(s: &Snapshot, g: &Group) -> Option<bool> {
+    let root = in_view(s, g.root);
+    if root == Some(true) {
+        return root;
+    }
+    let any = g
+        .controls
+        .iter()
+        .filter_map(|&c| in_view(s, c))
+        .reduce(|a, b| a || b);
+    any.or(root)
+}
+
+/// The words of one change: `expanded`, `value "Alabama"`, `text "Last action: B"`.
+fn word(c: &Change) -> String {
+    let flag = |on: &str, off: &str| match &c.to {
+        Value::Bool(true) => on.to_string(),
+        Value::String(t) => format!("{on}={}", crate::snapshot::safe::token(t)),
+        _ => off.to_string(),
+    };
+    match c.field {
+        Field::Value => format!("value {}", quote(&cut(c.to.as_str().unwrap_or(""), 80))),
+        // the label shows the new name: say the old one, around what changed
+        Field::Name => {
+            let (from, _) =
+                diff::around_change(c.from.as_str().unwrap_or(""), c.to.as_str().unwrap_or(""));
+            format!("renamed from {}", quote(&cut(&from, 80)))
+        }
+        Field::Text => match c.to.as_str() {
+            Some("") => format!(
+                "text {} gone",
+                quote(&cut(c.from.as_str().unwrap_or(""), 80))
+            ),
+            t => format!("text {}", quote(&cut(t.unwrap_or(""), 100))),
+        },
+        Field::Expanded => match &c.to {
+            Value::Bool(true) => "expanded".into(),
+            Value::Bool(false) => "collapsed".into(),
+            _ => "no longer expandable".into(),
+        },
+        Field::Checked => flag("checked", "unchecked"),
+        Field::Selected => flag("selected", "unselected"),
+        Field::Pressed => flag("pressed", "not pressed"),
+        Field::Disabled => flag("disabled", "enabled"),
+        Field::Invalid => flag("invalid", "valid"),
+        Field::Required => flag("required", "not required"),
+        Field::Readonly => flag("read-only", "editable"),
+        Field::Level => format!("level {}", c.to),
+        Field::Order => match c.to.as_str() {
+            Some(r) if r != "child" => format!("{r}s reordered"),
+            _ => "content reordered".into(),
+        },
+        Field::Message => format!("message {}", quote(&cut(c.to.as_str().unwrap_or(""), 100))),
+    }
+}
+
+/// Changes grouped by element, in document order: (after index, words).
+fn by_element<'c>(changes: impl Iterator<Item = &'c Change>) -> Vec<(usize, Vec<String>)> {
+    let mut out: Vec<(usize, Vec<String>)> = Vec::new();
+    for c in changes {
+        let w = word(c);
+        match out.iter_mut().find(|(i, _)| *i == c.after) {
+            Some((_, ws)) => ws.push(w),
+            None => out.push((c.after, vec![w])),
+        }
+    }
+    out
+}
+
+/// `label: words` of one element's changes (text changes name the element they are under).
+fn element_words(s: &Snapshot, i: usize, words: &[String]) -> String {
+    format!("{} {}", labelled(&s.nodes[i]), words.join(", "))
+}
+
+/// A list of at most `max` items, then `+N`.
+fn list(items: &[String], max: usize) -> String {
+    let mut out = items
+        .iter()
+        .take(max)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > max {
+        out.push_str(&format!(", +{}", items.len() - max));
+    }
+    out
+}
+
+/// A group as a summary names it: its root with its ref, and, when the root has no name,
+/// the start of its text (`alert "Card declined"`).
+fn group_label(s: &Snapshot, g: &Group) -> String {
+    let n = &s.nodes[g.root];
+    let l = labelled(n);
+    if n.name.is_empty() && !g.text.is_empty() {
+        format!("{l} {}", quote(&cut(&g.text, 60)))
+    } else {
+        l
+    }
+}
+
+/// The controls of a group a summary lists: not its root, and not the rows and items that
+/// hold other controls (a calendar's rows around its day buttons) when there are others.
+fn listed(s: &Snapshot, g: &Group) -> Vec<usize> {
+    const HOLDERS: &[&str] = &["row", "rowgroup", "listitem", "treeitem", "generic"];
+    let all: Vec<usize> = g
+        .controls
+        .iter()
+        .copied()
+        .filter(|&c| c != g.root)
+        .collect();
+    let leaves: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&c| !HOLDERS.contains(&s.nodes[c].role.as_str()) || s.children[c].is_empty())
+        .collect();
+    if leaves.is_empty() { all } else { leaves }
+}
+
+/// `Opened dialog "X": "text"; field textbox "Street" s2e1 (focused); 4 controls: ...`
+fn opened(s: &Snapshot, g: &Group) -> String {
+    let root = &s.nodes[g.root];
+    let mut out = format!("Opened {}", labelled(root));
+    let text = g
+        .text
+        .strip_prefix(root.name.as_str())
+        .unwrap_or(&g.text)
+        .trim();
+    let dialog = DIALOGS.contains(&root.role.as_str());
+    if dialog && !text.is_empty() {
+        out.push_str(&format!(": {}", quote(&cut(text, 120))));
+    }
+    let controls = listed(s, g);
+    if dialog && let Some(f) = g.first_field {
+        let focused = if g.focused == Some(f) {
+            " (focused)"
+        } else {
+            ""
+        };
+        out.push_str(&format!("; first field {}{focused}", labelled(&s.nodes[f])));
+    }
+    if !controls.is_empty() {
+        let names: Vec<String> = controls.iter().map(|&c| labelled(&s.nodes[c])).collect();
+        let sep = if dialog { "; " } else { ": " };
+        out.push_str(&format!("{sep}{}", list(&names, NAMED)));
+    }
+    out.push('.');
+    out
+}
+
+/// The `changes` of a run on one document: the JSON with every entry, and its summary.
+pub fn report(r: &Run) -> Value {
+    let (b, a, d) = (r.before, r.after, r.diff);
+    let target = r
+        .target
+        .and_then(|t| a.nodes.iter().position(|n| n.ref_.as_deref() == Some(t)));
+    let mut parts = lead(r, target);
+    let said_focus = dialogs_and_popups(r, &mut parts);
+    let announced = announcements(r);
+    parts.extend(added(a, d, &announced));
+    // what live regions said, unless an opened dialog's text says it
+    let said: Vec<String> = announced
+        .iter()
+        .filter(|t| !d.added.iter().any(|g| is_popup(a, g) && says(a, g, t)))
+        .take(3)
+        .map(|t| quote(&cut(t, 100)))
+        .collect();
+    if !said.is_empty() {
+        parts.push(format!("Announced {}.", said.join(", ")));
+    }
+    // where the focus went, when not to the acted element, the widget around it, a
+    // dialog's first field or a node without a ref in a popup that opened
+    let in_opened = |f: usize| {
+        d.added
+            .iter()
+            .any(|g| is_popup(a, g) && (g.root == f || is_ancestor(a, g.root, f)))
+    };
+    if let Some(f) = d.focus
+        && !said_focus
+        && !target.is_some_and(|t| t == f || is_ancestor(a, f, t))
+        && !(a.nodes[f].ref_.is_none() && in_opened(f))
+    {
+        parts.push(format!("Focus on {}.", labelled(&a.nodes[f])));
+    }
+    // the other effects: new tabs, downloads, HTTP and console errors
+    parts.extend(
+        Effects {
+            announced: vec![],
+            navigation: None,
+            ..r.effects.clone()
+        }
+        .summary(),
+    );
+    parts.extend(rest(r, target));
+    // a scroll the actions caused: one fact
+    if r.scroll.0 != r.scroll.1 {
+        parts.push(format!("Scrolled to {}.", at(r.scroll.1)));
+    }
+    if parts.len() == 1 && r.verb.is_some() && d.is_empty() && d.focus.is_none() {
+        parts.push("No change.".into());
+    }
+    let mut out = json!({
+        "summary": parts.join(" "),
+        "added": d.added.iter().map(|g| diff::group_entry(a, g, group_in_view(a, g))).collect::<Vec<_>>(),
+        "removed": d.removed.iter().map(|g| diff::group_entry(b, g, None)).collect::<Vec<_>>(),
+        "changed": d.changed.iter().map(|c| diff::change_entry(a, c)).collect::<Vec<_>>(),
+    });
+    if let Some(f) = d.focus {
+        out["focus"] = Value::Object(diff::entry(&a.nodes[f]));
+    }
+    if r.scroll.0 != r.scroll.1 {
+        out["scrolled"] = json!({"from": r.scroll.0, "to": r.scroll.1});
+    }
+    out
+}
+
+/// The summary's lead: the verb, with the acted element's new state or value when it changed
+/// (`Set combobox "State" s1e3: value "Alabama".`); nothing when no action ran.
+fn lead(r: &Run, target: Option<usize>) -> Vec<String> {
+    let own: Vec<String> = r
+        .diff
+        .changed
+        .iter()
+        .filter(|c| Some(c.after) == target && c.field != Field::Text)
+        .map(word)
+        .collect();
+    match (r.verb, target) {
+        (Some(v), Some(t)) if !own.is_empty() => {
+            vec![format!(
+                "{v} {}: {}.",
+                labelled(&r.after.nodes[t]),
+                own.join(", ")
+            )]
+        }
+        (Some(v), _) => vec![format!("{v}.")],
+        (None, _) => vec![],
+    }
+}
+
+fn is_popup(s: &Snapshot, g: &Group) -> bool {
+    POPUPS.contains(&s.nodes[g.root].role.as_str())
+}
+
+/// Dialogs the page answered, a navigation, and dialogs and popups that opened or closed;
+/// whether an opened dialog's words said where the focus is.
+fn dialogs_and_popups(r: &Run, parts: &mut Vec<String>) -> bool {
+    for (text, how) in r.dialogs {
+        parts.push(format!("Dialog {} {how}.", quote(&cut(text, 200))));
+    }
+    if let Some(n) = &r.effects.navigation {
+        let status = n.status.map(|s| format!(" ({s})")).unwrap_or_default();
+        parts.push(format!("Navigated to {}{status}.", quote(&n.to)));
+    }
+    let mut said_focus = false;
+    for g in r.diff.added.iter().filter(|g| is_popup(r.after, g)) {
+        parts.push(opened(r.after, g));
+        said_focus |= g.focused.is_some() && g.first_field == g.focused;
+    }
+    let closed: Vec<String> = r
+        .diff
+        .removed
+        .iter()
+        .filter(|g| is_popup(r.before, g))
+        .map(|g| labelled(&r.before.nodes[g.root]))
+        .collect();
+    if !closed.is_empty() {
+        parts.push(format!("Closed {}.", list(&closed, NAMED)));
+    }
+    said_focus
+}
+
+/// White space collapsed.
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The run's announcements, white space collapsed.
+fn announcements(r: &Run) -> Vec<String> {
+    r.effects
+        .announced
+        .iter()
+        .map(|t| squash(t))
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// Whether what a group shows (its name, text and controls' names) says text `t`: a
+/// dialog that is also a live region announces what it shows when it opens.
+fn says(s: &Snapshot, g: &Group, t: &str) -> bool {
+    let mut all = vec![s.nodes[g.root].name.clone(), g.text.clone()];
+    all.extend(g.controls.iter().map(|&c| s.nodes[c].name.clone()));
+    let all = squash(&all.join(" "));
+    let words = |x: &str| x.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    let have = words(&all);
+    all.contains(t) || words(t).iter().all(|w| have.contains(w))
+}
+
+/// Whether node `up` of `s` is an ancestor of node `i`.
+fn is_ancestor(s: &Snapshot, up: usize, i: usize) -> bool {
+    let mut p = s.nodes[i].parent;
+    while let Some(q) = p {
+        if q == up {
+            return true;
+        }
+        p = s.nodes[q].parent;
+    }
+    false
+}
+
+/// A focusable `generic` with no name, text or controls in it (a dialog's focus trap): news
+/// to no one; counted, not named.
+fn bare(s: &Snapshot, g: &Group) -> bool {
+    let n = &s.nodes[g.root];
+    n.role == "generic" && n.name.is_empty() && g.text.is_empty() && g.controls.len() <= 1
+}
+
+/// Roles of live regions: what they show is announced (effects), not repeated as added.
+const LIVE: &[&str] = &["alert", "status", "log", "marquee", "timer"];
+
+/// What else came: in the viewport first, each with the controls in it. A live region whose
+/// text was announced is left to the announcement; a bare focusable `generic` (a dialog's
+/// focus trap) is counted, not named.
+fn added(a: &Snapshot, d: &PageDiff, announced: &[String]) -> Option<String> {
+    let mut others: Vec<&Group> = d
+        .added
+        .iter()
+        .filter(|g| !is_popup(a, g))
+        .filter(|g| {
+            let n = &a.nodes[g.root];
+            let said = squash(&format!("{} {}", n.name, g.text));
+            !(LIVE.contains(&n.role.as_str())
+                && announced
+                    .iter()
+                    .any(|t| said.contains(t.as_str()) || t.contains(said.trim())))
+        })
+        .collect();
+    others.sort_by_key(|g| group_in_view(a, g) != Some(true));
+    let unnamed = others.iter().filter(|g| bare(a, g)).count();
+    others.retain(|g| !bare(a, g));
+    let mut named: Vec<String> = others
+        .iter()
+        .map(|g| {
+            let inner: Vec<String> = g
+                .controls
+                .iter()
+                .filter(|&&c| c != g.root)
+                .map(|&c| labelled(&a.nodes[c]))
+                .collect();
+            if inner.is_empty() {
+                group_label(a, g)
+            } else {
+                format!("{} ({})", group_label(a, g), list(&inner, 3))
+            }
+        })
+        .collect();
+    if unnamed > 0 {
+        named.push(format!(
+            "{unnamed} unnamed focusable element{}",
+            if unnamed == 1 { "" } else { "s" }
+        ));
+    }
+    (!named.is_empty()).then(|| format!("Added {}.", list(&named, NAMED)))
+}
+
+/// The rest, a few named: changes of other elements (text a live region announced aside:
+/// it was said), then what went.
+fn rest(r: &Run, target: Option<usize>) -> Vec<String> {
+    let (a, b, d) = (r.after, r.before, r.diff);
+    let announced_text = |c: &Change| {
+        c.field == Field::Text
+            && r.effects.announced.iter().any(|t| {
+                c.to.as_str()
+                    .is_some_and(|to| t.contains(to.trim_matches('.')))
+            })
+    };
+    let others = by_element(
+        d.changed
+            .iter()
+            .filter(|c| Some(c.after) != target || c.field == Field::Text)
+            .filter(|c| !announced_text(c)),
+    );
+    let mut out = Vec::new();
+    if !others.is_empty() {
+        let items: Vec<String> = others
+            .iter()
+            .map(|(i, w)| element_words(a, *i, w))
+            .collect();
+        out.push(format!("Changed {}.", list_semi(&items, REST_NAMED)));
+    }
+    let gone: Vec<String> = d
+        .removed
+        .iter()
+        .filter(|g| !is_popup(b, g) && !bare(b, g))
+        .map(|g| group_label(b, g))
+        .collect();
+    if !gone.is_empty() {
+        out.push(format!("Removed {}.", list(&gone, REST_NAMED)));
+    }
+    out
+}
+
+/// Like [`list`], with `; ` between items (an item may hold commas).
+fn list_semi(items: &[String], max: usize) -> String {
+    let mut out = items
+        .iter()
+        .take(max)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("; ");
+    if items.len() > max {
+        out.push_str(&format!("; +{} more", items.len() - max));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::tests::snap;
+
+    fn ids(mut s: Snapshot, ids: &[u64]) -> Snapshot {
+        for (n, &id) in s.nodes.iter_mut().zip(ids) {
+            n.id = id;
+        }
+        s
+    }
+
+    fn run<'a>(
+        b: &'a Snapshot,
+        a: &'a Snapshot,
+        d: &'a PageDiff,
+        target: Option<&'a str>,
+        e: &'a Effects,
+    ) -> Run<'a> {
+        Run {
+            before: b,
+            after: a,
+            diff: d,
+            verb: Some("Clicked"),
+            target,
+            effects: e,
+            dialogs: &[],
+            scroll: ([0, 0], [0, 0]),
+        }
+    }
+
+    #[test]
+    fn an_alert_and_a_scroll_are_all_a_scroll_and_alert_reply_says() {
+        let b = snap(&[
+            (-1, "document", "Shop", None, None),
+            (0, "button", "Returns", Some("s1e9"), None),
+        ]);
+        let d = diff::diff(&b, &b);
+        let e = Effects::default();
+        let dialogs = vec![(
+            "Returns are accepted within 30 days of delivery.".to_string(),
+            "dismissed".to_string(),
+        )];
+        let r = Run {
+            dialogs: &dialogs,
+            scroll: ([0, 0], [0, 2480]),
+            ..run(&b, &b, &d, Some("s1e9"), &e)
+        };
+        let v = report(&r);
+        let s = v["summary"].as_str().unwrap();
+        assert_eq!(
+            s,
+            "Clicked. Dialog \"Returns are accepted within 30 days of delivery.\" dismissed. Scrolled to 0,2480."
+        );
+        assert!(s.len() <= 200);
+        assert_eq!(v["added"], json!([]));
+        assert_eq!(v["scrolled"]["to"], json!([0, 2480]));
+    }
+
+    #[test]
+    fn the_acted_element_leads_with_its_value_then_what_opened() {
+        let b = ids(
+            snap(&[
+                (-1, "document", "", None, None),
+                (0, "combobox", "State", Some("s1e3"), Some("")),
+                (0, "link", "Docs", Some("s1e4"), None),
+            ]),
+            &[0, 1, 2],
+        );
+        let mut a = ids(
+            snap(&[
+                (-1, "document", "", None, None),
+                (0, "combobox", "State", Some("s1e3"), Some("Alabama")),
+                (0, "link", "Docs", Some("s1e4"), None),
+                (0, "dialog", "Confirm state", None, None),
+                (3, "text", "", None, Some("Ship to Alabama?")),
+                (3, "button", "Yes", Some("s2e1"), None),
+            ]),
+            &[0, 1, 2, 3, 0, 4],
+        );
+        a.nodes[1].states.expanded = Some(false);
+        let d = diff::diff(&b, &a);
+        let e = Effects {
+            announced: vec!["State saved".into()],
+            ..Effects::default()
+        };
+        let r = Run {
+            verb: Some("Set"),
+            ..run(&b, &a, &d, Some("s1e3"), &e)
+        };
+        let v = report(&r);
+        assert_eq!(
+            v["summary"],
+            "Set combobox \"State\" s1e3: value \"Alabama\", collapsed. Opened dialog \"Confirm state\": \"Ship to Alabama?\"; button \"Yes\" s2e1. Announced \"State saved\"."
+        );
+        assert_eq!(v["added"][0]["controls"][0]["ref"], "s2e1");
+    }
+
+    #[test]
+    fn no_change_is_said_and_a_failed_action_claims_none() {
+        let b = snap(&[
+            (-1, "document", "", None, None),
+            (0, "button", "A", Some("s1e1"), None),
+        ]);
+        let d = diff::diff(&b, &b);
+        let e = Effects::default();
+        assert_eq!(
+            report(&run(&b, &b, &d, None, &e))["summary"],
+            "Clicked. No change."
+        );
+        let failed = Run {
+            verb: None,
+            ..run(&b, &b, &d, None, &e)
+        };
+        assert_eq!(report(&failed)["summary"], "");
+    }
+
+    #[test]
+    fn the_rest_is_counted_with_a_few_named() {
+        let rows: Vec<crate::snapshot::tests::Row> =
+            std::iter::once((-1, "document", "", None, None))
+                .chain((0..6).map(|_| (0, "checkbox", "Item", None, None)))
+                .collect();
+        let b = snap(&rows);
+        let mut a = b.clone();
+        for n in a.nodes.iter_mut().skip(1) {
+            n.states.checked = Some(crate::wire::Tri::Bool(true));
+        }
+        let d = diff::diff(&b, &a);
+        let e = Effects::default();
+        let s = report(&run(&b, &a, &d, None, &e))["summary"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            s,
+            "Clicked. Changed checkbox \"Item\" checked; checkbox \"Item\" checked; checkbox \"Item\" checked; +3 more."
+        );
+    }
+}

@@ -155,7 +155,65 @@ function encodeNodes(nodes, frames, docUrl) {
     const f = frames[j];
     if (f.i >= 0 && f.i < len) f.i = newIx[f.i];
   }
-  return { roles: roles, nodes: out };
+  return { roles: roles, nodes: out, ix: newIx };
+}
+
+/** Live regions looked at per budgeted snapshot (each costs a pass over its shown parent). */
+const LIVE_MAX = 20;
+
+/**
+ * Budgets (SPEC 8: alerts, status and error text go first): the output nodes that show the
+ * document's aria-live regions (polite or assertive, WAI-ARIA 1.2 aria-live), as
+ * [walk index, 1 for assertive else 0]. A region shown as a node of its own (it has a role)
+ * is that node; one the walk flattens (a `div` with aria-live and no role: its text flows
+ * into its nearest shown ancestor) is that ancestor's children that lie inside it: elements
+ * it contains, and text runs that its text holds or that hold its text. The host knows the
+ * live roles (alert, status, log) from the nodes themselves. Light DOM of the top document
+ * only, first LIVE_MAX regions.
+ */
+function liveNodes(doc, walked) {
+  const out = [];
+  let list;
+  try {
+    list = docQuerySelectorAll(doc, "[aria-live]");
+  } catch (_) {
+    return out;
+  }
+  const count = nodeListLength(list);
+  if (!count) return out;
+  const els = walked.els;
+  const nodes = walked.nodes;
+  const ix = new $Map();
+  for (let i = 0; i < els.length; i++) if (els[i]) mapSet(ix, els[i], i);
+  for (let r = 0, seen = 0; r < count && seen < LIVE_MAX; r++) {
+    const region = nodeListItem(list, r);
+    const live = strLower(strTrim(getAttr(region, "aria-live") || ""));
+    if (live !== "polite" && live !== "assertive") continue;
+    seen++;
+    const loud = live === "assertive" ? 1 : 0;
+    let a = region;
+    while (a && !mapHas(ix, a)) a = parentElementOf(a);
+    // past the root element: the document
+    const ai = a ? mapGet(ix, a) : 0;
+    if (a === region) {
+      push(out, [ai, loud]);
+      continue;
+    }
+    const said = squash("" + (textContent(region) || ""));
+    // ai's children: the nodes after it up to the end of its subtree (pre-order: the first
+    // node past it hangs from an ancestor of ai, whose index is lower)
+    for (let j = ai + 1; j < nodes.length && nodes[j].p >= ai; j++) {
+      if (nodes[j].p !== ai) continue;
+      const el = els[j];
+      if (el) {
+        if (contains(region, el)) push(out, [j, loud]);
+      } else if (nodes[j].r === "text" && said) {
+        const v = squash(nodes[j].v || "");
+        if (v && (strIndexOf(said, v) >= 0 || strIndexOf(v, said) >= 0)) push(out, [j, loud]);
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -248,7 +306,14 @@ function doSnapshot(opts) {
   const fp = currentFingerprint(walked.cands.length);
   rememberFingerprint(n, fp);
   const url = clean(docURLOf(doc), 4096);
+  const live = opts.containerRefs ? liveNodes(doc, walked) : [];
   const wire = encodeNodes(walked.nodes, walked.frames, url);
+  // live marks follow the nodes to their wire indexes (a dropped text run takes its mark along)
+  const liveIx = [];
+  for (let j = 0; j < live.length; j++) {
+    const k = wire.ix[live[j][0]];
+    if (k >= 0) push(liveIx, [k, live[j][1]]);
+  }
   return {
     kind: "snapshot",
     url: url,
@@ -261,6 +326,7 @@ function doSnapshot(opts) {
     frames: walked.frames,
     viewport: [innerWidthOf(window), innerHeightOf(window)],
     page: pageSignals(doc),
+    live: liveIx,
     stats: {
       walk_ms: walked.stats.ms,
       refs_ms: $now() - t1,

@@ -11,6 +11,7 @@ pub mod page;
 pub mod render;
 pub mod safe;
 pub mod secrets;
+pub mod urgent;
 
 use crate::wire::{WireNode, WireSnapshot, WireStates};
 

@@ -460,7 +460,8 @@ fn downloaded(
 /// A server on 127.0.0.1 (an origin no other test uses: Chromium asks an origin for its
 /// /favicon.ico once a session) that notes every path asked: `/` a plain page, `/declared` a
 /// page that declares a missing icon, `/own` a page that shows /favicon.ico as an image and
-/// fetches it on a click; anything else is a 404.
+/// fetches it on a click (the button disabled meanwhile: the click is followed until the
+/// answer is in); anything else is a 404.
 fn icon_server(asked: std::sync::Arc<std::sync::Mutex<Vec<String>>>) -> crate::common::LocalServer {
     use std::io::{Read, Write};
     crate::common::LocalServer::start(std::time::Duration::from_secs(60), move |mut sock| {
@@ -481,7 +482,9 @@ fn icon_server(asked: std::sync::Arc<std::sync::Mutex<Vec<String>>>) -> crate::c
                 "/own" => Some(
                     "<!doctype html><title>Own</title><h1>Own</h1>\
                      <img src=\"/favicon.ico\" alt=\"Logo\">\
-                     <button onclick=\"fetch('/favicon.ico').then(r => r.text())\">Check icon</button>",
+                     <button onclick=\"this.disabled = true; fetch('/favicon.ico')\
+                     .then(r => r.text()).then(() => { this.disabled = false; })\">\
+                     Check icon</button>",
                 ),
                 _ => None,
             };

@@ -186,6 +186,9 @@ pub struct WireSnapshot {
     pub cached: bool,
     /// What the page header reads (SPEC 8); None from an engine that sends none.
     pub page: Option<PageSignals>,
+    /// Budgeted walks: nodes that show an aria-live region the walk shows no node of its
+    /// own for, as [index, 1 for assertive else 0] (`liveNodes` in js/src/90_api.js).
+    pub live: Vec<[i64; 2]>,
 }
 
 /// What the engine reads from the document for the header (`pageSignals` in
@@ -235,6 +238,7 @@ impl<'de> Deserialize<'de> for WireSnapshot {
             EngineMs,
             Cached,
             Page,
+            Live,
             #[serde(other)]
             Other,
         }
@@ -260,6 +264,7 @@ impl<'de> Deserialize<'de> for WireSnapshot {
                 let mut cached = false;
                 let mut page = None;
                 let mut ids: Option<Vec<u64>> = None;
+                let mut live = Vec::new();
                 while let Some(k) = m.next_key::<Field>()? {
                     match k {
                         Field::Url => url = Some(m.next_value()?),
@@ -287,6 +292,7 @@ impl<'de> Deserialize<'de> for WireSnapshot {
                         Field::EngineMs => engine_ms = m.next_value()?,
                         Field::Cached => cached = m.next_value()?,
                         Field::Page => page = m.next_value()?,
+                        Field::Live => live = m.next_value()?,
                         Field::Other => {
                             m.next_value::<de::IgnoredAny>()?;
                         }
@@ -321,6 +327,7 @@ impl<'de> Deserialize<'de> for WireSnapshot {
                     engine_ms,
                     cached,
                     page,
+                    live,
                     url,
                 })
             }

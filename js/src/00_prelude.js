@@ -239,6 +239,8 @@ const anchorHrefOf = getter(D.HTMLAnchorElement.prototype, "href");
 const imgNaturalWidthOf = getter(D.HTMLImageElement.prototype, "naturalWidth");
 const imgNaturalHeightOf = getter(D.HTMLImageElement.prototype, "naturalHeight");
 const areaHrefOf = getter(D.HTMLAreaElement.prototype, "href");
+// a <link>'s href resolved against the document's base URL (the URL the browser fetches)
+const linkHrefOf = getter(D.HTMLLinkElement.prototype, "href");
 const svgTabIndexOf = D.SVGElement ? getter(D.SVGElement.prototype, "tabIndex") : null;
 
 // Window members live on the global object itself, not on Window.prototype.

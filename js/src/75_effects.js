@@ -142,6 +142,40 @@ function watchEffects() {
     origin: perfTimeOriginOf ? perfTimeOriginOf(mainPerformance) : 0 };
 }
 
+const ICON_REL_RE = re("\\sicon\\s");
+/**
+ * The URLs the browser fetches a document's icon from for its own UI: each `<link>` whose
+ * rel has the token `icon` (HTML "rel=icon": the user agent fetches it), else `/favicon.ico`
+ * of an http(s) document's origin (HTML, link type "icon": "in the absence of a link with the
+ * icon keyword, [...] user agents may instead" fetch /favicon.ico; Firefox's
+ * LinkHandlerChild.addRootIcon, Chromium's FaviconDriver). Both list that fetch in the
+ * document's Resource Timing with initiatorType "other" (w3c/resource-timing#298), checked
+ * on Chromium 156 (a 404 for /favicon.ico once per origin and session, after the load
+ * event) and Firefox 153 ESR (after every navigation, as the load event ends); a page's own
+ * request for the same URL says how the page made it (img, fetch, xmlhttprequest, css...).
+ */
+function iconURLs(doc) {
+  const out = [];
+  const u = docURLOf(doc);
+  const at = strIndexOf(u, "://");
+  if (at > 0 && (strStartsWith(u, "http:") || strStartsWith(u, "https:"))) {
+    const slash = strIndexOf(u, "/", at + 3);
+    push(out, (slash < 0 ? u : strSlice(u, 0, slash)) + "/favicon.ico");
+  }
+  const links = docGetElementsByTagName(doc, "link");
+  for (let i = 0, n = htmlCollectionLength(links); i < n && i < 200; i++) {
+    const l = htmlCollectionItem(links, i);
+    const rel = " " + strLower(getAttr(l, "rel") || "") + " ";
+    if (!reTest(ICON_REL_RE, rel)) continue;
+    try {
+      push(out, "" + linkHrefOf(l));
+    } catch (_) {
+      // not a link element of this realm: its icon is not known
+    }
+  }
+  return out;
+}
+
 /**
  * What happened since `watchEffects` (or since the document's start when it began after
  * it: a navigation): the announced texts, the HTTP errors of resources fetched meanwhile
@@ -160,12 +194,21 @@ function collectEffects() {
   if (perfEntriesByType) {
     try {
       const res = perfEntriesByType(mainPerformance, "resource");
+      let icons = null;
       for (let i = 0; i < res.length && out.http_errors.length < 10; i++) {
         const e = res[i];
         const st = typeof e.responseStatus === "number" ? e.responseStatus : 0;
-        if (st >= 400 && e.startTime >= since) {
-          push(out.http_errors, { url: clean(e.name, 2048), status: st, kind: clean(e.initiatorType, 40) });
+        if (st < 400 || !(e.startTime >= since)) continue;
+        const kind = "" + e.initiatorType;
+        const url = "" + e.name;
+        // the browser's own icon fetch is not the page's request
+        if (kind === "other") {
+          if (icons === null) icons = iconURLs(document);
+          let own = false;
+          for (let k = 0; k < icons.length; k++) if (icons[k] === url) own = true;
+          if (own) continue;
         }
+        push(out.http_errors, { url: clean(url, 2048), status: st, kind: clean(kind, 40) });
       }
       const nav = perfEntriesByType(mainPerformance, "navigation");
       if (nav && nav[0] && typeof nav[0].responseStatus === "number") out.status = nav[0].responseStatus | 0;

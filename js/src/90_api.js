@@ -158,7 +158,7 @@ function encodeNodes(nodes, frames, docUrl, els, frameBase) {
     const f = frames[j];
     if (f.i >= 0 && f.i < len) f.i = newIx[f.i];
   }
-  return { roles: roles, nodes: out, ids: ids };
+  return { roles: roles, nodes: out, ids: ids, ix: newIx };
 }
 
 // Element identities (`ids` of a snapshot): a number per element for the document's life,
@@ -176,6 +176,89 @@ function identityOf(el, frameBase) {
     wmSet(identities, el, id);
   }
   return frameBase ? frameBase * IDENTITY_FRAME + id : id;
+}
+
+/** Live regions looked at per budgeted snapshot (each costs a pass over its shown parent). */
+const LIVE_MAX = 20;
+
+/**
+ * Budgets (SPEC 8: alerts, status and error text go first): the output nodes that show the
+ * document's aria-live regions (polite or assertive, WAI-ARIA 1.2 aria-live), as
+ * [walk index, 1 for assertive else 0]. A region shown as a node of its own (it has a role)
+ * is that node; one the walk flattens (a `div` with aria-live and no role: its text flows
+ * into its nearest shown ancestor) is that ancestor's children that lie inside it: elements
+ * it contains, and text runs that its text holds or that hold its text. The host knows the
+ * live roles (alert, status, log) from the nodes themselves. Light DOM of the top document
+ * only, first LIVE_MAX regions.
+ */
+function liveNodes(doc, walked) {
+  const out = [];
+  let list;
+  try {
+    list = docQuerySelectorAll(doc, "[aria-live]");
+  } catch (_) {
+    return out;
+  }
+  const count = nodeListLength(list);
+  if (!count) return out;
+  const els = walked.els;
+  const nodes = walked.nodes;
+  // each region and its ancestors, with the walk index of those the walk shows (one pass
+  // over the walk's elements, 1-5 ms at 100,000 elements; a map of all of them was 7-9 ms)
+  const regions = [];
+  const shown = new $Map();
+  for (let r = 0; r < count && regions.length < 2 * LIVE_MAX; r++) {
+    const region = nodeListItem(list, r);
+    const live = strLower(strTrim(getAttr(region, "aria-live") || ""));
+    if (live !== "polite" && live !== "assertive") continue;
+    push(regions, region);
+    push(regions, live === "assertive" ? 1 : 0);
+    for (let a = region; a && !mapHas(shown, a); a = parentElementOf(a)) mapSet(shown, a, -1);
+  }
+  if (!regions.length) return out;
+  for (let i = 0; i < els.length; i++) {
+    const el = els[i];
+    if (el && mapHas(shown, el)) mapSet(shown, el, i);
+  }
+  // regions the walk flattened, by the shown ancestor their content hangs from
+  const under = new $Map();
+  for (let r = 0; r < regions.length; r += 2) {
+    const region = regions[r];
+    let a = region;
+    while (a && !(mapGet(shown, a) >= 0)) a = parentElementOf(a);
+    // past the root element: the document
+    const ai = a ? mapGet(shown, a) : 0;
+    if (a === region) {
+      push(out, [ai, regions[r + 1]]);
+      continue;
+    }
+    let group = mapGet(under, ai);
+    if (!group) {
+      group = [];
+      mapSet(under, ai, group);
+    }
+    push(group, { el: region, loud: regions[r + 1], said: squash("" + (textContent(region) || "")) });
+  }
+  mapForEach(under, function (group, ai) {
+    // ai's children: the nodes after it up to the end of its subtree (pre-order: the first
+    // node past it hangs from an ancestor of ai, whose index is lower)
+    for (let j = ai + 1; j < nodes.length && nodes[j].p >= ai; j++) {
+      if (nodes[j].p !== ai) continue;
+      const el = els[j];
+      const v = el || nodes[j].r !== "text" ? "" : squash(nodes[j].v || "");
+      for (let k = 0; k < group.length; k++) {
+        const g = group[k];
+        const inside = el
+          ? contains(g.el, el)
+          : v && g.said && (strIndexOf(g.said, v) >= 0 || strIndexOf(v, g.said) >= 0);
+        if (inside) {
+          push(out, [j, g.loud]);
+          break;
+        }
+      }
+    }
+  });
+  return out;
 }
 
 /**
@@ -268,7 +351,14 @@ function doSnapshot(opts) {
   const fp = currentFingerprint(walked.cands.length);
   rememberFingerprint(n, fp);
   const url = clean(docURLOf(doc), 4096);
+  const live = opts.containerRefs ? liveNodes(doc, walked) : [];
   const wire = encodeNodes(walked.nodes, walked.frames, url, opts.ids ? walked.els : null, opts.frame | 0);
+  // live marks follow the nodes to their wire indexes (a dropped text run takes its mark along)
+  const liveIx = [];
+  for (let j = 0; j < live.length; j++) {
+    const k = wire.ix[live[j][0]];
+    if (k >= 0) push(liveIx, [k, live[j][1]]);
+  }
   return {
     kind: "snapshot",
     url: url,
@@ -282,6 +372,7 @@ function doSnapshot(opts) {
     frames: walked.frames,
     viewport: [innerWidthOf(window), innerHeightOf(window)],
     page: pageSignals(doc),
+    live: liveIx,
     stats: {
       walk_ms: walked.stats.ms,
       refs_ms: $now() - t1,

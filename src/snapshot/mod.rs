@@ -11,6 +11,7 @@ pub mod page;
 pub mod render;
 pub mod safe;
 pub mod secrets;
+pub mod urgent;
 
 use crate::wire::{WireNode, WireSnapshot, WireStates};
 
@@ -112,6 +113,9 @@ pub struct Snapshot {
     pub secrets_masked: usize,
     /// Nodes `--drop-unseen` left out (SPEC 8).
     pub unseen_dropped: usize,
+    /// Nodes that show an aria-live region with no live role (budgeted walks, SPEC 8:
+    /// alerts and status go first), with whether it is assertive.
+    pub live: Vec<(usize, bool)>,
 }
 
 impl Snapshot {
@@ -162,8 +166,19 @@ impl Snapshot {
             };
             page::header(signals, &facts)
         });
+        let live = w
+            .live
+            .iter()
+            .filter_map(|&[i, loud]| {
+                let i = usize::try_from(i)
+                    .ok()
+                    .filter(|&i| i > 0 && i < nodes.len())?;
+                Some((i, loud == 1))
+            })
+            .collect();
         Snapshot {
             page,
+            live,
             secrets_masked: 0,
             unseen_dropped: 0,
             url: w.url,
@@ -212,6 +227,16 @@ impl Snapshot {
                 .and_then(|i| new_index.get(i).copied())
                 .filter(|&i| i != usize::MAX);
         }
+        self.live = self
+            .live
+            .iter()
+            .filter_map(|&(i, loud)| {
+                Some((
+                    new_index.get(i).copied().filter(|&j| j != usize::MAX)?,
+                    loud,
+                ))
+            })
+            .collect();
         self.unseen_dropped = gone;
         gone
     }
@@ -241,6 +266,7 @@ impl Snapshot {
             page: self.page.clone(),
             secrets_masked: self.secrets_masked,
             unseen_dropped: self.unseen_dropped,
+            live: Vec::new(),
         }
     }
 
@@ -315,6 +341,9 @@ pub fn stitch_frame(main: &mut WireSnapshot, at: usize, child: WireSnapshot) {
     for f in main.frames.iter_mut() {
         f.i = shift(f.i);
     }
+    for l in main.live.iter_mut() {
+        l[0] = shift(l[0]);
+    }
     // child index j (>= 1) lands at end + j - 1; its document (0) is the iframe node
     let place = |j: i64| -> i64 {
         if j <= 0 {
@@ -336,6 +365,11 @@ pub fn stitch_frame(main: &mut WireSnapshot, at: usize, child: WireSnapshot) {
     for mut f in child.frames {
         f.i = if f.i < 0 { f.i } else { place(f.i) };
         main.frames.push(f);
+    }
+    for [i, loud] in child.live {
+        if i > 0 {
+            main.live.push([place(i), loud]);
+        }
     }
     let (s, c) = (&mut main.stats, child.stats);
     s.elements += c.elements;
@@ -477,6 +511,7 @@ pub(crate) mod tests {
             engine_ms: 0.0,
             cached: false,
             page: None,
+            live: vec![],
         }
     }
 

@@ -5,6 +5,7 @@
 
 mod agent;
 mod bidi;
+mod budget;
 mod cache;
 mod common;
 mod eyes;
@@ -87,6 +88,7 @@ fn main() {
         faults::tests(),
         bidi::tests(),
         agent::tests(),
+        budget::tests(),
         grid::tests(),
         eyes::tests(),
         vocab::tests(),

@@ -189,7 +189,7 @@ fn listed(s: &Snapshot, g: &Group) -> Vec<usize> {
 }
 
 /// `Opened dialog "X": "text"; field textbox "Street" s2e1 (focused); 4 controls: ...`
-fn opened(s: &Snapshot, g: &Group) -> String {
+fn opened(s: &Snapshot, g: &Group) -> (String, bool) {
     let root = &s.nodes[g.root];
     let mut out = format!("Opened {}", labelled(root));
     let text = g
@@ -201,30 +201,37 @@ fn opened(s: &Snapshot, g: &Group) -> String {
     if dialog && !text.is_empty() {
         out.push_str(&format!(": {}", quote(&cut(text, 120))));
     }
-    let controls = listed(s, g);
+    // its controls, a dialog's first field first, the focused one marked
+    let mut controls = listed(s, g);
     if dialog && let Some(f) = g.first_field {
-        let focused = if g.focused == Some(f) {
-            " (focused)"
-        } else {
-            ""
-        };
-        out.push_str(&format!("; first field {}{focused}", labelled(&s.nodes[f])));
+        controls.retain(|&c| c != f);
+        controls.insert(0, f);
     }
+    let shown = controls.len().min(NAMED);
+    let said_focus = g.focused.is_some_and(|f| controls[..shown].contains(&f));
     if !controls.is_empty() {
-        let names: Vec<String> = controls.iter().map(|&c| labelled(&s.nodes[c])).collect();
+        let names: Vec<String> = controls
+            .iter()
+            .map(|&c| {
+                let focused = if g.focused == Some(c) {
+                    " (focused)"
+                } else {
+                    ""
+                };
+                format!("{}{focused}", labelled(&s.nodes[c]))
+            })
+            .collect();
         let sep = if dialog { "; " } else { ": " };
         out.push_str(&format!("{sep}{}", list(&names, NAMED)));
     }
     out.push('.');
-    out
+    (out, said_focus)
 }
 
 /// The `changes` of a run on one document: the JSON with every entry, and its summary.
 pub fn report(r: &Run) -> Value {
     let (b, a, d) = (r.before, r.after, r.diff);
-    let target = r
-        .target
-        .and_then(|t| a.nodes.iter().position(|n| n.ref_.as_deref() == Some(t)));
+    let target = r.target.and_then(|t| target_of(r, t));
     let mut parts = lead(r, target);
     let said_focus = dialogs_and_popups(r, &mut parts);
     let announced = announcements(r);
@@ -285,6 +292,21 @@ pub fn report(r: &Run) -> Value {
     out
 }
 
+/// The acted element in the after snapshot: by its ref, or, when a change of name gave it a
+/// new one, through the element that had the ref before.
+fn target_of(r: &Run, t: &str) -> Option<usize> {
+    let has = |n: &crate::snapshot::Node| n.ref_.as_deref() == Some(t);
+    if let Some(i) = r.after.nodes.iter().position(has) {
+        return Some(i);
+    }
+    let ib = r.before.nodes.iter().position(has)?;
+    r.diff
+        .changed
+        .iter()
+        .find(|c| c.before == ib)
+        .map(|c| c.after)
+}
+
 /// The summary's lead: the verb, with the acted element's new state or value when it changed
 /// (`Set combobox "State" s1e3: value "Alabama".`); nothing when no action ran.
 fn lead(r: &Run, target: Option<usize>) -> Vec<String> {
@@ -324,8 +346,9 @@ fn dialogs_and_popups(r: &Run, parts: &mut Vec<String>) -> bool {
     }
     let mut said_focus = false;
     for g in r.diff.added.iter().filter(|g| is_popup(r.after, g)) {
-        parts.push(opened(r.after, g));
-        said_focus |= g.focused.is_some() && g.first_field == g.focused;
+        let (words, focus) = opened(r.after, g);
+        parts.push(words);
+        said_focus |= focus;
     }
     let closed: Vec<String> = r
         .diff

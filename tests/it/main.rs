@@ -16,6 +16,7 @@ mod foundation;
 mod grid;
 mod hostile;
 mod mcp;
+mod reply;
 mod steps;
 mod views;
 mod vocab;
@@ -81,6 +82,7 @@ fn main() {
         cache::tests(),
         steps::tests(),
         mcp::tests(),
+        reply::tests(),
         views::tests(),
         fidelity::tests(),
         hostile::tests(),

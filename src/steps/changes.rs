@@ -42,6 +42,9 @@ pub struct Run<'a> {
     pub verb: Option<&'a str>,
     /// The ref of the element the last action acted on.
     pub target: Option<&'a str>,
+    /// The last action went to the focused element (a key press or typing without a ref):
+    /// the element focused before it is the acted one.
+    pub to_focused: bool,
     /// The run's steps' effects, merged.
     pub effects: &'a Effects,
     /// Page dialogs (alert, confirm, prompt) answered during the run: (text, how).
@@ -231,7 +234,11 @@ fn opened(s: &Snapshot, g: &Group) -> (String, bool) {
 /// The `changes` of a run on one document: the JSON with every entry, and its summary.
 pub fn report(r: &Run) -> Value {
     let (b, a, d) = (r.before, r.after, r.diff);
-    let target = r.target.and_then(|t| target_of(r, t));
+    let target = match r.target {
+        Some(t) => target_of(r, t),
+        None if r.to_focused => focused_before(r),
+        None => None,
+    };
     let mut parts = lead(r, target);
     let said_focus = dialogs_and_popups(r, &mut parts);
     let announced = announcements(r);
@@ -305,6 +312,18 @@ fn target_of(r: &Run, t: &str) -> Option<usize> {
         .iter()
         .find(|c| c.before == ib)
         .map(|c| c.after)
+}
+
+/// The element that had the focus before the actions, in the after snapshot (when it changed).
+fn focused_before(r: &Run) -> Option<usize> {
+    let fb = r.before.nodes.iter().position(|n| n.states.focused)?;
+    if let Some(c) = r.diff.changed.iter().find(|c| c.before == fb) {
+        return Some(c.after);
+    }
+    let id = r.before.nodes[fb].id;
+    (id != 0)
+        .then(|| r.after.nodes.iter().position(|n| n.id == id))
+        .flatten()
 }
 
 /// The summary's lead: the verb, with the acted element's new state or value when it changed
@@ -532,6 +551,7 @@ mod tests {
             diff: d,
             verb: Some("Clicked"),
             target,
+            to_focused: false,
             effects: e,
             dialogs: &[],
             scroll: ([0, 0], [0, 0]),

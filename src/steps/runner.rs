@@ -108,6 +108,8 @@ struct Baseline {
     last_verb: Option<&'static str>,
     /// The ref that action acted on.
     last_target: Option<String>,
+    /// That action went to the focused element (a key press or typing without a ref).
+    to_focused: bool,
     /// The document shown when the last action that may change the page began
     /// (`waitForNavigation`).
     doc: Option<super::vocab_run::DocMark>,
@@ -213,6 +215,8 @@ async fn run_one(
             .target_ref()
             .and_then(|t| parse_ref(t).ok())
             .map(|t| t.to_string());
+        base.to_focused =
+            base.last_target.is_none() && matches!(step.action, Action::Press(_) | Action::Type(_));
     }
     let dialogs: Vec<Value> = crate::dialogs::drain()
         .into_iter()
@@ -323,6 +327,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
         start_url: None,
         last_verb: None,
         last_target: None,
+        to_focused: false,
         doc: None,
     };
     for step in &file.steps {
@@ -445,6 +450,7 @@ async fn changes_of(b: &mut Browser, base: &Baseline, results: &[StepResult]) ->
                 diff: &d,
                 verb: base.last_verb,
                 target: base.last_target.as_deref(),
+                to_focused: base.to_focused,
                 effects: &effects,
                 dialogs: &dialogs,
                 scroll: (bs.fingerprint.scroll, after.fingerprint.scroll),

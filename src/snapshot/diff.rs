@@ -791,6 +791,48 @@ mod tests {
     }
 
     #[test]
+    fn rows_a_sort_moved_are_one_order_change() {
+        let before = with_ids(
+            snap(&[
+                (-1, "document", "", None, None),
+                (0, "table", "Guests", None, None),
+                (1, "row", "Ada 3", None, None),
+                (1, "row", "Brian 1", None, None),
+                (1, "row", "Chen 2", None, None),
+            ]),
+            &[0, 1, 2, 3, 4],
+        );
+        let after = with_ids(
+            snap(&[
+                (-1, "document", "", None, None),
+                (0, "table", "Guests", None, None),
+                (1, "row", "Brian 1", None, None),
+                (1, "row", "Chen 2", None, None),
+                (1, "row", "Ada 3", None, None),
+            ]),
+            &[0, 1, 3, 4, 2],
+        );
+        let d = diff(&before, &after);
+        assert!(d.added.is_empty() && d.removed.is_empty(), "{d:?}");
+        assert_eq!(d.changed.len(), 1, "{d:?}");
+        assert_eq!(d.changed[0].field, Field::Order);
+        assert_eq!(d.changed[0].to, json!("row"));
+        assert_eq!(d.changed[0].after, 1);
+    }
+
+    #[test]
+    fn text_is_cut_around_what_changed() {
+        let (f, t) = around_change("Last action: none", "Last action: Action 2");
+        assert_eq!((f.as_str(), t.as_str()), ("Last action: none", "Last action: Action 2"));
+        let long = format!("{} total 31.90 EUR", "x".repeat(200));
+        let (f, t) = around_change(&long, &long.replace("31.90", "41.90"));
+        assert!(f.starts_with("...") && f.ends_with("31.90 EUR"), "{f}");
+        assert!(t.ends_with("41.90 EUR") && t.len() < 60, "{t}");
+        let (f, t) = around_change("", "Saved");
+        assert_eq!((f.as_str(), t.as_str()), ("", "Saved"));
+    }
+
+    #[test]
     fn identical_snapshots_have_no_change() {
         let a = snap(&[
             (-1, "document", "", None, None),

@@ -471,6 +471,16 @@ pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
             out.push_str(&text(&cut(&short_url(u, &snap.url), 200)));
             out.push('\n');
         }
+        // a value and children (a slider whose thumb shows text, an open select): the value
+        // as a property line, as interactive prints a value beside an error
+        if let Some(v) = n.value.as_deref().filter(|v| !v.is_empty()) {
+            for _ in 0..=depth {
+                out.push_str("  ");
+            }
+            out.push_str("- /value: ");
+            out.push_str(&text(&cut(v, TEXT_CUT)));
+            out.push('\n');
+        }
         for &k in kids.iter().rev() {
             stack.push((k, depth + 1));
         }

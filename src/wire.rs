@@ -78,6 +78,8 @@ pub struct WireStates {
     #[serde(default)]
     pub focused: bool,
     pub level: Option<u32>,
+    /// aria-sort of a column or row header: ascending, descending or other.
+    pub sort: Option<String>,
     pub current: Option<String>,
     #[serde(default)]
     pub modal: bool,

@@ -235,7 +235,25 @@ function attrStates(el, role, tag, s) {
   }
   const inv = getAttr(el, "aria-invalid");
   if (inv !== null && inv !== "false" && inv !== "") { s = s || {}; s.invalid = true; }
+  if (role === "columnheader" || role === "rowheader") {
+    const so = sortOf(el);
+    if (so) { s = s || {}; s.sort = so; }
+  }
   return s;
+}
+
+/**
+ * aria-sort as Chromium's tree has it (AXNodeObject::GetSortDirection, on column and row
+ * headers only): ascending or descending (ASCII case aside), other for any other value,
+ * null for none and for no value ("" and "undefined" are none: AXObject::AriaTokenAttribute).
+ * A token, never the page's text (SPEC 9).
+ */
+function sortOf(el) {
+  const v = getAttr(el, "aria-sort");
+  if (v === null || v === "" || v === "undefined") return null;
+  const l = strLower(v);
+  if (l === "none") return null;
+  return l === "ascending" || l === "descending" ? l : "other";
 }
 
 /** The states only --verbose shows (all from el's own attributes), added to s as attrStates. */

@@ -305,6 +305,11 @@ function valueOf(el, role, tag) {
   if ((role === "textbox" || role === "searchbox" || role === "combobox") && isEditable(el)) {
     return normalizeWS(textContent(el) || "");
   }
+  // A combobox that is neither a text field nor a select, and is focusable (the APG's
+  // select-only combobox: a div with tabindex showing the option it holds), is Chromium's
+  // "menu button" combobox (AXObject::ShouldUseComboboxMenuButtonRole), whose value is the
+  // text of its content (AXNodeObject::GetValueForControl: TextFromDescendants).
+  if (role === "combobox" && isFocusable(el)) return contentText(el, false, el);
   return "";
 }
 

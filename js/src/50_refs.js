@@ -95,9 +95,10 @@ function similarNames(a, b) {
 /**
  * Resolves a ref to its element. Expected failures are tagged values, never exceptions:
  * {kind: "unknown" | "gone" | "changed" | "tampered", ...}; success is {kind: "ok", el,
- * role, name, minor}.
+ * role, name, minor}. seeHidden: an element hidden now still resolves (a read after an
+ * action that hid it).
  */
-function resolveRef(ref) {
+function resolveRef(ref, seeHidden) {
   const e = mapGet(refEntries, ref);
   if (!e) return { kind: "unknown", ref: ref };
   const el = deref(e.w);
@@ -111,7 +112,7 @@ function resolveRef(ref) {
   let role = getRole(el);
   if (!role || setHas(INLINE_TEXT_ROLES, role)) role = e.role === "generic" ? "generic" : role || "generic";
   const name = role === "generic" ? e.name : getName(el, role);
-  if (isHiddenForName(el)) return { kind: "gone", ref: ref, role: e.role, name: e.name, hidden: true };
+  if (!seeHidden && isHiddenForName(el)) return { kind: "gone", ref: ref, role: e.role, name: e.name, hidden: true };
   if (role !== e.role) return { kind: "changed", ref: ref, was: [e.role, e.name], now: [role, name] };
   if (!sameRefName(name, e.name)) {
     if (similarNames(name, e.name)) return { kind: "ok", el: el, role: role, name: name, minor: true };

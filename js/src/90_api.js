@@ -334,6 +334,7 @@ const ENTRY = {
   checked: checkedState,
   select: selectOptions,
   control: controlOf,
+  checkedAfter: checkedAfter,
   setDirect: setDirect,
   comboOption: comboOption,
   scroll: scrollTo,

@@ -18,6 +18,7 @@ mod mcp;
 mod steps;
 mod views;
 mod vocab;
+mod widgets;
 
 use common::Ctx;
 use libtest_mimic::{Arguments, Trial};
@@ -90,6 +91,7 @@ fn main() {
         grid::tests(),
         eyes::tests(),
         vocab::tests(),
+        widgets::tests(),
     ]
     .concat();
     eprintln!("end-to-end suite on {}", common::browser());

@@ -17,7 +17,7 @@ use std::time::Duration;
 /// for, one key press and one read each.
 const SCAN_MAX: usize = 400;
 /// Corrections after the planned presses (a page whose steps are uneven).
-const ROUNDS: usize = 6;
+const ROUNDS: usize = 8;
 
 /// Which way a key moves the value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -201,7 +201,10 @@ impl Ranger<'_, '_> {
                 Way::Up => self.up = Some(k),
                 Way::Down => self.down = Some(k),
             }
-            self.step.get_or_insert((b - a).abs());
+            // the largest single move seen: a first press from a value off the grid may snap
+            // to it and move less than a step
+            let d = (b - a).abs();
+            self.step = Some(self.step.map_or(d, |st| st.max(d)));
             return Ok(after);
         }
         Ok(s.clone())
@@ -212,9 +215,17 @@ impl Ranger<'_, '_> {
     /// state reached.
     async fn reach(&mut self, target: f64, mut s: RangeState) -> Result<RangeState> {
         let mut paged = false;
+        let mut confirmed = false;
         for _ in 0..ROUNDS {
             let Some(now) = s.now else { return Ok(s) };
             if same(now, target) {
+                return Ok(s);
+            }
+            if self
+                .step
+                .is_some_and(|st| steps_between(now, target, st).0 == 0)
+            {
+                // off the grid by less than a step: nothing a key press can mend
                 return Ok(s);
             }
             let way = if target > now { Way::Up } else { Way::Down };
@@ -231,9 +242,11 @@ impl Ranger<'_, '_> {
                 continue;
             };
             let (n, _) = steps_between(now, target, step);
-            if n == 0 {
-                // off the grid by less than a step: nothing a key press can mend
-                return Ok(s);
+            if n >= 2 && !confirmed {
+                // a second single press, from a value on the grid, confirms the step
+                confirmed = true;
+                s = self.probe(way, &s).await?;
+                continue;
             }
             if n >= 10 && !paged {
                 paged = true;

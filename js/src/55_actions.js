@@ -540,7 +540,10 @@ function comboOption(a) {
     const own = idRefs(el, "aria-owns");
     for (let i = 0; i < ctl.length; i++) push(scopes, ctl[i]);
     for (let i = 0; i < own.length; i++) push(scopes, own[i]);
-    push(scopes, rootOf(el));
+    // the rest of its tree scope too, for a list that is not where aria-controls says; not
+    // for a dialog, grid or tree popup it names (a date picker's), whose page may show other
+    // lists' options
+    if (!scopes.length || popupOf(el) === "listbox") push(scopes, rootOf(el));
   }
   // options first; in a popup that holds none, the rows and cells of a grid or the items
   // of a tree (WAI-ARIA 1.2 combobox: a listbox, grid or tree popup) are what a user picks

@@ -311,7 +311,8 @@ fn select_only_combobox_shows_and_sets_its_value(c: &Ctx) {
 
 /// A date picker combobox (APG combobox-datepicker: an input whose popup is a dialog with a
 /// calendar grid, never a list of options) keeps the date typed: `set` reads the field back
-/// without waiting for options that never come.
+/// without waiting for options that never come, and never takes another list's option for
+/// one of its own.
 fn date_picker_combobox_keeps_the_typed_date(c: &Ctx) {
     let t = c.snapshot("html/widgets/pickers.html");
     let depart = ref_of(&t, "combobox \"Departure\"");
@@ -326,6 +327,9 @@ fn date_picker_combobox_keeps_the_typed_date(c: &Ctx) {
         start.elapsed()
     );
     assert_eq!(picked(c)["depart"], "14/05/2026");
+    // the options of other lists on the page are none of its own
+    assert_eq!(set_ok(c, &depart, "Vegan"), json!({"value": "Vegan"}));
+    assert_eq!(picked(c)["meal"], Value::Null, "{}", picked(c));
 }
 
 /// ARIA listboxes (APG listbox): `set` on the listbox takes an option's name (a list of

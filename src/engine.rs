@@ -30,6 +30,7 @@ pub use helpers::{
 };
 pub use method::{Condition, Method, Near, Paint, QueryGroup, ScrollTo, SearchQuery, Walk};
 pub use page::{DevtoolsSlot, Page, SANDBOX, subscribe};
+pub use reply::options_were_shown;
 
 use crate::error::{Error, Result};
 use crate::wire::WebRef;

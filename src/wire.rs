@@ -18,9 +18,9 @@ mod vocab;
 pub use reply::{
     Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, ControlReply,
     Cover, Covered, EffectsReply, EngineStats, FocusReply, GetReply, GetValue, HttpError,
-    OptionPoint, OptionValue, PaintReply, PointReply, Pong, Reply, ScrollReply, SearchMatch,
-    SearchReply, SelectReply, Target, ValueReply, WatchReply, WebRef, WireRoute, WireSince,
-    decode_reply, is_success, reply_kind,
+    OptionPoint, OptionValue, PaintReply, PointReply, Pong, RangeState, Reply, ScrollReply,
+    SearchMatch, SearchReply, SelectReply, Target, ValueReply, WatchReply, WebRef, WireRoute,
+    WireSince, decode_reply, is_success, reply_kind,
 };
 pub use vocab::{
     DocStateReply, InspectForm, InspectReply, Named, QueryAllReply, QueryGroupReply,
@@ -46,6 +46,11 @@ impl Tri {
     /// Whether the flag is exactly `true` (not "mixed").
     pub fn is_true(&self) -> bool {
         matches!(self, Tri::Bool(true))
+    }
+
+    /// Whether the flag is exactly `want`: "mixed" is neither true nor false.
+    pub fn is(&self, want: bool) -> bool {
+        matches!(self, Tri::Bool(b) if *b == want)
     }
 }
 
@@ -78,6 +83,8 @@ pub struct WireStates {
     #[serde(default)]
     pub focused: bool,
     pub level: Option<u32>,
+    /// aria-sort of a column or row header: ascending, descending or other.
+    pub sort: Option<String>,
     pub current: Option<String>,
     #[serde(default)]
     pub modal: bool,

@@ -242,6 +242,10 @@ const areaHrefOf = getter(D.HTMLAreaElement.prototype, "href");
 // a <link>'s href resolved against the document's base URL (the URL the browser fetches)
 const linkHrefOf = getter(D.HTMLLinkElement.prototype, "href");
 const svgTabIndexOf = D.SVGElement ? getter(D.SVGElement.prototype, "tabIndex") : null;
+// URLs of SVG links (an SVGAElement's href is no string): resolved against the node's base.
+const baseURIOf = getter(NodeP, "baseURI");
+const $URL = R.URL;
+const urlHrefOf = getter(R.URL.prototype, "href");
 
 // Window members live on the global object itself, not on Window.prototype.
 const winGetComputedStyle = uncurry(R.getComputedStyle);

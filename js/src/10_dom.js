@@ -21,7 +21,9 @@ let hostRoot = null;
 let hiddenCache = null;
 // element -> whether it or an ancestor hides its subtree (visibility aside)
 let ancCache = null;
-// Per-walk memo for 20_roles (table kinds); lives here so it is reset with the others.
+// Per-walk memo for 20_roles (table kinds, and whether an svg root has content: tables and
+// svg roots are different elements, so the keys never collide); lives here so it is reset
+// with the others.
 let tableKindCache = null;
 
 // Per-walk caches of higher layers (30_names) register here, so this layer resets them with

@@ -238,7 +238,6 @@ const TAG_ROLE_ROWS = [
   "sub", "subscript", // #el-sub
   "summary", "button", // #el-summary (Chromium: a disclosure button)
   "sup", "superscript", // #el-sup
-  "svg", "img", // SVG-AAM #details-svg (the svg root is graphics-document; Chromium: image)
   "textarea", "textbox", // #el-textarea
   "time", "time", // #el-time
   "ul", "list", // #el-ul
@@ -246,6 +245,97 @@ const TAG_ROLE_ROWS = [
 const TAG_ROLES = new $Map();
 for (let i = 0; i + 1 < TAG_ROLE_ROWS.length; i += 2) {
   mapSet(TAG_ROLES, TAG_ROLE_ROWS[i], TAG_ROLE_ROWS[i + 1]);
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+// SVG elements that render nothing themselves (SVG 2: never-rendered and paint-server
+// elements, descriptive elements): nothing of theirs is in Chromium's tree.
+const SVG_UNRENDERED = new $Set(["defs", "symbol", "clipPath", "mask", "pattern", "marker", "linearGradient",
+  "radialGradient", "filter", "metadata", "desc", "title", "style", "script"]);
+// Basic shapes (SVG 2 #BasicShapes, and path): graphics-symbol in SVG-AAM and Chromium.
+const SVG_SHAPES = new $Set(["rect", "circle", "ellipse", "line", "polyline", "polygon", "path"]);
+// Text content elements (SVG 2 #TextElements): the only SVG elements whose text is rendered.
+const SVG_TEXT = new $Set(["text", "tspan", "textPath"]);
+
+/** The text of an SVG element's `title` child (SVG-AAM: its name at accname step 2D), or "". */
+function svgTitle(el) {
+  for (let c = firstElementChild(el); c; c = nextElementSibling(c)) {
+    if (localNameOf(c) === "title" && namespaceURIOf(c) === SVG_NS) return strTrim(textContent(c) || "");
+  }
+  return "";
+}
+
+/** Whether an SVG element has a name of its own (aria-label, aria-labelledby, a title child). */
+function svgNamed(el) {
+  if (!hasAttrs(el) && !firstElementChild(el)) return false;
+  const al = getAttr(el, "aria-label");
+  if ((al && strTrim(al)) || getAttr(el, "aria-labelledby")) return true;
+  return svgTitle(el) !== "";
+}
+
+/** The link target of an SVG `a` (href, or the older xlink:href), or "". */
+function svgHref(el) {
+  return getAttr(el, "href") || getAttr(el, "xlink:href") || "";
+}
+
+/**
+ * The role of an SVG element other than the root (tag: its local name), as Chromium's tree
+ * exposes it (AXNodeObject::NativeRoleIgnoringAria / RoleFromLayoutObjectOrNode, SVG-AAM):
+ * an `a` with a target is a link; a `g` (and an `a` without one), a shape, a `use` and an
+ * `image` are in the tree only when named (group, graphics-symbol, graphics-object, img);
+ * a focusable one without a name is left to the walk's generic path, and the rest (text
+ * content elements, foreignObject) are generic: their content shows in their place.
+ */
+function svgRole(el, tag) {
+  if (tag === "a" && svgHref(el)) return "link";
+  if (tag === "g" || tag === "a") return svgNamed(el) ? "group" : null;
+  if (setHas(SVG_SHAPES, tag)) return svgNamed(el) ? "graphics-symbol" : null;
+  if (tag === "use") return svgNamed(el) ? "graphics-object" : null;
+  if (tag === "image") return svgNamed(el) ? "img" : null;
+  return null;
+}
+
+/**
+ * Whether anything inside an svg root would be in Chromium's tree (then the root is
+ * graphics-document, else an image): rendered text, a link, a named or focusable element,
+ * an element with a role of its own, or content of a foreignObject. An iterative scan that
+ * stops at the first one; what is never rendered or aria-hidden is passed over.
+ */
+function svgHasContent(svg) {
+  if (tableKindCache) {
+    const c = mapGet(tableKindCache, svg);
+    if (c !== undefined) return c;
+  }
+  const has = svgScan(svg);
+  if (tableKindCache) mapSet(tableKindCache, svg, has);
+  return has;
+}
+
+function svgScan(svg) {
+  const stack = [];
+  for (let c = firstElementChild(svg); c; c = nextElementSibling(c)) push(stack, c);
+  while (stack.length) {
+    const e = stack[stack.length - 1];
+    stack.length = stack.length - 1;
+    const ln = localNameOf(e);
+    if (namespaceURIOf(e) !== SVG_NS) return true;
+    if (setHas(SVG_UNRENDERED, ln)) continue;
+    const attrs = hasAttrs(e);
+    if (attrs && getAttr(e, "aria-hidden") === "true") continue;
+    if (ln === "foreignObject") {
+      if (firstElementChild(e) || strTrim(textContent(e) || "")) return true;
+      continue;
+    }
+    if (setHas(SVG_TEXT, ln) && strTrim(textContent(e) || "")) return true;
+    if (attrs && (hasAttr(e, "tabindex") || (ln === "a" && svgHref(e)))) return true;
+    if (attrs) {
+      const r = explicitRole(e);
+      if (r && r !== "none" && r !== "presentation" && r !== "generic") return true;
+    }
+    if (svgNamed(e)) return true;
+    for (let c = firstElementChild(e); c; c = nextElementSibling(c)) push(stack, c);
+  }
+  return false;
 }
 
 /**
@@ -315,10 +405,19 @@ function implicitRole(el, known) {
     }
     // #el-tr: row (none in a layout table)
     case "tr": return tableRoleOf(el) === "none" ? null : "row";
+    // SVG-AAM #details-svg: the root of an inline SVG is graphics-document; Chromium exposes
+    // it so (SvgRoot) when anything inside it is in its tree, else as an image
+    // (AXObject::ComputeFinalRoleForSerialization: "an SVG with no accessible children").
+    // A nested svg is a group (AXNodeObject::RoleFromLayoutObjectOrNode), like a g.
+    case "svg": {
+      const p = parentElementOf(el);
+      if (p && namespaceURIOf(p) === SVG_NS) return svgNamed(el) ? "group" : null;
+      return svgHasContent(el) ? "graphics-document" : "img";
+    }
     // #el-tbody, #el-thead, #el-tfoot: rowgroup in HTML-AAM; Chromium does not expose row
     // groups: their rows hang from the table. Everything else (html, b, dl, legend,
     // figcaption, label, abbr, canvas, video, audio, div, span...) is generic or none here.
-    default: return null;
+    default: return strStartsWith(tag, "svg:") ? svgRole(el, strSlice(tag, 4)) : null;
   }
 }
 

@@ -365,10 +365,11 @@ function nativeName(el, role, inLabel, known) {
     const l = getAttr(el, "label");
     return l ? trimmed(l) : null;
   }
-  if (tag === "svg") {
-    for (let c = firstElementChild(el); c; c = nextElementSibling(c))
-      if (localNameOf(c) === "title") return trimmed(textContent(c)) || null;
-    return null;
+  // SVG-AAM #mapping_additional_nd (accname step 2D for SVG): the first `title` child of
+  // any SVG element names it (the root, and a g, shape, link... inside it: Chromium alike)
+  if (tag === "svg" || strStartsWith(tag, "svg:")) {
+    const t = svgTitle(el);
+    return t ? trimmed(t) : null;
   }
   if (tag === "iframe" || tag === "frame") {
     return null;

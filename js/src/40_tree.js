@@ -235,7 +235,25 @@ function attrStates(el, role, tag, s) {
   }
   const inv = getAttr(el, "aria-invalid");
   if (inv !== null && inv !== "false" && inv !== "") { s = s || {}; s.invalid = true; }
+  if (role === "columnheader" || role === "rowheader") {
+    const so = sortOf(el);
+    if (so) { s = s || {}; s.sort = so; }
+  }
   return s;
+}
+
+/**
+ * aria-sort as Chromium's tree has it (AXNodeObject::GetSortDirection, on column and row
+ * headers only): ascending or descending (ASCII case aside), other for any other value,
+ * null for none and for no value ("" and "undefined" are none: AXObject::AriaTokenAttribute).
+ * A token, never the page's text (SPEC 9).
+ */
+function sortOf(el) {
+  const v = getAttr(el, "aria-sort");
+  if (v === null || v === "" || v === "undefined") return null;
+  const l = strLower(v);
+  if (l === "none") return null;
+  return l === "ascending" || l === "descending" ? l : "other";
 }
 
 /** The states only --verbose shows (all from el's own attributes), added to s as attrStates. */
@@ -287,6 +305,11 @@ function valueOf(el, role, tag) {
   if ((role === "textbox" || role === "searchbox" || role === "combobox") && isEditable(el)) {
     return normalizeWS(textContent(el) || "");
   }
+  // A combobox that is neither a text field nor a select, and is focusable (the APG's
+  // select-only combobox: a div with tabindex showing the option it holds), is Chromium's
+  // "menu button" combobox (AXObject::ShouldUseComboboxMenuButtonRole), whose value is the
+  // text of its content (AXNodeObject::GetValueForControl: TextFromDescendants).
+  if (role === "combobox" && isFocusable(el)) return contentText(el, false, el);
   return "";
 }
 
@@ -302,6 +325,8 @@ function hrefOf(el, tag) {
   try {
     if (tag === "a") return anchorHrefOf(el);
     if (tag === "area") return areaHrefOf(el);
+    // an SVG link's target (href or xlink:href), resolved as the browser follows it
+    if (tag === "svg:a") return urlHrefOf(new $URL(svgHref(el), baseURIOf(el)));
   } catch (_) {
     return getAttr(el, "href") || "";
   }
@@ -859,6 +884,13 @@ function imageOnTheWay(w, el) {
 function textUnseen(w, el, scope) {
   const c = mapGet(w.textCache, el);
   if (c !== undefined) return c;
+  if (namespaceURIOf(el) === SVG_NS) {
+    // SVG text is painted with `fill`, not `color`, and its font size is scaled by the
+    // viewBox: neither the colour nor the size checks say anything about it (what hides a
+    // whole subtree, opacity 0, still applies: elementUnseen)
+    mapSet(w.textCache, el, 0);
+    return 0;
+  }
   // what the rules and style attributes of el's scope can do (and, for slotted text, of the
   // shadow tree it is shown in, whose styles it inherits)
   let bits = unseenBits(scope || getRootNode(el));
@@ -1120,7 +1152,8 @@ function visitElement(w, el, parentOut, ctx, scope) {
   }
   const tag = tagOfLocal(el, ln);
   // A custom element may hold a closed shadow root (SPEC 1: reported, never dropped).
-  if (strIndexOf(tag, "-") > 0 && !shadowRootOf(el)) noteCustomHost(w, el, tag);
+  // (an HTML element: SVG and MathML names with a dash, font-face..., are no custom elements)
+  if (strIndexOf(tag, "-") > 0 && strIndexOf(tag, ":") < 0 && !shadowRootOf(el)) noteCustomHost(w, el, tag);
   if (tag === "br") {
     spaceAfterText(w, parentOut);
     return;
@@ -1340,7 +1373,14 @@ function pushSpecialChildren(w, el, tag, role, out, ctx, elScope) {
       }
     return true;
   }
-  if (tag === "select" || tag === "textarea" || tag === "svg" || tag === "img") {
+  if (tag === "svg" || strStartsWith(tag, "svg:")) {
+    // SVG content as Chromium's tree shows it (SVG-AAM): an svg root that is an image has
+    // nothing in it to show; a foreignObject holds HTML, walked as any
+    if (tag === "svg:foreignObject") return false;
+    if (tag !== "svg" || role !== "img" || svgHasContent(el)) pushSvgChildren(w, el, tag, out, ctx, elScope);
+    return true;
+  }
+  if (tag === "select" || tag === "textarea" || tag === "img") {
     // Options of a closed select are listed; the text of a textarea is its value.
     // Options are listed for both select forms (Chromium exposes them; agents need them).
     // Options of a drop-down (combobox) select take no refs: they are chosen with
@@ -1353,6 +1393,45 @@ function pushSpecialChildren(w, el, tag, role, out, ctx, elScope) {
     return true;
   }
   return role === "textbox" || role === "searchbox";
+}
+
+/**
+ * Pushes what an SVG element shows under it, last first (SVG 2 rendering, as Chromium's tree
+ * has it): its element children but those that render nothing (SVG_UNRENDERED), shapes and
+ * `use`s that are neither named, focusable, clickable nor given a role (Chromium leaves
+ * them out of its tree), and elements of other namespaces outside a foreignObject (not
+ * rendered); text children only in text content elements (SVG renders no other text). A
+ * `text` element is a block of its own (Chromium: one node each), so its run does not join
+ * its neighbours'.
+ */
+function pushSvgChildren(w, el, tag, out, ctx, elScope) {
+  if (w.ownsOf) {
+    const owns = mapGet(w.ownsOf, el);
+    if (owns) for (let i = owns.length - 1; i >= 0; i--) spush(w, owns[i], out, ctx | 8, null);
+  }
+  const ln = tag === "svg" ? tag : strSlice(tag, 4);
+  const textual = setHas(SVG_TEXT, ln) || (ln === "a" && closest(el, "text") !== null);
+  for (let c = lastChildOf(el); c; c = previousSiblingOf(c)) {
+    const t = nodeType(c);
+    if (t === TEXT_NODE) {
+      if (textual) spush(w, c, out, ctx, elScope);
+      continue;
+    }
+    if (t !== ELEMENT_NODE || namespaceURIOf(c) !== SVG_NS) continue;
+    const cl = localNameOf(c);
+    if (setHas(SVG_UNRENDERED, cl)) continue;
+    if ((setHas(SVG_SHAPES, cl) || cl === "use") && !svgItemShown(c)) continue;
+    const block = cl === "text";
+    if (block) spush(w, null, out, 0, null);
+    spush(w, c, out, ctx, elScope);
+    if (block) spush(w, null, out, 0, null);
+  }
+}
+
+/** Whether a shape or `use` is in Chromium's tree: named, focusable, clickable or with a role. */
+function svgItemShown(el) {
+  if (!hasAttrs(el) && !firstElementChild(el)) return false;
+  return hasAttr(el, "tabindex") || hasAttr(el, "role") || hasAttr(el, "onclick") || svgNamed(el);
 }
 
 /**

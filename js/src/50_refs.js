@@ -22,6 +22,19 @@ function deref(w) {
   return wrDeref ? wrDeref(w) : w.el;
 }
 
+// Icon fonts draw their glyphs with characters of the Unicode Private Use Areas (U+E000-
+// U+F8FF, and planes 15 and 16): a tree item whose folder glyph changes with its state, or a
+// button whose icon flips, is still the same element to a user. Names are compared without
+// them when keeping a ref (SPEC 2: an element keeps its ref while its role and name hold);
+// the name shown stays the one the browser computes, glyphs included.
+const PRIVATE_USE_RE = re("[\\uE000-\\uF8FF\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}]", "gu");
+
+/** Whether two names are the same for keeping a ref: equal, or equal without private-use glyphs. */
+function sameRefName(a, b) {
+  if (a === b) return true;
+  return normalizeWS(strReplace(a, PRIVATE_USE_RE, "")) === normalizeWS(strReplace(b, PRIVATE_USE_RE, ""));
+}
+
 /**
  * Gives refs to the walk's candidates. Above 100 candidates only tier 1 gets refs unless
  * allRefs (SPEC 2, compact refs). Returns {refs, withheld}.
@@ -44,10 +57,11 @@ function mintRefs(walked, n, allRefs) {
     // A ref whose public entry the page rewrote (or deleted) stays refused: the element gets
     // a new ref instead of the page's edit being silently undone.
     if (prev && publicRefs[prev.ref] !== c.el) prev.tampered = true;
-    if (prev && !prev.tampered && prev.role === c.role && prev.name === c.name && mapHas(refEntries, prev.ref)) {
+    if (prev && !prev.tampered && prev.role === c.role && sameRefName(prev.name, c.name) && mapHas(refEntries, prev.ref)) {
       // kept: its public entry was just read and holds this element (not tampered), so it
-      // is not written again
+      // is not written again; the name it now goes by (another glyph) is the one kept
       ref = prev.ref;
+      prev.name = c.name;
     } else {
       ref = (c.frame ? "f" + c.frame : "") + "s" + n + "e" + nextCounter(c.frame);
       const entry = { ref: ref, role: c.role, name: c.name, w: weak(c.el), doc: ownerDocument(c.el) };
@@ -81,9 +95,10 @@ function similarNames(a, b) {
 /**
  * Resolves a ref to its element. Expected failures are tagged values, never exceptions:
  * {kind: "unknown" | "gone" | "changed" | "tampered", ...}; success is {kind: "ok", el,
- * role, name, minor}.
+ * role, name, minor}. seeHidden: an element hidden now still resolves (a read after an
+ * action that hid it).
  */
-function resolveRef(ref) {
+function resolveRef(ref, seeHidden) {
   const e = mapGet(refEntries, ref);
   if (!e) return { kind: "unknown", ref: ref };
   const el = deref(e.w);
@@ -97,9 +112,9 @@ function resolveRef(ref) {
   let role = getRole(el);
   if (!role || setHas(INLINE_TEXT_ROLES, role)) role = e.role === "generic" ? "generic" : role || "generic";
   const name = role === "generic" ? e.name : getName(el, role);
-  if (isHiddenForName(el)) return { kind: "gone", ref: ref, role: e.role, name: e.name, hidden: true };
+  if (!seeHidden && isHiddenForName(el)) return { kind: "gone", ref: ref, role: e.role, name: e.name, hidden: true };
   if (role !== e.role) return { kind: "changed", ref: ref, was: [e.role, e.name], now: [role, name] };
-  if (name !== e.name) {
+  if (!sameRefName(name, e.name)) {
     if (similarNames(name, e.name)) return { kind: "ok", el: el, role: role, name: name, minor: true };
     return { kind: "changed", ref: ref, was: [e.role, e.name], now: [role, name] };
   }
@@ -109,7 +124,10 @@ function resolveRef(ref) {
 /** The ref of an element, minting one (tier aside) when it has none, for search results. */
 function refFor(el, role, name, n, frame) {
   const prev = wmGet(refByEl, el);
-  if (prev && prev.role === role && prev.name === name) return prev.ref;
+  if (prev && prev.role === role && sameRefName(prev.name, name)) {
+    prev.name = name;
+    return prev.ref;
+  }
   const ref = (frame ? "f" + frame : "") + "s" + n + "e" + nextCounter(frame);
   const entry = { ref: ref, role: role, name: name, w: weak(el), doc: ownerDocument(el) };
   wmSet(refByEl, el, entry);

@@ -217,9 +217,12 @@ function getInfo(a) {
   return { kind: "ok", value: v === null || v === undefined ? null : clean(v, 1000000) };
 }
 
-/** Checked state of a checkbox-like ref: true, false or "mixed". */
-function checkedState(a) {
-  const res = resolveRef(a.ref);
+/**
+ * Checked state of a checkbox-like ref: true, false or "mixed". seeHidden: also of an element
+ * hidden now (checkedAfter).
+ */
+function checkedState(a, seeHidden) {
+  const res = resolveRef(a.ref, seeHidden);
   if (res.kind !== "ok") return res;
   const el = res.el;
   const tag = localNameOf(el);
@@ -230,6 +233,14 @@ function checkedState(a) {
     c = v === "true" ? true : v === "mixed" ? "mixed" : false;
   }
   return { kind: "ok", checked: c, role: res.role, name: res.name };
+}
+
+/**
+ * checkedState() of a ref that a click may have hidden: a menu item checked in a menu that
+ * closes on the click (APG menubar-editor) is read where it is, hidden or not.
+ */
+function checkedAfter(a) {
+  return checkedState(a, true);
 }
 
 /** Selects options of a native <select> by value or visible text; fires input and change. */
@@ -311,7 +322,17 @@ function controlOf(a) {
   } else if (tag === "select") control = hasAttr(el, "multiple") ? "select-multiple" : "select";
   else if (role === "combobox") {
     control = "combobox";
-    editable = !!isContentEditableOf(el);
+    editable = isEditableEl(el);
+  } else if (role === "slider" || role === "spinbutton") {
+    // an ARIA slider or spin button (APG): set with the keys a user presses
+    control = "aria-range";
+  } else if (role === "listbox") {
+    control = "listbox";
+  } else if (role === "option") {
+    control = "option";
+  } else if (role === "button" && getAttr(el, "aria-pressed") !== null) {
+    // a toggle button (APG button: aria-pressed) is on or off like a checkbox
+    control = "toggle";
   } else if (setHas(CHECK_ROLES, role)) {
     control = role === "menuitemcheckbox" ? "checkbox" : role === "menuitemradio" ? "radio" : role;
   } else if (isContentEditableOf(el)) {
@@ -329,7 +350,144 @@ function controlOf(a) {
     }
     out.selected = picked;
   }
-  if (control === "checkbox" || control === "radio" || control === "switch") out.checked = checkedState(a).checked;
+  if (control === "checkbox" || control === "radio" || control === "switch" || control === "option" ||
+      control === "toggle") {
+    out.checked = checkedState(a).checked;
+  }
+  if (control === "aria-range") out.range = rangeOf(el);
+  if (control === "combobox") {
+    out.popup = popupOf(el);
+    out.expanded = ariaTrue(el, "aria-expanded");
+  }
+  if (control === "listbox") {
+    out.multiple = ariaTrue(el, "aria-multiselectable");
+    out.selected = listSelection(el);
+  }
+  if (control === "option") {
+    const box = closestListbox(el);
+    out.multiple = !!box && ariaTrue(box, "aria-multiselectable");
+  }
+  return out;
+}
+
+function isEditableEl(el) {
+  try {
+    return !!isContentEditableOf(el);
+  } catch (_) {
+    return false; // not an HTMLElement
+  }
+}
+
+function ariaTrue(el, name) {
+  const v = getAttr(el, name);
+  return v !== null && strLower(strTrim(v)) === "true";
+}
+
+/**
+ * What an ARIA slider or spin button holds (WAI-ARIA 1.2 range properties): aria-valuenow,
+ * -valuemin, -valuemax as numbers (null when absent or not numbers), aria-valuetext, and
+ * whether it is vertical.
+ */
+function rangeOf(el) {
+  const num = function (name) {
+    const v = getAttr(el, name);
+    if (v === null || !strTrim(v)) return null;
+    const n = $Number(strTrim(v));
+    return n === n ? n : null;
+  };
+  return { now: num("aria-valuenow"), min: num("aria-valuemin"), max: num("aria-valuemax"),
+    text: clean(getAttr(el, "aria-valuetext") || "", 1000),
+    vertical: strLower(getAttr(el, "aria-orientation") || "") === "vertical" };
+}
+
+/**
+ * What a combobox's popup is (WAI-ARIA 1.2 combobox: listbox unless aria-haspopup says
+ * grid, tree or dialog): the role of the element it controls when that has one of these
+ * roles, else its aria-haspopup (true means listbox).
+ */
+function popupOf(el) {
+  const ctl = idRefs(el, "aria-controls");
+  for (let i = 0; i < ctl.length; i++) {
+    const r = getRole(ctl[i]);
+    if (r === "listbox" || r === "grid" || r === "tree" || r === "dialog" || r === "alertdialog") {
+      return r === "alertdialog" ? "dialog" : r;
+    }
+  }
+  const hp = strLower(strTrim(getAttr(el, "aria-haspopup") || ""));
+  return hp === "grid" || hp === "tree" || hp === "dialog" || hp === "menu" ? hp : "listbox";
+}
+
+/** The listbox an option belongs to (its nearest listbox ancestor, or its aria-owns owner). */
+function closestListbox(el) {
+  for (let p = flatParentElement(el); p; p = flatParentElement(p)) {
+    if (getRole(p) === "listbox") return p;
+  }
+  const id = getAttr(el, "id");
+  if (!id) return null;
+  const owners = idOwners(el, id);
+  for (let i = 0; i < owners.length; i++) if (getRole(owners[i]) === "listbox") return owners[i];
+  return null;
+}
+
+/** Elements of el's document whose aria-owns names id. */
+function idOwners(el, id) {
+  const out = [];
+  let list;
+  try {
+    list = docQuerySelectorAll(ownerDocument(el), "[aria-owns]");
+  } catch (_) {
+    return out;
+  }
+  const n = nodeListLength(list);
+  for (let i = 0; i < n; i++) {
+    const o = nodeListItem(list, i);
+    const ids = idRefs(o, "aria-owns");
+    for (let j = 0; j < ids.length; j++) if (ids[j] === el) push(out, o);
+  }
+  return out;
+}
+
+/** The options of an ARIA listbox (its descendants, then what it owns) that are shown. */
+function listOptions(box) {
+  const out = [];
+  const scopes = [box];
+  const own = idRefs(box, "aria-owns");
+  for (let i = 0; i < own.length; i++) push(scopes, own[i]);
+  for (let s = 0; s < scopes.length; s++) {
+    if (s > 0 && getRole(scopes[s]) === "option") {
+      push(out, scopes[s]);
+      continue;
+    }
+    let list;
+    try {
+      list = querySelectorAll(scopes[s], "[role]");
+    } catch (_) {
+      continue;
+    }
+    const n = nodeListLength(list);
+    for (let i = 0; i < n; i++) {
+      const o = nodeListItem(list, i);
+      if (getRole(o) === "option" && !isHiddenForName(o)) push(out, o);
+    }
+  }
+  return out;
+}
+
+/**
+ * The selected options of an ARIA listbox as {value, label} (both its name): aria-selected,
+ * or aria-checked where the options use it (WAI-ARIA 1.2 listbox: either marks the
+ * selection in a multi-select listbox).
+ */
+function listSelection(box) {
+  const opts = listOptions(box);
+  const out = [];
+  for (let i = 0; i < opts.length && out.length < 500; i++) {
+    const o = opts[i];
+    if (ariaTrue(o, "aria-selected") || ariaTrue(o, "aria-checked")) {
+      const name = clean(normalizeWS(getName(o, "option")), 10000);
+      push(out, { value: name, label: name });
+    }
+  }
   return out;
 }
 
@@ -371,13 +529,42 @@ function comboOption(a) {
   const res = resolveRef(a.ref);
   if (res.kind !== "ok") return res;
   const el = res.el;
-  const want = strLower(normalizeWS("" + a.value));
   const scopes = [];
-  const ctl = idRefs(el, "aria-controls");
-  const own = idRefs(el, "aria-owns");
-  for (let i = 0; i < ctl.length; i++) push(scopes, ctl[i]);
-  for (let i = 0; i < own.length; i++) push(scopes, own[i]);
-  push(scopes, rootOf(el));
+  if (a.within) {
+    // the options of a listbox itself (`set` on an ARIA listbox)
+    push(scopes, el);
+    const own = idRefs(el, "aria-owns");
+    for (let i = 0; i < own.length; i++) push(scopes, own[i]);
+  } else {
+    const ctl = idRefs(el, "aria-controls");
+    const own = idRefs(el, "aria-owns");
+    for (let i = 0; i < ctl.length; i++) push(scopes, ctl[i]);
+    for (let i = 0; i < own.length; i++) push(scopes, own[i]);
+    // the rest of its tree scope too, for a list that is not where aria-controls says; not
+    // for a dialog, grid or tree popup it names (a date picker's), whose page may show other
+    // lists' options
+    if (!scopes.length || popupOf(el) === "listbox") push(scopes, rootOf(el));
+  }
+  // options first; in a popup that holds none, the rows and cells of a grid or the items
+  // of a tree (WAI-ARIA 1.2 combobox: a listbox, grid or tree popup) are what a user picks
+  let shown = shownOptions(scopes, OPTION_ROLES);
+  if (!shown.length && !a.within) shown = shownOptions(scopes, POPUP_ITEM_ROLES);
+  const out = pickOption(a, shown);
+  if (out.kind === "no_combo_option") {
+    out.what = a.within ? "listbox" : "combobox";
+    out.typed = !a.within && (localNameOf(el) === "input" || isEditableEl(el));
+  }
+  return out;
+}
+
+const OPTION_ROLES = new $Set(["option"]);
+const POPUP_ITEM_ROLES = new $Set(["gridcell", "row", "treeitem"]);
+
+/**
+ * The elements with one of `roles` in the first of `scopes` (elements, documents or shadow
+ * roots) that holds any, shown and with a box: [{el, name}] in document order.
+ */
+function shownOptions(scopes, roles) {
   const seen = new $Set();
   const shown = [];
   for (let s = 0; s < scopes.length; s++) {
@@ -391,17 +578,30 @@ function comboOption(a) {
       continue;
     }
     const n = nodeListLength(list);
-    for (let i = 0; i < n; i++) {
-      const o = nodeListItem(list, i);
+    // an owned element may itself be the option
+    const own = nodeType(sc) === ELEMENT_NODE && s > 0 ? 1 : 0;
+    for (let i = -own; i < n; i++) {
+      const o = i < 0 ? sc : nodeListItem(list, i);
       if (setHas(seen, o)) continue;
       setAdd(seen, o);
-      if (getRole(o) !== "option" || isHiddenForName(o)) continue;
+      const role = getRole(o);
+      if (!setHas(roles, role) || isHiddenForName(o)) continue;
       const r = rectOf(o);
       if (r.width === 0 && r.height === 0) continue;
-      push(shown, { el: o, name: normalizeWS(getName(o, "option")) });
+      push(shown, { el: o, name: normalizeWS(getName(o, role)) });
     }
     if (shown.length) break;
   }
+  return shown;
+}
+
+/**
+ * Of the options shown, the one whose name is `a.value` (white space and case aside), else
+ * the one option whose name contains it: its point after scrolling it into view, its name
+ * and whether it is selected; `no_combo_option` names the options shown.
+ */
+function pickOption(a, shown) {
+  const want = strLower(normalizeWS("" + a.value));
   let pick = null;
   for (let i = 0; i < shown.length && !pick; i++) if (strLower(shown[i].name) === want) pick = shown[i];
   if (!pick && want) {
@@ -430,7 +630,7 @@ function comboOption(a) {
   }
   const off = frameOffset(o);
   return { kind: "ok", x: $Math.round(r.left + r.width / 2 + off.x), y: $Math.round(r.top + r.height / 2 + off.y),
-    name: clean(pick.name, 1000) };
+    name: clean(pick.name, 1000), selected: ariaTrue(o, "aria-selected") || ariaTrue(o, "aria-checked") };
 }
 
 /** Scrolls a ref into view, or the window by (dx, dy), or to (x, y). */

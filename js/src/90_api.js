@@ -75,7 +75,8 @@ function encodeNodes(nodes, frames, docUrl, els, frameBase) {
       if (!$hasOwn(nd, "b")) nd.b = undefined;
     }
   }
-  // text runs whose parent's name says the same: the parent has a name and text children only
+  // text runs whose parent's name (or value: a select-only combobox's text is its value)
+  // says the same: the parent has a name or value and text children only
   const textOnly = [];
   const unseenOf = [];
   const texts = new $Map();
@@ -86,7 +87,7 @@ function encodeNodes(nodes, frames, docUrl, els, frameBase) {
       textOnly[p] = false;
       continue;
     }
-    if (textOnly[p] === false || !nodes[p].n) continue;
+    if (textOnly[p] === false || !(nodes[p].n || nodes[p].v)) continue;
     textOnly[p] = true;
     let t = mapGet(texts, p);
     if (!t) {
@@ -98,7 +99,8 @@ function encodeNodes(nodes, frames, docUrl, els, frameBase) {
   }
   const drop = [];
   mapForEach(texts, function (vals, p) {
-    if (textOnly[p] === true && squash(arrJoin(vals, " ")) === squash(nodes[p].n)) {
+    const said = squash(arrJoin(vals, " "));
+    if (textOnly[p] === true && (said === squash(nodes[p].n || "") || said === squash(nodes[p].v || ""))) {
       drop[p] = true;
       // text dropped as said by the name: an unseen flag it had goes to the name's line
       if (unseenOf[p] && !(nodes[p].s && nodes[p].s.unseen)) {
@@ -444,6 +446,7 @@ const ENTRY = {
   checked: checkedState,
   select: selectOptions,
   control: controlOf,
+  checkedAfter: checkedAfter,
   setDirect: setDirect,
   comboOption: comboOption,
   scroll: scrollTo,

@@ -389,6 +389,31 @@ async fn press_chord(b: &Browser, to: Option<&str>, keys: &[char]) -> Result<()>
     r
 }
 
+/// Presses one key `times` times (down and up each time) in as few input actions as fit,
+/// to the focused element; `to`: its ref, when known (see [`input_frame_of`]). The keys a
+/// user presses to move a slider or spin button (`set`).
+async fn press_times(b: &Browser, to: Option<&str>, key: char, times: usize) -> Result<()> {
+    let inside = input_frame_of(b, to).await?;
+    let mut r = Ok(());
+    let mut left = times;
+    while left > 0 && r.is_ok() {
+        let n = left.min(200);
+        left -= n;
+        let mut k = Vec::with_capacity(n * 2);
+        for _ in 0..n {
+            k.push(KeyAction::KeyDown {
+                value: key.to_string(),
+            });
+            k.push(KeyAction::KeyUp {
+                value: key.to_string(),
+            });
+        }
+        r = perform(b, Gesture::Keys(k)).await;
+    }
+    leave_input_frame(b, inside).await?;
+    r
+}
+
 /// Types text with real key events (one down/up per character; newlines press Enter).
 /// `to`: the ref that has the focus, when known (see [`input_frame_of`]).
 async fn type_text(b: &Browser, to: Option<&str>, text: &str) -> Result<()> {
@@ -492,26 +517,43 @@ pub async fn press(b: &Browser, key: &str, r: Option<&str>) -> Result<Outcome> {
     Ok(Outcome::default())
 }
 
-/// Makes a checkbox-like ref checked (or unchecked) with a real click, when it is not already.
+/// Makes a checkbox-like ref checked (or unchecked) with a real click, when it is not
+/// already. A tri-state checkbox (APG checkbox-mixed) cycles through mixed, checked and
+/// unchecked, so it is clicked again (up to three clicks) until it is as asked, unless a
+/// click changes nothing or the cycle comes back to where it began.
 pub async fn set_checked(b: &Browser, r: &str, want: bool) -> Result<Outcome> {
     let rr = parse_ref(r)?;
     let checked = || Method::Checked { r#ref: rr.clone() };
     let st: CheckedReply = ask(b, checked()).await?;
-    if st.checked.is_true() == want {
+    if st.checked.is(want) {
         return Ok(Outcome::with(json!({"checked": want, "changed": false})));
     }
-    let mut out = click(b, r, None, false, false).await?;
-    let after: Result<CheckedReply> = ask(b, checked()).await;
-    match after {
-        Ok(a) if a.checked.is_true() == want => {}
-        Ok(a) => out.warnings.push(format!(
-            "after the click the element is checked={}",
-            a.checked
-        )),
-        Err(_) => out
-            .warnings
-            .push("the element changed after the click; take a new snapshot".into()),
+    let mut out = Outcome::default();
+    let mut last = st.checked.clone();
+    // read where it is, hidden or not: a menu closes on the click that checks its item
+    let after_click = || Method::CheckedAfter { r#ref: rr.clone() };
+    for _ in 0..3 {
+        let done = click(b, r, None, false, false).await?;
+        out.warnings.extend(done.warnings);
+        let after: Result<CheckedReply> = ask(b, after_click()).await;
+        match after {
+            Ok(a) if a.checked.is(want) => break,
+            Ok(a) if a.checked == last || a.checked == st.checked => {
+                out.warnings.push(format!(
+                    "after the click the element is checked={}",
+                    a.checked
+                ));
+                break;
+            }
+            Ok(a) => last = a.checked,
+            Err(_) => {
+                out.warnings
+                    .push("the element changed after the click; take a new snapshot".into());
+                break;
+            }
+        }
     }
+    out.warnings.dedup();
     out.output = Some(json!({"checked": want, "changed": true}));
     Ok(out)
 }

@@ -12,6 +12,8 @@ use crate::wire::{ControlReply, OptionPoint, ValueReply};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
+mod range;
+
 /// The expected spelling of a value the browser sanitizes (HTML's value sanitization
 /// algorithms), for the read-back error.
 fn value_format(control: &str) -> &'static str {
@@ -39,7 +41,7 @@ fn value_text(v: &Value) -> Result<String> {
     }
 }
 
-/// `set`'s value for a checkbox, radio or switch.
+/// `set`'s value for a checkbox, radio, switch, toggle button or option.
 fn value_bool(v: &Value) -> Result<bool> {
     let s = match v {
         Value::Bool(b) => return Ok(*b),
@@ -51,7 +53,7 @@ fn value_bool(v: &Value) -> Result<bool> {
         "true" | "on" | "yes" | "checked" | "1" => Ok(true),
         "false" | "off" | "no" | "unchecked" | "0" => Ok(false),
         _ => Err(Error::Usage(format!(
-            "set: a checkbox, radio or switch takes true or false, not {v}"
+            "set: a checkbox, radio, switch, toggle button or option takes true or false, not {v}"
         ))),
     }
 }
@@ -116,7 +118,10 @@ pub async fn set(b: &Browser, r: &str, value: &Value) -> Result<Outcome> {
         )));
     }
     match t.c.control.as_str() {
-        "checkbox" | "radio" | "switch" => set_checkable(&t, value).await,
+        "checkbox" | "radio" | "switch" | "toggle" => set_checkable(&t, value).await,
+        "option" => set_option(&t, value).await,
+        "listbox" => set_listbox(&t, value).await,
+        "aria-range" => range::set_range(&t, value).await,
         "select" | "select-multiple" => set_select(&t, value).await,
         "date" | "time" | "month" | "week" | "datetime-local" | "color" | "range" => {
             set_direct(&t, value).await
@@ -128,8 +133,8 @@ pub async fn set(b: &Browser, r: &str, value: &Value) -> Result<Outcome> {
         ))),
         _ => Err(Error::Step(format!(
             "{what} ({rr}) is not a control set can fill (text field, date/time, colour, \
-             range, select, checkbox, radio, switch, combobox or contenteditable): click it \
-             instead"
+             range, slider, spin button, select, listbox, option, checkbox, radio, switch, \
+             combobox or contenteditable): click it instead"
         ))),
     }
 }
@@ -141,7 +146,8 @@ fn read_back(v: Value) -> Outcome {
     }
 }
 
-/// Checkboxes, radios and switches: a real click when the state differs.
+/// Checkboxes, radios, switches and toggle buttons: a real click when the state differs (a tri-state
+/// checkbox that says "mixed" is neither true nor false: clicked until it is as asked).
 async fn set_checkable(t: &Target<'_>, value: &Value) -> Result<Outcome> {
     let want = value_bool(value)?;
     if t.c.control == "radio" && !want && t.c.checked.as_ref().is_some_and(|c| c.is_true()) {
@@ -153,14 +159,107 @@ async fn set_checkable(t: &Target<'_>, value: &Value) -> Result<Outcome> {
         )));
     }
     let done = set_checked(t.b, t.r, want).await?;
-    let now = t.read().await?.checked.is_some_and(|c| c.is_true());
-    if now != want {
+    let after = Method::CheckedAfter {
+        r#ref: t.rr.clone(),
+    };
+    let now = ask::<crate::wire::CheckedReply>(t.b, after).await?.checked;
+    if !now.is(want) {
         return Err(t.differs(&want.to_string(), &now.to_string(), ""));
     }
     Ok(Outcome {
         warnings: done.warnings,
-        ..read_back(json!(now))
+        ..read_back(json!(want))
     })
+}
+
+/// An option of an ARIA listbox, like a checkbox: true selects it, false unselects it (a
+/// real click when its selection differs). In a single-select listbox a user cannot unselect
+/// the selected option: select another one instead.
+async fn set_option(t: &Target<'_>, value: &Value) -> Result<Outcome> {
+    let want = value_bool(value)?;
+    let on = t.c.checked.as_ref().is_some_and(|c| c.is_true());
+    if !want && on && !t.c.multiple {
+        return Err(Error::Step(format!(
+            "{} ({}) is the selected option of a single-select listbox: a user cannot \
+             unselect it; set another option (or the listbox) instead",
+            t.what(),
+            t.rr
+        )));
+    }
+    set_checkable(t, value).await
+}
+
+/// The names of the options a listbox has selected, white space collapsed.
+fn selection(c: &ControlReply) -> Vec<String> {
+    c.selected
+        .iter()
+        .flatten()
+        .map(|o| norm_ws(&o.label))
+        .collect()
+}
+
+/// Whether `wanted` names exactly the options of `got` (case and white space aside).
+fn same_options(wanted: &[String], got: &[String]) -> bool {
+    let key = |s: &String| norm_ws(s).to_lowercase();
+    let mut w: Vec<String> = wanted.iter().map(key).collect();
+    let mut g: Vec<String> = got.iter().map(key).collect();
+    w.sort();
+    w.dedup();
+    g.sort();
+    g.dedup();
+    w == g
+}
+
+/// ARIA listboxes (APG listbox): the options named (one, or a list for a multi-select
+/// listbox) become the selection, each by a real click on the option when its selection
+/// differs (a click selects an option of a single-select listbox and toggles one of a
+/// multi-select listbox, as the APG examples do); the selection is read back.
+async fn set_listbox(t: &Target<'_>, value: &Value) -> Result<Outcome> {
+    let wanted: Vec<String> = match value {
+        Value::Array(a) => a.iter().map(value_text).collect::<Result<_>>()?,
+        v => vec![value_text(v)?],
+    };
+    if !t.c.multiple && wanted.len() != 1 {
+        return Err(Error::Usage(format!(
+            "set: {} ({}) selects one option: give one name, not {}",
+            t.what(),
+            t.rr,
+            wanted.len()
+        )));
+    }
+    let wait = Duration::ZERO;
+    let mut names = Vec::new();
+    for w in &wanted {
+        let o = find_option(t, w, true, wait, true).await?;
+        if !o.selected {
+            click_at(t.b, Some(t.r), o.x, o.y, 0, 1).await?;
+        }
+        names.push(o.name);
+    }
+    if t.c.multiple {
+        // options selected before and not asked for are clicked off
+        for extra in selection(&t.read().await?) {
+            let key = norm_ws(&extra).to_lowercase();
+            if names.iter().any(|n| norm_ws(n).to_lowercase() == key) {
+                continue;
+            }
+            let o = find_option(t, &extra, true, wait, true).await?;
+            if o.selected {
+                click_at(t.b, Some(t.r), o.x, o.y, 0, 1).await?;
+            }
+        }
+    }
+    // frameworks update the selection on the next task after the click
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let got = selection(&t.read().await?);
+    if !same_options(&names, &got) {
+        return Err(t.differs(&names.join(", "), &got.join(", "), ""));
+    }
+    Ok(read_back(if t.c.multiple {
+        json!(got)
+    } else {
+        json!(got.into_iter().next().unwrap_or_default())
+    }))
 }
 
 /// Native selects: options by value or label (a list for multiple selects).
@@ -222,32 +321,83 @@ async fn set_text(t: &Target<'_>, value: &Value) -> Result<Outcome> {
     Ok(read_back(json!(now)))
 }
 
-/// ARIA comboboxes: typed into (or opened with a click), then the matching option clicked.
-async fn set_combobox(t: &Target<'_>, value: &Value) -> Result<Outcome> {
-    let want = value_text(value)?;
-    if t.c.editable {
-        fill(t.b, t.r, &want).await?;
-    } else {
-        click(t.b, t.r, None, false, false).await?;
+/// How long `set` waits for a combobox's options to show: a listbox popup (the default,
+/// WAI-ARIA 1.2) is waited for up to 3 s (suggestions may come from a server); a grid, tree
+/// or dialog popup briefly, since a date picker's dialog has no options at all and its
+/// field already holds what was typed.
+fn options_wait(popup: Option<&str>) -> Duration {
+    match popup {
+        None | Some("listbox") => Duration::from_millis(3000),
+        Some(_) => Duration::from_millis(300),
     }
-    // the popup may open (and its options load) a moment after the input
+}
+
+/// The option of ref `rr` matching `value` (of its popup, or with `within` of the listbox
+/// itself), waiting up to `wait` for one to show; its point is in the tab's viewport. With
+/// `fixed`, options shown that do not match end the wait (a list that is all there, not
+/// suggestions still coming).
+async fn find_option(
+    t: &Target<'_>,
+    value: &str,
+    within: bool,
+    wait: Duration,
+    fixed: bool,
+) -> Result<OptionPoint> {
     let pick = Method::ComboOption {
         r#ref: t.rr.clone(),
-        value: want.clone(),
+        value: value.to_string(),
+        within,
     };
-    let deadline = Instant::now() + Duration::from_millis(3000);
-    let opt = loop {
+    let deadline = Instant::now() + wait;
+    loop {
         match crate::capture::call_for_ref::<OptionPoint>(&t.b.client, pick.clone()).await {
             Ok((mut p, (dx, dy))) => {
                 p.x += dx;
                 p.y += dy;
-                break p;
+                return Ok(p);
             }
             // no matching option yet: the list may still be loading
-            Err(Error::Step(_)) if Instant::now() < deadline => {
+            Err(e @ Error::Step(_))
+                if Instant::now() < deadline
+                    && !(fixed && crate::engine::options_were_shown(&e)) =>
+            {
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
             Err(e) => return Err(e),
+        }
+    }
+}
+
+/// ARIA comboboxes: typed into (or opened with a click), then the matching option clicked.
+/// An editable combobox whose popup is not a listbox (a date picker's dialog, APG
+/// combobox-datepicker) keeps what was typed: when no option shows, the field read back is
+/// the result.
+async fn set_combobox(t: &Target<'_>, value: &Value) -> Result<Outcome> {
+    let want = value_text(value)?;
+    if t.c.editable {
+        fill(t.b, t.r, &want).await?;
+    } else if !t.c.expanded {
+        // a select-only combobox opens on a click (one already open would close)
+        click(t.b, t.r, None, false, false).await?;
+    }
+    // the popup may open (and its options load) a moment after the input
+    let popup = t.c.popup.as_deref();
+    let free = t.c.editable && !matches!(popup, None | Some("listbox"));
+    let opt = match find_option(t, &want, false, options_wait(popup), !t.c.editable).await {
+        Ok(o) => o,
+        Err(Error::Step(_)) if free => {
+            let now = t.read().await?.value;
+            if now != want {
+                return Err(t.differs(&want, &now, ""));
+            }
+            return Ok(read_back(json!(now)));
+        }
+        Err(e) => {
+            if !t.c.editable {
+                // leave it closed, as it was (APG: Escape closes the popup)
+                let _ = super::press(t.b, "Escape", Some(t.r)).await;
+            }
+            return Err(e);
         }
     };
     click_at(t.b, Some(t.r), opt.x, opt.y, 0, 1).await?;

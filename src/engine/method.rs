@@ -37,6 +37,9 @@ pub enum Method {
     Get { r#ref: String, what: String },
     /// The checked state of a checkbox-like ref (`wire::CheckedReply`).
     Checked { r#ref: String },
+    /// The same, of a ref that may be hidden now: a menu item checked by a click that closed
+    /// its menu (`wire::CheckedReply`).
+    CheckedAfter { r#ref: String },
     /// Select options of a native select by value or text (`wire::SelectReply`).
     Select { r#ref: String, values: Vec<String> },
     /// What kind of control a ref is for `set`, and its value (`wire::ControlReply`).
@@ -44,8 +47,13 @@ pub enum Method {
     /// Write a date/time/month/week/datetime-local/colour/range input's value with the
     /// events of a user's edit (`wire::ValueReply`).
     SetDirect { r#ref: String, value: String },
-    /// The option of an ARIA combobox's popup matching `value` (`wire::OptionPoint`).
-    ComboOption { r#ref: String, value: String },
+    /// The option of an ARIA combobox's popup matching `value`, or with `within` the option
+    /// of an ARIA listbox itself (`wire::OptionPoint`).
+    ComboOption {
+        r#ref: String,
+        value: String,
+        within: bool,
+    },
     /// Scroll a ref into view, or the window (`wire::ScrollReply`).
     Scroll(ScrollTo),
     /// One check of a `wait` / `assert` condition (`wire::ConditionReply`).
@@ -133,6 +141,7 @@ impl Method {
             Method::Focus { .. } => "focus",
             Method::Get { .. } => "get",
             Method::Checked { .. } => "checked",
+            Method::CheckedAfter { .. } => "checkedAfter",
             Method::Select { .. } => "select",
             Method::Control { .. } => "control",
             Method::SetDirect { .. } => "setDirect",
@@ -168,6 +177,7 @@ impl Method {
             | Method::Focus { r#ref, .. }
             | Method::Get { r#ref, .. }
             | Method::Checked { r#ref }
+            | Method::CheckedAfter { r#ref }
             | Method::Select { r#ref, .. }
             | Method::Control { r#ref }
             | Method::SetDirect { r#ref, .. }
@@ -333,6 +343,22 @@ mod tests {
                 r#"{"quiet":120.0,"poll":30}"#,
             ),
             (Method::Paint(Paint::Start), "paint", r#"{"start":true}"#),
+            (
+                Method::ComboOption {
+                    r#ref: "s1e2".into(),
+                    value: "Vegan".into(),
+                    within: true,
+                },
+                "comboOption",
+                r#"{"ref":"s1e2","value":"Vegan","within":true}"#,
+            ),
+            (
+                Method::CheckedAfter {
+                    r#ref: "s1e3".into(),
+                },
+                "checkedAfter",
+                r#"{"ref":"s1e3"}"#,
+            ),
             (
                 Method::Paint(Paint::Poll { token: 4 }),
                 "paint",

@@ -9,6 +9,16 @@ use crate::refs::stale_error;
 use crate::wire::{self, Reply};
 use serde::de::DeserializeOwned;
 
+/// What the error of `comboOption` says when the popup showed options and none matched
+/// (`set` waits for options to come, not for other ones to replace those of a list that is
+/// all there).
+pub const OPTIONS_SHOWN: &str = "; the options shown are: ";
+
+/// Whether an error is `comboOption`'s, about options that were shown and did not match.
+pub fn options_were_shown(e: &Error) -> bool {
+    matches!(e, Error::Step(m) if m.contains(OPTIONS_SHOWN))
+}
+
 /// Decodes the JSON text the page returned into the method's payload `T`; tagged failures
 /// become errors.
 pub(super) fn decode<T: DeserializeOwned>(raw: &str) -> Result<T> {
@@ -72,23 +82,36 @@ fn failure<T>(reply: Reply<T>, raw: &str) -> Error {
             r#ref,
             value,
             available,
-        } if available.is_empty() => Error::Step(format!(
-            "no option of combobox {ref} matches {}: it showed no options within 3 s (check \
-             the spelling, or fill the field to keep free text)",
-            json(&value),
-            ref = r#ref
-        )),
-        Reply::NoComboOption {
-            r#ref,
-            value,
-            available,
-        } => Error::Step(format!(
-            "no option of combobox {ref} matches {}; the options shown are: {} (set one of \
-             them, or fill the field to keep free text)",
-            json(&value),
-            json(&available),
-            ref = r#ref
-        )),
+            what,
+            typed,
+        } => {
+            let what = if what == "listbox" {
+                "listbox"
+            } else {
+                "combobox"
+            };
+            let free = if typed {
+                ", or fill the field to keep free text"
+            } else {
+                ""
+            };
+            if available.is_empty() {
+                Error::Step(format!(
+                    "no option of {what} {ref} matches {}: it showed no options (check the \
+                     spelling{free})",
+                    json(&value),
+                    ref = r#ref
+                ))
+            } else {
+                Error::Step(format!(
+                    "no option of {what} {ref} matches {}{OPTIONS_SHOWN}{} (set one of \
+                     them{free})",
+                    json(&value),
+                    json(&available),
+                    ref = r#ref
+                ))
+            }
+        }
         Reply::NoRoot { root } => {
             Error::Step(format!("--root {root:?} matches nothing on this page"))
         }

@@ -38,13 +38,16 @@ enum Context {
     Alert,
     /// role=status and role=log: advisory live regions (WAI-ARIA 1.2 status, log).
     Status,
+    /// A column or row header with aria-sort: how a table is sorted.
+    Sorted,
 }
 
-fn context_of(role: &str) -> Option<Context> {
-    match role {
+fn context_of(n: &super::Node) -> Option<Context> {
+    match n.role.as_str() {
         "heading" => Some(Context::Heading),
         "alert" => Some(Context::Alert),
         "status" | "log" => Some(Context::Status),
+        "columnheader" | "rowheader" if super::render::sort(n).is_some() => Some(Context::Sorted),
         _ => None,
     }
 }
@@ -114,7 +117,7 @@ fn subtree_text(snap: &Snapshot, i: usize, depth: &[usize]) -> String {
 fn context_line(snap: &Snapshot, i: usize, kind: Context, depth: &[usize]) -> String {
     let n = &snap.nodes[i];
     match kind {
-        Context::Heading => super::render::head(n, false),
+        Context::Heading | Context::Sorted => super::render::head(n, false),
         Context::Alert | Context::Status => {
             let body = subtree_text(snap, i, depth);
             if body.is_empty() {
@@ -164,7 +167,7 @@ fn left_out(snap: &Snapshot, covers: &[bool]) -> Vec<(&'static str, usize)> {
 fn shown_nodes(snap: &Snapshot) -> Vec<bool> {
     snap.nodes
         .iter()
-        .map(|n| n.ref_.is_some() || context_of(&n.role).is_some())
+        .map(|n| n.ref_.is_some() || context_of(n).is_some())
         .collect()
 }
 
@@ -283,8 +286,9 @@ pub fn interactive_text(snap: &Snapshot, verbose: bool) -> String {
         if !keep[i] || !(shown_landmark || shown[i]) {
             continue;
         }
-        // context lines inside a shown ref's subtree (a heading in a link) are its name
-        if covered[p] && p != 0 && n.ref_.is_none() {
+        // context lines inside a shown ref's subtree (a heading in a link) are its name; a
+        // sorted header in a grid row is not (the row's name does not say how it is sorted)
+        if covered[p] && p != 0 && n.ref_.is_none() && context_of(n) != Some(Context::Sorted) {
             continue;
         }
         out.push_str(&"  ".repeat(depth[p]));
@@ -323,7 +327,7 @@ pub fn interactive_text(snap: &Snapshot, verbose: bool) -> String {
                 out.push_str(": ");
                 out.push_str(&text(&cut(v, TEXT_CUT)));
             }
-        } else if let Some(kind) = context_of(&n.role) {
+        } else if let Some(kind) = context_of(n) {
             out.push_str(&context_line(snap, i, kind, &tree_depth));
         } else {
             out.push_str("- ");
@@ -362,6 +366,9 @@ pub fn interactive_json(snap: &Snapshot) -> Value {
             if let Some(v) = &n.value {
                 m.insert("value".into(), v.clone().into());
             }
+            if let Some(k) = super::render::sort(n) {
+                m.insert("sort".into(), k.into());
+            }
             if let Some(e) = error_text(n) {
                 m.insert("error".into(), e.into());
             }
@@ -387,12 +394,12 @@ fn context_json(snap: &Snapshot, paths: &[String]) -> Value {
         let n = &snap.nodes[i];
         let p = n.parent.unwrap_or(0);
         in_ref[i] = in_ref[p] || n.ref_.is_some();
-        if in_ref[i] {
-            continue;
-        }
-        let Some(kind) = context_of(&n.role) else {
+        let Some(kind) = context_of(n) else {
             continue;
         };
+        if in_ref[i] && kind != Context::Sorted {
+            continue;
+        }
         let mut m = serde_json::Map::new();
         m.insert("role".into(), n.role.clone().into());
         match kind {
@@ -404,6 +411,12 @@ fn context_json(snap: &Snapshot, paths: &[String]) -> Value {
             }
             Context::Alert | Context::Status => {
                 m.insert("text".into(), subtree_text(snap, i, &depth).into());
+            }
+            Context::Sorted => {
+                m.insert("name".into(), n.name.clone().into());
+                if let Some(k) = super::render::sort(n) {
+                    m.insert("sort".into(), k.into());
+                }
             }
         }
         m.insert("path".into(), paths[i].clone().into());
@@ -519,7 +532,7 @@ pub fn summary_text(snap: &Snapshot) -> String {
     let depth = snap.depths();
     let mut headings = 0;
     for (i, n) in snap.nodes.iter().enumerate().skip(1) {
-        match context_of(&n.role) {
+        match context_of(n) {
             Some(Context::Heading) => {
                 headings += 1;
                 if headings <= SUMMARY_MAX_HEADINGS {
@@ -612,6 +625,34 @@ mod tests {
         );
         let j = interactive_json(&sample());
         assert_eq!(j["items"][2]["path"], "main > form \"Checkout\"");
+    }
+
+    #[test]
+    fn sorted_headers_are_context_in_every_level() {
+        let mut s = snap(&[
+            (-1, "document", "Flights", None, None),
+            (0, "table", "Departures", None, None),
+            (1, "row", "", None, None),
+            (2, "columnheader", "Time", None, None),
+            (3, "button", "Time", Some("s1e1"), None),
+            (2, "columnheader", "Gate", None, None),
+            (0, "grid", "Seats", None, None),
+            (6, "row", "Seat 12A", Some("s1e2"), None),
+            (7, "columnheader", "Seat", None, None),
+        ]);
+        s.nodes[3].states.sort = Some("ascending".into());
+        s.nodes[8].states.sort = Some("other".into());
+        let t = interactive_text(&s, false);
+        assert_eq!(
+            t,
+            "- document \"Flights\"\n- columnheader \"Time\" [sort=ascending]\n- button \"Time\" [ref=s1e1]\n- row \"Seat 12A\" [ref=s1e2]\n- columnheader \"Seat\" [sort=other]\n# left out: 1 table, 1 grid (snapshot --root REF for one region)\n"
+        );
+        let j = interactive_json(&s);
+        assert_eq!(
+            j["context"][0],
+            json!({"role": "columnheader", "name": "Time", "sort": "ascending", "path": ""})
+        );
+        assert_eq!(j["context"][1]["sort"], "other");
     }
 
     #[test]

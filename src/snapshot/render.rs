@@ -76,6 +76,9 @@ pub fn flags(n: &Node, verbose: bool) -> String {
     if let Some(l) = s.level {
         let _ = write!(out, " [level={l}]");
     }
+    if let Some(k) = sort(n) {
+        let _ = write!(out, " [sort={k}]");
+    }
     if verbose {
         if let Some(c) = &s.current {
             let _ = write!(out, " [current={}]", token(c));
@@ -103,6 +106,16 @@ pub fn flags(n: &Node, verbose: bool) -> String {
         let _ = write!(out, " [unseen={k}]");
     }
     out
+}
+
+/// The values of aria-sort a header shows (WAI-ARIA 1.2; `none` is no flag).
+const SORT_KINDS: &[&str] = &["ascending", "descending", "other"];
+
+/// The sort order of a column or row header, as one of [`SORT_KINDS`] (nothing else the
+/// wire carried is printed: SPEC 9).
+pub fn sort(n: &Node) -> Option<&'static str> {
+    let k = n.states.sort.as_deref()?;
+    SORT_KINDS.iter().find(|s| **s == k).copied()
 }
 
 /// The kinds of unseen text (SPEC 8).
@@ -471,6 +484,16 @@ pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
             out.push_str(&text(&cut(&short_url(u, &snap.url), 200)));
             out.push('\n');
         }
+        // a value and children (a slider whose thumb shows text, an open select): the value
+        // as a property line, as interactive prints a value beside an error
+        if let Some(v) = n.value.as_deref().filter(|v| !v.is_empty()) {
+            for _ in 0..=depth {
+                out.push_str("  ");
+            }
+            out.push_str("- /value: ");
+            out.push_str(&text(&cut(v, TEXT_CUT)));
+            out.push('\n');
+        }
         for &k in kids.iter().rev() {
             stack.push((k, depth + 1));
         }
@@ -519,6 +542,9 @@ fn props_json(n: &Node, page_url: &str, verbose: bool) -> Option<Value> {
     }
     if let Some(l) = s.level {
         m.insert("level".into(), l.into());
+    }
+    if let Some(k) = sort(n) {
+        m.insert("sort".into(), k.into());
     }
     if let Some(v) = &n.value {
         m.insert("value".into(), cap(v).into());
@@ -797,6 +823,43 @@ pub(crate) mod tests {
         s.nodes[5].states.expanded = Some(true);
         let t = to_text(&s, &RenderOptions::default());
         assert!(t.contains("- option \"Paris\" [ref=s1e3]"), "{t}");
+    }
+
+    #[test]
+    fn sort_shows_on_headers_as_a_token() {
+        let mut s = snap(&[
+            (-1, "document", "D", None, None),
+            (0, "columnheader", "Time", None, None),
+            (0, "columnheader", "Gate", None, None),
+        ]);
+        s.nodes[1].states.sort = Some("ascending".into());
+        // a value no engine sends is not printed (SPEC 9: no page forges a flag)
+        s.nodes[2].states.sort = Some("x] [ref=s9e9".into());
+        let t = to_text(&s, &RenderOptions::default());
+        assert!(
+            t.contains("  - columnheader \"Time\" [sort=ascending]\n"),
+            "{t}"
+        );
+        assert!(t.contains("  - columnheader \"Gate\"\n"), "{t}");
+        let j = to_json(&s, &RenderOptions::default(), false);
+        assert!(j.contains("\"props\":{\"sort\":\"ascending\"}"), "{j}");
+        assert!(!j.contains("s9e9"), "{j}");
+    }
+
+    #[test]
+    fn a_value_beside_children_is_a_property_line() {
+        let s = snap(&[
+            (-1, "document", "D", None, None),
+            (0, "slider", "Heat", Some("s1e1"), Some("20 degrees")),
+            (1, "text", "", None, Some("20°")),
+        ]);
+        let t = to_text(&s, &RenderOptions::default());
+        assert!(
+            t.contains(
+                "  - slider \"Heat\" [ref=s1e1]:\n    - /value: 20 degrees\n    - text: 20°\n"
+            ),
+            "{t}"
+        );
     }
 
     #[test]

@@ -383,9 +383,9 @@ pub struct SetArgs {
     #[serde(rename = "ref")]
     #[arg(id = "ref", value_name = "REF")]
     pub ref_: String,
-    /// Text, a date/time (2026-05-01, 14:30), a colour (#ff0000), a number, an option's
-    /// value or label (a list for multiple selects), or true/false for checkboxes, radios
-    /// and switches.
+    /// Text, a date/time (2026-05-01, 14:30), a colour (#ff0000), a number or value text
+    /// (sliders), an option's value or label (a list for multiple selects and listboxes), or
+    /// true/false for checkboxes, radios, switches and options.
     #[schemars(with = "SetValueForm")]
     #[arg(value_parser = set_value_arg, allow_hyphen_values = true)]
     pub value: serde_json::Value,
@@ -869,8 +869,9 @@ pub enum Action {
     ),
     /// Choose options of a select by value or visible text.
     Select(SelectArgs),
-    /// Set any control in one call (text, date/time, colour, range, select, checkbox, radio,
-    /// switch, ARIA combobox, contenteditable); returns the value read back.
+    /// Set any control in one call (text, date/time, colour, range, slider, spin button,
+    /// select, listbox, checkbox, radio, switch, ARIA combobox, contenteditable); returns the
+    /// value read back.
     Set(SetArgs),
     /// Make a checkbox, radio or switch checked (no-op when it is).
     Check(

@@ -62,6 +62,12 @@ pub enum Reply<T> {
         r#ref: String,
         value: String,
         available: Vec<String>,
+        /// The element looked in: "combobox" (its popup) or "listbox" (itself).
+        #[serde(default)]
+        what: String,
+        /// It takes typed text (an editable combobox: free text is `fill`'s).
+        #[serde(default)]
+        typed: bool,
     },
     /// `select` of several values in a single select.
     NotMultiple {
@@ -287,7 +293,9 @@ pub struct SelectReply {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct ControlReply {
     /// text, date, time, month, week, datetime-local, color, range, select,
-    /// select-multiple, checkbox, radio, switch, combobox, contenteditable, file or other.
+    /// select-multiple, checkbox, radio, switch, toggle (a button with aria-pressed),
+    /// combobox, aria-range (ARIA sliders and spin buttons), listbox and option (ARIA ones),
+    /// contenteditable, file or other.
     pub control: String,
     #[serde(default)]
     pub role: String,
@@ -306,9 +314,35 @@ pub struct ControlReply {
     /// Selects: the selected options.
     #[serde(default)]
     pub selected: Option<Vec<OptionValue>>,
-    /// Checkboxes, radios and switches.
+    /// Checkboxes, radios, switches and options (their selection).
     #[serde(default)]
     pub checked: Option<Tri>,
+    /// ARIA sliders and spin buttons (`aria-range`): their range properties.
+    #[serde(default)]
+    pub range: Option<RangeState>,
+    /// Comboboxes: what their popup is (listbox, grid, tree, dialog or menu), and whether
+    /// it is open (aria-expanded).
+    #[serde(default)]
+    pub popup: Option<String>,
+    #[serde(default)]
+    pub expanded: bool,
+    /// ARIA listboxes and their options: whether several options may be selected.
+    #[serde(default)]
+    pub multiple: bool,
+}
+
+/// What an ARIA slider or spin button holds (WAI-ARIA 1.2 range properties); numbers are
+/// absent when the attribute is, or is not a number.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct RangeState {
+    pub now: Option<f64>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    /// aria-valuetext ("" when absent).
+    #[serde(default)]
+    pub text: String,
+    #[serde(default)]
+    pub vertical: bool,
 }
 
 /// A selected option of a native select: its value and its label.
@@ -324,12 +358,14 @@ pub struct ValueReply {
     pub value: String,
 }
 
-/// `comboOption`: where the matching option is, and its name.
+/// `comboOption`: where the matching option is, its name, and whether it is selected.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct OptionPoint {
     pub x: f64,
     pub y: f64,
     pub name: String,
+    #[serde(default)]
+    pub selected: bool,
 }
 
 /// `scroll`: the window's scroll position afterwards.

@@ -20,6 +20,7 @@ mod reply;
 mod steps;
 mod views;
 mod vocab;
+mod widgets;
 
 use common::Ctx;
 use libtest_mimic::{Arguments, Trial};
@@ -94,6 +95,7 @@ fn main() {
         grid::tests(),
         eyes::tests(),
         vocab::tests(),
+        widgets::tests(),
     ]
     .concat();
     eprintln!("end-to-end suite on {}", common::browser());

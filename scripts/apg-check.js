@@ -23,64 +23,68 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const http = require('http');
-const { execFileSync, spawnSync } = require('child_process');
+const { execFile } = require('child_process');
 
 const ROOT = path.join(__dirname, '..');
 
 // id, page (under content/patterns/), the example's container, steps, a goal check.
 // A step: [action, role, name, value?]; `expect`: words its reply must hold.
+// The example's container: the element after the "Start of Example" separator every APG
+// example page has (its id differs from page to page).
+const EX = '#ex_start_sep + *';
+
 const TASKS = [
-  ['combo-list', 'combobox/examples/combobox-autocomplete-list.html', '#ex1',
+  ['combo-list', 'combobox/examples/combobox-autocomplete-list.html', EX,
     [['set', 'combobox', 'State', 'Alabama', 'value "Alabama"']], "document.querySelector('#cb1-input').value === 'Alabama'"],
-  ['combo-both', 'combobox/examples/combobox-autocomplete-both.html', '#ex1',
+  ['combo-both', 'combobox/examples/combobox-autocomplete-both.html', EX,
     [['set', 'combobox', 'State', 'Alaska', 'value "Alaska"']], "document.querySelector('#cb1-input').value === 'Alaska'"],
-  ['combo-select', 'combobox/examples/combobox-select-only.html', '#ex1',
+  ['combo-select', 'combobox/examples/combobox-select-only.html', EX,
     [['set', 'combobox', 'Favorite Fruit', 'Banana', 'value "Banana"']], "document.querySelector('[role=combobox]').textContent.trim() === 'Banana'"],
-  ['combo-date', 'combobox/examples/combobox-datepicker.html', '#ex1',
+  ['combo-date', 'combobox/examples/combobox-datepicker.html', EX,
     [['set', 'combobox', 'Date', '03/15/2026', 'value "03/15/2026"']], "document.querySelector('input[role=combobox]').value === '03/15/2026'"],
-  ['listbox', 'listbox/examples/listbox-scrollable.html', '#ex',
+  ['listbox', 'listbox/examples/listbox-scrollable.html', EX,
     [['click', 'option', 'Neptunium', null, 'selected']], "document.querySelector('[role=option][aria-selected=true]').textContent.trim() === 'Neptunium'"],
-  ['menu-button', 'menu-button/examples/menu-button-actions.html', '#ex1',
+  ['menu-button', 'menu-button/examples/menu-button-actions.html', EX,
     [['click', 'button', 'Actions', null, 'Opened menu'], ['click', 'menuitem', 'Action 2', null, 'value "Action 2"']],
     "document.querySelector('#action_output').value === 'Action 2'"],
-  ['menu-links', 'menu-button/examples/menu-button-links.html', '#ex1',
+  ['menu-links', 'menu-button/examples/menu-button-links.html', EX,
     [['click', 'button', 'WAI-ARIA Quick Links', null, 'Opened menu']], "document.querySelector('[aria-haspopup]').getAttribute('aria-expanded') === 'true'"],
-  ['menubar', 'menubar/examples/menubar-navigation.html', '#ex1',
+  ['menubar', 'menubar/examples/menubar-navigation.html', EX,
     [['click', 'menuitem', 'About', null, 'Opened menu']], "[...document.querySelectorAll('[role=menubar] > li > [role=menuitem]')].some((m) => m.getAttribute('aria-expanded') === 'true')"],
-  ['disclosure', 'disclosure/examples/disclosure-faq.html', '#ex1',
-    [['click', 'button', 'What do I do if I lose my access card?', null, 'expanded']], "document.querySelectorAll('#ex1 button[aria-expanded=true]').length === 1"],
-  ['accordion', 'accordion/examples/accordion.html', '#ex1',
+  ['disclosure', 'disclosure/examples/disclosure-faq.html', EX,
+    [['click', 'button', 'What do I do if I lose my permit', null, 'expanded']], "document.querySelectorAll('button[aria-expanded=true][aria-controls^=faq]').length === 1"],
+  ['accordion', 'accordion/examples/accordion.html', EX,
     [['click', 'button', 'Billing Address', null, 'expanded']], "document.querySelector('#accordion2id').getAttribute('aria-expanded') === 'true'"],
-  ['tabs', 'tabs/examples/tabs-automatic.html', '#ex1',
+  ['tabs', 'tabs/examples/tabs-automatic.html', EX,
     [['click', 'tab', 'Carl Andersen', null, 'selected']], "document.querySelector('[role=tab][aria-selected=true]').textContent.trim() === 'Carl Andersen'"],
-  ['dialog', 'dialog-modal/examples/dialog.html', '#ex1',
+  ['dialog', 'dialog-modal/examples/dialog.html', EX,
     [['click', 'button', 'Add Delivery Address', null, 'Opened dialog'], ['click', 'button', 'Cancel', null, 'Closed dialog']],
     "getComputedStyle(document.querySelector('#dialog1')).display === 'none'"],
-  ['alertdialog', 'alertdialog/examples/alertdialog.html', '#ex1',
+  ['alertdialog', 'alertdialog/examples/alertdialog.html', EX,
     [['click', 'button', 'Discard', null, 'Opened alertdialog']], "!!document.querySelector('[role=alertdialog]')"],
-  ['datepicker', 'dialog-modal/examples/datepicker-dialog.html', '#ex1',
+  ['datepicker', 'dialog-modal/examples/datepicker-dialog.html', EX,
     [['click', 'button', 'Choose Date', null, 'Opened dialog']], "document.querySelector('[role=dialog]').getAttribute('class') !== 'datepicker-dialog' || !!document.querySelector('[role=dialog].open, [role=dialog]')"],
-  ['slider', 'slider/examples/slider-temperature.html', '#ex1',
-    [['set', 'slider', 'Temperature', '30', 'value "30']], "document.querySelector('[role=slider]').getAttribute('aria-valuenow') === '30'"],
-  ['multithumb', 'slider-multithumb/examples/slider-multithumb.html', '#ex1',
-    [['set', 'slider', 'Hotel Minimum Price', '200', 'value']], "document.querySelector('[role=slider][aria-label=\"Hotel Minimum Price\"]').getAttribute('aria-valuenow') === '200'"],
-  ['spinbutton', 'spinbutton/examples/quantity-spinbutton.html', '#ex1',
+  ['slider', 'slider/examples/slider-temperature.html', EX,
+    [['set', 'slider', 'Temperature', '30', 'value "30']], "parseFloat(document.querySelector('[role=slider]').getAttribute('aria-valuenow')) === 30"],
+  ['multithumb', 'slider-multithumb/examples/slider-multithumb.html', EX,
+    [['set', 'slider', 'Hotel Minimum Price', '200', 'value']], "document.querySelector('[role=slider].minimum').getAttribute('aria-valuenow') === '200'"],
+  ['spinbutton', 'spinbutton/examples/quantity-spinbutton.html', EX,
     [['set', 'spinbutton', 'Adults', '3', 'value "3"']], "document.querySelector('#adults').value === '3' || document.querySelector('[role=spinbutton]').getAttribute('aria-valuenow') === '3'"],
-  ['switch', 'switch/examples/switch.html', '#ex1',
+  ['switch', 'switch/examples/switch.html', EX,
     [['click', 'switch', 'Notifications', null, 'checked']], "document.querySelector('[role=switch]').getAttribute('aria-checked') === 'true'"],
-  ['tri-state', 'checkbox/examples/checkbox-mixed.html', '#ex1',
-    [['click', 'checkbox', 'All condiments', null, 'checked']], "[...document.querySelectorAll('#ex1 input[type=checkbox]')].every((c) => c.checked)"],
-  ['radio', 'radio/examples/radio.html', '#ex1',
+  ['tri-state', 'checkbox/examples/checkbox-mixed.html', EX,
+    [['click', 'checkbox', 'All condiments', null, 'checked']], "[...document.querySelectorAll('#ex_start_sep + * input[type=checkbox]')].every((c) => c.checked)"],
+  ['radio', 'radio/examples/radio.html', EX,
     [['click', 'radio', 'Thin crust', null, 'checked']], "document.querySelector('[role=radio][aria-checked=true]').textContent.trim() === 'Thin crust'"],
-  ['treeview', 'treeview/examples/treeview-1a.html', '#ex1',
+  ['treeview', 'treeview/examples/treeview-1a.html', EX,
     [['click', 'treeitem', 'Projects', null, 'expanded']], "[...document.querySelectorAll('[role=treeitem][aria-expanded=true]')].length > 0"],
-  ['sortable', 'table/examples/sortable-table.html', '#ex1',
+  ['sortable', 'table/examples/sortable-table.html', EX,
     [['click', 'button', 'Last Name', null, 'sort=']], "document.querySelectorAll('th[aria-sort]')[0].textContent.includes('Last Name')"],
-  ['toolbar', 'toolbar/examples/toolbar.html', '#ex1',
+  ['toolbar', 'toolbar/examples/toolbar.html', EX,
     [['click', 'button', 'Bold', null, 'pressed']], "document.querySelector('.bold').getAttribute('aria-pressed') === 'true'"],
-  ['carousel', 'carousel/examples/carousel-1-prev-next.html', '#ex1',
+  ['carousel', 'carousel/examples/carousel-1-prev-next.html', EX,
     [['click', 'button', 'Next Slide', null, '2 of 6']], "true"],
-  ['alert', 'alert/examples/alert.html', '#ex1',
+  ['alert', 'alert/examples/alert.html', EX,
     [['click', 'button', 'Trigger Alert', null, 'Announced "Hello"']], "document.querySelector('[role=alert]').textContent.includes('Hello')"],
 ];
 
@@ -117,11 +121,13 @@ function serve(dir) {
   return new Promise((r) => server.listen(0, '127.0.0.1', () => r({ url: `http://127.0.0.1:${server.address().port}/`, server })));
 }
 
+// (asynchronous: the page server runs in this process and must answer meanwhile)
 function cli(o, home, session, args) {
-  const r = spawnSync(o.ariasnap, ['--session', session, '--browser', o.browser, ...args], {
-    env: { ...process.env, ARIASNAP_HOME: home }, encoding: 'utf8', maxBuffer: 64 << 20,
+  return new Promise((resolve) => {
+    execFile(o.ariasnap, ['--session', session, '--browser', o.browser, ...args], {
+      env: { ...process.env, ARIASNAP_HOME: home }, encoding: 'utf8', maxBuffer: 64 << 20,
+    }, (e, stdout, stderr) => resolve({ code: e ? e.code : 0, out: stdout || '', err: stderr || '' }));
   });
-  return { code: r.status, out: r.stdout || '', err: r.stderr || '' };
 }
 
 /** The ref of `- role "name..."` in a text snapshot, or in a reply's JSON entries. */
@@ -142,8 +148,8 @@ function refInReply(reply, role, name) {
 }
 
 /** Refs and role+name pairs inside the container (the oracle). */
-function inside(o, home, session, root) {
-  const r = cli(o, home, session, ['snapshot', '--root', root, '--format', 'json', '--inline-limit', '0', '--all-refs']);
+async function inside(o, home, session, root) {
+  const r = await cli(o, home, session, ['snapshot', '--root', root, '--format', 'json', '--inline-limit', '0', '--all-refs']);
   const refs = new Set();
   const names = new Set();
   try {
@@ -170,29 +176,29 @@ function outside(reply, before, after) {
   return n;
 }
 
-function runTask(o, base, home, t) {
+async function runTask(o, base, home, t) {
   const [id, page, root, steps, goal] = t;
   const session = `apg-${id}`;
-  cli(o, home, session, ['session', 'close']);
+  await cli(o, home, session, ['session', 'close']);
   const res = { id, calls: 0, named: 0, actions: steps.length, outside: 0, maxOutside: 0, summaryBytes: 0, jsonBytes: 0, reached: false, notes: [] };
-  let look = cli(o, home, session, ['snapshot', base + 'patterns/' + page, '--detail', 'interactive', '--inline-limit', '0']);
+  let look = await cli(o, home, session, ['snapshot', base + 'patterns/' + page, '--detail', 'interactive', '--inline-limit', '0']);
   res.calls++;
   let last = null;
   for (const [action, role, name, value, expect] of steps) {
     let ref = refInReply(last, role, name) || findRef(look.out, role, name);
     if (!ref) {
-      look = cli(o, home, session, ['snapshot', '--detail', 'interactive', '--inline-limit', '0']);
+      look = await cli(o, home, session, ['snapshot', '--detail', 'interactive', '--inline-limit', '0']);
       res.calls++;
       ref = findRef(look.out, role, name);
     }
     if (!ref) {
-      res.notes.push(`no ref for ${role} "${name}"`);
+      res.notes.push(`no ref for ${role} "${name}" in: ${(look.out || look.err).slice(0, 300)}`);
       break;
     }
-    const before = inside(o, home, session, root);
-    const r = cli(o, home, session, [action, ref, ...(value === null ? [] : [value])]);
+    const before = await inside(o, home, session, root);
+    const r = await cli(o, home, session, [action, ref, ...(value === null ? [] : [value])]);
     res.calls++;
-    const after = inside(o, home, session, root);
+    const after = await inside(o, home, session, root);
     let reply = {};
     try { reply = JSON.parse(r.out); } catch (_) { res.notes.push(`${action} ${ref}: ${r.err.trim().split('\n')[0]}`); }
     last = reply;
@@ -206,9 +212,9 @@ function runTask(o, base, home, t) {
     res.outside += out;
     res.maxOutside = Math.max(res.maxOutside, out);
   }
-  const g = cli(o, home, session, ['eval', goal]);
+  const g = await cli(o, home, session, ['eval', goal]);
   try { res.reached = JSON.parse(g.out).steps[0].output === true; } catch (_) { res.reached = false; }
-  cli(o, home, session, ['session', 'close']);
+  await cli(o, home, session, ['session', 'close']);
   return res;
 }
 
@@ -221,7 +227,7 @@ async function main() {
   try {
     for (const t of tasks) {
       process.stderr.write(`apg-check: ${t[0]}... `);
-      const r = runTask(o, url, home, t);
+      const r = await runTask(o, url, home, t);
       process.stderr.write(`${r.reached ? 'reached' : 'NOT reached'}, named ${r.named}/${r.actions}, outside ${r.outside}\n`);
       results.push(r);
     }

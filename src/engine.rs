@@ -182,7 +182,10 @@ pub async fn preload_sandbox(page: &Page, old: &[String]) -> Option<Vec<String>>
     let mut ids = Vec::new();
     for (source, sandbox) in [
         (sandbox_engine(), Some(SANDBOX.to_string())),
-        (format!("{CONSOLE_HOOK}\n{CLOSED_ROOTS_HOOK}"), None),
+        (
+            format!("{CONSOLE_HOOK}\n{CLOSED_ROOTS_HOOK}\n{STARTUP_TIMERS_HOOK}"),
+            None,
+        ),
     ] {
         let r = b
             .send(&bidi::AddPreloadScript {
@@ -248,6 +251,58 @@ const CLOSED_ROOTS_HOOK: &str = "(function(){ var W = window, K = Symbol.for('ar
     enumerable: d.enumerable, configurable: d.configurable }); \
   Object.defineProperty(W, K, { value: function () { return apply(slice, seen, []); }, \
     enumerable: false, configurable: false }); })();";
+
+/// The start-up timers hook of the page's main world (BiDi sessions), run before the page's
+/// scripts: it wraps `setTimeout` and `setInterval` (the page's arguments, `this` and result
+/// passed through) and notes when the timers the page sets while it starts (before its load
+/// event and for a second after it) are due: an interval's first tick only, since what
+/// repeats is the page's life, not its start. Cleared timers are forgotten. A page's own
+/// start-up work is often on such a timer (a widget shown half a second after load, a
+/// banner), and a navigation waits for the ones due within a second (`startup_timers`), so
+/// that the first action's reply does not report the page finishing its start as the
+/// action's doing (SPEC 8). Read through a non-enumerable function under
+/// `Symbol.for('ariasnap.timers')`: ms until the last such timer due within `horizon` ms,
+/// or -1. A page that reaches the hook can only make a navigation wait longer (within its
+/// settle limit) or shorter.
+const STARTUP_TIMERS_HOOK: &str = "(function(){ var W = window, K = Symbol.for('ariasnap.timers'); \
+  if (typeof W.setTimeout !== 'function' || Object.prototype.hasOwnProperty.call(W, K)) return; \
+  var apply = Reflect.apply, now = Performance.prototype.now, perf = W.performance, \
+    st = W.setTimeout, si = W.setInterval, ct = W.clearTimeout, ci = W.clearInterval, \
+    M = Map, mset = M.prototype.set, mdel = M.prototype['delete'], mfor = M.prototype.forEach, \
+    due = new M(), loadedAt = -1, count = 0, AFTER = 1000, MAX = 1000; \
+  var t = function () { return apply(now, perf, []); }; \
+  try { W.addEventListener('load', function () { loadedAt = t(); }, true); } catch (e) {} \
+  var note = function (id, ms) { if (count >= MAX || (loadedAt >= 0 && t() - loadedAt > AFTER)) return; \
+    var d = +ms; if (!(d > 0)) d = 0; count++; apply(mset, due, [id, t() + d]); }; \
+  var wrap = function (orig, name) { return { [name]: function (handler) { \
+    var id = apply(orig, this === undefined ? W : this, arguments); \
+    try { note(id, arguments[1]); } catch (e) {} return id; } }[name]; }; \
+  var unwrap = function (orig, name) { return { [name]: function () { \
+    try { apply(mdel, due, [arguments[0]]); } catch (e) {} \
+    return apply(orig, this === undefined ? W : this, arguments); } }[name]; }; \
+  try { W.setTimeout = wrap(st, 'setTimeout'); W.setInterval = wrap(si, 'setInterval'); \
+    W.clearTimeout = unwrap(ct, 'clearTimeout'); W.clearInterval = unwrap(ci, 'clearInterval'); } catch (e) { return; } \
+  Object.defineProperty(W, K, { value: function (horizon) { var n = t(), last = -1; \
+    apply(mfor, due, [function (at) { var left = at - n; if (left > 0 && left <= horizon && left > last) last = left; }]); \
+    return last; }, enumerable: false, configurable: false }); })();";
+
+/// How long until the last timer the page set while starting is due, within `horizon` ms
+/// (None: none, or no hook: classic sessions, a frame entered, a page that threw).
+pub async fn startup_timers(page: &Page, horizon: u64) -> Option<u64> {
+    if !page.isolated() {
+        return None;
+    }
+    let f = format!(
+        "function(h){{ var f = window[Symbol.for('ariasnap.timers')]; \
+         return typeof f === 'function' ? f(h) : -1; }}"
+    );
+    let v = page
+        .call_main_world(&f, vec![bidi::LocalValue::Number(horizon as f64)])
+        .await
+        .ok()?;
+    let ms = v.as_f64()?;
+    (ms > 0.0).then_some(ms.ceil() as u64)
+}
 
 /// The main world's function that lists what the closed-root hook saw, as (host, root)
 /// pairs (empty without the hook).

@@ -953,7 +953,21 @@ impl Browser {
             }
         }
         self.rendered().await;
+        self.started_up().await;
         Ok(())
+    }
+
+    /// Waits for the timers the page set while starting that are due within a second (a
+    /// widget shown half a second after load, a banner: `engine::startup_timers`), so that
+    /// what the page does to finish its start is in the loaded page, not in the reply to the
+    /// first action after it (SPEC 8: changes are the page's changes). The callbacks run
+    /// when due; the caller's settling sees what they changed.
+    async fn started_up(&self) {
+        const HORIZON_MS: u64 = 1000;
+        if let Some(ms) = crate::engine::startup_timers(&self.client, HORIZON_MS).await {
+            debug!(ms, "waiting for the page's start-up timers");
+            tokio::time::sleep(std::time::Duration::from_millis(ms + 20)).await;
+        }
     }
 
     /// Makes the current tab run this build's engine in each new top-level document before

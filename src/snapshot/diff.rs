@@ -71,6 +71,8 @@ pub enum Field {
     Required,
     Readonly,
     Level,
+    /// A column or row header's sort direction (aria-sort).
+    Sort,
     /// The order of an element's children (rows a table sorted).
     Order,
     /// The error text of an invalid field (its description).
@@ -92,6 +94,7 @@ impl Field {
             Field::Required => "required",
             Field::Readonly => "readonly",
             Field::Level => "level",
+            Field::Sort => "sort",
             Field::Order => "order",
             Field::Message => "message",
         }
@@ -249,7 +252,7 @@ fn opt_str(s: &Option<String>) -> Value {
 /// The fields compared on an element that stayed, in the order they are reported. Whether
 /// text is painted (`unseen`) is not among them: a layer over it, its place in the viewport
 /// and scrolling change that, not the page.
-fn fields(n: &Node) -> [(Field, Value); 11] {
+fn fields(n: &Node) -> [(Field, Value); 12] {
     let s = &n.states;
     [
         (Field::Name, Value::String(n.name.clone())),
@@ -269,6 +272,7 @@ fn fields(n: &Node) -> [(Field, Value); 11] {
             Field::Level,
             s.level.map(Value::from).unwrap_or(Value::Null),
         ),
+        (Field::Sort, opt_str(&s.sort)),
     ]
 }
 
@@ -823,7 +827,10 @@ mod tests {
     #[test]
     fn text_is_cut_around_what_changed() {
         let (f, t) = around_change("Last action: none", "Last action: Action 2");
-        assert_eq!((f.as_str(), t.as_str()), ("Last action: none", "Last action: Action 2"));
+        assert_eq!(
+            (f.as_str(), t.as_str()),
+            ("Last action: none", "Last action: Action 2")
+        );
         let long = format!("{} total 31.90 EUR", "x".repeat(200));
         let (f, t) = around_change(&long, &long.replace("31.90", "41.90"));
         assert!(f.starts_with("...") && f.ends_with("31.90 EUR"), "{f}");

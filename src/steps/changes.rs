@@ -121,6 +121,10 @@ fn word(c: &Change) -> String {
         Field::Required => flag("required", "not required"),
         Field::Readonly => flag("read-only", "editable"),
         Field::Level => format!("level {}", c.to),
+        Field::Sort => match c.to.as_str() {
+            Some(d) => format!("sort={}", crate::snapshot::safe::token(d)),
+            None => "unsorted".into(),
+        },
         Field::Order => match c.to.as_str() {
             Some(r) if r != "child" => format!("{r}s reordered"),
             _ => "content reordered".into(),
@@ -329,13 +333,20 @@ fn focused_before(r: &Run) -> Option<usize> {
 /// The summary's lead: the verb, with the acted element's new state or value when it changed
 /// (`Set combobox "State" s1e3: value "Alabama".`); nothing when no action ran.
 fn lead(r: &Run, target: Option<usize>) -> Vec<String> {
-    let own: Vec<String> = r
-        .diff
-        .changed
-        .iter()
-        .filter(|c| Some(c.after) == target && c.field != Field::Text)
-        .map(word)
-        .collect();
+    // its states and value; its own text only when nothing else of it changed (a slider's
+    // label that shows its value says what the value does)
+    let mine = |text: bool| -> Vec<String> {
+        r.diff
+            .changed
+            .iter()
+            .filter(|c| Some(c.after) == target && (c.field == Field::Text) == text)
+            .map(word)
+            .collect()
+    };
+    let mut own = mine(false);
+    if own.is_empty() {
+        own = mine(true);
+    }
     match (r.verb, target) {
         (Some(v), Some(t)) if !own.is_empty() => {
             vec![format!(
@@ -486,10 +497,11 @@ fn rest(r: &Run, target: Option<usize>) -> Vec<String> {
                     .is_some_and(|to| t.contains(to.trim_matches('.')))
             })
     };
+    // the acted element's changes are the lead's
     let others = by_element(
         d.changed
             .iter()
-            .filter(|c| Some(c.after) != target || c.field == Field::Text)
+            .filter(|c| r.verb.is_none() || Some(c.after) != target)
             .filter(|c| !announced_text(c)),
     );
     let mut out = Vec::new();

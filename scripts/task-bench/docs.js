@@ -16,7 +16,7 @@ const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g
 const SECTIONS = ['Get started', 'Foundations', 'Components', 'Patterns', 'Content style', 'Changelog'];
 // Every pattern in the sidebar; the ones with a page here link to it, the rest to the site.
 const ALL_PATTERNS = ['Accordion', 'Alert', 'Alert dialog', 'Breadcrumb', 'Button', 'Carousel', 'Checkbox',
-  'Combobox', 'Date picker', 'Dialog', 'Disclosure', 'Feed', 'Grid', 'Link', 'Listbox', 'Menu button',
+  'Combobox', 'Date combobox', 'Date picker', 'Dialog', 'Disclosure', 'Feed', 'Grid', 'Link', 'Listbox', 'Menu button',
   'Menubar', 'Meter', 'Radio group', 'Select', 'Slider', 'Spinbutton', 'Switch', 'Table', 'Tabs',
   'Toolbar', 'Tooltip', 'Treeview', 'Window splitter'];
 
@@ -1009,19 +1009,11 @@ pattern({
   related: ['Dialog', 'Alert'],
 });
 
-// 10. date picker dialog
-pattern({
-  name: 'Date picker',
-  file: 'docs-date-picker.html',
-  lede: 'A text field for a date with a button that opens a calendar in a dialog. Type the date, or pick it from the calendar.',
-  about: [
-    'The date picker is a text field that accepts a typed date, and a button beside it that opens a modal dialog with a month calendar. The calendar is a grid: the arrow keys move by day and by week, Page Up and Page Down by month.',
-    'Picking a date in the calendar writes it into the field, closes the dialog and returns focus to the button, whose name then includes the chosen date.',
-  ],
-  use: ['People pick a date that is near today (an appointment, a delivery day), where seeing the week helps.', 'For dates people know by heart, such as a date of birth, use three text fields instead.', 'Always let people type the date as well.'],
-  anatomy: ['Label and format hint', 'Date field', 'Button that opens the calendar', 'Dialog with the month and year as its title', 'Previous and next month and year buttons', 'Calendar grid of days', 'Cancel and OK buttons'],
-  exampleIntro: 'Choose a day for your bike service: open the calendar and pick a date in May 2026.',
-  example: {
+// The date picker's example: a text field and a button that opens a calendar dialog; as a
+// combobox (APG "date picker combobox") the field itself has the role combobox and Down Arrow
+// opens the calendar.
+function datePickerExample(combobox) {
+  return {
     title: 'appointment date',
     css: `
   #dp-dialog { border: 1px solid #57606a; background: #fff; padding: 1em; width: 22em; margin-top: .5em; }
@@ -1034,8 +1026,8 @@ pattern({
     html: `      <p>Bike services take a morning. Drop your bike off between 8am and 9am on the day.</p>
       <label for="dp-input">Service date</label>
       <span id="dp-hint">(mm/dd/yyyy)</span>
-      <input type="text" id="dp-input" aria-describedby="dp-hint" placeholder="mm/dd/yyyy">
-      <button type="button" id="dp-button" aria-label="Choose date">&#128197;</button>
+      <input type="text" id="dp-input"${combobox ? ' role="combobox" aria-haspopup="dialog" aria-expanded="false" aria-controls="dp-dialog" aria-autocomplete="none"' : ''} aria-describedby="dp-hint" placeholder="mm/dd/yyyy">
+      <button type="button" id="dp-button"${combobox ? ' tabindex="-1"' : ''} aria-label="Choose date">&#128197;</button>
       <div id="dp-dialog" role="dialog" aria-modal="true" aria-labelledby="dp-month" hidden>
         <div class="head">
           <button type="button" id="dp-prev-year" aria-label="Previous year">&laquo;</button>
@@ -1103,26 +1095,37 @@ pattern({
     Array.prototype.forEach.call(days.querySelectorAll('td[tabindex="0"]'), function (c) { c.tabIndex = -1; });
     var c = cellOf(d); c.tabIndex = 0; c.focus();
   }
+  var COMBOBOX = ${combobox};
+  function expanded(on) { if (COMBOBOX) input.setAttribute('aria-expanded', String(on)); }
+  function label(d) {
+    button.setAttribute('aria-label', d ? 'Change date, ' + DAYS[d.getUTCDay()] + ' ' + MONTHS[d.getUTCMonth()] + ' ' + d.getUTCDate() + ', ' + d.getUTCFullYear() : 'Choose date');
+  }
   function open() {
     selected = parse(input.value);
     focusDay = selected || TODAY;
     render();
-    dialog.hidden = false;
+    dialog.hidden = false; expanded(true);
     cellOf(focusDay).focus();
   }
-  function close() { dialog.hidden = true; button.focus(); }
+  function close(focusTo) { dialog.hidden = true; expanded(false); (focusTo || (COMBOBOX ? input : button)).focus(); }
   function pick(d) {
     selected = d;
     input.value = fmt(d);
-    button.setAttribute('aria-label', 'Change date, ' + DAYS[d.getUTCDay()] + ' ' + MONTHS[d.getUTCMonth()] + ' ' + d.getUTCDate() + ', ' + d.getUTCFullYear());
+    label(d);
     close();
   }
+  // a typed date counts as soon as it is a whole one
+  input.addEventListener('input', function () { var d = parse(input.value); if (d) { selected = d; label(d); } });
+  input.addEventListener('change', function () { var d = parse(input.value); if (d) input.value = fmt(d); label(d); });
+  input.addEventListener('keydown', function (e) {
+    if (COMBOBOX && e.key === 'ArrowDown') { e.preventDefault(); open(); }
+  });
   button.addEventListener('click', function () { if (dialog.hidden) open(); else close(); });
   document.getElementById('dp-prev').addEventListener('click', function () { focusDay = addMonths(focusDay, -1); render(); });
   document.getElementById('dp-next').addEventListener('click', function () { focusDay = addMonths(focusDay, 1); render(); });
   document.getElementById('dp-prev-year').addEventListener('click', function () { focusDay = addMonths(focusDay, -12); render(); });
   document.getElementById('dp-next-year').addEventListener('click', function () { focusDay = addMonths(focusDay, 12); render(); });
-  document.getElementById('dp-cancel').addEventListener('click', close);
+  document.getElementById('dp-cancel').addEventListener('click', function () { close(); });
   document.getElementById('dp-ok').addEventListener('click', function () { pick(focusDay); });
   days.addEventListener('click', function (e) {
     var td = e.target.closest('td[data-date]');
@@ -1143,10 +1146,25 @@ pattern({
   });
   dialog.addEventListener('keydown', function (e) { if (e.key === 'Escape') { e.preventDefault(); close(); } });
   document.addEventListener('mouseup', function (e) {
-    if (!dialog.hidden && !dialog.contains(e.target) && !button.contains(e.target)) dialog.hidden = true;
+    if (!dialog.hidden && !dialog.contains(e.target) && !button.contains(e.target)) { dialog.hidden = true; expanded(false); }
   });
 })();`,
-  },
+  };
+}
+
+// 10. date picker dialog
+pattern({
+  name: 'Date picker',
+  file: 'docs-date-picker.html',
+  lede: 'A text field for a date with a button that opens a calendar in a dialog. Type the date, or pick it from the calendar.',
+  about: [
+    'The date picker is a text field that accepts a typed date, and a button beside it that opens a modal dialog with a month calendar. The calendar is a grid: the arrow keys move by day and by week, Page Up and Page Down by month.',
+    'Picking a date in the calendar writes it into the field, closes the dialog and returns focus to the button, whose name then includes the chosen date.',
+  ],
+  use: ['People pick a date that is near today (an appointment, a delivery day), where seeing the week helps.', 'For dates people know by heart, such as a date of birth, use three text fields instead.', 'Always let people type the date as well.'],
+  anatomy: ['Label and format hint', 'Date field', 'Button that opens the calendar', 'Dialog with the month and year as its title', 'Previous and next month and year buttons', 'Calendar grid of days', 'Cancel and OK buttons'],
+  exampleIntro: 'Choose a day for your bike service: open the calendar and pick a date in May 2026.',
+  example: datePickerExample(false),
   keys: [['Enter, Space', 'On the Choose date button: opens the calendar with focus on the chosen date, or on today. On a day: picks it and closes the calendar.'],
     ['Arrow keys', 'In the calendar: moves by one day (left, right) or one week (up, down).'], ['Page Up, Page Down', 'Shows the previous or next month; with Shift, the previous or next year.'],
     ['Home, End', 'Moves to the first or last day of the week.'], ['Escape', 'Closes the calendar without picking a date.']],
@@ -1154,6 +1172,26 @@ pattern({
     ['grid', '<code>table</code>', 'The days of the month.'], ['aria-selected="true"', '<code>td</code>', 'The chosen date.'],
     ['aria-label', '<code>button</code>', '"Choose date", or "Change date, " and the chosen date.']],
   related: ['Dialog', 'Combobox', 'Spinbutton'],
+});
+
+// 10b. date picker combobox
+pattern({
+  name: 'Date combobox',
+  file: 'docs-date-combobox.html',
+  lede: 'A combobox for a date: type it, or open a calendar dialog from the field with Down Arrow or the calendar button.',
+  about: [
+    'The date combobox is a variant of the <a href="docs-date-picker.html">date picker</a> in which the text field itself is a combobox whose popup is a dialog. Typing a whole date sets it; Down Arrow opens the calendar on that date.',
+    'The calendar button is not in the Tab sequence: keyboard users open the calendar from the field.',
+  ],
+  use: ['A date field in a dense form, where one Tab stop per field matters.', 'People often know the date and type it, and sometimes want to see the calendar.', 'Say the format next to the field.'],
+  anatomy: ['Label and format hint', 'Combobox with <code>aria-haspopup="dialog"</code>', 'Calendar button', 'Calendar dialog'],
+  exampleIntro: 'Choose a day for your bike service: type the date, or open the calendar.',
+  example: datePickerExample(true),
+  keys: [['Down Arrow', 'In the field: opens the calendar on the typed date, or on today.'], ['Characters', 'Type the date as mm/dd/yyyy; a whole date is taken at once.'],
+    ['Arrow keys, Page Up, Page Down', 'In the calendar: as in the date picker.'], ['Enter, Space', 'In the calendar: picks the date and closes it.'], ['Escape', 'Closes the calendar.']],
+  roles: [['combobox', '<code>input</code>', 'The date field.'], ['aria-haspopup="dialog"', '<code>input</code>', 'Its popup is a dialog.'],
+    ['aria-expanded', '<code>input</code>', 'Whether the calendar is open.'], ['dialog, grid', '<code>div</code>, <code>table</code>', 'The calendar, as in the date picker.']],
+  related: ['Date picker', 'Combobox', 'Dialog'],
 });
 
 // 11. disclosure (FAQ)

@@ -454,7 +454,7 @@ const DOCS = [
         named: ['You have 1 saved delivery address.', 'Ada Lovelace, 12 Quay Street'],
       },
     ],
-    asLook: (a) => AS.find(a, 'saved delivery address'),
+    asLook: (a) => AS.find(a, 'Ada Lovelace'),
   }),
   widgetTask({
     id: 'alert-dialog',
@@ -481,6 +481,16 @@ const DOCS = [
       { role: 'gridcell', name: /20/, find: '20', pw: 'click', as: 'click', named: ['05/20/2026'] },
     ],
     asLook: (a) => AS.find(a, 'Service date', 'textbox'),
+  }),
+  widgetTask({
+    id: 'date-combobox',
+    title: 'date picker combobox: set the date to 05/20/2026',
+    page: 'html/tasks/docs-date-combobox.html',
+    widget: ['#example'],
+    facts: [valueRe('Service date', '05/20/2026')],
+    find: ['Service date', 'combobox'],
+    steps: [{ role: 'combobox', name: 'Service date', pw: { type: '05/20/2026' }, as: { set: '05/20/2026' }, named: ['value "05/20/2026"'] }],
+    asLook: (a) => AS.find(a, 'Service date', 'combobox'),
   }),
   widgetTask({
     id: 'disclosure',

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# The task-cost bench (SPEC 8, README "Task cost"): five multi-step tasks on the fixture pages
-# of fixtures/html/tasks/, each run through `ariasnap mcp` and through Playwright MCP, spoken to
-# the same way by the official MCP SDK's client over stdio. Prints a markdown table (calls,
-# reply bytes, tools/list bytes, total, ratio, facts inline) and writes the figures and every
-# reply to target/task-bench/.
+# The task-cost bench (SPEC 8, README "Task cost"): 27 tasks on the fixture pages of
+# fixtures/html/tasks/ (a shop, a handbook of WAI-ARIA APG patterns, two long shop pages), each
+# run through `ariasnap mcp` and through Playwright MCP, spoken to the same way by the official
+# MCP SDK's client over stdio. Prints a markdown table (calls, reply bytes, tools/list bytes,
+# total, ratio, facts inline, and for ariasnap's actions: change named, entries outside the
+# widget) and writes the figures and every reply to target/task-bench/.
 #
 #   bash scripts/task-bench.sh                    # all tasks, both tools
 #   bash scripts/task-bench.sh --tasks coupon     # any option of scripts/task-bench/bench.js
+#
+# With an ariasnap binary built elsewhere, skip this script's cargo build: install the two
+# packages as below, then run bench.js itself (--ariasnap PATH --modules DIR --chromium PATH).
 #
 # Idempotent: builds ariasnap in release when needed (cargo's own check), installs the pinned
 # @playwright/mcp and @modelcontextprotocol/sdk with npm into ~/.cache/ariasnap/task-bench once

@@ -65,14 +65,155 @@ const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The ref of the first line `- ROLE "NAME..."` in text (name: a string matched as a prefix
  * of the quoted name, or a RegExp matched against the quoted name), or null. */
 function refOf(text, role, name) {
-  const nameRe = name instanceof RegExp ? name.source : `${escapeRe(JSON.stringify(name).slice(1, -1))}[^"]*`;
+  // a leading icon glyph (arrows, shapes, dingbats, an icon font's private-use character) is
+  // passed over, as an agent would: a name that carries one is still reported by the facts
+  const nameRe = `${GLYPH}(?:${name instanceof RegExp ? name.source : `${escapeRe(JSON.stringify(name).slice(1, -1))}[^"]*`})`;
   const re = new RegExp(`^\\s*- ${escapeRe(role)} "(?:${nameRe})"[^\\n]*?\\[ref=([a-z0-9]+)\\]`, 'm');
   const m = re.exec(text);
   if (m) return m[1];
   // ariasnap's search matches: {"ref":"s1e2","role":"textbox","name":"Promo code",...}
   const js = new RegExp(`"ref":"([a-z0-9]+)","role":"${escapeRe(role)}","name":"(?:${nameRe})"`);
   const j = js.exec(text);
-  return j ? j[1] : null;
+  if (j) return j[1];
+  // ariasnap's changes summary: `Added region "Billing" (textbox "City" s3e24, ...)`
+  const sum = new RegExp(`(?:^|[\\s(,;:])${escapeRe(role)} "(?:${nameRe})" (${ARIASNAP_REF})\\b`, 'm');
+  const k = sum.exec(text);
+  return k ? k[1] : null;
+}
+
+const ARIASNAP_REF = '(?:f\\d+)?s\\d+e\\d+';
+const GLYPH = '(?:[\\u2190-\\u2bff\\ue000-\\uf8ff]\\s*)?';
+
+/** The ref of the innermost `- CONTAINER` line (default region) above the first line
+ * `- ROLE "NAME..."` of a snapshot-shaped text (Playwright's snapshots and browser_find
+ * matches print ancestors with their refs), or null. */
+function containerRef(text, role, name, container = 'region') {
+  const lines = text.split('\n');
+  const nameRe = name instanceof RegExp ? name.source : `${escapeRe(JSON.stringify(name).slice(1, -1))}[^"]*`;
+  const target = new RegExp(`^(\\s*)- ${escapeRe(role)} "(?:${nameRe})"`);
+  const i = lines.findIndex((l) => target.test(l));
+  if (i < 0) return null;
+  let indent = target.exec(lines[i])[1].length;
+  for (let j = i - 1; j >= 0; j--) {
+    const m = /^(\s*)- (\S+)(.*)$/.exec(lines[j]);
+    if (!m || m[1].length >= indent) continue;
+    indent = m[1].length;
+    const ref = /\[ref=([a-z0-9]+)\]/.exec(m[3]);
+    if (m[2] === container && ref) return ref[1];
+  }
+  return null;
+}
+
+/** A regular expression for `ROLE "NAME"` in STATE, in either tool's notation: Playwright's
+ * `- checkbox "Sprouts" [checked] [ref=e9]`, ariasnap's snapshot line
+ * `- checkbox "Sprouts" [checked] [ref=s1e9]` and its summary `checkbox "Sprouts" s1e9: checked`.
+ * The state must follow the name (not somewhere later in a one-line summary); `checked` does
+ * not match `checked=mixed`. */
+function stateRe(role, name, state) {
+  const n = escapeRe(JSON.stringify(name).slice(1, -1));
+  return new RegExp(`${escapeRe(role)} "${n}"(?: \\[(?!${state}\\b)[^\\]]*\\])*(?: ${ARIASNAP_REF})?:? \\[?${state}\\b(?!=)`);
+}
+
+/** A regular expression for a field NAME holding VALUE: Playwright's
+ * `- textbox "City" [ref=e5]: Porto`, ariasnap's `textbox "City" s3e24: value "Porto"`. */
+function valueRe(name, value) {
+  // Playwright puts a field's value on a child line when the field has a placeholder:
+  // `- textbox "Date" [ref=e5]:` / `  - /placeholder: mm/dd/yyyy` / `  - text: 05/20/2026`
+  const n = escapeRe(JSON.stringify(name).slice(1, -1));
+  return new RegExp(`"${n}"(?:[^"\\n]*|[^\\n]*(?:\\n\\s+- /[^\\n]*)*\\n\\s+- text: )"?${escapeRe(value)}`);
+}
+
+/** Whether a fact (a string: included; a RegExp: matched; {name, test}: test(text)) holds in text. */
+function factIn(text, fact) {
+  if (typeof fact === 'string') return text.includes(fact);
+  if (fact instanceof RegExp) return fact.test(text);
+  return !!fact.test(text);
+}
+
+/** How a fact is shown in results: the string, the RegExp's source, or its name. */
+function factLabel(fact) {
+  if (typeof fact === 'string') return fact;
+  if (fact instanceof RegExp) return `/${fact.source}/`;
+  return fact.name;
+}
+
+// ---- the widget oracle (not counted): which JSON `changes` entries of an ariasnap action are
+// about elements outside the widget acted on. The widget is one or more CSS selectors; its
+// contents come from uncounted `browser_snapshot` calls (root: the selector, JSON) before and
+// after the action.
+
+/** An index of a widget's snapshot trees: refs, role+name pairs, and each node's text (its
+ * name and all text under it, spaces collapsed). */
+function widgetIndex(trees) {
+  const idx = { refs: new Set(), pairs: new Set(), nodes: [] };
+  const norm = (s) => s.replace(/\s+/g, ' ').trim();
+  const walk = (n) => {
+    if (typeof n === 'string') return n;
+    const parts = [n.name || ''];
+    for (const c of n.children || []) parts.push(walk(c));
+    const text = norm(parts.join(' '));
+    if (n.role !== 'document') {
+      if (n.ref) idx.refs.add(n.ref);
+      idx.pairs.add(`${n.role}\u0000${n.name || ''}`);
+      idx.nodes.push({ role: n.role, name: n.name || '', text });
+    }
+    return text;
+  };
+  for (const t of trees) if (t) walk(t);
+  return idx;
+}
+
+/** Merges indexes (before and after an action). */
+function mergeIndex(...xs) {
+  const m = { refs: new Set(), pairs: new Set(), nodes: [] };
+  for (const x of xs) {
+    if (!x) continue;
+    x.refs.forEach((r) => m.refs.add(r));
+    x.pairs.forEach((p) => m.pairs.add(p));
+    m.nodes.push(...x.nodes);
+  }
+  return m;
+}
+
+/** Whether one `changes` entry is about the widget: its ref is one of the widget's; or it has
+ * no ref and its role and name are a widget node's (a nameless one also by its text, or by
+ * its controls' refs). A changed name counts under its old or new name. */
+function entryInside(e, idx) {
+  if (e.ref) return idx.refs.has(e.ref);
+  const names = [e.name || ''];
+  if (e.field === 'name') names.push(e.from || '', e.to || '');
+  const norm = (s) => String(s).replace(/\s+/g, ' ').replace(/(\.\.\.|\u2026)$/, '').trim();
+  for (const name of names) {
+    if (!idx.pairs.has(`${e.role}\u0000${name}`)) continue;
+    if (name) return true;
+    if (e.text) {
+      // the entry's text leaves out its controls' names: every word of it in a node's text
+      const words = norm(e.text).split(' ');
+      if (idx.nodes.some((n) => n.role === e.role && n.name === '' && words.every((w) => n.text.split(' ').includes(w)))) return true;
+    } else if (e.controls && e.controls.length) {
+      if (e.controls.every((c) => c.ref && idx.refs.has(c.ref))) return true;
+    } else return true; // a bare nameless entry of a role the widget has: no way to tell, counted inside
+  }
+  return false;
+}
+
+/** The entries of a `changes` object (added, removed, changed) outside the widget. */
+function outsideEntries(changes, idx) {
+  if (!changes) return [];
+  const out = [];
+  for (const kind of ['added', 'removed', 'changed']) {
+    for (const e of changes[kind] || []) {
+      if (!entryInside(e, idx)) {
+        out.push({ kind, role: e.role, name: e.name, ...(e.ref ? { ref: e.ref } : {}), ...(e.field ? { field: e.field } : {}) });
+      }
+    }
+  }
+  return out;
+}
+
+/** Which of the words naming a change (strings or RegExps) are missing from a reply text. */
+function missingWords(text, words) {
+  return (words || []).filter((w) => !(w instanceof RegExp ? w.test(text) : text.includes(w))).map(factLabel);
 }
 
 // ---- the two MCP servers
@@ -162,8 +303,50 @@ class Agent {
       structuredBytes: result.structuredContent ? utf8(JSON.stringify(result.structuredContent)) : 0,
       isError: !!result.isError,
       text,
+      structured: result.structuredContent || null,
     });
     return text;
+  }
+
+  /** An action the bench checks (ariasnap only; a plain call for Playwright): check.named,
+   * the words (strings or RegExps) that name the change that matters, must be in the reply's
+   * text (MCP) and in its changes.summary (what the CLI prints, read from structuredContent);
+   * check.widget (CSS selectors, default the task's) scopes the oracle that finds the JSON
+   * `changes` entries outside the widget. The oracle's snapshots are not counted. */
+  async act(name, args, check = {}) {
+    if (this.tool !== 'ariasnap') return this.call(name, args);
+    const widget = check.widget || this.opts.widget;
+    const oracle = widget && !this.opts.noOracle;
+    const before = oracle ? await this.widgetIndex(widget) : null;
+    const text = await this.call(name, args);
+    const rec = this.calls[this.calls.length - 1];
+    const changes = rec.structured && rec.structured.changes;
+    rec.check = {
+      named: check.named || [],
+      missing: missingWords(text, check.named),
+      cliMissing: changes ? missingWords(changes.summary || '', check.named) : null,
+      changes: changes || null,
+    };
+    if (oracle) {
+      const after = await this.widgetIndex(widget);
+      rec.check.outside = outsideEntries(changes, mergeIndex(before, after));
+    }
+    return text;
+  }
+
+  /** The widget's index now: an uncounted JSON snapshot of each selector (none when it matches
+   * nothing or is hidden). */
+  async widgetIndex(selectors) {
+    const trees = [];
+    for (const root of selectors) {
+      let r;
+      try {
+        r = await this.client.callTool({ name: 'browser_snapshot', arguments: { root, format: 'json', budget: 1000000, noCache: true } }, undefined, { timeout: 90000 });
+      } catch (_) { continue; }
+      const step = r.structuredContent && r.structuredContent.steps && r.structuredContent.steps[0];
+      if (!r.isError && step && step.output) trees.push(step.output);
+    }
+    return widgetIndex(trees);
   }
 
   /** Every reply's text so far. */
@@ -181,4 +364,7 @@ class Agent {
   }
 }
 
-module.exports = { serve, utf8, textOf, contentBytes, refOf, Agent, CHROMIUM_ARGS, ROOT };
+module.exports = {
+  serve, utf8, textOf, contentBytes, refOf, containerRef, stateRe, valueRe, factIn, factLabel,
+  widgetIndex, mergeIndex, entryInside, outsideEntries, missingWords, Agent, CHROMIUM_ARGS, ROOT,
+};

@@ -10,6 +10,8 @@
 const fs = require('fs');
 const path = require('path');
 
+const { PATTERNS, docsPage } = require('./docs');
+
 const OUT = path.join(__dirname, '..', '..', 'fixtures', 'html', 'tasks');
 
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -60,7 +62,7 @@ const CSS = `
   dialog table td { padding: 0; }
 `;
 
-function shell({ title, crumbs, main, aside = '', script = '' }) {
+function shell({ title, crumbs, main, aside = '', script = '', css = '' }) {
   const crumbLinks = crumbs.map((c, i) => (i === crumbs.length - 1
     ? `<li aria-current="page">${esc(c)}</li>`
     : `<li><a href="/${i === 0 ? '' : slug(c)}">${esc(c)}</a></li>`)).join('\n        ');
@@ -76,7 +78,7 @@ function shell({ title, crumbs, main, aside = '', script = '' }) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)} | Northwind Outfitters</title>
-<style>${CSS}</style>
+<style>${CSS}${css}</style>
 </head>
 <body>
 <div class="strip cookies" role="region" aria-label="Cookie consent" id="cookies">
@@ -580,6 +582,88 @@ function sizeGuide() {
   return shell({ title: 'Size guide', crumbs: ['Home', 'Help', 'Size guide'], main });
 }
 
+// ---- 6. long pages: a target far below the fold, under a sticky header (as many shops have)
+const STICKY = `
+  header { position: sticky; top: 0; z-index: 5; background: #fff; }`;
+const card = (p) => `      <li class="card">
+        <img src="/img/${slug(p.name)}.jpg" alt="${esc(p.name)}">
+        <p class="brand">${esc(p.brand)}</p>
+        <h2><a href="/p/${slug(p.name)}">${esc(p.name)}</a></h2>
+        <p>${p.rating} out of 5 stars (${p.reviews} reviews)</p>
+        <p class="price">${money(p.price)}</p>
+        <button type="button">Add to basket</button>
+      </li>`;
+
+// 6a. bestsellers: 120 products, then the returns policy button that opens an alert
+function bestsellers() {
+  seed = 777;
+  const list = products(120);
+  const main = `    <h1>Bestsellers</h1>
+    <p>Our 120 most-bought backpacks and bags this season, updated every Monday.</p>
+    <ul class="cards">
+${list.map(card).join('\n')}
+    </ul>
+    <section id="returns" aria-labelledby="returns-h">
+      <h2 id="returns-h">Delivery and returns</h2>
+      <p>Free standard delivery on orders over $50. Express delivery $6.95, next day $12.95.</p>
+      <button type="button" onclick="alert('Returns are accepted within 30 days of delivery.')">Returns policy</button>
+    </section>`;
+  return shell({ title: 'Bestsellers', crumbs: ['Home', 'Bestsellers'], main, css: STICKY });
+}
+
+// 6b. tents: 100 of 137 products shown, "Load more tents" adds the next 20 (the product
+// service answers after 250 ms)
+function tents() {
+  seed = 9191;
+  const TENT_KINDS = ['Backpacking Tent', 'Dome Tent', 'Tunnel Tent', 'Family Tent', 'Ultralight Tent', 'Pop-up Tent', 'Bivvy Shelter', 'Tarp Shelter'];
+  const TENT_MODELS = ['Corrie', 'Skye', 'Harris', 'Mull', 'Arran', 'Lewis', 'Islay', 'Jura', 'Tiree', 'Coll', 'Eigg', 'Rum', 'Barra', 'Uist', 'Staffa', 'Iona', 'Lismore', 'Kerrera'];
+  const out = [];
+  const seen = new Set();
+  while (out.length < 137) {
+    const name = `${TENT_MODELS[Math.floor(rnd() * TENT_MODELS.length)]} ${1 + Math.floor(rnd() * 6)}-person ${TENT_KINDS[Math.floor(rnd() * TENT_KINDS.length)]}`;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    out.push({ name, brand: BRANDS[Math.floor(rnd() * BRANDS.length)], price: 60 + Math.floor(rnd() * 500) + 0.99,
+      rating: (3.4 + rnd() * 1.6).toFixed(1), reviews: Math.floor(rnd() * 600) });
+  }
+  const shown = 100;
+  const main = `    <h1>Tents</h1>
+    <p>Backpacking, family and ultralight tents from the brands we trust in the hills.</p>
+    <section id="results" aria-label="Results">
+      <ul class="cards" id="tent-list">
+${out.slice(0, shown).map(card).join('\n')}
+      </ul>
+      <p id="tent-count" aria-live="polite">Showing ${shown} of ${out.length} tents</p>
+      <button type="button" id="more">Load more tents</button>
+    </section>`;
+  const script = `(function () {
+  var MORE = ${JSON.stringify(out.slice(shown).map((p) => [p.name, p.brand, p.rating, p.reviews, money(p.price), slug(p.name)]))};
+  var list = document.getElementById('tent-list');
+  var count = document.getElementById('tent-count');
+  var btn = document.getElementById('more');
+  var shown = ${shown}, total = ${out.length};
+  btn.addEventListener('click', function () {
+    btn.disabled = true; btn.textContent = 'Loading...';
+    setTimeout(function () {
+      MORE.splice(0, 20).forEach(function (p) {
+        var li = document.createElement('li'); li.className = 'card';
+        li.innerHTML = '<img src="/img/' + p[5] + '.jpg" alt=""><p class="brand"></p><h2><a href="/p/' + p[5] + '"></a></h2><p>' + p[2] + ' out of 5 stars (' + p[3] + ' reviews)</p><p class="price">' + p[4] + '</p><button type="button">Add to basket</button>';
+        li.querySelector('img').alt = p[0];
+        li.querySelector('.brand').textContent = p[1];
+        li.querySelector('a').textContent = p[0];
+        list.appendChild(li);
+        shown += 1;
+      });
+      count.textContent = 'Showing ' + shown + ' of ' + total + ' tents';
+      btn.textContent = 'Load more tents';
+      btn.disabled = false;
+      if (!MORE.length) btn.hidden = true;
+    }, 250);
+  });
+})();`;
+  return { html: shell({ title: 'Tents', crumbs: ['Home', 'Camping', 'Tents'], main, script, css: STICKY }), list: out };
+}
+
 fs.mkdirSync(OUT, { recursive: true });
 const cat = catalogue();
 const files = {
@@ -590,6 +674,10 @@ const files = {
   'booking.html': booking(),
   'product.html': product(),
   'size-guide.html': sizeGuide(),
+  'bestsellers.html': bestsellers(),
 };
+const tentPage = tents();
+files['tents.html'] = tentPage.html;
+for (const p of PATTERNS) files[p.file] = docsPage(p);
 for (const [name, html] of Object.entries(files)) fs.writeFileSync(path.join(OUT, name), html);
-process.stderr.write(`wrote ${Object.keys(files).length} pages to ${path.relative(process.cwd(), OUT)} (catalogue item 130: ${cat.list[129].name}, ${money(cat.list[129].price)})\n`);
+process.stderr.write(`wrote ${Object.keys(files).length} pages to ${path.relative(process.cwd(), OUT)} (catalogue item 130: ${cat.list[129].name}, ${money(cat.list[129].price)}; tent 101: ${tentPage.list[100].name})\n`);

@@ -292,12 +292,10 @@ pub async fn startup_timers(page: &Page, horizon: u64) -> Option<u64> {
     if !page.isolated() {
         return None;
     }
-    let f = format!(
-        "function(h){{ var f = window[Symbol.for('ariasnap.timers')]; \
-         return typeof f === 'function' ? f(h) : -1; }}"
-    );
+    let f = "function(h){ var f = window[Symbol.for('ariasnap.timers')]; \
+         return typeof f === 'function' ? f(h) : -1; }";
     let v = page
-        .call_main_world(&f, vec![bidi::LocalValue::Number(horizon as f64)])
+        .call_main_world(f, vec![bidi::LocalValue::Number(horizon as f64)])
         .await
         .ok()?;
     let ms = v.as_f64()?;

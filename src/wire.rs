@@ -164,6 +164,10 @@ pub struct WireStats {
     /// Tags of the closed-root hosts (read or not), a few distinct ones.
     #[serde(default)]
     pub closed_hosts: Vec<String>,
+    /// A walk for a diff (`ids`) walked content the page hid (inert, aria-hidden) only
+    /// around an open modal dialog.
+    #[serde(default)]
+    pub behind_modal: bool,
 }
 
 /// Page fingerprint (SPEC 3).

@@ -246,10 +246,58 @@ function pseudoTextUncached(el, which) {
   const c = cssValue(s, "content");
   if (!c || c === "none" || c === "normal") return "";
   if (cssValue(s, "display") === "none") return "";
-  // content: "text" (possibly with alt text after a slash) - keep quoted strings only.
-  const m = strReplace(c, re('^"((?:[^"\\\\]|\\\\.)*)".*$', "s"), "$1");
-  if (m === c) return "";
-  return strReplace(m, re("\\\\(.)", "g"), "$1");
+  return generatedText(c);
+}
+
+/**
+ * The text a computed `content` value gives to a name (accname 1.2 2F.ii; CSS Generated
+ * Content 3, `content: <content-list> [/ <string>+]`): its alternative text when it has one
+ * (the strings after `/`, joined; empty when they are: an icon marked as saying nothing),
+ * else its strings, joined. Other items (counters, attr(), quotes, images) give nothing here,
+ * as before. Computed values serialise strings double-quoted with `\` escapes.
+ */
+function generatedText(c) {
+  let main = "";
+  let alt = "";
+  let slash = false;
+  let i = 0;
+  const n = c.length;
+  while (i < n) {
+    const ch = c[i];
+    if (ch === '"' || ch === "'") {
+      let t = "";
+      i++;
+      while (i < n && c[i] !== ch) {
+        if (c[i] === "\\" && i + 1 < n) i++;
+        t += c[i];
+        i++;
+      }
+      i++;
+      if (slash) alt += t;
+      else main += t;
+    } else if (ch === "/") {
+      slash = true;
+      i++;
+    } else if (ch === "(") {
+      // a function's arguments (counter(), attr(), url()): skipped whole
+      let depth = 1;
+      i++;
+      while (i < n && depth > 0) {
+        if (c[i] === "(") depth++;
+        else if (c[i] === ")") depth--;
+        else if (c[i] === '"' || c[i] === "'") {
+          const q = c[i];
+          i++;
+          while (i < n && c[i] !== q) {
+            if (c[i] === "\\") i++;
+            i++;
+          }
+        }
+        i++;
+      }
+    } else i++;
+  }
+  return slash ? alt : main;
 }
 
 function isBlock(el) {

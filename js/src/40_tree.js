@@ -527,6 +527,11 @@ function newWalk(rootDoc, opts) {
     ariaNone: false,
     until: 0,
     limit: opts.limit > 0 ? opts.limit : 0,
+    // the open modal dialog, when the walk looks behind it (opts.behindModal: the diff of an
+    // action's changes): what the page hid from assistive technology only because the modal
+    // is open (inert, aria-hidden) is walked as if shown, and behindModal says so
+    modal: null,
+    behindModal: false,
   };
   if (!w.warm) {
     walksBegun++;
@@ -541,6 +546,34 @@ function newWalk(rootDoc, opts) {
   push(w.els, rootDoc);
   w.lastKid[0] = -1;
   return w;
+}
+
+/**
+ * The open modal dialog of a document: a shown element with aria-modal="true" (WAI-ARIA 1.2)
+ * or a dialog opened with showModal() (HTML `:modal`), or null.
+ */
+function openModal(doc) {
+  let list;
+  try {
+    list = docQuerySelectorAll(doc, '[aria-modal="true"], dialog[open]');
+  } catch (_) {
+    return null;
+  }
+  const n = nodeListLength(list);
+  for (let i = 0; i < n; i++) {
+    const el = nodeListItem(list, i);
+    if (localNameOf(el) === "dialog") {
+      let modal = false;
+      try {
+        modal = matches(el, ":modal");
+      } catch (_) {
+        modal = false;
+      }
+      if (!modal) continue;
+    }
+    if (!checkVisibility || checkVisibility(el)) return el;
+  }
+  return null;
 }
 
 /** Records a closed-root host's tag for the notes (the first five distinct, well-formed, capped). */
@@ -670,6 +703,7 @@ function startWalk(rootDoc, opts) {
     w.ariaNone = !opts.rootEl && !scopeHasAriaDisabled(rootDoc);
     spush(w, start, 0, w.frameBase << 8, getRootNode(start));
     w.focusedEl = deepActiveElement(rootDoc);
+    if (opts.behindModal) w.modal = openModal(rootDoc);
     w.vp = w.wantBoxes ? viewportOf(start) : null;
   }
   return w;
@@ -1138,7 +1172,13 @@ function visitElement(w, el, parentOut, ctx, scope) {
   const attrs = hasAttrs(el);
   // its local name, read once: the hidden check, its tag, role, name and states all need it
   const ln = localNameOf(el);
-  if (subtreeHiddenReason(el, style, attrs, ln)) return;
+  const hiddenBy = subtreeHiddenReason(el, style, attrs, ln);
+  if (hiddenBy) {
+    // a page makes itself inert (or aria-hidden) around a modal dialog: for the diff, the
+    // page behind is the page's, and one fact (ARIA 1.2 aria-modal; HTML inert)
+    if (!(w.modal && (hiddenBy === "inert" || hiddenBy === "aria-hidden") && !flatContains(el, w.modal))) return;
+    w.behindModal = true;
+  }
   const elScope = scope || getRootNode(el);
   // its shadow root, if any: its :host rules may style it (mayStyleIn), and the walk goes
   // into it (pushFlatChildren)
@@ -1501,6 +1541,7 @@ function finishWalk(w) {
     frames: w.frames,
     notes: w.notes,
     stats: { ms: $now() - w.t0, elements: w.elements, leftOut: w.leftOut, closedRead: w.closedRead,
-      closedUnread: w.closedUnread, closedPending: w.closedPending, closedTags: w.closedTags },
+      closedUnread: w.closedUnread, closedPending: w.closedPending, closedTags: w.closedTags,
+      behindModal: w.behindModal },
   };
 }

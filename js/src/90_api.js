@@ -338,6 +338,8 @@ function doSnapshot(opts) {
     containerRefs: !!opts.containerRefs,
     rootEl: rootRes.el,
     frame: opts.frame | 0,
+    // the diff of an action's changes (ids): what a modal dialog hides is still the page's
+    behindModal: !!opts.ids,
   });
   for (let i = 0; i < walked.frames.length; i++) {
     const f = walked.frames[i];
@@ -389,6 +391,7 @@ function doSnapshot(opts) {
       closed_unread: walked.stats.closedUnread,
       closed_pending: walked.stats.closedPending,
       closed_hosts: walked.stats.closedTags,
+      behind_modal: walked.stats.behindModal,
     },
     fingerprint: fp,
   };

@@ -422,7 +422,7 @@ const DOCS = [
       // Playwright finds the dialog by a field it knows it needs, then looks at the dialog
       // (cheaper than a look at the whole page, which its snapshot still shows behind the modal)
       {
-        role: 'button', name: 'Add delivery address', pw: 'click', as: 'click', named: ['Opened dialog', 'textbox "Full name"'],
+        role: 'button', name: 'Add delivery address', pw: 'click', as: 'click', named: ['dialog "Add delivery address"', 'textbox "Full name"'],
         pwLook: async (a) => {
           const dialog = containerRef(await PW.find(a, 'Full name'), 'textbox', 'Full name', 'dialog');
           if (dialog) await a.call('browser_snapshot', { target: dialog });
@@ -464,7 +464,7 @@ const DOCS = [
     facts: ['Draft discarded. Your trip notes are empty.'],
     find: ['Discard draft', 'button'],
     steps: [
-      { role: 'button', name: 'Discard draft', pw: 'click', pwLook: (a) => PW.find(a, 'Discard this draft?'), as: 'click', named: ['Opened alertdialog', 'Discard this draft?', 'button "Discard"'] },
+      { role: 'button', name: 'Discard draft', pw: 'click', pwLook: (a) => PW.find(a, 'Discard this draft?'), as: 'click', named: ['alertdialog', 'Discard this draft?', 'button "Discard"'] },
       { role: 'button', name: /Discard/, find: 'Discard', pw: 'click', as: 'click', named: ['Draft discarded'] },
     ],
     asLook: (a) => AS.find(a, 'Draft discarded'),
@@ -477,7 +477,7 @@ const DOCS = [
     facts: [valueRe('Service date', '05/20/2026')],
     find: ['Choose date', 'button'],
     steps: [
-      { role: 'button', name: 'Choose date', pw: 'click', as: 'click', named: ['Opened dialog', 'May 2026'] },
+      { role: 'button', name: 'Choose date', pw: 'click', as: 'click', named: ['Opened', 'May 2026'] },
       { role: 'gridcell', name: /20/, find: '20', pw: 'click', as: 'click', named: ['05/20/2026'] },
     ],
     asLook: (a) => AS.find(a, 'Service date', 'textbox'),

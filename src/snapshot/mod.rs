@@ -381,6 +381,7 @@ pub fn stitch_frame(main: &mut WireSnapshot, at: usize, child: WireSnapshot) {
     s.closed_read += c.closed_read;
     s.closed_unread += c.closed_unread;
     s.closed_pending += c.closed_pending;
+    s.behind_modal |= c.behind_modal;
     for t in c.closed_hosts {
         if s.closed_hosts.len() < 5 && !s.closed_hosts.contains(&t) {
             s.closed_hosts.push(t);

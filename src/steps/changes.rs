@@ -134,10 +134,18 @@ fn word(c: &Change) -> String {
 }
 
 /// Changes grouped by element, in document order: (after index, words).
-fn by_element<'c>(changes: impl Iterator<Item = &'c Change>) -> Vec<(usize, Vec<String>)> {
+fn by_element<'c>(
+    s: &Snapshot,
+    changes: impl Iterator<Item = &'c Change>,
+) -> Vec<(usize, Vec<String>)> {
     let mut out: Vec<(usize, Vec<String>)> = Vec::new();
     for c in changes {
-        let w = word(c);
+        let mut w = word(c);
+        if c.field == Field::Order
+            && let Some(first) = order_words(s, c)
+        {
+            w.push_str(&first);
+        }
         match out.iter_mut().find(|(i, _)| *i == c.after) {
             Some((_, ws)) => ws.push(w),
             None => out.push((c.after, vec![w])),
@@ -149,6 +157,43 @@ fn by_element<'c>(changes: impl Iterator<Item = &'c Change>) -> Vec<(usize, Vec<
 /// `label: words` of one element's changes (text changes name the element they are under).
 fn element_words(s: &Snapshot, i: usize, words: &[String]) -> String {
     format!("{} {}", labelled(&s.nodes[i]), words.join(", "))
+}
+
+/// The text of node i's subtree (names and text runs), white space collapsed, for naming
+/// a row by what it shows.
+fn shown_text(s: &Snapshot, i: usize) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    let mut stack = vec![i];
+    while let Some(j) = stack.pop() {
+        let n = &s.nodes[j];
+        if n.is_text() {
+            parts.push(n.value.as_deref().unwrap_or(""));
+        } else if !n.name.is_empty() {
+            parts.push(&n.name);
+            // a named node's content is its name
+            continue;
+        }
+        stack.extend(s.children[j].iter().rev());
+    }
+    squash(&parts.join(" "))
+}
+
+/// For a reorder: `rows reordered, first row "Gruttenhütte 2,500"` (the first child of that
+/// role now).
+fn order_words(s: &Snapshot, c: &Change) -> Option<String> {
+    let role = c.to.as_str()?;
+    let first = s.children[c.after]
+        .iter()
+        .copied()
+        .filter(|&k| s.nodes[k].role == role)
+        .find(|&k| {
+            !shown_text(s, k).is_empty()
+                && !s.children[k]
+                    .iter()
+                    .any(|&h| s.nodes[h].role == "columnheader")
+        })?;
+    let shown = shown_text(s, first);
+    Some(format!(", first {role} {}", quote(&cut(&shown, 60))))
 }
 
 /// A list of at most `max` items, then `+N`.
@@ -177,6 +222,21 @@ fn group_label(s: &Snapshot, g: &Group) -> String {
     }
 }
 
+/// A group with the start of the text it shows besides its name (`tabpanel "Getting there"
+/// s4e7: "The hut is reached..."`): what an agent opened a panel for.
+fn group_with_text(s: &Snapshot, g: &Group) -> String {
+    let n = &s.nodes[g.root];
+    let rest = g
+        .text
+        .strip_prefix(n.name.as_str())
+        .unwrap_or(&g.text)
+        .trim();
+    if n.name.is_empty() || rest.is_empty() {
+        return group_label(s, g);
+    }
+    format!("{}: {}", labelled(n), quote(&cut(rest, 100)))
+}
+
 /// The controls of a group a summary lists: not its root, and not the rows and items that
 /// hold other controls (a calendar's rows around its day buttons) when there are others.
 fn listed(s: &Snapshot, g: &Group) -> Vec<usize> {
@@ -192,19 +252,28 @@ fn listed(s: &Snapshot, g: &Group) -> Vec<usize> {
         .copied()
         .filter(|&c| !HOLDERS.contains(&s.nodes[c].role.as_str()) || s.children[c].is_empty())
         .collect();
-    if leaves.is_empty() { all } else { leaves }
+    let mut out = if leaves.is_empty() { all } else { leaves };
+    // nameless ones (a calendar's blank cells) after the named
+    out.sort_by_key(|&c| s.nodes[c].name.trim().is_empty());
+    out
 }
 
 /// `Opened dialog "X": "text"; field textbox "Street" s2e1 (focused); 4 controls: ...`
 fn opened(s: &Snapshot, g: &Group) -> (String, bool) {
     let root = &s.nodes[g.root];
-    let mut out = format!("Opened {}", labelled(root));
+    let dialog = DIALOGS.contains(&root.role.as_str());
+    // the page made itself inert around it: one word, not the page removed
+    let modal = if dialog && s.stats.behind_modal {
+        "modal "
+    } else {
+        ""
+    };
+    let mut out = format!("Opened {modal}{}", labelled(root));
     let text = g
         .text
         .strip_prefix(root.name.as_str())
         .unwrap_or(&g.text)
         .trim();
-    let dialog = DIALOGS.contains(&root.role.as_str());
     if dialog && !text.is_empty() {
         out.push_str(&format!(": {}", quote(&cut(text, 120))));
     }
@@ -461,19 +530,26 @@ fn added(a: &Snapshot, d: &PageDiff, announced: &[String]) -> Option<String> {
     others.sort_by_key(|g| group_in_view(a, g) != Some(true));
     let unnamed = others.iter().filter(|g| bare(a, g)).count();
     others.retain(|g| !bare(a, g));
+    // the first two in the viewport say the start of their text too
     let mut named: Vec<String> = others
         .iter()
-        .map(|g| {
+        .enumerate()
+        .map(|(k, g)| {
             let inner: Vec<String> = g
                 .controls
                 .iter()
                 .filter(|&&c| c != g.root)
                 .map(|&c| labelled(&a.nodes[c]))
                 .collect();
-            if inner.is_empty() {
-                group_label(a, g)
+            let label = if k < 2 && group_in_view(a, g) == Some(true) {
+                group_with_text(a, g)
             } else {
-                format!("{} ({})", group_label(a, g), list(&inner, 3))
+                group_label(a, g)
+            };
+            if inner.is_empty() {
+                label
+            } else {
+                format!("{label} ({})", list(&inner, 3))
             }
         })
         .collect();
@@ -499,6 +575,7 @@ fn rest(r: &Run, target: Option<usize>) -> Vec<String> {
     };
     // the acted element's changes are the lead's
     let others = by_element(
+        a,
         d.changed
             .iter()
             .filter(|c| r.verb.is_none() || Some(c.after) != target)
@@ -654,6 +731,48 @@ mod tests {
             ..run(&b, &b, &d, None, &e)
         };
         assert_eq!(report(&failed)["summary"], "");
+    }
+
+    #[test]
+    fn a_panel_that_came_says_its_text_and_a_sort_names_its_first_row() {
+        let b = ids(
+            snap(&[
+                (-1, "document", "", None, None),
+                (0, "tab", "Route", Some("s1e1"), None),
+                (0, "table", "Huts", None, None),
+                (2, "row", "", None, None),
+                (3, "cell", "Zeta", None, None),
+                (2, "row", "", None, None),
+                (5, "cell", "Alpha", None, None),
+            ]),
+            &[0, 1, 2, 3, 4, 5, 6],
+        );
+        let mut a = ids(
+            snap(&[
+                (-1, "document", "", None, None),
+                (0, "tab", "Route", Some("s1e1"), None),
+                (0, "tabpanel", "Route", None, None),
+                (2, "text", "", None, Some("Start at the farm, 2 hours.")),
+                (0, "table", "Huts", None, None),
+                (4, "row", "", None, None),
+                (5, "cell", "Alpha", None, None),
+                (4, "row", "", None, None),
+                (7, "cell", "Zeta", None, None),
+            ]),
+            &[0, 1, 9, 0, 2, 5, 6, 3, 4],
+        );
+        a.nodes[1].states.selected = true;
+        a.nodes[2].bbox = Some([0.0, 0.0, 100.0, 50.0]);
+        let d = diff::diff(&b, &a);
+        let e = Effects::default();
+        let s = report(&run(&b, &a, &d, Some("s1e1"), &e))["summary"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            s,
+            "Clicked tab \"Route\" s1e1: selected. Added tabpanel \"Route\": \"Start at the farm, 2 hours.\". Changed table \"Huts\" rows reordered, first row \"Alpha\"."
+        );
     }
 
     #[test]

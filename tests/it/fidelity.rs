@@ -153,6 +153,9 @@ const NAMES: &str = r#"- document "Names":
     - /url: /html/names/accname.html#
   - button "Delete" [ref=*]
   - paragraph: Cannot be undone
+  - button "How long do refunds take?" [ref=*]
+  - button "Favourite Fave" [ref=*]
+  - button "a-b" [ref=*]
 "#;
 const HIDDEN: &str = r#"# closed shadow roots: 1 read (closed-host)
 - document "Hiding techniques":

@@ -227,8 +227,9 @@ fn widget_states_lead_and_new_controls_come_with_refs(c: &Ctx) {
     assert!(entries(&r, "added").is_empty() && entries(&r, "removed").is_empty());
 }
 
-/// A modal dialog opens with its text and first field (focused); when it closes, the status
-/// region it hid shows its old text again: no announcement. Saving changes that text: one.
+/// A modal dialog opens with its text and first field (focused), and the page it makes inert
+/// behind it is one word ("modal"), not the page removed; when it closes, the status region
+/// it hid shows its old text again: no announcement. Saving changes that text: one.
 fn dialogs_open_with_their_text_and_old_text_is_no_news(c: &Ctx) {
     let t = c.snapshot(DOCS);
     let open = ref_of(&t, "button \"Add delivery address\"");
@@ -236,10 +237,17 @@ fn dialogs_open_with_their_text_and_old_text_is_no_news(c: &Ctx) {
     let s = summary(&r);
     assert!(
         s.starts_with(
-            "Clicked. Opened dialog \"Add delivery address\": \"Where should we deliver?\"; textbox \"Street\" "
+            "Clicked. Opened modal dialog \"Add delivery address\": \"Where should we deliver?\"; textbox \"Street\" "
         ),
         "{s}"
     );
+    // the inert page behind: no banner, navigation or main removed (only the status region
+    // the page really hid)
+    assert!(
+        !s.contains("banner") && !s.contains("main") && !s.contains("navigation"),
+        "{s}"
+    );
+    assert_eq!(entries(&r, "removed").len(), 1, "{r:#}");
     let focused = regex::Regex::new(r#"textbox "Street" s\d+e\d+ \(focused\)"#).unwrap();
     assert!(focused.is_match(&s), "{s}");
     let dialog = &entries(&r, "added")[0];
@@ -255,6 +263,11 @@ fn dialogs_open_with_their_text_and_old_text_is_no_news(c: &Ctx) {
     let r = act(c, &["click", &cancel]);
     let s = summary(&r);
     assert!(s.contains("Closed dialog \"Add delivery address\"."), "{s}");
+    assert_eq!(
+        entries(&r, "added").len(),
+        1,
+        "only the status region: {r:#}"
+    );
     assert!(!s.contains("Announced"), "old text announced again: {r:#}");
     assert!(r["steps"][0].get("effects").is_none(), "{r:#}");
     // once more, saving this time
@@ -275,8 +288,9 @@ fn dialogs_open_with_their_text_and_old_text_is_no_news(c: &Ctx) {
     );
 }
 
-/// New items are one entry each with their controls' refs; the count above them, one
-/// changed run cut to what changed; a button renamed by its click leads under its new name.
+/// New items are one entry each with their controls' refs (the first two in view with the
+/// start of their text); the count above them, one changed run cut to what changed; a button
+/// renamed by its click leads under its new name.
 fn new_items_and_changed_text_are_one_entry_each(c: &Ctx) {
     let t = c.ok(&[
         "snapshot",
@@ -295,7 +309,7 @@ fn new_items_and_changed_text_are_one_entry_each(c: &Ctx) {
     let s = summary(&r);
     assert!(
         s.starts_with(&format!(
-            "Clicked button \"Load more tents\" {more}: disabled. Added article \"Ridgeline 49 tent\" (button \"Add to cart\" {first})"
+            "Clicked button \"Load more tents\" {more}: disabled. Added article \"Ridgeline 49 tent\": \"Sleeps 2, 6.1 kg $472.00\" (button \"Add to cart\" {first})"
         )),
         "{s}"
     );

@@ -31,6 +31,8 @@ const DIALOGS: &[&str] = &["dialog", "alertdialog"];
 const NAMED: usize = 5;
 /// How many elements of the rest (changes elsewhere, removals) a summary names.
 const REST_NAMED: usize = 3;
+/// How many entries each of `added`, `removed` and `changed` lists; `more` counts the rest.
+const ENTRIES_MAX: usize = 100;
 
 /// What a run did, for its `changes`.
 pub struct Run<'a> {
@@ -139,6 +141,7 @@ fn by_element<'c>(
     changes: impl Iterator<Item = &'c Change>,
 ) -> Vec<(usize, Vec<String>)> {
     let mut out: Vec<(usize, Vec<String>)> = Vec::new();
+    let mut at: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
     for c in changes {
         let mut w = word(c);
         if c.field == Field::Order
@@ -146,9 +149,12 @@ fn by_element<'c>(
         {
             w.push_str(&first);
         }
-        match out.iter_mut().find(|(i, _)| *i == c.after) {
-            Some((_, ws)) => ws.push(w),
-            None => out.push((c.after, vec![w])),
+        match at.get(&c.after) {
+            Some(&k) => out[k].1.push(w),
+            None => {
+                at.insert(c.after, out.len());
+                out.push((c.after, vec![w]));
+            }
         }
     }
     out
@@ -357,12 +363,42 @@ pub fn report(r: &Run) -> Value {
     if parts.len() == 1 && r.verb.is_some() && d.is_empty() && d.focus.is_none() {
         parts.push("No change.".into());
     }
+    // each list holds its first ENTRIES_MAX entries; what is left is counted (a "select all"
+    // of 5,000 rows is 5,000 changes: the summary says so, the JSON names 100)
+    let mut left = serde_json::Map::new();
+    let mut cap = |key: &str, all: Vec<Value>| -> Vec<Value> {
+        if all.len() > ENTRIES_MAX {
+            left.insert(key.into(), (all.len() - ENTRIES_MAX).into());
+        }
+        all.into_iter().take(ENTRIES_MAX).collect()
+    };
+    let added = cap(
+        "added",
+        d.added
+            .iter()
+            .map(|g| diff::group_entry(a, g, group_in_view(a, g)))
+            .collect(),
+    );
+    let removed = cap(
+        "removed",
+        d.removed
+            .iter()
+            .map(|g| diff::group_entry(b, g, None))
+            .collect(),
+    );
+    let changed = cap(
+        "changed",
+        d.changed.iter().map(|c| diff::change_entry(a, c)).collect(),
+    );
     let mut out = json!({
         "summary": parts.join(" "),
-        "added": d.added.iter().map(|g| diff::group_entry(a, g, group_in_view(a, g))).collect::<Vec<_>>(),
-        "removed": d.removed.iter().map(|g| diff::group_entry(b, g, None)).collect::<Vec<_>>(),
-        "changed": d.changed.iter().map(|c| diff::change_entry(a, c)).collect::<Vec<_>>(),
+        "added": added,
+        "removed": removed,
+        "changed": changed,
     });
+    if !left.is_empty() {
+        out["more"] = Value::Object(left);
+    }
     if let Some(f) = d.focus {
         out["focus"] = Value::Object(diff::entry(&a.nodes[f]));
     }

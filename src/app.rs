@@ -71,7 +71,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
             if std::env::var_os("ARIASNAP_SESSION").is_none() && !session_flag_given() {
                 bopts.session.clear();
             }
-            let ropts = ariasnap::steps::runner::RunOptions {
+            let ropts = ariasnap::steps::RunOptions {
                 output: oopts.clone(),
                 verbose: g.verbose,
                 timeout: bopts.deadline(),
@@ -140,7 +140,7 @@ async fn run_and_print(
     g: &crate::cli::Global,
     oopts: &OutputOptions,
 ) -> Result<i32> {
-    let mut ropts = ariasnap::steps::runner::RunOptions {
+    let mut ropts = ariasnap::steps::RunOptions {
         output: oopts.clone(),
         verbose: g.verbose,
         ..Default::default()
@@ -195,7 +195,7 @@ async fn snapshot_cmd(
         verbose,
         ..args.clone()
     };
-    ariasnap::steps::look::view(b, &args, &CaptureOptions::default()).await
+    ariasnap::steps::looking::view(b, &args, &CaptureOptions::default()).await
 }
 
 /// Errors in argument values found after parsing.

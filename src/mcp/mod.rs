@@ -11,7 +11,8 @@ pub mod tools;
 
 use crate::browser::{Browser, BrowserOptions};
 use crate::error::{Error, Result};
-use crate::steps::runner::{RunOptions, RunResult, run};
+use crate::steps::RunOptions;
+use crate::steps::runner::{RunResult, run};
 use crate::steps::{StepFile, parse};
 use rmcp::ServiceExt;
 use rmcp::handler::server::ServerHandler;
@@ -309,7 +310,7 @@ mod tests {
     #[test]
     fn every_step_action_has_a_tool_and_every_tool_an_action() {
         let defs = tool_defs(tools::ToolSet::All);
-        for a in crate::steps::ACTIONS {
+        for a in crate::steps::ActionKind::names() {
             assert!(
                 defs.iter().any(|d| d.action.as_deref() == Some(a)),
                 "no tool for step action {a}"
@@ -318,7 +319,7 @@ mod tests {
         for d in &defs {
             match &d.action {
                 Some(a) => assert!(
-                    crate::steps::ACTIONS.contains(&a.as_str()),
+                    crate::steps::ActionKind::from_name(a).is_some(),
                     "tool {} maps to no action",
                     d.name
                 ),
@@ -331,7 +332,7 @@ mod tests {
                 d.name
             );
         }
-        assert_eq!(defs.len(), crate::steps::ACTIONS.len() + 1);
+        assert_eq!(defs.len(), crate::steps::ActionKind::all().count() + 1);
         for name in [
             "browser_navigate",
             "browser_snapshot",

@@ -5,6 +5,7 @@
 //! action, `{"<action>": <argument>}`) into tool input schemas, the core set's listing
 //! (`CORE_TOOLS`), and turning a tool call back into a step. Must not: run anything.
 
+use crate::steps::ActionKind;
 use serde_json::{Map, Value, json};
 
 /// One MCP tool.
@@ -25,30 +26,10 @@ pub struct ToolDef {
 /// The tool name of a step action: the names agents know from other browser servers where
 /// one exists, `browser_<snake_case>` otherwise.
 pub fn tool_name(action: &str) -> String {
-    let known = match action {
-        "goto" => Some("browser_navigate"),
-        "press" => Some("browser_press_key"),
-        "select" => Some("browser_select_option"),
-        "listTabs" => Some("browser_tabs"),
-        "eval" => Some("browser_evaluate"),
-        "back" => Some("browser_navigate_back"),
-        "forward" => Some("browser_navigate_forward"),
-        "screenshot" => Some("browser_take_screenshot"),
-        _ => None,
-    };
-    if let Some(k) = known {
-        return k.to_string();
+    match ActionKind::from_name(action) {
+        Some(k) => k.info().tool.to_string(),
+        None => action.to_string(),
     }
-    let mut out = String::from("browser_");
-    for c in action.chars() {
-        if c.is_ascii_uppercase() {
-            out.push('_');
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 fn resolve<'a>(schema: &'a Value, root: &'a Value) -> &'a Value {
@@ -533,18 +514,9 @@ fn strip_field_docs(v: &mut Value) {
 }
 
 fn scalar_field(action: &str) -> String {
-    match action {
-        "goto" | "newTab" => "url",
-        "click" | "hover" | "check" | "uncheck" => "ref",
-        "press" => "key",
-        "eval" => "expression",
-        "sleep" => "ms",
-        "switchTab" | "closeTab" => "tab",
-        "search" => "text",
-        "query" => "query",
-        _ => "value",
-    }
-    .to_string()
+    ActionKind::from_name(action)
+        .map_or("value", |k| k.info().scalar)
+        .to_string()
 }
 
 /// Turns a tool call into the step it stands for.
@@ -752,7 +724,7 @@ mod tests {
         let (step, file) = (crate::steps::step_schema(), crate::steps::steps_schema());
         let core = tool_set(&step, &file, ToolSet::Core);
         let all = tool_set(&step, &file, ToolSet::All);
-        assert_eq!(all.len(), crate::steps::ACTIONS.len() + 1);
+        assert_eq!(all.len(), crate::steps::ActionKind::all().count() + 1);
         assert!(
             listed(&all).contains("the arguments of browser_snapshot"),
             "all: goto's snapshot names browser_snapshot"
@@ -762,7 +734,7 @@ mod tests {
         let run = listed(&core[core.len() - 1..]);
         assert!(run.contains("settledWhen"), "core: no settledWhen");
         // the core run_steps names every action and says the others are tools too
-        for a in crate::steps::ACTIONS {
+        for a in crate::steps::ActionKind::names() {
             assert!(
                 run.contains(&format!(" {a},")) || run.contains(&format!(" {a}.")),
                 "{a}"

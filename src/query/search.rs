@@ -1,5 +1,5 @@
 //! `search` arguments (SPEC 4): the `near` point in both spellings. The search itself runs
-//! in the page (`steps::look::search`).
+//! in the page (`steps::looking::search`).
 
 use crate::engine::Near;
 use crate::error::{Error, Result};

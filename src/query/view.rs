@@ -1,5 +1,5 @@
 //! What a snapshot request returns once detail, query, flatten, paging and silence are
-//! applied (SPEC 3/4), and how it renders. Captures nothing: `steps::look` takes the
+//! applied (SPEC 3/4), and how it renders. Captures nothing: `steps::looking` takes the
 //! snapshot and builds the view.
 
 use crate::error::{Error, Result};

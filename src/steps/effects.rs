@@ -8,6 +8,7 @@
 //! Owns: taking the "before" of an action and turning the page's answers into the
 //! `effects` object and its summary words. Must not: act on the page.
 
+use super::navigation::DocMark;
 use crate::actions::ask;
 use crate::browser::Browser;
 use crate::engine::Method;
@@ -38,8 +39,8 @@ pub struct Before {
 
 impl Before {
     /// Which document was shown before the action (`waitForNavigation`).
-    pub fn mark(&self) -> super::vocab_run::DocMark {
-        super::vocab_run::DocMark {
+    pub fn mark(&self) -> DocMark {
+        DocMark {
             origin: self.origin,
             url: self.url.clone(),
         }

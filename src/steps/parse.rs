@@ -1,8 +1,11 @@
 //! Reading step files: JSON syntax errors with line and column, then every step validated
 //! before anything runs, with all problems listed (SPEC 5).
 
-use super::vocab::{STEP_KEYS, hook_from, looks_like_ref};
-use super::{ACTIONS, Action, Hooks, Step, StepFile};
+use super::action::step_schema;
+use super::check::STEP_KEYS;
+use super::shared::looks_like_ref;
+use super::waiting::hook_from;
+use super::{Action, ActionKind, Hooks, Step, StepFile};
 use crate::error::{Error, Result};
 use serde_json::Value;
 
@@ -49,14 +52,18 @@ pub fn parse_step(v: &Value, index: usize) -> std::result::Result<Step, Vec<Stri
     if keys.is_empty() {
         problems.push(format!(
             "step {n}: no action (expected one of: {})",
-            ACTIONS.join(", ")
+            ActionKind::names().join(", ")
         ));
         return Err(problems);
     }
     let mut known = Vec::new();
-    let words: Vec<&str> = ACTIONS.iter().chain(STEP_KEYS).copied().collect();
+    let words: Vec<&str> = ActionKind::names()
+        .iter()
+        .chain(STEP_KEYS)
+        .copied()
+        .collect();
     for k in &keys {
-        if ACTIONS.contains(&k.as_str()) {
+        if ActionKind::names().contains(&k.as_str()) {
             known.push(*k);
         } else {
             match suggest(k, &words) {
@@ -68,7 +75,7 @@ pub fn parse_step(v: &Value, index: usize) -> std::result::Result<Step, Vec<Stri
                 )),
                 None => problems.push(format!(
                     "step {n}: unknown action \"{k}\" (expected one of: {})",
-                    ACTIONS.join(", ")
+                    ActionKind::names().join(", ")
                 )),
             }
         }
@@ -94,7 +101,7 @@ pub fn parse_step(v: &Value, index: usize) -> std::result::Result<Step, Vec<Stri
     one.insert(key.clone(), arg.clone());
     match serde_json::from_value::<Action>(Value::Object(one)) {
         Ok(action) => {
-            let mut more = super::vocab::problems(&action);
+            let mut more = super::check::problems(&action);
             if let Err(why) = action.check() {
                 more.push(why);
             }
@@ -212,57 +219,9 @@ fn short_form(action: &str, arg: Value) -> std::result::Result<Value, String> {
     Ok(arg)
 }
 
-/// A short example of each action's argument, for messages.
+/// A short example of each action's argument, for messages (the action table's).
 fn example(action: &str) -> Option<&'static str> {
-    Some(match action {
-        "goto" | "newTab" => "\"http://127.0.0.1:8080/\"",
-        "reload" | "back" | "forward" | "listTabs" | "getUrl" | "getTitle" => "true",
-        "switchTab" | "closeTab" => "\"t2\"",
-        "snapshot" => "true, \"interactive\" or {\"detail\": \"interactive\"}",
-        "search" => "{\"text\": \"order placed\", \"role\": \"heading\"}",
-        "query" => "{\"query\": \"[?role=='button'].name\"}",
-        "click" | "hover" => "\"s1e4\", {\"ref\": \"s1e4\"} or {\"x\": 120, \"y\": 80}",
-        "check" | "uncheck" => "\"s1e4\" or {\"ref\": \"s1e4\"}",
-        "fill" => {
-            "{\"ref\": \"s1e2\", \"value\": \"text\"} or {\"fields\": {\"s1e2\": \"text\", \"s1e3\": \"Berlin\"}}"
-        }
-        "type" => "{\"text\": \"...\", \"ref\": \"s1e2\", \"submit\": true}",
-        "press" => "\"Enter\" or {\"key\": \"Control+a\", \"ref\": \"s1e2\"}",
-        "select" => "{\"ref\": \"s1e3\", \"values\": [\"a\", \"b\"]}",
-        "set" => "{\"ref\": \"s1e3\", \"value\": \"2026-05-01\"} (or true, or [\"a\", \"b\"])",
-        "scroll" => "{\"direction\": \"down\"} or {\"ref\": \"s1e9\"}",
-        "drag" => "{\"from\": \"s1e1\", \"to\": \"s1e2\"} (or points {\"x\": 10, \"y\": 20})",
-        "upload" => "{\"ref\": \"s1e5\", \"files\": [\"a.pdf\"]}",
-        "wait" => "{\"text\": \"Saved\"}",
-        "sleep" => "500 (milliseconds)",
-        "eval" => "\"document.title\" or {\"expression\": \"...\"}",
-        "assert" => "{\"text\": \"Saved\"}",
-        "get" => "\"s1e4\" or {\"ref\": \"s1e4\", \"what\": \"value\"}",
-        "viewport" => "{\"width\": 1280, \"height\": 800}",
-        "frame" => "\"main\", 0 or \"s1e5\"",
-        "cookies" => "{\"action\": \"list\"}",
-        "console" => "true or {\"clear\": true}",
-        "screenshot" => "true or {\"path\": \"page.png\", \"annotate\": true}",
-        "elementsAt" => {
-            "{\"x\": 120, \"y\": 80}, [{\"x\": 1, \"y\": 2}, ...] or {\"x\": 120, \"y\": 80, \"radius\": 40}"
-        }
-        "pdf" => "{\"path\": \"page.pdf\", \"landscape\": true}",
-        "readSiteNotes" => "true or \"example.org\"",
-        "writeSiteNotes" => {
-            "\"text to remember\" or {\"notes\": \"...\", \"domain\": \"example.org\", \"replace\": true}"
-        }
-        "submit" => "\"s1e4\", \"form#signup\" or {\"ref\": \"s1e4\", \"reportValidity\": true}",
-        "selectText" => "\"s1e4\" or {\"ref\": \"s1e4\", \"start\": 0, \"end\": 5}",
-        "waitForNavigation" => "true or {\"timeout\": 10000, \"waitUntil\": \"load\"}",
-        "poll" => {
-            "\"() => window.ready\" or {\"fn\": \"() => window.ready\", \"interval\": 100, \"timeout\": 5000}"
-        }
-        "queryAll" => {
-            "{\"buttons\": {\"role\": \"button\"}, \"rows\": \"table tr\"} or {\"queries\": {...}, \"limit\": 5}"
-        }
-        "inspect" => "true or {\"selectors\": [\".card\"]}",
-        _ => return None,
-    })
+    ActionKind::from_name(action).map(|k| k.info().example)
 }
 
 /// JSON's word for what a value is.
@@ -284,7 +243,7 @@ fn what(v: &Value) -> String {
 /// schema the MCP tools are made from): `$ref`s resolved, `anyOf`/`oneOf` forms merged.
 fn option_names(action: &str) -> Vec<String> {
     static SCHEMA: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-    let root = SCHEMA.get_or_init(super::step_schema);
+    let root = SCHEMA.get_or_init(step_schema);
     let resolve = |v: &Value| -> Value {
         match v.get("$ref").and_then(Value::as_str) {
             Some(r) => r
@@ -596,7 +555,7 @@ mod tests {
             serde_json::json!({"nope": 1}),
             serde_json::json!(false),
         ];
-        for a in ACTIONS {
+        for a in ActionKind::names() {
             for v in &bad {
                 let step = serde_json::json!({ *a: v });
                 if let Err(problems) = parse_step(&step, 0) {

@@ -284,7 +284,7 @@ fn media_box(pdf: &[u8]) -> (f64, f64) {
     )
     .unwrap();
     // Firefox keeps page objects in compressed object streams
-    let text = ariasnap::steps::eyes::pdf_object_text(pdf);
+    let text = ariasnap::steps::pdf_object_text(pdf);
     let m = re.captures(&text).expect("a /MediaBox");
     let n = |i: usize| -> f64 { std::str::from_utf8(&m[i]).unwrap().parse().unwrap() };
     (n(3) - n(1), n(4) - n(2))

@@ -1,121 +1,38 @@
-//! Seeing and pointing where the accessibility tree is blind (issue 16): `elementsAt`,
-//! `click` / `hover` / `drag` at points of the viewport, annotated screenshots, `pdf`, and
-//! site notes (with the line `goto` adds when the new page's site has some).
+//! Files a step writes or reads: screenshots (annotated or not), `pdf`, and site notes
+//! (with the line `goto` adds when the new page's site has some).
 //!
-//! Owns: these steps' outputs. Must not: draw (annotate.rs), keep notes on disk (notes.rs)
-//! or send input other than through `actions`.
+//! Owns: these steps' arguments and outputs. Must not: draw (annotate.rs) or keep notes on
+//! disk (notes.rs).
 
-use super::{DragArgs, DragEnd, ElementsAtArgs, HoverArgs, PdfArgs, Point, TargetArgs};
-use super::{ReadNotesArgs, ScreenshotArgs, WriteNotesArgs, runner::RunOptions};
-use crate::actions::{self, Outcome};
+use super::shared::{RunOptions, out, usage};
+use crate::actions::Outcome;
 use crate::browser::Browser;
 use crate::capture::{CaptureOptions, call_for_ref, capture, frame_chain_of_ref};
 use crate::engine::Method;
 use crate::error::{Error, Result};
-use crate::wire::eyes::{ElementsAtReply, PointAt, RefBoxesReply};
-use crate::{annotate, notes, spill};
+use crate::wire::eyes::RefBoxesReply;
+use crate::{actions, annotate, notes, spill};
+use clap::Args;
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
 
-fn out(v: Value) -> Outcome {
-    Outcome {
-        output: Some(v),
-        warnings: vec![],
-        stats: None,
-    }
-}
-
-fn usage(e: String) -> Error {
-    Error::Usage(e)
-}
-
-/// What is at (or near) `points`, refs minted for what is found. A point outside the
-/// viewport is refused: input there would reach nothing (WebDriver refuses pointer moves
-/// outside the viewport, "move target out of bounds").
-async fn look_at(
-    b: &mut Browser,
-    points: &[Point],
-    radius: Option<f64>,
-    limit: Option<usize>,
-) -> Result<Vec<PointAt>> {
-    let n = b.next_snapshot()?;
-    let method = Method::ElementsAt {
-        points: points.iter().map(|p| [p.x, p.y]).collect(),
-        n,
-        radius,
-        limit: limit.unwrap_or(10),
-    };
-    let r: ElementsAtReply = crate::engine::call(&b.client, method).await?;
-    if let Some(p) = r.points.iter().find(|p| p.outside) {
-        let [w, h] = r.viewport;
-        return Err(usage(format!(
-            "point ({}, {}) is outside the viewport ({w} x {h} CSS pixels): give x from 0 to {} and y from 0 to {}, or scroll first",
-            p.x,
-            p.y,
-            w - 1.0,
-            h - 1.0
-        )));
-    }
-    Ok(r.points)
-}
-
-/// `elementsAt`: what is at each point (the element an action there reaches, with a ref),
-/// or with `radius` the elements near each point, nearest first.
-pub async fn elements_at(b: &mut Browser, a: &ElementsAtArgs) -> Result<Outcome> {
-    let points = a.all_points().map_err(usage)?;
-    let found = look_at(b, &points, a.radius, a.limit).await?;
-    Ok(out(json!({ "points": found })))
-}
-
-/// `click`: on a ref, or at a point (real pointer input through the same path); a click at
-/// a point names what was there.
-pub async fn click(b: &mut Browser, a: &TargetArgs) -> Result<Outcome> {
-    let at = super::eyes_args::check_target("click", a.ref_.as_deref(), a.x, a.y).map_err(usage)?;
-    match (at, &a.ref_) {
-        (Some(p), _) => {
-            let what = look_at(b, &[p], None, None).await?;
-            actions::click_point(b, p.x, p.y, a.button.as_deref(), a.double).await?;
-            Ok(out(json!({ "at": what.first() })))
-        }
-        (None, Some(r)) => actions::click(b, r, a.button.as_deref(), a.double, a.force).await,
-        (None, None) => Err(usage("click needs a ref or a point".into())),
-    }
-}
-
-/// `hover`: over a ref, or at a point (named in the output).
-pub async fn hover(b: &mut Browser, a: &HoverArgs) -> Result<Outcome> {
-    let at = super::eyes_args::check_target("hover", a.ref_.as_deref(), a.x, a.y).map_err(usage)?;
-    match (at, &a.ref_) {
-        (Some(p), _) => {
-            let what = look_at(b, &[p], None, None).await?;
-            actions::hover_point(b, p.x, p.y).await?;
-            Ok(out(json!({ "at": what.first() })))
-        }
-        (None, Some(r)) => actions::hover(b, r).await,
-        (None, None) => Err(usage("hover needs a ref or a point".into())),
-    }
-}
-
-/// `drag`: between refs and/or points; points are named in the output.
-pub async fn drag(b: &mut Browser, d: &DragArgs) -> Result<Outcome> {
-    let mut named = serde_json::Map::new();
-    let mut ends = Vec::new();
-    for (key, end) in [("from", &d.from), ("to", &d.to)] {
-        let xy = match end {
-            DragEnd::Ref(r) => actions::drag_point(b, r, key == "from").await?,
-            DragEnd::Point(p) => {
-                let p = super::eyes_args::check_point(*p).map_err(usage)?;
-                let what = look_at(b, &[p], None, None).await?;
-                named.insert(key.into(), json!(what.first()));
-                (p.x, p.y)
-            }
-        };
-        ends.push(xy);
-    }
-    actions::drag_points(b, ends[0], ends[1]).await?;
-    Ok(Outcome {
-        output: (!named.is_empty()).then_some(Value::Object(named)),
-        ..Outcome::default()
-    })
+/// `screenshot`: a PNG of the viewport (or of a ref), written to `path` or an artifact.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct ScreenshotArgs {
+    /// File to write (default: an artifact file).
+    #[serde(default)]
+    #[arg(long)]
+    pub path: Option<String>,
+    /// Only this element.
+    #[serde(rename = "ref", default)]
+    #[arg(long = "ref", id = "ref", value_name = "REF")]
+    pub ref_: Option<String>,
+    /// Outline every ref's box and label it with its ref (the refs drawn are listed).
+    #[serde(default)]
+    #[arg(long)]
+    pub annotate: bool,
 }
 
 /// Writes a file the step made: to `path`, or a private artifact.
@@ -389,9 +306,181 @@ pub fn notes_hint(url: &str) -> Option<Value> {
     )))
 }
 
+// `pdf`'s page ranges: "1-3,5" or a list ["1-3", "5"].
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Ranges {
+    One(String),
+    Many(Vec<String>),
+}
+
+fn ranges<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<Vec<String>>, D::Error> {
+    let list = match Option::<Ranges>::deserialize(d)? {
+        None => return Ok(None),
+        Some(Ranges::One(s)) => vec![s],
+        Some(Ranges::Many(v)) => v,
+    };
+    Ok(Some(split_ranges(&list)))
+}
+
+/// Page ranges as WebDriver Print Page takes them: one entry per range, whitespace gone.
+fn split_ranges(list: &[String]) -> Vec<String> {
+    list.iter()
+        .flat_map(|s| s.split(','))
+        .map(|s| s.split_whitespace().collect::<String>())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// One page range on the command line (`--page-ranges 1-3,5` is split at the commas).
+fn range_arg(s: &str) -> std::result::Result<String, String> {
+    Ok(s.split_whitespace().collect())
+}
+
+/// `pdf`: the page printed to PDF (WebDriver Print Page), to `path` or an artifact.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PdfArgs {
+    /// File to write (default: an artifact file).
+    #[serde(default)]
+    #[arg(long)]
+    pub path: Option<String>,
+    /// Landscape pages (default portrait).
+    #[serde(default)]
+    #[arg(long)]
+    pub landscape: bool,
+    /// Print background colours and images.
+    #[serde(default)]
+    #[arg(long)]
+    pub print_background: bool,
+    /// Scale, 0.1 to 2 (default 1).
+    #[serde(default)]
+    #[arg(long)]
+    pub scale: Option<f64>,
+    /// Pages to print: "1-3,5" or ["1-3", "5"] (default all).
+    #[serde(default, deserialize_with = "ranges")]
+    #[schemars(with = "Option<Ranges>")]
+    #[arg(long, value_name = "RANGES", value_delimiter = ',', value_parser = range_arg)]
+    pub page_ranges: Option<Vec<String>>,
+}
+
+impl PdfArgs {
+    /// Checks the options against WebDriver Print Page's bounds (scale 0.1..=2, ranges of
+    /// page numbers `N` or `N-M`).
+    pub fn check(&self) -> std::result::Result<(), String> {
+        if let Some(s) = self.scale
+            && !(0.1..=2.0).contains(&s)
+        {
+            return Err(format!("scale {s}: WebDriver Print Page takes 0.1 to 2"));
+        }
+        let range = regex::Regex::new(r"^(\d+)?(-(\d+)?)?$").ok();
+        for r in self.page_ranges.iter().flatten() {
+            if r == "-" || !range.as_ref().is_some_and(|re| re.is_match(r)) {
+                return Err(format!(
+                    "page range {r:?}: use page numbers and ranges such as \"1-3,5\""
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `readSiteNotes`: the notes kept for a site.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct ReadNotesArgs {
+    /// The site's host (default: the current page's).
+    #[serde(default)]
+    pub domain: Option<String>,
+}
+
+impl From<String> for ReadNotesArgs {
+    fn from(domain: String) -> Self {
+        ReadNotesArgs {
+            domain: Some(domain),
+        }
+    }
+}
+
+/// `writeSiteNotes`: adds to (or replaces) the notes kept for a site.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct WriteNotesArgs {
+    /// What to remember about the site (appended as a new line).
+    pub notes: String,
+    /// The site's host (default: the current page's).
+    #[serde(default)]
+    #[arg(long)]
+    pub domain: Option<String>,
+    /// Replace the site's notes instead of appending.
+    #[serde(default)]
+    #[arg(long)]
+    pub replace: bool,
+}
+
+impl From<String> for WriteNotesArgs {
+    fn from(notes: String) -> Self {
+        WriteNotesArgs {
+            notes,
+            ..Default::default()
+        }
+    }
+}
+
+/// `screenshot`: a PNG of the page or of one ref, to `path` or an artifact.
+pub(super) async fn screenshot(
+    b: &mut Browser,
+    s: &super::ScreenshotArgs,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+) -> Result<Outcome> {
+    let png = match &s.ref_ {
+        Some(r) => actions::element(b, r).await?.screenshot().await?,
+        None => b.client.screenshot().await?,
+    };
+    let path = match &s.path {
+        Some(p) => {
+            spill::write_user_file(std::path::Path::new(p), &png)?;
+            p.clone()
+        }
+        None => {
+            let a = spill::write_artifact(
+                &png,
+                "screenshot",
+                ".png",
+                opts.output.artifacts.as_deref(),
+            )?;
+            a.path.display().to_string()
+        }
+    };
+    artifacts.push(path.clone());
+    Ok(out(json!({"path": path, "bytes": png.len()})))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pdf_options_are_checked() {
+        let ok = PdfArgs {
+            scale: Some(0.5),
+            page_ranges: Some(split_ranges(&["1-3, 5".into(), "7-".into()])),
+            ..Default::default()
+        };
+        assert_eq!(ok.page_ranges.as_deref().unwrap(), ["1-3", "5", "7-"]);
+        assert!(ok.check().is_ok());
+        let big = PdfArgs {
+            scale: Some(3.0),
+            ..Default::default()
+        };
+        assert!(big.check().unwrap_err().contains("0.1 to 2"));
+        let bad = PdfArgs {
+            page_ranges: Some(vec!["one".into()]),
+            ..Default::default()
+        };
+        assert!(bad.check().unwrap_err().contains("page range"));
+    }
 
     #[test]
     fn scale_and_pages() {

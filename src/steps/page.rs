@@ -1,0 +1,127 @@
+//! The page's settings and scripts: `eval`, `cookies`, `console`, `viewport`.
+//!
+//! Owns: these steps' arguments and outputs. Must not: reach the browser other than through
+//! `engine` and `browser`.
+
+use super::shared::out;
+use crate::actions::Outcome;
+use crate::browser::Browser;
+use crate::error::{Error, Result};
+use clap::Args;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// `eval`: a JavaScript expression (its JSON value is the output).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct EvalArgs {
+    /// Expression (its value is returned; use an IIFE for statements).
+    #[arg(value_name = "EXPR")]
+    pub expression: String,
+    /// First item of a large array or string result.
+    #[serde(default)]
+    #[arg(long)]
+    pub offset: Option<usize>,
+    /// Page size of a large array or string result.
+    #[serde(default)]
+    #[arg(long)]
+    pub limit: Option<usize>,
+}
+
+impl From<String> for EvalArgs {
+    fn from(expression: String) -> Self {
+        EvalArgs {
+            expression,
+            offset: None,
+            limit: None,
+        }
+    }
+}
+
+/// `viewport`: the window's inner size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct ViewportArgs {
+    /// Width in CSS pixels.
+    pub width: u32,
+    /// Height in CSS pixels.
+    pub height: u32,
+}
+
+/// `cookies`: list (default), set or clear.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct CookiesArgs {
+    /// list (default), set or clear.
+    #[serde(default)]
+    pub action: Option<String>,
+    /// The cookie's name (set).
+    #[serde(default)]
+    #[arg(long)]
+    pub name: Option<String>,
+    /// The cookie's value (set).
+    #[serde(default)]
+    #[arg(long)]
+    pub value: Option<String>,
+}
+
+/// `console`: messages logged by the page since the engine was installed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct ConsoleArgs {
+    /// Empty the log after reading it.
+    #[serde(default)]
+    #[arg(long)]
+    pub clear: bool,
+}
+
+pub(super) async fn eval(b: &Browser, e: &EvalArgs) -> Result<Outcome> {
+    let (expr, offset, limit) = (&e.expression, e.offset, e.limit);
+    let v = crate::engine::evaluate_user(&b.client, expr).await?;
+    if offset.is_none() && limit.is_none() {
+        return Ok(out(v));
+    }
+    let off = offset.unwrap_or(0);
+    let lim = limit.unwrap_or(100).clamp(1, 10_000);
+    let paged = match &v {
+        Value::Array(a) => {
+            let items: Vec<Value> = a.iter().skip(off).take(lim).cloned().collect();
+            json!({"items": items, "total_items": a.len(), "offset": off, "limit": lim, "has_more": off + lim < a.len()})
+        }
+        Value::String(s) => {
+            let chars: Vec<char> = s.chars().collect();
+            let part: String = chars.iter().skip(off).take(lim).collect();
+            json!({"items": part, "total_items": chars.len(), "offset": off, "limit": lim, "has_more": off + lim < chars.len()})
+        }
+        other => other.clone(),
+    };
+    Ok(out(paged))
+}
+
+pub(super) async fn cookies(b: &Browser, c: &super::CookiesArgs) -> Result<Outcome> {
+    match c.action.as_deref().unwrap_or("list") {
+        "list" => {
+            let all = b.client.get_all_cookies().await?;
+            let list: Vec<Value> = all
+                .iter()
+                .map(|k| json!({"name": k.name(), "value": k.value(), "domain": k.domain(), "path": k.path()}))
+                .collect();
+            Ok(out(json!(list)))
+        }
+        "set" => {
+            let (Some(name), Some(value)) = (&c.name, &c.value) else {
+                return Err(Error::Usage("cookies set needs name and value".into()));
+            };
+            crate::engine::set_page_cookie(&b.client, name, value).await?;
+            Ok(out(json!({"set": name})))
+        }
+        "clear" => {
+            b.client.delete_all_cookies().await?;
+            Ok(out(json!({"cleared": true})))
+        }
+        other => Err(Error::Usage(format!(
+            "cookies action {other:?}: use list, set or clear"
+        ))),
+    }
+}

@@ -1,0 +1,162 @@
+//! The reply after actions: the whole-page captures before the first visual step and after
+//! the last, and the changes between them (changes.rs words them), with the effects.
+//!
+//! Owns: the baseline and when captures are taken. Must not: word the summary (changes.rs).
+
+use super::action::{Action, Step};
+use super::navigation::DocMark;
+use super::runner::StepResult;
+use super::shared::strip_hash;
+use crate::browser::Browser;
+use crate::capture::{CaptureOptions, capture};
+use crate::error::Result;
+use crate::snapshot::{Snapshot, diff};
+use serde_json::{Value, json};
+
+/// What the run's `changes` compare: the whole page before the first visual action, where
+/// the run started when it navigated, and the last visual action that ran.
+pub(super) struct Baseline {
+    pub(super) before: Option<(Snapshot, String)>,
+    pub(super) start_url: Option<String>,
+    /// The verb of the last visual action that ran without failing; None when none did.
+    pub(super) last_verb: Option<&'static str>,
+    /// The ref that action acted on.
+    pub(super) last_target: Option<String>,
+    /// That action went to the focused element (a key press or typing without a ref).
+    pub(super) to_focused: bool,
+    /// The document shown when the last action that may change the page began
+    /// (`waitForNavigation`).
+    pub(super) doc: Option<DocMark>,
+}
+
+/// Before a step: the diff's baseline (SPEC 5 `changes`).
+pub(super) async fn take_baseline(b: &mut Browser, step: &Step, base: &mut Baseline) {
+    if matches!(step.action, Action::Goto(_)) {
+        // A navigation starts a new page: the diff's baseline is taken after it, and the
+        // run reports where it went.
+        if base.start_url.is_none() && base.before.is_none() {
+            base.start_url = Some(b.url().await);
+        }
+        base.before = None;
+    } else if step.action.is_visual() && base.before.is_none() {
+        // The diff's "before": the whole page as it is now.
+        if let Ok(s) = page_snapshot(b, false).await {
+            let url = s.url.clone();
+            base.before = Some((s, url));
+        }
+    }
+}
+
+/// The run's effects merged, and the dialogs its steps answered.
+fn effects_of(results: &[StepResult]) -> (super::effects::Effects, Vec<(String, String)>) {
+    let mut all = super::effects::Effects::default();
+    let mut dialogs = Vec::new();
+    for r in results {
+        if let Some(e) = &r.effects {
+            all.merge(e.clone());
+        }
+        for d in &r.dialogs {
+            let text = d["message"].as_str().unwrap_or("").to_string();
+            let how = d["handled"].as_str().unwrap_or("answered").to_string();
+            dialogs.push((text, how));
+        }
+    }
+    (all, dialogs)
+}
+
+/// The page's changes between the whole page before the first and after the last visual
+/// action (SPEC 8), with the run's effects and dialogs, or the navigation the run made.
+pub(super) async fn changes_of(
+    b: &mut Browser,
+    base: &Baseline,
+    results: &[StepResult],
+) -> Option<Value> {
+    let (effects, dialogs) = effects_of(results);
+    let final_url = b.url().await;
+    let navigated = |from: &str| {
+        let mut v = diff::navigated(from, &final_url);
+        let words = super::effects::Effects {
+            navigation: None,
+            ..effects.clone()
+        }
+        .summary();
+        let said: Vec<String> = dialogs
+            .iter()
+            .map(|(t, how)| format!("Dialog {} {how}.", crate::snapshot::safe::quote(t)))
+            .chain(words)
+            .collect();
+        if !said.is_empty() {
+            v["summary"] = Value::String(format!(
+                "{} {}",
+                v["summary"].as_str().unwrap_or(""),
+                said.join(" ")
+            ));
+        }
+        v
+    };
+    match (&base.before, &base.start_url) {
+        (Some((bs, burl)), start) => {
+            if strip_hash(&final_url) != strip_hash(burl) {
+                return Some(navigated(burl));
+            }
+            let after = page_snapshot(b, true).await.ok()?;
+            let d = diff::diff(bs, &after);
+            let run = super::changes::Run {
+                before: bs,
+                after: &after,
+                diff: &d,
+                verb: base.last_verb,
+                target: base.last_target.as_deref(),
+                to_focused: base.to_focused,
+                effects: &effects,
+                dialogs: &dialogs,
+                scroll: (bs.fingerprint.scroll, after.fingerprint.scroll),
+            };
+            let mut v = super::changes::report(&run);
+            if let Some(from) = start
+                .as_deref()
+                .filter(|f| strip_hash(f) != strip_hash(&final_url))
+            {
+                v["summary"] = Value::String(format!(
+                    "Navigated to {final_url}. {}",
+                    v["summary"].as_str().unwrap_or("")
+                ));
+                v["navigated"] = json!({"from": from, "to": final_url});
+            }
+            // nothing ran and nothing happened: no changes to report (a failed step says
+            // its error)
+            if v["summary"].as_str() == Some("") {
+                return None;
+            }
+            Some(v)
+        }
+        (None, Some(from)) => Some(navigated(from)),
+        // no visual action: what the other steps did besides (a download an eval started)
+        (None, None) => {
+            let said: Vec<String> = dialogs
+                .iter()
+                .map(|(t, how)| format!("Dialog {} {how}.", crate::snapshot::safe::quote(t)))
+                .chain(effects.summary())
+                .collect();
+            (!said.is_empty()).then(|| json!({"summary": said.join(" ")}))
+        }
+    }
+}
+
+/// The whole page with each element's identity, for the diff of a run's changes; `after`
+/// also takes boxes (which new controls are in the viewport) and refs for every candidate
+/// (the items of a list that opened can be acted on at once).
+async fn page_snapshot(b: &mut Browser, after: bool) -> Result<Snapshot> {
+    capture(
+        b,
+        &CaptureOptions {
+            no_cache: true,
+            max_nodes: 0,
+            ids: true,
+            boxes: after,
+            all_refs: after,
+            ..Default::default()
+        },
+    )
+    .await
+}

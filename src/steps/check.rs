@@ -4,7 +4,7 @@
 use super::action::Action;
 use super::navigation::WAIT_UNTIL;
 use super::shared::looks_like_ref;
-use super::waiting::PollArgs;
+use super::waiting::hook_problems;
 
 /// What serde cannot check about an action's options (which go together, allowed words),
 /// in the words of step files; empty when the action is well formed.
@@ -69,23 +69,6 @@ pub fn problems(action: &Action) -> Vec<String> {
             }
         }
         _ => {}
-    }
-    out
-}
-
-/// The checks of a function to poll (`poll`, `readyWhen`, `settledWhen`, `observe`).
-pub fn hook_problems(what: &str, p: &PollArgs) -> Vec<String> {
-    let mut out = Vec::new();
-    if p.fn_.trim().is_empty() {
-        out.push(format!(
-            "{what}: the function is empty (write an expression such as \"document.readyState === 'complete'\")"
-        ));
-    }
-    if p.interval == Some(0) {
-        out.push(format!("{what}: interval must be at least 1 ms"));
-    }
-    if p.timeout == Some(0) {
-        out.push(format!("{what}: timeout must be at least 1 ms"));
     }
     out
 }

@@ -5,7 +5,7 @@
 
 use super::action::{Action, Step};
 use super::navigation::DocMark;
-use super::runner::StepResult;
+use super::result::StepResult;
 use super::shared::strip_hash;
 use crate::browser::Browser;
 use crate::capture::{CaptureOptions, capture};

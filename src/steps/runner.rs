@@ -12,6 +12,7 @@ use super::navigation::{DocMark, frame, goto, wait_for_navigation};
 use super::page::{cookies, eval};
 use super::points::elements_at;
 use super::reply::{Baseline, changes_of, take_baseline};
+use super::result::{RunResult, StepResult};
 use super::shared::{RunOptions, out};
 use super::waiting::{HookResults, after_hooks, assert_step, poll, ready_when, wait};
 use crate::actions;
@@ -21,90 +22,8 @@ use crate::engine::Method;
 use crate::error::{Error, Result};
 use crate::refs::parse_ref;
 use crate::wire::{Ack, ConsoleReply, Fingerprint, GetReply};
-use serde::Serialize;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
-
-/// One step's result.
-#[derive(Debug, Clone, Serialize)]
-pub struct StepResult {
-    pub action: String,
-    /// ok, error, skipped
-    pub status: String,
-    pub ms: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub output: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub warning: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub dialogs: Vec<Value>,
-    /// Snapshot steps: nodes, refs, elements visited, the page's own time (`engine_ms`,
-    /// `walk_ms`) and whether the engine's cache answered (`cached`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stats: Option<Value>,
-    /// What an action did besides changing the tree (SPEC 8): announced text, navigation,
-    /// new tabs, HTTP and console errors.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub effects: Option<super::effects::Effects>,
-    /// The value of the step's `observe` hook.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub observation: Option<Value>,
-}
-
-/// The whole run's result (printed as JSON on stdout).
-#[derive(Debug, Clone, Serialize)]
-pub struct RunResult {
-    /// ok or error
-    pub status: String,
-    pub tab: String,
-    pub steps: Vec<StepResult>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub changes: Option<Value>,
-    pub context: Value,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub artifacts: Vec<String>,
-    /// What the reader must know besides the steps' data: a tab replaced after its page
-    /// stopped answering (SPEC 9).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-    /// Process exit code (SPEC 5).
-    #[serde(skip)]
-    pub exit_code: i32,
-}
-
-impl StepResult {
-    fn skipped(action: &str) -> StepResult {
-        StepResult {
-            action: action.into(),
-            status: "skipped".into(),
-            ms: 0,
-            output: None,
-            warning: None,
-            error: None,
-            dialogs: vec![],
-            stats: None,
-            effects: None,
-            observation: None,
-        }
-    }
-
-    fn failed(action: &str, ms: u64, e: &Error, dialogs: Vec<Value>) -> StepResult {
-        StepResult {
-            action: action.into(),
-            status: "error".into(),
-            ms,
-            output: None,
-            warning: e.hint().map(|h| format!("hint: {h}")),
-            error: Some(e.to_string()),
-            dialogs,
-            stats: None,
-            effects: None,
-            observation: None,
-        }
-    }
-}
 
 /// Runs one step within its deadline (the viewport baseline, the step, settling); returns
 /// its result and, when it failed, the exit code it stands for.
@@ -149,7 +68,7 @@ async fn run_one(
             }
         }
         if r.is_ok() {
-            hooked = after_hooks(b, step, remaining()).await;
+            hooked = after_hooks(b, &step.hooks, remaining()).await;
         }
         (r, effects)
     })

@@ -5,8 +5,6 @@
 //! froze its own `setTimeout` cannot stop it). Must not: reach the page other than through
 //! `engine` (typed methods; page functions run in the page's main world like `eval`).
 
-use super::action::Step;
-use super::check::hook_problems;
 use super::shared::{Form, HOOK_LIMIT, RunOptions, out, truthy, within};
 use crate::actions;
 use crate::actions::{Outcome, ask};
@@ -524,18 +522,35 @@ pub struct HookResults {
 }
 
 /// `settledWhen` (a warning when it stays falsy), then `observe`.
-pub async fn after_hooks(b: &Browser, step: &Step, remaining: Duration) -> HookResults {
+pub async fn after_hooks(b: &Browser, hooks: &Hooks, remaining: Duration) -> HookResults {
     let mut h = HookResults::default();
-    if let Some(p) = &step.hooks.settled_when {
+    if let Some(p) = &hooks.settled_when {
         h.warnings.extend(settled_when(b, p, remaining).await);
     }
-    if let Some(p) = &step.hooks.observe {
+    if let Some(p) = &hooks.observe {
         match observe(b, p).await {
             Ok(v) => h.observation = Some(v),
             Err(w) => h.warnings.push(w),
         }
     }
     h
+}
+
+/// The checks of a function to poll (`poll`, `readyWhen`, `settledWhen`, `observe`).
+pub fn hook_problems(what: &str, p: &PollArgs) -> Vec<String> {
+    let mut out = Vec::new();
+    if p.fn_.trim().is_empty() {
+        out.push(format!(
+            "{what}: the function is empty (write an expression such as \"document.readyState === 'complete'\")"
+        ));
+    }
+    if p.interval == Some(0) {
+        out.push(format!("{what}: interval must be at least 1 ms"));
+    }
+    if p.timeout == Some(0) {
+        out.push(format!("{what}: timeout must be at least 1 ms"));
+    }
+    out
 }
 
 #[cfg(test)]

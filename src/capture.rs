@@ -14,7 +14,6 @@ use crate::engine::{self, FrameTree, Method, Page, ShadowRoot, Walk};
 use crate::error::{Error, Result};
 use crate::snapshot::{Snapshot, stitch_frame};
 use crate::wire::{WireRoute, WireSnapshot};
-use fantoccini::elements::Element;
 use serde::de::DeserializeOwned;
 use std::future::Future;
 use std::pin::Pin;
@@ -437,15 +436,9 @@ async fn enter_chain(page: &Page, route: &Route) -> Result<FrameRoute> {
     for id in &route.chain {
         // with BiDi the page learns the frame's context first: engine calls follow the
         // switch into the frame's sandbox
-        if let Err(e) = page.entering_frame(id).await {
+        if let Err(e) = page.enter_frame_element(id).await {
             leave_n(page, entered).await?;
             return Err(e);
-        }
-        let el = Element::from_element_id(page.client().clone(), id.clone().into());
-        if let Err(e) = el.enter_frame().await {
-            page.left_frame();
-            leave_n(page, entered).await?;
-            return Err(e.into());
         }
         entered += 1;
     }

@@ -5,7 +5,6 @@
 //! Owns: the policy and the log of answered dialogs of this process. Must not: decide what a
 //! reply looks like (the runner and `app` report the log).
 
-use fantoccini::Client;
 use serde::Serialize;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -47,29 +46,8 @@ pub fn policy() -> Policy {
     }
 }
 
-/// Answers every dialog open in the current tab (at most 10 in a row: a page that opens a
-/// new one from each answer is stopped there) and logs them. Returns how many.
-pub async fn answer_open(client: &Client) -> usize {
-    let mut n = 0;
-    for _ in 0..10 {
-        let Ok(text) = client.get_alert_text().await else {
-            break;
-        };
-        let r = match policy() {
-            Policy::Accept => client.accept_alert().await,
-            Policy::Dismiss => client.dismiss_alert().await,
-        };
-        if r.is_err() {
-            break;
-        }
-        log(&text);
-        n += 1;
-    }
-    n
-}
-
 /// Records a dialog answered by the policy.
-fn log(text: &str) {
+pub fn log(text: &str) {
     let message: String = text.chars().take(1000).collect();
     let handled = match policy() {
         Policy::Accept => "accepted",

@@ -15,15 +15,13 @@
 
 pub mod bidi;
 mod cdp;
+mod classic;
 mod helpers;
 mod method;
 mod page;
 mod reply;
 
-pub use cdp::{
-    Frame, FrameTree, Mouse, allow_devtools, browser_name, devtools_address, dispatch_mouse,
-    document_state, frame_tree, history_entry, navigate, preload,
-};
+pub use cdp::{Frame, FrameTree, Mouse, allow_devtools, browser_name, devtools_address};
 pub use helpers::{
     ShadowRoot, adopt_closed_roots, closed_candidates, element, frame_route, frame_routes,
     shadow_root,
@@ -65,7 +63,7 @@ pub async fn call<T: DeserializeOwned>(page: &Page, method: Method) -> Result<T>
     let raw = if page.isolated() {
         call_isolated(page, name, &args).await?
     } else {
-        call_raw_top(page.client(), name, &args).await?
+        call_raw_top(page, name, &args).await?
     };
     tracing::trace!(method = name, reply = %raw, "engine reply");
     reply::decode(&raw)
@@ -78,7 +76,7 @@ pub async fn call_in_frame<T: DeserializeOwned>(page: &Page, method: Method) -> 
     let raw = if page.isolated() {
         call_isolated(page, name, &args).await?
     } else {
-        call_raw(page.client(), name, &args).await?
+        call_raw(page, name, &args).await?
     };
     tracing::trace!(method = name, reply = %raw, "engine reply");
     reply::decode(&raw)
@@ -360,16 +358,51 @@ pub async fn console_messages(page: &Page, clear: bool) -> Result<crate::wire::C
     Ok(crate::wire::ConsoleReply { messages })
 }
 
+/// `readyState` and `timeOrigin` of the top-level document through DevTools (see
+/// `cdp::document_state`); empty when DevTools cannot say.
+pub async fn document_state(page: &Page) -> String {
+    cdp::document_state(page.client()).await
+}
+
+/// Registers the engine to run in new documents of the tab before the page's scripts,
+/// replacing the registration `old` (see `cdp::preload`); None without DevTools.
+pub async fn preload(page: &Page, old: Option<&str>) -> Option<String> {
+    cdp::preload(page.client(), old).await
+}
+
+/// The current tab's URL and title from its navigation history, which no page script can
+/// tamper with; None without DevTools.
+pub async fn history_entry(page: &Page) -> Option<(String, String)> {
+    cdp::history_entry(page.client()).await
+}
+
+/// Navigates the current tab through DevTools, without a page script; false without a
+/// passthrough or when the command failed.
+pub async fn navigate(page: &Page, url: &str) -> bool {
+    cdp::navigate(page.client(), url).await
+}
+
+/// Real mouse input at (x, y) in top-level viewport CSS pixels through DevTools; false
+/// without a passthrough or when the command failed.
+pub async fn dispatch_mouse(page: &Page, event: Mouse<'_>, x: f64, y: f64) -> bool {
+    cdp::dispatch_mouse(page.client(), event, x, y).await
+}
+
+/// The tab's frame tree (`Page.getFrameTree`); None without DevTools.
+pub async fn frame_tree(page: &Page) -> Option<FrameTree> {
+    cdp::frame_tree(page.client()).await
+}
+
 /// Calls entry point `method` with the JSON text `args` through the script endpoint and
 /// returns the reply as the JSON text the page produced. A page dialog that blocks the call
 /// is answered (by the `--dialog` policy) and the call made again.
-async fn call_raw(client: &Client, method: &str, args: &str) -> Result<String> {
+async fn call_raw(page: &Page, method: &str, args: &str) -> Result<String> {
     let mut tries = 0;
     loop {
-        match call_raw_once(client, method, args).await {
+        match call_raw_once(page.client(), method, args).await {
             Err(e) if e.is_dialog() && tries < 3 => {
                 tries += 1;
-                crate::dialogs::answer_open(client).await;
+                page.answer_open().await;
             }
             r => return r,
         }
@@ -446,7 +479,8 @@ impl WebDriverCompatibleCommand for RawCommand {
 /// the endpoint offers it, which moves large replies (snapshots) at about twice the speed.
 /// Anything unexpected (engine not installed yet, another driver, a dialog) falls back to
 /// [`call_raw`], which installs the engine and reports errors as usual.
-async fn call_raw_top(client: &Client, method: &str, args: &str) -> Result<String> {
+async fn call_raw_top(page: &Page, method: &str, args: &str) -> Result<String> {
+    let client = page.client();
     if cdp::enabled() {
         let call = format!(
             "var a = window.__ariaRefs; \
@@ -480,7 +514,7 @@ async fn call_raw_top(client: &Client, method: &str, args: &str) -> Result<Strin
             "engine not reachable through DevTools: script endpoint"
         );
     }
-    call_raw(client, method, args).await
+    call_raw(page, method, args).await
 }
 
 /// Evaluates a user's expression (`eval` steps) in the page's main world and returns its
@@ -624,7 +658,8 @@ fn shared_pairs(items: &[bidi::RemoteValue]) -> Vec<bidi::LocalValue> {
 }
 
 /// The window's inner size `[width, height]` in CSS pixels.
-pub async fn viewport_size(client: &Client) -> Result<[u64; 2]> {
+pub async fn viewport_size(page: &Page) -> Result<[u64; 2]> {
+    let client = page.client();
     let v = client
         .execute("return [window.innerWidth, window.innerHeight]", vec![])
         .await?;
@@ -658,7 +693,8 @@ pub async fn print_page(page: &Page, params: Value) -> Result<Vec<u8>> {
 
 /// Sets a host-only cookie for the current page, as the page itself would (WebDriver's Add
 /// Cookie wants a domain, which Chromium refuses for IP hosts).
-pub async fn set_page_cookie(client: &Client, name: &str, value: &str) -> Result<()> {
+pub async fn set_page_cookie(page: &Page, name: &str, value: &str) -> Result<()> {
+    let client = page.client();
     client
         .execute(
             "document.cookie = arguments[0] + '=' + arguments[1] + '; path=/'; return document.cookie.indexOf(arguments[0] + '=') >= 0;",
@@ -699,7 +735,8 @@ pub async fn shows_error_page(page: &Page) -> bool {
 }
 
 /// The current document's `readyState`.
-pub async fn ready_state(client: &Client) -> Result<String> {
+pub async fn ready_state(page: &Page) -> Result<String> {
+    let client = page.client();
     match client.execute("return document.readyState", vec![]).await? {
         Value::String(s) => Ok(s),
         _ => Ok(String::new()),

@@ -177,12 +177,10 @@ async fn perform(b: &Browser, g: Gesture) -> Result<()> {
         Err(Some(e)) => return Err(e),
         Err(None) => {}
     }
-    let r = match g {
-        Gesture::Mouse(a) => b.client.perform_actions(classic_mouse(&a)).await,
-        Gesture::Keys(a) => b.client.perform_actions(classic_keys(&a)).await,
-    };
-    let _ = b.client.release_actions().await;
-    Ok(r?)
+    match g {
+        Gesture::Mouse(a) => b.client.perform_mouse(classic_mouse(&a)).await,
+        Gesture::Keys(a) => b.client.perform_keys(classic_keys(&a)).await,
+    }
 }
 
 /// The classic WebDriver form of a mouse's actions.
@@ -579,21 +577,18 @@ pub async fn upload(b: &Browser, r: &str, files: &[String]) -> Result<Outcome> {
             .map_err(|e| Error::Usage(format!("upload: cannot read {f}: {e}")))?;
         abs.push(a.display().to_string());
     }
-    let el = element(b, r).await?;
-    match b
-        .client
-        .set_files(el.element_id().as_ref(), abs.clone())
-        .await
-    {
+    let id = element(b, r).await?;
+    match b.client.set_files(&id, abs.clone()).await {
         Ok(()) => {}
         Err(Some(e)) => return Err(e),
-        Err(None) => el.send_keys(&abs.join("\n")).await?,
+        Err(None) => b.client.send_keys_to(&id, &abs.join("\n")).await?,
     }
     Ok(Outcome::with(json!({"files": abs})))
 }
 
-/// The WebDriver element behind a ref (resolved with the engine's checks).
-pub async fn element(b: &Browser, r: &str) -> Result<fantoccini::elements::Element> {
+/// The WebDriver element id behind a ref (resolved with the engine's checks), for the
+/// element commands of `engine` (upload, element screenshots, entering a frame).
+pub async fn element(b: &Browser, r: &str) -> Result<String> {
     let rr = parse_ref(r)?;
     if !crate::capture::frame_chain_of_ref(&rr).is_empty() {
         // WebDriver element references are only valid in their own browsing context
@@ -618,16 +613,13 @@ pub async fn element(b: &Browser, r: &str) -> Result<fantoccini::elements::Eleme
             kind: crate::error::RefProblem::Unknown,
             message: format!("unknown ref {rr:?}: take a new snapshot"),
         })?;
-    Ok(fantoccini::elements::Element::from_element_id(
-        b.client.clone(),
-        id.into(),
-    ))
+    Ok(id)
 }
 
 /// Answers open dialogs by the `--dialog` policy; they are logged for the step's result
 /// (`crate::dialogs::drain`).
 pub async fn handle_dialogs(b: &Browser) {
-    crate::dialogs::answer_open(&b.client).await;
+    b.client.answer_open().await;
 }
 
 fn is_transient(e: &Error) -> bool {

@@ -51,7 +51,7 @@ impl BrowserOptions {
 /// A session attached for the length of one command (or one MCP server).
 pub struct Browser {
     /// The page channel: classic WebDriver, and BiDi when the session has it (the engine's
-    /// calls go to its sandbox realm then); derefs to the WebDriver client.
+    /// calls go to its sandbox realm then); classic commands are its typed methods.
     pub client: crate::engine::Page,
     pub record: SessionRecord,
     /// What the reply must tell besides its data (a tab replaced after it stopped
@@ -356,7 +356,7 @@ impl Browser {
                     // dialog the page left open: answer it now, by the --dialog policy
                     // (Chromium's calls wait on it and answer it then; its driver's alert
                     // commands would wait on a page stuck in a loop)
-                    crate::dialogs::answer_open(&b.client).await;
+                    b.client.answer_open().await;
                 }
                 Ok::<_, Error>(b)
             }
@@ -468,13 +468,7 @@ impl Browser {
         if self.record.driver_timeout_ms == Some(ms) {
             return Ok(());
         }
-        self.client
-            .update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
-                Some(limit),
-                Some(limit),
-                Some(std::time::Duration::from_secs(0)),
-            ))
-            .await?;
+        self.client.set_timeouts(limit).await?;
         self.record.driver_timeout_ms = Some(ms);
         session::save(&self.record)
     }
@@ -526,7 +520,7 @@ impl Browser {
                     break;
                 }
                 Ok(Err(e)) if e.is_dialog() => {
-                    crate::dialogs::answer_open(&self.client).await;
+                    self.client.answer_open().await;
                 }
                 _ => break,
             }
@@ -740,7 +734,7 @@ impl Browser {
             Some(h) => {
                 WindowHandle::try_from(h).map_err(|_| Error::Browser("bad window handle".into()))?
             }
-            None => self.client.new_window(true).await?.handle,
+            None => self.client.new_tab().await?,
         };
         self.client.switch_to_window(handle.clone()).await?;
         if let Some(old) = old {
@@ -783,13 +777,13 @@ impl Browser {
 
     /// Opens a new tab, makes it current and returns its alias.
     pub async fn new_tab(&mut self) -> Result<String> {
-        let w = self.client.new_window(true).await?;
-        self.client.switch_to_window(w.handle.clone()).await?;
+        let w = self.client.new_tab().await?;
+        self.client.switch_to_window(w.clone()).await?;
         let alias = format!("t{}", self.record.next_tab);
         self.record.next_tab += 1;
         self.record.tabs.push(TabRecord {
             alias: alias.clone(),
-            handle: handle_str(&w.handle),
+            handle: handle_str(&w),
             preload: None,
         });
         self.record.current = alias.clone();
@@ -936,7 +930,7 @@ impl Browser {
     pub async fn goto(&mut self, url: &str) -> Result<()> {
         let url = normalize_url(url)?;
         self.ensure_preload().await;
-        match self.client.goto(&url).await.map_err(Error::from) {
+        match self.client.navigate(&url).await {
             Ok(()) => {}
             Err(e) if e.is_dialog() => {
                 // the new page (or the one left, by beforeunload) opened a dialog while
@@ -1040,7 +1034,7 @@ impl Browser {
     /// which the caller enforces).
     async fn loaded_through_dialogs(&self) -> Result<()> {
         loop {
-            crate::dialogs::answer_open(&self.client).await;
+            self.client.answer_open().await;
             match crate::engine::ready_state(&self.client).await {
                 Ok(v) if v == "complete" => return Ok(()),
                 Ok(_) => {}

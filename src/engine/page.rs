@@ -39,8 +39,8 @@ const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 pub(super) const SHADOW_KEY: &str = "shadow-6066-11e4-a52e-4f735466cecf";
 
 /// Where engine calls go for one command: the WebDriver client and, when the driver speaks
-/// BiDi, the connection and the browsing context WebDriver is in. Derefs to the client for
-/// classic commands.
+/// BiDi, the connection and the browsing context WebDriver is in. Classic commands are its
+/// typed methods (classic.rs); the client itself never leaves `engine/`.
 pub struct Page {
     client: Client,
     bidi: Option<Arc<Bidi>>,
@@ -61,13 +61,6 @@ pub struct Page {
     /// True while the connection still has to subscribe to the events actions follow (see
     /// [`Page::subscribe_when_needed`]).
     subscription: tokio::sync::Mutex<bool>,
-}
-
-impl std::ops::Deref for Page {
-    type Target = Client;
-    fn deref(&self) -> &Client {
-        &self.client
-    }
 }
 
 impl std::fmt::Debug for Page {
@@ -179,8 +172,8 @@ impl Page {
         }
     }
 
-    /// The classic WebDriver client.
-    pub fn client(&self) -> &Client {
+    /// The classic WebDriver client: engine/ only (classic.rs types its commands).
+    pub(super) fn client(&self) -> &Client {
         &self.client
     }
 
@@ -413,7 +406,7 @@ impl Page {
             .any(|e| matches!(e, Event::UserPromptOpened(_)))
         {
             debug!("a dialog opened since the last engine call: answering it");
-            crate::dialogs::answer_open(&self.client).await;
+            self.answer_open().await;
         }
         tokio::pin!(work);
         // a dialog that opened before this call (during a click, or before this process
@@ -426,13 +419,13 @@ impl Page {
                 e = events.next() => match e {
                     Some(Event::UserPromptOpened(_)) => {
                         debug!("a dialog opened during an engine call: answering it");
-                        crate::dialogs::answer_open(&self.client).await;
+                        self.answer_open().await;
                     }
                     Some(_) => {}
                     None => return (&mut work).await,
                 },
                 _ = probe.tick() => {
-                    if crate::dialogs::answer_open(&self.client).await > 0 {
+                    if self.answer_open().await > 0 {
                         debug!("an open dialog held an engine call: answered");
                     }
                 }

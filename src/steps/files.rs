@@ -109,7 +109,10 @@ pub async fn annotated_screenshot(
     artifacts: &mut Vec<String>,
 ) -> Result<Outcome> {
     let png = match &s.ref_ {
-        Some(r) => actions::element(b, r).await?.screenshot().await?,
+        Some(r) => {
+            let id = actions::element(b, r).await?;
+            b.client.element_screenshot(&id).await?
+        }
         None => b.client.screenshot().await?,
     };
     // the refs of what is on screen now (a viewport snapshot mints them)
@@ -435,7 +438,10 @@ pub(super) async fn screenshot(
     artifacts: &mut Vec<String>,
 ) -> Result<Outcome> {
     let png = match &s.ref_ {
-        Some(r) => actions::element(b, r).await?.screenshot().await?,
+        Some(r) => {
+            let id = actions::element(b, r).await?;
+            b.client.element_screenshot(&id).await?
+        }
         None => b.client.screenshot().await?,
     };
     let path = match &s.path {

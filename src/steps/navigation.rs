@@ -162,12 +162,8 @@ pub(super) async fn frame(b: &mut Browser, f: &FrameArg) -> Result<Outcome> {
             Ok(out(json!({"frame": "main"})))
         }
         FrameArg::Name(r) => {
-            let el = actions::element(b, r).await?;
-            b.client.entering_frame(el.element_id().as_ref()).await?;
-            if let Err(e) = el.enter_frame().await {
-                b.client.left_frame();
-                return Err(e.into());
-            }
+            let id = actions::element(b, r).await?;
+            b.client.enter_frame_element(&id).await?;
             Ok(out(json!({"frame": r})))
         }
         FrameArg::Index(i) => {

@@ -102,7 +102,7 @@ pub(super) async fn eval(b: &Browser, e: &EvalArgs) -> Result<Outcome> {
 pub(super) async fn cookies(b: &Browser, c: &super::CookiesArgs) -> Result<Outcome> {
     match c.action.as_deref().unwrap_or("list") {
         "list" => {
-            let all = b.client.get_all_cookies().await?;
+            let all = b.client.cookies().await?;
             let list: Vec<Value> = all
                 .iter()
                 .map(|k| json!({"name": k.name(), "value": k.value(), "domain": k.domain(), "path": k.path()}))

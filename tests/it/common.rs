@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::Mutex;
 
-/// A test: a name and a function that panics on failure.
+/// A test: its name (`module::function`, made by `trials!`) and a function that panics on
+/// failure.
 pub type Test = (&'static str, fn(&Ctx));
 
 pub struct Ctx {

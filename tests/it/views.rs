@@ -5,35 +5,14 @@ use crate::common::{Ctx, Test, eval, refs_in, walks};
 use serde_json::{Value, json};
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        (
-            "views::viewport_root_max_nodes_and_silent",
-            viewport_root_max_nodes_and_silent,
-        ),
-        (
-            "views::big_page_detail_levels_and_spill",
-            big_page_detail_levels_and_spill,
-        ),
-        (
-            "views::search_by_text_regex_role_near",
-            search_by_text_regex_role_near,
-        ),
-        (
-            "views::search_matches_carry_their_items_text",
-            search_matches_carry_context,
-        ),
-        (
-            "views::flatten_query_and_cached_pages",
-            flatten_query_and_cached_pages,
-        ),
-        (
-            "views::bad_queries_and_paging_values",
-            bad_queries_and_paging_values,
-        ),
-        (
-            "views::planted_symlink_is_not_followed",
-            planted_symlink_is_not_followed,
-        ),
+    trials![
+        viewport_root_max_nodes_and_silent,
+        big_page_detail_levels_and_spill,
+        search_by_text_regex_role_near,
+        search_matches_carry_their_items_text,
+        flatten_query_and_cached_pages,
+        bad_queries_and_paging_values,
+        planted_symlink_is_not_followed
     ]
 }
 
@@ -186,7 +165,7 @@ fn search_by_text_regex_role_near(c: &Ctx) {
 /// A match inside a list item, article or row carries the item's text (SPEC 4), once per
 /// item: the price on a product card of a 180-product catalogue is in the search reply.
 /// A match on a run of text in a bigger block carries the text from that run on.
-fn search_matches_carry_context(c: &Ctx) {
+fn search_matches_carry_their_items_text(c: &Ctx) {
     c.snapshot("html/tasks/catalogue.html");
     let m = search(c, &["Aether 30L Duffel"]);
     assert_eq!(m.len(), 3, "image, heading and link: {m:?}");

@@ -596,52 +596,7 @@ fn check(
     }
     let mut found = Vec::new();
     match v {
-        Value::Object(m) => {
-            let props = s.get("properties").and_then(Value::as_object);
-            let extra = s.get("additionalProperties");
-            for (k, x) in m {
-                let inner = format!("{path}.{k}");
-                if let Some(p) = props.and_then(|p| p.get(k)) {
-                    found.extend(check(x, p, &inner, depth + 1, choices_of(def, k)));
-                } else if let Some(a) = extra.filter(|a| a.is_object()) {
-                    found.extend(check(x, a, &inner, depth + 1, None));
-                } else if extra == Some(&Value::Bool(false)) {
-                    let mut names: Vec<&str> = props
-                        .map(|p| p.keys().map(String::as_str).collect())
-                        .unwrap_or_default();
-                    names.sort();
-                    let hint = match suggest(k, &names) {
-                        Some(s) => format!(" (did you mean \"{s}\"?)"),
-                        None => format!(" (it takes: {})", names.join(", ")),
-                    };
-                    let place = if depth == 0 {
-                        String::new()
-                    } else {
-                        format!(" in {path}")
-                    };
-                    found.push(Problem {
-                        depth: depth + 1,
-                        wrong: Wrong::Unknown,
-                        text: format!("unknown option \"{k}\"{place}{hint}"),
-                    });
-                }
-            }
-            let required = s.get("required").and_then(Value::as_array);
-            for r in required.into_iter().flatten().filter_map(Value::as_str) {
-                if !m.contains_key(r) {
-                    let place = if depth == 0 {
-                        String::new()
-                    } else {
-                        format!(" in {path}")
-                    };
-                    found.push(Problem {
-                        depth: depth + 1,
-                        wrong: Wrong::Missing,
-                        text: format!("missing option \"{r}\"{place}"),
-                    });
-                }
-            }
-        }
+        Value::Object(m) => found = check_object(m, s, def, path, depth),
         Value::Array(items) => {
             let n = items.len() as f64;
             let bound = |k: &str| s.get(k).and_then(Value::as_f64);
@@ -667,6 +622,63 @@ fn check(
         _ => {}
     }
     best(found)
+}
+
+/// [`check`]'s options of an object: each option's value, unknown options (with the known
+/// ones, or a did-you-mean) and missing ones.
+fn check_object(
+    m: &serde_json::Map<String, Value>,
+    s: &'static Value,
+    def: Option<&str>,
+    path: &str,
+    depth: usize,
+) -> Vec<Problem> {
+    let mut found = Vec::new();
+    let props = s.get("properties").and_then(Value::as_object);
+    let extra = s.get("additionalProperties");
+    for (k, x) in m {
+        let inner = format!("{path}.{k}");
+        if let Some(p) = props.and_then(|p| p.get(k)) {
+            found.extend(check(x, p, &inner, depth + 1, choices_of(def, k)));
+        } else if let Some(a) = extra.filter(|a| a.is_object()) {
+            found.extend(check(x, a, &inner, depth + 1, None));
+        } else if extra == Some(&Value::Bool(false)) {
+            let mut names: Vec<&str> = props
+                .map(|p| p.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            names.sort();
+            let hint = match suggest(k, &names) {
+                Some(s) => format!(" (did you mean \"{s}\"?)"),
+                None => format!(" (it takes: {})", names.join(", ")),
+            };
+            let place = if depth == 0 {
+                String::new()
+            } else {
+                format!(" in {path}")
+            };
+            found.push(Problem {
+                depth: depth + 1,
+                wrong: Wrong::Unknown,
+                text: format!("unknown option \"{k}\"{place}{hint}"),
+            });
+        }
+    }
+    let required = s.get("required").and_then(Value::as_array);
+    for r in required.into_iter().flatten().filter_map(Value::as_str) {
+        if !m.contains_key(r) {
+            let place = if depth == 0 {
+                String::new()
+            } else {
+                format!(" in {path}")
+            };
+            found.push(Problem {
+                depth: depth + 1,
+                wrong: Wrong::Missing,
+                text: format!("missing option \"{r}\"{place}"),
+            });
+        }
+    }
+    found
 }
 
 /// What is wrong with an action's argument inside it (an option, an option of an option, an
@@ -1191,6 +1203,104 @@ mod tests {
         );
     }
 
+    /// Step argument problems below the top, and how each is said.
+    const NESTED: &[(&str, &str)] = &[
+        // an option of the object form
+        (
+            r#"{"snapshot": {"detail": 5}}"#,
+            "step 1 (snapshot): snapshot.detail takes \"full\", \"interactive\" or \"summary\", got the number 5; expected true, \"interactive\" or {\"detail\": \"interactive\"}",
+        ),
+        (
+            r#"{"snapshot": {"maxNodes": -1}}"#,
+            "step 1 (snapshot): snapshot.maxNodes takes a whole number (0 or more), got the number -1; expected",
+        ),
+        (
+            r#"{"snapshot": {"allRefs": "yes"}}"#,
+            "step 1 (snapshot): snapshot.allRefs takes true or false, got the string \"yes\"",
+        ),
+        (
+            r#"{"cookies": {"action": "set", "name": 5}}"#,
+            "step 1 (cookies): cookies.name takes text, got the number 5; expected",
+        ),
+        // a word none of an option's choices, though the schema's type is text
+        (
+            r#"{"scroll": {"direction": "sideways"}}"#,
+            "step 1 (scroll): scroll.direction takes \"up\", \"down\", \"left\" or \"right\", got the string \"sideways\"; expected {\"direction\": \"down\"}",
+        ),
+        (
+            r#"{"snapshot": "fancy"}"#,
+            "step 1 (snapshot): snapshot.detail takes \"full\", \"interactive\" or \"summary\", got the string \"fancy\"",
+        ),
+        (
+            r#"{"click": {"ref": "s1e1", "button": "rigth"}}"#,
+            "step 1 (click): click.button takes \"left\", \"middle\" or \"right\", got the string \"rigth\"",
+        ),
+        (
+            r#"{"cookies": {"action": "eat"}}"#,
+            "step 1 (cookies): cookies.action takes \"list\", \"set\" or \"clear\", got the string \"eat\"",
+        ),
+        // items of list options, and the values of a map option
+        (
+            r#"{"fill": {"fields": [1]}}"#,
+            "step 1 (fill): fill.fields takes an object whose values are texts, numbers, true/false values or lists of texts, got a list; expected",
+        ),
+        (
+            r#"{"select": {"ref": "s1e2", "values": [1]}}"#,
+            "step 1 (select): select.values[0] takes text, got the number 1; expected {\"ref\": \"s1e3\", \"values\": [\"a\", \"b\"]}",
+        ),
+        (
+            r#"{"scroll": {"to": [1]}}"#,
+            "step 1 (scroll): scroll.to takes a list of 2 numbers, got a list of 1",
+        ),
+        (
+            r#"{"elementsAt": [{"x": 1, "y": "a"}]}"#,
+            "step 1 (elementsAt): elementsAt[0].y takes a number, got the string \"a\"",
+        ),
+        // queryAll's groups, in both forms, three and four levels down
+        (
+            r#"{"queryAll": {"b": {"role": 5}}}"#,
+            "step 1 (queryAll): queryAll.b.role takes text, got the number 5; expected",
+        ),
+        (
+            r#"{"queryAll": {"queries": {"b": {"limit": "x"}}}}"#,
+            "step 1 (queryAll): queryAll.queries.b.limit takes a whole number (0 or more), got the string \"x\"",
+        ),
+        (
+            r#"{"queryAll": {"queries": {"b": 5}}}"#,
+            "step 1 (queryAll): queryAll.queries.b takes text or an object with the options role, name, exact, selector, limit, got the number 5",
+        ),
+        // unknown options below the top say the known ones, with a did-you-mean
+        (
+            r#"{"queryAll": {"b": {"rol": "button"}}}"#,
+            "step 1 (queryAll): unknown option \"rol\" in queryAll.b (did you mean \"role\"?); expected",
+        ),
+        (
+            r#"{"goto": {"url": "http://a/", "snapshot": {"detal": "x"}}}"#,
+            "step 1 (goto): unknown option \"detal\" in goto.snapshot (did you mean \"detail\"?)",
+        ),
+        (
+            r#"{"elementsAt": [{"x": 1, "z": 2}]}"#,
+            "step 1 (elementsAt): unknown option \"z\" in elementsAt[0] (it takes: x, y)",
+        ),
+        // an option of an option
+        (
+            r#"{"goto": {"url": "http://a/", "snapshot": {"maxNodes": "x"}}}"#,
+            "step 1 (goto): goto.snapshot.maxNodes takes a whole number (0 or more), got the string \"x\"",
+        ),
+        (
+            r#"{"drag": {"from": {"x": 1, "y": "a"}, "to": "s1e2"}}"#,
+            "step 1 (drag): drag.from.y takes a number, got the string \"a\"",
+        ),
+        (
+            r#"{"frame": {"target": -1}}"#,
+            "step 1 (frame): frame.target takes a whole number (0 to 65535) or text, got the number -1",
+        ),
+        (
+            r#"{"goto": {"snapshot": true}}"#,
+            "step 1 (goto): missing option \"url\"; expected \"http://127.0.0.1:8080/\"",
+        ),
+    ];
+
     /// Issue 43: a problem inside an action's argument, at any depth, is said in plain words:
     /// the option's path, what it takes (by the step schema) and an example of the action.
     #[test]
@@ -1211,103 +1321,7 @@ mod tests {
             }
             e[0].clone()
         };
-        let cases = [
-            // an option of the object form
-            (
-                r#"{"snapshot": {"detail": 5}}"#,
-                "step 1 (snapshot): snapshot.detail takes \"full\", \"interactive\" or \"summary\", got the number 5; expected true, \"interactive\" or {\"detail\": \"interactive\"}",
-            ),
-            (
-                r#"{"snapshot": {"maxNodes": -1}}"#,
-                "step 1 (snapshot): snapshot.maxNodes takes a whole number (0 or more), got the number -1; expected",
-            ),
-            (
-                r#"{"snapshot": {"allRefs": "yes"}}"#,
-                "step 1 (snapshot): snapshot.allRefs takes true or false, got the string \"yes\"",
-            ),
-            (
-                r#"{"cookies": {"action": "set", "name": 5}}"#,
-                "step 1 (cookies): cookies.name takes text, got the number 5; expected",
-            ),
-            // a word none of an option's choices, though the schema's type is text
-            (
-                r#"{"scroll": {"direction": "sideways"}}"#,
-                "step 1 (scroll): scroll.direction takes \"up\", \"down\", \"left\" or \"right\", got the string \"sideways\"; expected {\"direction\": \"down\"}",
-            ),
-            (
-                r#"{"snapshot": "fancy"}"#,
-                "step 1 (snapshot): snapshot.detail takes \"full\", \"interactive\" or \"summary\", got the string \"fancy\"",
-            ),
-            (
-                r#"{"click": {"ref": "s1e1", "button": "rigth"}}"#,
-                "step 1 (click): click.button takes \"left\", \"middle\" or \"right\", got the string \"rigth\"",
-            ),
-            (
-                r#"{"cookies": {"action": "eat"}}"#,
-                "step 1 (cookies): cookies.action takes \"list\", \"set\" or \"clear\", got the string \"eat\"",
-            ),
-            // items of list options, and the values of a map option
-            (
-                r#"{"fill": {"fields": [1]}}"#,
-                "step 1 (fill): fill.fields takes an object whose values are texts, numbers, true/false values or lists of texts, got a list; expected",
-            ),
-            (
-                r#"{"select": {"ref": "s1e2", "values": [1]}}"#,
-                "step 1 (select): select.values[0] takes text, got the number 1; expected {\"ref\": \"s1e3\", \"values\": [\"a\", \"b\"]}",
-            ),
-            (
-                r#"{"scroll": {"to": [1]}}"#,
-                "step 1 (scroll): scroll.to takes a list of 2 numbers, got a list of 1",
-            ),
-            (
-                r#"{"elementsAt": [{"x": 1, "y": "a"}]}"#,
-                "step 1 (elementsAt): elementsAt[0].y takes a number, got the string \"a\"",
-            ),
-            // queryAll's groups, in both forms, three and four levels down
-            (
-                r#"{"queryAll": {"b": {"role": 5}}}"#,
-                "step 1 (queryAll): queryAll.b.role takes text, got the number 5; expected",
-            ),
-            (
-                r#"{"queryAll": {"queries": {"b": {"limit": "x"}}}}"#,
-                "step 1 (queryAll): queryAll.queries.b.limit takes a whole number (0 or more), got the string \"x\"",
-            ),
-            (
-                r#"{"queryAll": {"queries": {"b": 5}}}"#,
-                "step 1 (queryAll): queryAll.queries.b takes text or an object with the options role, name, exact, selector, limit, got the number 5",
-            ),
-            // unknown options below the top say the known ones, with a did-you-mean
-            (
-                r#"{"queryAll": {"b": {"rol": "button"}}}"#,
-                "step 1 (queryAll): unknown option \"rol\" in queryAll.b (did you mean \"role\"?); expected",
-            ),
-            (
-                r#"{"goto": {"url": "http://a/", "snapshot": {"detal": "x"}}}"#,
-                "step 1 (goto): unknown option \"detal\" in goto.snapshot (did you mean \"detail\"?)",
-            ),
-            (
-                r#"{"elementsAt": [{"x": 1, "z": 2}]}"#,
-                "step 1 (elementsAt): unknown option \"z\" in elementsAt[0] (it takes: x, y)",
-            ),
-            // an option of an option
-            (
-                r#"{"goto": {"url": "http://a/", "snapshot": {"maxNodes": "x"}}}"#,
-                "step 1 (goto): goto.snapshot.maxNodes takes a whole number (0 or more), got the string \"x\"",
-            ),
-            (
-                r#"{"drag": {"from": {"x": 1, "y": "a"}, "to": "s1e2"}}"#,
-                "step 1 (drag): drag.from.y takes a number, got the string \"a\"",
-            ),
-            (
-                r#"{"frame": {"target": -1}}"#,
-                "step 1 (frame): frame.target takes a whole number (0 to 65535) or text, got the number -1",
-            ),
-            (
-                r#"{"goto": {"snapshot": true}}"#,
-                "step 1 (goto): missing option \"url\"; expected \"http://127.0.0.1:8080/\"",
-            ),
-        ];
-        for (step, want) in cases {
+        for (step, want) in NESTED {
             let got = problem(step);
             assert!(got.starts_with(want), "{step}:\n got  {got}\n want {want}");
         }
@@ -1316,6 +1330,11 @@ mod tests {
             problem(r#"{"snapshot": {"format": "json", "detail": 5}}"#)
                 .starts_with("step 1 (snapshot): snapshot.detail takes")
         );
+    }
+
+    /// The options with a few fixed words exist in the schema, and take each of them.
+    #[test]
+    fn choices_are_schema_options_and_taken() {
         // the choices are the schema's options
         for (def, option, _) in CHOICES {
             assert!(

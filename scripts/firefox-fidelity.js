@@ -125,7 +125,7 @@ const ELEMENT_KEY = 'element-6066-11e4-a52e-4f735466cecf';
 
 // The element behind each ref, in one Execute Script: window.__ariaRefs in the page's main
 // world is the ref map (ref -> element): the engine's own on WebDriver's classic path
-// (js/src/50_refs.js, publicRefs), else its read-only mirror (SPEC 7), which ariasnap brings
+// (js/src/50_refs.js, publicRefs), else its read-only mirror (docs/reference/browsers.md#the-ref-mirror), which ariasnap brings
 // up to date on each `eval` step: measurePage runs one first. Each entry: [element, local
 // name, type attribute] (for roleAgrees).
 const LOOKUP = `var a = window.__ariaRefs, out = [];
@@ -288,7 +288,7 @@ async function main() {
   out.push(`pooled over ${tot.n} top-document refs: role ${tot.role} (${pct(tot.role, tot.n)}%), ` +
     `label ${tot.label} (${pct(tot.label, tot.n)}%; exact ${tot.exact}, ${pct(tot.exact, tot.n)}%), ` +
     `both ${tot.both} (${pct(tot.both, tot.n)}%)`);
-  // generic refs are ariasnap's clickable containers (SPEC 2, tier 1: tabindex or a click
+  // generic refs are ariasnap's clickable containers (docs/reference/refs.md#which-elements-get-refs, tier 1: tabindex or a click
   // handler), labelled by their text for the agent; ARIA prohibits naming generic, and the
   // browsers leave them unnamed or out of their tree: shown apart so the rest reads clearly
   const ng = results.flatMap((r) => r.rows).filter((x) => x.role !== 'generic');

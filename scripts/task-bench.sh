@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The task-cost bench (SPEC 8, README "Task cost"): 27 tasks on the fixture pages of
+# The task-cost bench (BENCHMARKS.md#task-cost): 27 tasks on the fixture pages of
 # fixtures/html/tasks/ (a shop, a handbook of WAI-ARIA APG patterns, two long shop pages), each
 # run through `ariasnap mcp` and through Playwright MCP, spoken to the same way by the official
 # MCP SDK's client over stdio. Prints a markdown table (calls, reply bytes, tools/list bytes,

@@ -84,7 +84,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
             crate::demo::run(&bopts, keep, g.format, g.pretty, &ropts, &oopts).await
         }
         Command::Step(action) => {
-            // SPEC 6: a command is the step of the same name, run on the same code path
+            // docs/reference/cli.md#commands: a command is the step of the same name, run on the same code path
             let file = StepFile {
                 tab: None,
                 timeout: None,

@@ -78,7 +78,7 @@ pub struct Global {
     #[arg(long, global = true, value_name = "ALIAS")]
     pub tab: Option<String>,
     /// Output format.
-    #[arg(long, global = true, alias = "output-format", value_enum, default_value_t = Format::Text)]
+    #[arg(long, global = true, visible_alias = "output-format", value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Indent JSON output.
     #[arg(long, global = true)]
@@ -184,7 +184,7 @@ mod tests {
         }
     }
 
-    /// SPEC 6: a command is the step of the same name: the command line and the step file
+    /// docs/reference/cli.md#commands: a command is the step of the same name: the command line and the step file
     /// give the same `Action` value (one type behind both, no translation in between).
     #[test]
     fn commands_and_steps_give_the_same_action() {
@@ -358,7 +358,7 @@ mod tests {
         }
     }
 
-    /// The step vocabulary of issue 16 as commands (SPEC 6).
+    /// The step vocabulary of issue 16 as commands (docs/reference/cli.md#commands).
     #[test]
     fn vocabulary_commands_and_steps_give_the_same_action() {
         use serde_json::json;
@@ -420,7 +420,7 @@ mod tests {
         out
     }
 
-    /// SPEC 6 / issue 13: every step action is a subcommand, and every option of a step (as
+    /// docs/reference/cli.md#commands / issue 13: every step action is a subcommand, and every option of a step (as
     /// the step file and the MCP tool take it) exists on that subcommand under the same name
     /// (kebab-case), as a flag or as a positional argument of that name.
     #[test]
@@ -431,7 +431,7 @@ mod tests {
         let mut drift = Vec::new();
         for d in &defs {
             let Some(action) = &d.action else { continue };
-            // the CLI's name for it (SPEC 6 spells listTabs `tabs`)
+            // the CLI's name for it (docs/reference/cli.md#commands spells listTabs `tabs`)
             let sub = match action.as_str() {
                 "listTabs" => "tabs".to_string(),
                 a => kebab(a),
@@ -468,5 +468,90 @@ mod tests {
             "the CLI drifted from the step schema:\n{}",
             drift.join("\n")
         );
+    }
+
+    /// Issue 43: every property of every MCP tool (the whole set the server takes calls
+    /// for, `tool_defs(All)`) is accepted by the subcommand of the same action, under the
+    /// property's name in kebab-case: as a long option (or one of its aliases, hidden ones
+    /// included) of the subcommand or of the global options, or as a positional argument of
+    /// that name. (Value names do not count: `--max-nodes N` is no option `n`.)
+    #[test]
+    fn every_mcp_tool_property_is_a_cli_option() {
+        let cli = Cli::command();
+        let mut gaps = Vec::new();
+        let tools = ariasnap::mcp::tool_defs(ariasnap::mcp::tools::ToolSet::All);
+        assert!(tools.len() > 40, "{} tools", tools.len());
+        for t in &tools {
+            let Some(action) = &t.action else { continue };
+            let sub = match action.as_str() {
+                "listTabs" => "tabs".to_string(),
+                a => kebab(a),
+            };
+            let Some(cmd) = cli.find_subcommand(&sub) else {
+                gaps.push(format!("{}: no subcommand {sub:?}", t.name));
+                continue;
+            };
+            let props = t.input_schema.get("properties").and_then(|p| p.as_object());
+            for prop in props.into_iter().flat_map(|p| p.keys()) {
+                let want = kebab(prop);
+                let taken = cmd.get_arguments().chain(cli.get_arguments()).any(|a| {
+                    if a.is_positional() {
+                        return kebab(a.get_id().as_str()) == want;
+                    }
+                    a.get_long() == Some(want.as_str())
+                        || a.get_all_aliases()
+                            .is_some_and(|al| al.contains(&want.as_str()))
+                });
+                if !taken {
+                    gaps.push(format!(
+                        "{} takes {prop:?}: `ariasnap {sub}` has no --{want}",
+                        t.name
+                    ));
+                }
+            }
+        }
+        assert!(gaps.is_empty(), "CLI gaps:\n{}", gaps.join("\n"));
+    }
+
+    /// The options issue 43 found missing, given on the command line, make the step the MCP
+    /// tool's call makes.
+    #[test]
+    fn mcp_only_options_on_the_command_line() {
+        use serde_json::json;
+        let parse = |argv: &[&str]| -> Cli {
+            Cli::try_parse_from(std::iter::once("ariasnap").chain(argv.iter().copied()))
+                .unwrap_or_else(|e| panic!("{argv:?}: {e}"))
+        };
+        let step = |v: serde_json::Value| ariasnap::steps::parse::parse_step(&v, 0).unwrap().action;
+        let a = parse(&[
+            "snapshot",
+            "--jmespath-query",
+            "length(children)",
+            "--silent-mode",
+        ]);
+        match a.command {
+            Command::Step(Action::Snapshot(s)) => {
+                let want = step(
+                    json!({"snapshot": {"jmespath_query": "length(children)", "silent_mode": true}}),
+                );
+                assert_eq!(Action::Snapshot(s), want);
+            }
+            other => panic!("{other:?}"),
+        }
+        let a = parse(&["snapshot", "--output-format", "json"]);
+        assert_eq!(a.global.format, Format::Json);
+        for argv in [
+            &["eval", "--expression", "document.title"][..],
+            &["eval", "document.title"][..],
+        ] {
+            match parse(argv).command {
+                Command::Step(e) => assert_eq!(
+                    e,
+                    step(json!({"eval": {"expression": "document.title"}})),
+                    "{argv:?}"
+                ),
+                other => panic!("{other:?}"),
+            }
+        }
     }
 }

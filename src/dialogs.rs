@@ -1,6 +1,6 @@
 //! Page dialogs (alert, confirm, prompt, beforeunload): answered whenever a command meets
 //! one, by the policy of `--dialog accept|dismiss` (default dismiss), and remembered so the
-//! reply can report them (SPEC 9). A dialog is never left open to block later commands.
+//! reply can report them (docs/reference/faults.md#dialogs). A dialog is never left open to block later commands.
 //!
 //! Owns: the policy and the log of answered dialogs of this process. Must not: decide what a
 //! reply looks like (the runner and `app` report the log).

@@ -94,7 +94,7 @@ const FAST_FN: &str = "function(h, m, a){ var r = window.__ariaRefs; \
      return r.call(m, a); }";
 
 /// Calls entry point `method` in the engine's sandbox realm of the page's current context
-/// (SPEC 7), installing the engine there first when the preload did not run (documents
+/// (docs/reference/browsers.md#the-page-channel-webdriver-bidi), installing the engine there first when the preload did not run (documents
 /// older than the session's preload, Firefox's same-origin frames). On Chromium the tab's
 /// own document is reached through DevTools by the sandbox's realm id, which moves large
 /// replies several times faster than BiDi through chromedriver; BiDi otherwise.
@@ -231,7 +231,7 @@ const CONSOLE_HOOK: &str = "(function(){ var W = window, K = Symbol.for('ariasna
 /// scripts: the engine's sandbox cannot wrap the page's own `attachShadow`, so this
 /// wraps it (name, length and property attributes kept, the page's arguments and result
 /// passed through) and keeps each closed root with its host in its closure, handed out
-/// through a non-enumerable function under `Symbol.for('ariasnap.closed')` (SPEC 9:
+/// through a non-enumerable function under `Symbol.for('ariasnap.closed')` (docs/reference/browsers.md#closed-shadow-roots:
 /// closed roots are read whenever and however they were attached). The engine takes a
 /// root only when the DOM confirms it (`root.host` is the host and the host has no open
 /// root): a page that reaches the hook can hand over nothing that is not a real root.
@@ -258,7 +258,7 @@ const CLOSED_ROOTS_HOOK: &str = "(function(){ var W = window, K = Symbol.for('ar
 /// start-up work is often on such a timer (a widget shown half a second after load, a
 /// banner), and a navigation waits for the ones due within a second (`startup_timers`), so
 /// that the first action's reply does not report the page finishing its start as the
-/// action's doing (SPEC 8). Read through a non-enumerable function under
+/// action's doing (docs/reference/replies.md#settling). Read through a non-enumerable function under
 /// `Symbol.for('ariasnap.timers')`: ms until the last such timer due within `horizon` ms,
 /// or -1. A page that reaches the hook can only make a navigation wait longer (within its
 /// settle limit) or shorter.
@@ -549,7 +549,7 @@ pub async fn evaluate_user(page: &Page, expr: &str) -> Result<Value> {
     }
 }
 
-/// Whether an `eval` expression names the page's ref mirror (`window.__ariaRefs`, SPEC 7).
+/// Whether an `eval` expression names the page's ref mirror (`window.__ariaRefs`, docs/reference/browsers.md#the-ref-mirror).
 /// Bringing the mirror up to date takes three round trips and an event per ref (39-46 ms
 /// after a snapshot of a 10,000-element page, 2,000 refs; about 0.8 s when every element goes
 /// by shared id, see [`sync_mirror`]), so an expression that does not name it is spared that.
@@ -599,7 +599,7 @@ const MIRROR_SET: &str = "function(t, stats, sent){ var o = Object.create(null);
 
 /// Copies the engine's refs of the current document into the page's main world as
 /// `window.__ariaRefs` (for `eval` steps), where the page may read and even replace it:
-/// actions resolve refs in the engine's sandbox only (SPEC 7). The elements cross from the
+/// actions resolve refs in the engine's sandbox only (docs/reference/browsers.md#the-page-channel-webdriver-bidi). The elements cross from the
 /// sandbox as events dispatched on them, caught in the main world: handing each over by
 /// shared id (out of the sandbox, into the main world) cost about 0.8 s for the 2,000 refs
 /// of a 10,000-element page. When the events do not match, every element goes by shared id.

@@ -1,5 +1,5 @@
 //! The library's error type. Every message names the thing, the cause and the next action;
-//! `hint()` gives the line `main` prints after `hint:`. Exit codes follow SPEC 5.
+//! `hint()` gives the line `main` prints after `hint:`. Exit codes follow docs/reference/faults.md#exit-codes.
 
 use std::path::PathBuf;
 
@@ -32,7 +32,7 @@ pub enum Error {
     /// A page dialog (alert, confirm, prompt, beforeunload) is open and blocks the page.
     #[error("the page opened a dialog that is still open: {text:?}")]
     Dialog { text: String },
-    /// Another command holds the session's lock (SPEC 9: one command at a time).
+    /// Another command holds the session's lock (docs/reference/faults.md#one-command-at-a-time: one command at a time).
     #[error("session {session:?} is busy: another command is using it")]
     Busy { session: String },
     /// A WebDriver BiDi command failed: the command, the protocol's error code (`no such
@@ -60,7 +60,7 @@ pub enum Error {
     #[error("page engine error: {0}")]
     Engine(String),
     /// A ref that cannot be used (unknown, malformed, gone, changed, covered, tampered):
-    /// the SPEC 2 message, and which of them it is.
+    /// the docs/reference/refs.md#before-an-action message, and which of them it is.
     #[error("{message}")]
     Ref { kind: RefProblem, message: String },
     /// A step that failed in the page (assertion, missing element...).
@@ -108,7 +108,7 @@ pub enum EndpointProblem {
     NoAnswer,
 }
 
-/// Why a ref cannot be used (SPEC 2).
+/// Why a ref cannot be used (docs/reference/refs.md#before-an-action).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RefProblem {
@@ -239,7 +239,7 @@ pub fn webdriver_message(e: &fantoccini::error::CmdError) -> String {
 /// `s` as one line of plain text: line breaks become `; `; other control characters and
 /// what the output escaper escapes (bidi and invisible format characters,
 /// `snapshot::safe::is_escaped`) are dropped. Messages quote page text, and the user's
-/// terminal must not read it as commands (SPEC 9).
+/// terminal must not read it as commands (docs/reference/faults.md#messages).
 pub fn one_line(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     // after a line break: join with "; " before the next visible character
@@ -275,7 +275,7 @@ impl From<fantoccini::error::NewSessionError> for Error {
 }
 
 impl Error {
-    /// Process exit code for this error (SPEC 5: 1 step failed, 2 bad input, 3 browser or
+    /// Process exit code for this error (docs/reference/faults.md#exit-codes: 1 step failed, 2 bad input, 3 browser or
     /// driver failure, 4 timeout).
     pub fn exit_code(&self) -> i32 {
         match self {

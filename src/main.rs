@@ -18,7 +18,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            // SPEC 9: one `error:` line and a `hint:` line, not clap's usage block
+            // docs/reference/faults.md#messages: one `error:` line and a `hint:` line, not clap's usage block
             let text = e.render().to_string();
             // the first paragraph: "the following required arguments were not provided:"
             // goes on with the arguments' names on lines of their own
@@ -63,7 +63,7 @@ fn main() -> ExitCode {
     match rt.block_on(app::run(cli)) {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
         Err(e) => {
-            // SPEC 9: one line of `error:`, then optionally `caused by:` and `hint:`
+            // docs/reference/faults.md#messages: one line of `error:`, then optionally `caused by:` and `hint:`
             use ariasnap::error::one_line;
             eprintln!("error: {}", one_line(&e.to_string()));
             let mut src = std::error::Error::source(&e);

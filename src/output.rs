@@ -1,5 +1,5 @@
 //! Where a reply goes: stdout, the user's --file, or an artifact when it is over the inline
-//! limit (SPEC 3). stdout is data only. The spill is decided here and nowhere else
+//! limit (docs/reference/detail.md#spill). stdout is data only. The spill is decided here and nowhere else
 //! (`spill_if_over`), for the command line and the step runner (and so MCP) alike.
 
 use crate::error::{Error, Result};
@@ -17,7 +17,7 @@ pub struct OutputOptions {
     pub artifacts: Option<PathBuf>,
 }
 
-/// A reply written to artifacts because it was over the inline limit (SPEC 3).
+/// A reply written to artifacts because it was over the inline limit (docs/reference/detail.md#spill).
 #[derive(Debug, Clone)]
 pub struct Spilled {
     /// The whole reply.
@@ -26,7 +26,7 @@ pub struct Spilled {
     pub refs_file: Option<PathBuf>,
 }
 
-/// The one place that decides a spill (SPEC 3): when `body` (view `v` rendered in `fmt`) is
+/// The one place that decides a spill (docs/reference/detail.md#spill): when `body` (view `v` rendered in `fmt`) is
 /// over `inline_limit` bytes (0: never), it goes to a private artifact named after the
 /// snapshot (or `query`), with the refs map of a big snapshot beside it. None: print it.
 pub fn spill_if_over(
@@ -95,7 +95,7 @@ pub fn emit_view(
 }
 
 /// Like [`emit_view`], with notes for the reader first: `# ` lines in text, a `notes` list
-/// in JSON (a tab replaced, dialogs answered: SPEC 9), `note:` lines on stderr.
+/// in JSON (a tab replaced, dialogs answered: docs/reference/faults.md#dialogs), `note:` lines on stderr.
 pub fn emit_view_noted(
     v: &crate::query::view::View,
     format: ViewFormat,
@@ -132,7 +132,7 @@ pub fn emit_view_noted(
                     head.push_str(n);
                     head.push('\n');
                 }
-                // after the page header (SPEC 8: every snapshot starts with it)
+                // after the page header (docs/reference/output.md#page-header: every snapshot starts with it)
                 let mut at = 0;
                 for prefix in ["# page: ", "# wall: "] {
                     if body[at..].starts_with(prefix) {
@@ -150,7 +150,7 @@ pub fn emit_view_noted(
         return Ok(());
     }
     if let View::Budgeted(s, _) = v {
-        // SPEC 8: a budgeted snapshot is printed, never a file pointer
+        // docs/reference/detail.md#budgets: a budgeted snapshot is printed, never a file pointer
         let (body, _) =
             budgeted_inline(s, body, format, ropts.verbose, oopts.artifacts.as_deref())?;
         return print_stdout(&body);
@@ -194,7 +194,7 @@ pub fn emit_view_noted(
     })
 }
 
-/// A budgeted snapshot's body as delivered (SPEC 8): when parts were elided, the whole tree
+/// A budgeted snapshot's body as delivered (docs/reference/detail.md#budgets): when parts were elided, the whole tree
 /// goes to a file named on a last `# whole tree:` line (text) or in `wholeTree` (JSON).
 /// Returns the body and the file written, if any.
 pub fn budgeted_inline(

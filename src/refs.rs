@@ -1,4 +1,4 @@
-//! Ref syntax and the messages for refs that cannot be used (SPEC 2).
+//! Ref syntax and the messages for refs that cannot be used (docs/reference/refs.md#before-an-action).
 //!
 //! Owns: parsing what users type as a ref (`s1e4`, `@s1e4`, `[ref=s1e4]`, `ref=s1e4`,
 //! `f0s1e4`) and the exact error texts. Must not: talk to the page.
@@ -54,7 +54,7 @@ pub fn is_ref(s: &str) -> bool {
     !m.is_empty() && m.chars().all(|c| c.is_ascii_digit())
 }
 
-/// The SPEC 2 message for a stale or unknown ref reply (of any engine method).
+/// The docs/reference/refs.md#before-an-action message for a stale or unknown ref reply (of any engine method).
 pub fn stale_error<T>(reply: &Reply<T>) -> Error {
     let kind = match reply {
         Reply::Unknown { .. } => RefProblem::Unknown,

@@ -1,4 +1,4 @@
-//! Artifacts: output over the inline limit goes to a private file (SPEC 3).
+//! Artifacts: output over the inline limit goes to a private file (docs/reference/detail.md#spill).
 //!
 //! Owns: where artifacts go and how they are created: a 0700 directory with a random name
 //! (or the user's --artifacts DIR), files created exclusively with random names and mode

@@ -92,7 +92,7 @@ pub struct WireStates {
     #[serde(default)]
     pub multiselectable: bool,
     pub orientation: Option<String>,
-    /// SPEC 8: present for assistive technology, not painted: clipped, offscreen,
+    /// docs/reference/output.md#unseen-text: present for assistive technology, not painted: clipped, offscreen,
     /// transparent, tiny, camouflaged or covered.
     pub unseen: Option<String>,
 }
@@ -170,7 +170,7 @@ pub struct WireStats {
     pub behind_modal: bool,
 }
 
-/// Page fingerprint (SPEC 3).
+/// Page fingerprint (docs/reference/detail.md#unchanged).
 #[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
 pub struct Fingerprint {
     pub url: String,
@@ -195,7 +195,7 @@ pub struct WireSnapshot {
     pub engine_ms: f64,
     /// Served from the engine's short-lived snapshot cache (no walk).
     pub cached: bool,
-    /// What the page header reads (SPEC 8); None from an engine that sends none.
+    /// What the page header reads (docs/reference/output.md#page-header); None from an engine that sends none.
     pub page: Option<PageSignals>,
     /// Budgeted walks: nodes that show an aria-live region the walk shows no node of its
     /// own for, as [index, 1 for assertive else 0] (`liveNodes` in js/src/90_api.js).
@@ -584,7 +584,7 @@ impl<'de> Deserialize<'de> for RawNode {
 /// half, or a low half alone) replaced by `\ufffd`. The engine makes its strings well-formed
 /// before they leave the page (`clean`), but not on browsers without
 /// `String.prototype.toWellFormed`, and a cap can cut a pair in two; serde_json refuses lone
-/// surrogates, so without this one such string would fail the whole reply (SPEC 9).
+/// surrogates, so without this one such string would fail the whole reply (docs/reference/output.md#what-no-page-can-forge).
 pub fn mend_surrogates(raw: &str) -> Cow<'_, str> {
     if !raw.contains("\\ud") && !raw.contains("\\uD") {
         return Cow::Borrowed(raw);

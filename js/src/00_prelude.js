@@ -37,7 +37,7 @@ const FRESH = PRELOADED ? null : (function () {
   return null;
 })();
 
-// Preloaded, the engine may run in a sandbox realm (BiDi; SPEC 7): its own global holds
+// Preloaded, the engine may run in a sandbox realm (BiDi; docs/reference/browsers.md#the-page-channel-webdriver-bidi): its own global holds
 // its own JS built-ins and reaches the DOM interfaces through the window behind it (in
 // Firefox's sandbox, `window.String` is the page's constructor seen through an Xray, whose
 // prototype methods are not exposed); in a page's main world globalThis is window.
@@ -266,7 +266,7 @@ const DOCUMENT_FRAGMENT_NODE = 11;
 // high one (for engines without String.prototype.toWellFormed).
 const LONE_SURROGATE_RE = re("[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]", "g");
 /**
- * Caps a string and makes it well-formed (no lone surrogates: SPEC 9, JSON that every parser
+ * Caps a string and makes it well-formed (no lone surrogates: docs/reference/output.md#what-no-page-can-forge, JSON that every parser
  * reads). Cut first, then mended, so a cut through a surrogate pair leaves U+FFFD, not half
  * a character.
  */
@@ -311,7 +311,7 @@ const htmlCollectionItem = method(D.HTMLCollection.prototype, "item");
 const optionsCollectionLength = getter(D.HTMLOptionsCollection.prototype, "length");
 const optionsCollectionItem = method(D.HTMLOptionsCollection.prototype, "item");
 const setOptionSelected = uncurry(desc(D.HTMLOptionElement.prototype, "selected").set);
-// The interface's own value setter (SPEC 8 `set`): a framework's value tracker is an own
+// The interface's own value setter (docs/reference/actions.md `set`): a framework's value tracker is an own
 // property of the element, so a change written past it is seen as the user's on `input`.
 const inputValueSet = uncurry(desc(D.HTMLInputElement.prototype, "value").set);
 const fragQuerySelectorAll = method(D.DocumentFragment.prototype, "querySelectorAll");

@@ -244,7 +244,7 @@ const closedRoots = new $WeakMap();
 const probedHosts = new $WeakMap();
 let closedRootCount = 0;
 
-// SPEC 9: closed shadow roots are read whenever they were attached. Preloaded, the engine
+// docs/reference/browsers.md#closed-shadow-roots: closed shadow roots are read whenever they were attached. Preloaded, the engine
 // runs in each new top-level document before any page script, so it sees every closed root
 // made by script as it is made: Element.prototype.attachShadow is wrapped once, the wrapper
 // calls the original with the page's own arguments, returns its result unchanged, keeps its
@@ -375,7 +375,7 @@ const SCOPE_PSEUDO = 1; // some rule mentions :before / :after
 const SCOPE_CV = 2; // some rule mentions content-visibility
 const SCOPE_VIS = 4; // some rule mentions visibility (or resets all properties)
 const SCOPE_TT = 8; // some rule or style attribute mentions text-transform (or `all`)
-// What can hide text from sighted users (SPEC 8, unseen text): a scope none of whose rules
+// What can hide text from sighted users (docs/reference/output.md#unseen-text, unseen text): a scope none of whose rules
 // or style attributes can set these paints its text as the UA sheet does, and its text is
 // not checked (their reads cost more than the rest of a walk).
 const SCOPE_OPACITY = 16; // some rule mentions opacity

@@ -697,7 +697,7 @@ function inGrid(row) {
 
 /** aria-describedby, then title when it was not used for the name. */
 /**
- * The error text of an invalid field (SPEC 8): what aria-errormessage points at (WAI-ARIA
+ * The error text of an invalid field (docs/reference/detail.md#nothing-is-dropped-silently): what aria-errormessage points at (WAI-ARIA
  * 1.2: "the element's error message", exposed only while aria-invalid is set), else its
  * description.
  */

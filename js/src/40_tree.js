@@ -85,7 +85,7 @@ function ariaBool(el, name) {
 }
 
 // Token values of the verbose states (WAI-ARIA 1.2): the page's attribute text never
-// reaches the output, only one of these (SPEC 9: no page can forge a flag or a ref).
+// reaches the output, only one of these (docs/reference/output.md#what-no-page-can-forge: no page can forge a flag or a ref).
 const CURRENT_TOKENS = new $Set(["page", "step", "location", "date", "time", "true"]);
 const HASPOPUP_TOKENS = new $Set(["true", "menu", "listbox", "tree", "grid", "dialog"]);
 const ORIENTATION_TOKENS = new $Set(["horizontal", "vertical"]);
@@ -246,7 +246,7 @@ function attrStates(el, role, tag, s) {
  * aria-sort as Chromium's tree has it (AXNodeObject::GetSortDirection, on column and row
  * headers only): ascending or descending (ASCII case aside), other for any other value,
  * null for none and for no value ("" and "undefined" are none: AXObject::AriaTokenAttribute).
- * A token, never the page's text (SPEC 9).
+ * A token, never the page's text (docs/reference/output.md#what-no-page-can-forge).
  */
 function sortOf(el) {
   const v = getAttr(el, "aria-sort");
@@ -479,7 +479,7 @@ function newWalk(rootDoc, opts) {
     verbose: !!opts.verbose,
     wantBoxes: !!opts.viewport || !!opts.boxes,
     viewportOnly: !!opts.viewport,
-    // SPEC 8 budgets: every element node gets a ref, so that a subtree the host elides can
+    // docs/reference/detail.md#budgets budgets: every element node gets a ref, so that a subtree the host elides can
     // be expanded with --root; the refs of nodes that are not candidates are marked (c: 1)
     // and shown on elided lines only
     containerRefs: !!opts.containerRefs,
@@ -746,7 +746,7 @@ function runWalk(w) {
 }
 
 /** A text node: its rendered text joins the text under its parent (nothing when hidden). */
-// SPEC 8: text present for assistive technology but not painted for a sighted user is
+// docs/reference/output.md#unseen-text: text present for assistive technology but not painted for a sighted user is
 // flagged [unseen=KIND]. ctx bits 4-6 carry the kind an ancestor element has (inherited by
 // its whole subtree), bit 7 says an emitted ancestor already carries the flag.
 const UNSEEN_KINDS = ["", "clipped", "offscreen", "transparent", "tiny", "camouflaged", "covered"];
@@ -1044,7 +1044,7 @@ function underALayer(w, el, r) {
 }
 
 /**
- * Covered text (SPEC 8), after the walk: the text of elements in the viewport that lie under
+ * Covered text (docs/reference/output.md#unseen-text), after the walk: the text of elements in the viewport that lie under
  * a layer taken out of flow (fixed, absolute, sticky: a cookie wall, a modal, a box laid over
  * a paragraph) and that the browser's hit test finds painted over (coveredAt). Hit tests
  * cost a pass over the page's boxes each, so only text under a layer is tested, and nothing
@@ -1191,7 +1191,7 @@ function visitElement(w, el, parentOut, ctx, scope) {
     if (k) ctx |= k << 4;
   }
   const tag = tagOfLocal(el, ln);
-  // A custom element may hold a closed shadow root (SPEC 1: reported, never dropped).
+  // A custom element may hold a closed shadow root (docs/reference/browsers.md#closed-shadow-roots: reported, never dropped).
   // (an HTML element: SVG and MathML names with a dash, font-face..., are no custom elements)
   if (strIndexOf(tag, "-") > 0 && strIndexOf(tag, ":") < 0 && !shadowRootOf(el)) noteCustomHost(w, el, tag);
   if (tag === "br") {
@@ -1201,7 +1201,7 @@ function visitElement(w, el, parentOut, ctx, scope) {
   let out = parentOut;
   let role = visHidden ? null : getRole(el, tag);
   if (role && setHas(INLINE_TEXT_ROLES, role)) role = null;
-  // --viewport (SPEC 3): an element outside the viewport shows neither its role nor, as a
+  // --viewport (docs/reference/detail.md#scope): an element outside the viewport shows neither its role nor, as a
   // clickable generic, itself; only descendants that are in view (a fixed or positioned
   // layer) show
   if (role && w.viewportOnly && outOfView(w, el)) role = null;
@@ -1305,7 +1305,7 @@ function emitRoleNode(w, el, role, tag, parentOut, ctx, attrs, scope) {
     if (u) n.u = clean(u, 2048);
   }
   // an invalid field's description is its error text, which interactive and summary views
-  // keep (SPEC 8: aria-invalid with aria-describedby / aria-errormessage)
+  // keep (docs/reference/detail.md#nothing-is-dropped-silently: aria-invalid with aria-describedby / aria-errormessage)
   if (w.verbose || (st && st.invalid)) {
     const d = st && st.invalid ? getErrorText(el, name) : getDescription(el, name);
     if (d) n.d = d;

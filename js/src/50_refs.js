@@ -25,7 +25,7 @@ function deref(w) {
 // Icon fonts draw their glyphs with characters of the Unicode Private Use Areas (U+E000-
 // U+F8FF, and planes 15 and 16): a tree item whose folder glyph changes with its state, or a
 // button whose icon flips, is still the same element to a user. Names are compared without
-// them when keeping a ref (SPEC 2: an element keeps its ref while its role and name hold);
+// them when keeping a ref (docs/reference/refs.md#stability: an element keeps its ref while its role and name hold);
 // the name shown stays the one the browser computes, glyphs included.
 const PRIVATE_USE_RE = re("[\\uE000-\\uF8FF\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}]", "gu");
 
@@ -37,7 +37,7 @@ function sameRefName(a, b) {
 
 /**
  * Gives refs to the walk's candidates. Above 100 candidates only tier 1 gets refs unless
- * allRefs (SPEC 2, compact refs). Returns {refs, withheld}.
+ * allRefs (docs/reference/refs.md#which-elements-get-refs, compact refs). Returns {refs, withheld}.
  */
 function mintRefs(walked, n, allRefs) {
   const cands = walked.cands;

@@ -284,7 +284,7 @@ function selectOptions(a) {
   return { kind: "ok", value: clean(currentValue(el), 1000000) };
 }
 
-// SPEC 8 `set`. Input types whose value no key sequence sets the same way in every browser
+// docs/reference/actions.md `set`. Input types whose value no key sequence sets the same way in every browser
 // and locale (HTML: the date/time pickers, the colour well, the slider): written through the
 // interface setter, with the events of a user's edit.
 const DIRECT_TYPES = new $Set(["date", "time", "month", "week", "datetime-local", "color", "range"]);

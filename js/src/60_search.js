@@ -1,4 +1,4 @@
-//! 60_search.js: text / regex / role / near queries over a walk (SPEC 4).
+//! 60_search.js: text / regex / role / near queries over a walk (docs/reference/search.md#search).
 //!
 //! Owns: matching and ranking. Matches get refs through refFor() (50_refs), minted when the
 //! element had none. Must not: render.

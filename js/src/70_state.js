@@ -1,4 +1,4 @@
-//! 70_state.js: the page fingerprint (SPEC 3): URL, scroll, DOM size, interactive count and a
+//! 70_state.js: the page fingerprint (docs/reference/detail.md#unchanged): URL, scroll, DOM size, interactive count and a
 //! state checksum, so "unchanged since s3" is answered without a walk.
 //!
 //! Owns: a mutation epoch, bumped by a MutationObserver (attributes, children, text) and by
@@ -71,7 +71,7 @@ function unchangedSince(n) {
   return { unchanged: sameFingerprint(fp, now), known: true, fingerprint: now };
 }
 
-// Rendered frames (SPEC 9: the host never waits on page timers, promises or animation
+// Rendered frames (docs/reference/faults.md#deadlines: the host never waits on page timers, promises or animation
 // frames that a page can replace). `paint` starts counting two frames with the captured
 // requestAnimationFrame and answers at once; the host polls it, bounded by its own clock.
 let paintToken = 0;

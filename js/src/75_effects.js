@@ -1,4 +1,4 @@
-//! 75_effects.js: what an action did that the tree may no longer show (SPEC 8): the text live
+//! 75_effects.js: what an action did that the tree may no longer show (docs/reference/replies.md#effects): the text live
 //! regions announced while it ran (a toast gone before the action ended is still caught:
 //! the document's MutationObserver records it as it appears), the HTTP errors of the
 //! requests it caused, and the document's own HTTP status.

@@ -165,7 +165,7 @@ function encodeNodes(nodes, frames, docUrl, els, frameBase) {
 
 // Element identities (`ids` of a snapshot): a number per element for the document's life,
 // never reused, so the host can tell the same element in two snapshots whatever happened to
-// its ref, its name or its place in the viewport (the diff of an action's changes, SPEC 8
+// its ref, its name or its place in the viewport (the diff of an action's changes, docs/reference/replies.md#changes
 // "Changes are the page's changes"). A cross-origin frame's engine numbers its own
 // elements: its frame index goes in the high part (k * 2^32), as refs carry f<k>.
 const identities = new $WeakMap();
@@ -184,7 +184,7 @@ function identityOf(el, frameBase) {
 const LIVE_MAX = 20;
 
 /**
- * Budgets (SPEC 8: alerts, status and error text go first): the output nodes that show the
+ * Budgets (docs/reference/detail.md#budgets: alerts, status and error text go first): the output nodes that show the
  * document's aria-live regions (polite or assertive, WAI-ARIA 1.2 aria-live), as
  * [walk index, 1 for assertive else 0]. A region shown as a node of its own (it has a role)
  * is that node; one the walk flattens (a `div` with aria-live and no role: its text flows
@@ -264,7 +264,7 @@ function liveNodes(doc, walked) {
 }
 
 /**
- * What the page header needs (SPEC 8): the HTTP status of the document's own response
+ * What the page header needs (docs/reference/output.md#page-header): the HTTP status of the document's own response
  * (Navigation Timing 2's `responseStatus`, 0 when the browser has none: about:blank, file:,
  * error pages), the ready state, how many password fields a user sees and can type into (a
  * login form), and

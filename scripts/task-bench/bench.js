@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The task-cost bench (SPEC 8): each task of tasks.js run through `ariasnap mcp` and through
+// The task-cost bench (BENCHMARKS.md#task-cost): each task of tasks.js run through `ariasnap mcp` and through
 // Playwright MCP, both spoken to by the official MCP SDK's client over stdio, a fresh server
 // (and browser) per task and tool. Per task and tool: calls, bytes of tool replies (text
 // content as the client receives it; images by their base64 length), bytes of `tools/list`

@@ -44,7 +44,7 @@ async function ref(agent, role, name, look) {
 // ---- each tool's ways of looking
 // look: the whole page; lookMain: the main landmark only (where an action's outcome shows
 // on these pages, as on most sites); lookForm: a first look at a form to fill (ariasnap's
-// interactive detail: the controls with their refs, headings and error text, SPEC 3/8;
+// interactive detail: the controls with their refs, headings and error text, docs/reference/detail.md#nothing-is-dropped-silently;
 // Playwright has no such mode: its whole snapshot); find: locate a named thing.
 const PW = {
   look: (a) => a.call('browser_snapshot', {}),

@@ -1,7 +1,7 @@
 //! Acting by ref: the engine resolves the ref (exists, connected, same document, same role
 //! and name), scrolls it into view and checks what is at its centre; the host then sends
 //! real input (pointer and keys) through WebDriver BiDi `input.performActions`, or classic
-//! WebDriver actions on a driver without BiDi (SPEC 7).
+//! WebDriver actions on a driver without BiDi (docs/reference/browsers.md#without-bidi).
 //!
 //! Owns: input dispatch, key-chord parsing, settling after an action, dialogs. Must not:
 //! decide what a step's result looks like (the runner does), or reach the page other than
@@ -46,7 +46,7 @@ impl Outcome {
 }
 
 /// Calls the engine's `method` and returns its typed reply; the page's tagged failures are
-/// typed errors (SPEC 2 messages). A call about a ref runs in the document that minted it:
+/// typed errors (docs/reference/refs.md#before-an-action messages). A call about a ref runs in the document that minted it:
 /// refs of cross-origin frames (`f<k>` with k read by frame switching) are resolved inside
 /// their frame.
 pub async fn ask<T: DeserializeOwned>(b: &Browser, method: Method) -> Result<T> {

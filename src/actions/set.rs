@@ -1,4 +1,4 @@
-//! `set` (SPEC 8): any control to a value in one call, with the value read back.
+//! `set` (docs/reference/actions.md#set): any control to a value in one call, with the value read back.
 //!
 //! Owns: which input each kind of control gets and the read-back check. Must not: reach the
 //! page other than through the engine's methods and the input helpers of `actions`.
@@ -95,7 +95,7 @@ impl Target<'_> {
     }
 }
 
-/// Sets any control to `value` in one call (SPEC 8 `set`): text fields and contenteditable
+/// Sets any control to `value` in one call (docs/reference/actions.md#set): text fields and contenteditable
 /// by real keys, date/time/month/week/colour/range inputs through their value setter with
 /// the events of a user's edit, native selects by value or label, checkboxes, radios and
 /// switches by a real click when they differ, ARIA comboboxes by typing (or opening) and

@@ -1,5 +1,5 @@
 //! Finding and starting the driver and the headless browser: chromedriver and Chromium, or
-//! geckodriver and Firefox (SPEC 7).
+//! geckodriver and Firefox (docs/reference/browsers.md#chromium-and-firefox).
 //!
 //! Owns: [`BrowserKind`] and how `--browser` names one, binary discovery, the driver process
 //! (its own process group, so it outlives the command that started it), readiness, the
@@ -161,7 +161,7 @@ impl PrefValue {
 }
 
 /// Which browser a session runs: the kind decides the driver, the capabilities and which
-/// Chromium-only speed-ups (DevTools) may be tried (SPEC 7).
+/// Chromium-only speed-ups (DevTools) may be tried (docs/reference/browsers.md#devtools-as-a-speed-up).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BrowserKind {
@@ -446,7 +446,7 @@ pub fn chrome_capabilities(
         "browserName": "chrome",
         "pageLoadStrategy": "normal",
         "webSocketUrl": true,
-        // a page's beforeunload never holds a navigation (SPEC 9): the browser leaves the
+        // a page's beforeunload never holds a navigation (docs/reference/faults.md#dialogs): the browser leaves the
         // page, as chromedriver's classic sessions did; other dialogs are ours to answer
         "unhandledPromptBehavior": {"default": "ignore", "beforeUnload": "accept"},
         "goog:chromeOptions": {
@@ -475,7 +475,7 @@ pub fn firefox_capabilities(
         "browserName": "firefox",
         "pageLoadStrategy": "normal",
         "webSocketUrl": true,
-        // a page's beforeunload never holds a navigation (SPEC 9): the browser leaves the
+        // a page's beforeunload never holds a navigation (docs/reference/faults.md#dialogs): the browser leaves the
         // page, as chromedriver's classic sessions did; other dialogs are ours to answer
         "unhandledPromptBehavior": {"default": "ignore", "beforeUnload": "accept"},
         "moz:firefoxOptions": {
@@ -503,7 +503,7 @@ pub fn firefox_prefs() -> serde_json::Value {
 /// for a headless browser of `kind`.
 pub fn remote_capabilities(kind: BrowserKind) -> serde_json::Map<String, serde_json::Value> {
     let mut caps = serde_json::Map::new();
-    // SPEC 7: the page channel is BiDi; a grid or driver without it answers without a
+    // docs/reference/browsers.md#without-bidi: the page channel is BiDi; a grid or driver without it answers without a
     // webSocketUrl and the engine then runs in the page's realm
     caps.insert("webSocketUrl".into(), true.into());
     caps.insert(

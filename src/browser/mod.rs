@@ -27,12 +27,12 @@ pub struct BrowserOptions {
     pub browser: Option<PathBuf>,
     /// Driver binary (default: chromedriver or geckodriver, by the browser's kind).
     pub driver: Option<PathBuf>,
-    /// Deadline of each step (SPEC 9; default 30 s): also the driver's script and page-load
+    /// Deadline of each step (docs/reference/faults.md#deadlines; default 30 s): also the driver's script and page-load
     /// limits, and how long opening the session may wait for its lock.
     pub timeout: Option<std::time::Duration>,
 }
 
-/// The default deadline of a step (SPEC 9).
+/// The default deadline of a step (docs/reference/faults.md#deadlines).
 pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 impl BrowserOptions {
@@ -64,7 +64,7 @@ pub struct Browser {
     pub started: bool,
     /// Set once this command asked the browser to save downloads in the session's folder.
     downloads_ready: std::sync::atomic::AtomicBool,
-    /// Held while this command uses the session (SPEC 9).
+    /// Held while this command uses the session (docs/reference/faults.md#one-command-at-a-time).
     _lock: session::SessionLock,
 }
 
@@ -265,12 +265,12 @@ fn bidi_wanted() -> bool {
     std::env::var("ARIASNAP_BIDI").map_or(true, |v| v != "0")
 }
 
-/// The note of a session without WebDriver BiDi (SPEC 7).
+/// The note of a session without WebDriver BiDi (docs/reference/browsers.md#without-bidi).
 const NO_BIDI: &str = "no WebDriver BiDi on this driver: the engine runs in the page's own realm, where page scripts can reach it";
 
 impl Browser {
     /// Makes the browser save downloads into the session's private folder (0700, beside its
-    /// record), where the effects of an action find them (SPEC 8), once per command. Only
+    /// record), where the effects of an action find them (docs/reference/replies.md#effects), once per command. Only
     /// for a browser ariasnap started: a remote one's folders are on another machine, and it
     /// keeps its own setting. False when downloads cannot be followed (no BiDi, or a driver
     /// without `browser.setDownloadBehavior`).
@@ -631,7 +631,7 @@ impl Browser {
         let bidi = client
             .capabilities()
             .and_then(crate::engine::bidi::websocket_url);
-        // SPEC 7: the kind is what the driver says it started (a grid may differ)
+        // docs/reference/browsers.md#chromium-and-firefox: the kind is what the driver says it started (a grid may differ)
         let browser = crate::engine::browser_name(&client)
             .map(|n| launch::BrowserKind::of_browser_name(&n))
             .unwrap_or(kind);
@@ -954,7 +954,7 @@ impl Browser {
     /// Waits for the timers the page set while starting that are due within a second (a
     /// widget shown half a second after load, a banner: `engine::startup_timers`), so that
     /// what the page does to finish its start is in the loaded page, not in the reply to the
-    /// first action after it (SPEC 8: changes are the page's changes). The callbacks run
+    /// first action after it (docs/reference/replies.md#changes: changes are the page's changes). The callbacks run
     /// when due; the caller's settling sees what they changed.
     async fn started_up(&self) {
         const HORIZON_MS: u64 = 1000;
@@ -972,7 +972,7 @@ impl Browser {
     /// changes: the engine is installed on first use, as always.
     pub async fn ensure_preload(&mut self) {
         if self.client.isolated() {
-            // SPEC 7: one registration serves every document and frame of the session, in
+            // docs/reference/browsers.md#the-page-channel-webdriver-bidi: one registration serves every document and frame of the session, in
             // the engine's sandbox realm
             let old: Vec<String> = match &self.record.sandbox_preload {
                 Some(p) if p.hash == crate::engine::ENGINE_HASH => return,
@@ -1048,7 +1048,7 @@ impl Browser {
     /// Waits for layout and two rendered frames in the current document, at most 1 s. The
     /// frames are counted in the page with the requestAnimationFrame the engine captured
     /// before page scripts ran, and polled from here: a page that replaced its timers,
-    /// promises or animation frames cannot make this wait (SPEC 9).
+    /// promises or animation frames cannot make this wait (docs/reference/faults.md#deadlines).
     pub async fn rendered(&self) {
         use crate::engine::{Method, Paint, call};
         use crate::wire::PaintReply;

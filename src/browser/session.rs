@@ -1,4 +1,4 @@
-//! Named sessions on disk: a browser that outlives the command (SPEC 6).
+//! Named sessions on disk: a browser that outlives the command (docs/reference/cli.md#sessions).
 //!
 //! Owns: the session record (`sessions-v1/<name>.json`), where it lives, and its life
 //! cycle (create, reattach, close). Must not: talk to pages (engine.rs does).
@@ -57,14 +57,14 @@ pub struct SessionRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub debugger: Option<String>,
     /// Alias of a tab whose last command ran out of time: the next command checks that its
-    /// page still answers, and replaces the tab when it does not (SPEC 9).
+    /// page still answers, and replaces the tab when it does not (docs/reference/faults.md#deadlines).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suspect: Option<String>,
     /// The script and page-load limits (ms) last given to the driver.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub driver_timeout_ms: Option<u64>,
     /// The session's WebDriver BiDi address (`webSocketUrl`), when the driver speaks BiDi:
-    /// the engine then runs in its sandbox realm (SPEC 7).
+    /// the engine then runs in its sandbox realm (docs/reference/browsers.md#the-page-channel-webdriver-bidi).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bidi: Option<String>,
     /// The engine build registered with BiDi's `script.addPreloadScript` for every
@@ -90,7 +90,7 @@ pub struct TopRealm {
     pub realm: String,
 }
 
-/// The session's lock: held for the whole command (SPEC 9: one command at a time per
+/// The session's lock: held for the whole command (docs/reference/faults.md#one-command-at-a-time: one command at a time per
 /// session). An advisory lock (`flock`) on `<name>.lock`, released by the kernel when the
 /// process ends, however it ends; the file itself stays (removing it would let two
 /// processes lock two different files).

@@ -7,9 +7,16 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-/// One call of the engine: the entry point and its arguments.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One call of the engine: the entry point and its arguments. The entry point's name is the
+/// variant's, in camelCase (`CheckedAfter` is `checkedAfter` in the engine's `ENTRY` table of
+/// js/src/90_api.js; a unit test holds the two lists equal).
+#[derive(Debug, Clone, PartialEq, Serialize, strum::EnumDiscriminants)]
 #[serde(untagged)]
+#[strum_discriminants(
+    name(MethodKind),
+    derive(strum::EnumIter, strum::IntoStaticStr),
+    strum(serialize_all = "camelCase")
+)]
 pub enum Method {
     /// Walk the document (reply: `wire::WireSnapshot`).
     Snapshot(Walk),
@@ -130,38 +137,7 @@ fn no_args<S: Serializer>(s: S) -> Result<S::Ok, S::Error> {
 impl Method {
     /// The entry point's name in the page.
     pub fn name(&self) -> &'static str {
-        match self {
-            Method::Snapshot(_) => "snapshot",
-            Method::Invalidate => "invalidate",
-            Method::Stats => "stats",
-            Method::Since { .. } => "since",
-            Method::Fingerprint => "fingerprint",
-            Method::Search(_) => "search",
-            Method::Point { .. } => "point",
-            Method::Focus { .. } => "focus",
-            Method::Get { .. } => "get",
-            Method::Checked { .. } => "checked",
-            Method::CheckedAfter { .. } => "checkedAfter",
-            Method::Select { .. } => "select",
-            Method::Control { .. } => "control",
-            Method::SetDirect { .. } => "setDirect",
-            Method::ComboOption { .. } => "comboOption",
-            Method::Scroll(_) => "scroll",
-            Method::Condition(_) => "condition",
-            Method::Activity { .. } => "activity",
-            Method::Watch => "watch",
-            Method::Effects => "effects",
-            Method::Paint(_) => "paint",
-            Method::Console { .. } => "console",
-            Method::ElementsAt { .. } => "elementsAt",
-            Method::RefBoxes { .. } => "refBoxes",
-            Method::Ping => "ping",
-            Method::Submit { .. } => "submit",
-            Method::SelectText { .. } => "selectText",
-            Method::QueryAll { .. } => "queryAll",
-            Method::Inspect { .. } => "inspect",
-            Method::DocState => "docState",
-        }
+        MethodKind::from(self).into()
     }
 
     /// The arguments as the JSON text the entry point parses.
@@ -211,7 +187,7 @@ pub struct Walk {
     pub root: Option<String>,
     /// Boxes for every node.
     pub boxes: bool,
-    /// Refs for every element node (SPEC 8 budgets: elided subtrees expand with --root).
+    /// Refs for every element node (docs/reference/detail.md#budgets budgets: elided subtrees expand with --root).
     pub container_refs: bool,
     /// Neither read nor replace the short-lived snapshot cache.
     pub no_cache: bool,
@@ -221,7 +197,7 @@ pub struct Walk {
     pub ids: bool,
 }
 
-/// `search` arguments (SPEC 4).
+/// `search` arguments (docs/reference/search.md#search).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct SearchQuery {
     /// Visible text (case-insensitive substring, or the whole name with `exact`).
@@ -375,5 +351,31 @@ mod tests {
         };
         assert_eq!(get.target_ref(), Some("f2s1e3"));
         assert_eq!(Method::Stats.target_ref(), None);
+    }
+}
+
+#[cfg(test)]
+mod entry_tests {
+    use super::MethodKind;
+    use strum::IntoEnumIterator;
+
+    /// Every method the host can call is an entry point of the engine, and every entry point
+    /// is a method: the names in `ENTRY` (js/src/90_api.js) are the variants' names.
+    #[test]
+    fn every_method_is_an_engine_entry_and_back() {
+        let js = include_str!("../../js/src/90_api.js");
+        let start = js.find("const ENTRY = {").expect("the ENTRY table");
+        let end = start + js[start..].find("\n};").expect("its end");
+        let key = regex::Regex::new(r"(?m)^  (\w+):").unwrap();
+        let mut entries: Vec<String> = key
+            .captures_iter(&js[start..end])
+            .map(|c| c[1].to_string())
+            .collect();
+        entries.sort();
+        let mut methods: Vec<String> = MethodKind::iter()
+            .map(|m| <&str>::from(m).to_string())
+            .collect();
+        methods.sort();
+        assert_eq!(methods, entries);
     }
 }

@@ -1,4 +1,4 @@
-//! The page channel: where engine calls go (SPEC 7). With WebDriver BiDi, every call runs in
+//! The page channel: where engine calls go (docs/reference/browsers.md#the-page-channel-webdriver-bidi). With WebDriver BiDi, every call runs in
 //! the sandbox realm `ariasnap` of a browsing context (`script.callFunction`), which page
 //! scripts can neither see nor change; the tab's top-level document and every frame
 //! WebDriver has switched into are addressed by their BiDi context ids, kept here as a
@@ -661,7 +661,7 @@ fn json_of(v: RemoteValue) -> Value {
 
 /// Subscribes connection `b` to the events commands follow: dialogs, which are answered
 /// while an engine call waits, and downloads and navigations for the effects of actions
-/// (SPEC 8). A driver that does not know the download events refuses the whole
+/// (docs/reference/replies.md#effects). A driver that does not know the download events refuses the whole
 /// subscription: dialogs alone then. False when not even those were taken.
 pub async fn subscribe(b: &Bidi) -> bool {
     let all = [

@@ -1,5 +1,5 @@
 //! Decoding an engine reply: the payload of a success, or the typed error an expected
-//! failure stands for (SPEC 2 messages for refs; usage errors for bad selectors, patterns
+//! failure stands for (docs/reference/refs.md#before-an-action messages for refs; usage errors for bad selectors, patterns
 //! and `get` fields; step errors for what the page cannot do).
 //!
 //! Owns: the text of every error a reply becomes. Must not: call the page.

@@ -7,6 +7,7 @@
 //! protocol messages only (logs go to stderr). The browser starts on the first tool call and
 //! its session is closed when the client disconnects (unless it was an existing session).
 
+pub mod reference;
 pub mod tools;
 
 use crate::browser::{Browser, BrowserOptions};
@@ -27,7 +28,7 @@ use std::sync::Arc;
 use tokio::sync::Mutex;
 use tools::ToolDef;
 
-/// Tokens an explicit `browser_snapshot` fits in unless the call says otherwise (SPEC 8).
+/// Tokens an explicit `browser_snapshot` fits in unless the call says otherwise (docs/reference/mcp.md#results).
 pub const DEFAULT_BUDGET: u64 = 4000;
 
 /// The MCP server's state.
@@ -92,7 +93,7 @@ impl Server {
             }
             Some(action) => {
                 let mut args = args;
-                // SPEC 8: an explicit snapshot comes back inline, fitted to a budget, with
+                // docs/reference/mcp.md#results: an explicit snapshot comes back inline, fitted to a budget, with
                 // the whole tree in a file when it did not fit (never a bare file pointer)
                 if action == "snapshot" && !args.contains_key("budget") {
                     args.insert("budget".into(), Value::from(DEFAULT_BUDGET));
@@ -130,7 +131,7 @@ impl Server {
 }
 
 /// The short text part of a result: snapshot text, the changes summary, or errors. A
-/// `set`'s read-back value is left out when the summary already says it (SPEC 8: the reply
+/// `set`'s read-back value is left out when the summary already says it (docs/reference/mcp.md#results: the reply
 /// leads with the acted element's new value).
 fn text_of(r: &RunResult) -> String {
     let mut parts = Vec::new();

@@ -1,5 +1,5 @@
 //! MCP tool definitions derived from the step schema, so tools, step files and the CLI can
-//! never drift apart (SPEC 6).
+//! never drift apart (docs/reference/mcp.md#tools-are-steps).
 //!
 //! Owns: the tool name of each step action, turning the Step JSON schema (one variant per
 //! action, `{"<action>": <argument>}`) into tool input schemas, the core set's listing
@@ -183,7 +183,7 @@ pub fn tools_from_schema(step_schema: &Value, step_file_schema: &Value) -> Vec<T
     tools
 }
 
-/// Which tools `tools/list` offers (`ariasnap mcp --tools core|all`, SPEC 8: small tool
+/// Which tools `tools/list` offers (`ariasnap mcp --tools core|all`, docs/reference/mcp.md#tool-sets: small tool
 /// definitions, since every agent turn pays for them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ToolSet {
@@ -198,7 +198,7 @@ pub enum ToolSet {
 /// gives it there (`None`: the action's own), and the properties it shows, each with the
 /// short description it gets there ("" for none: its name and type say enough). Whatever a
 /// core tool does not list it still takes, and a tool the core set does not list is still
-/// callable by name: the listing is what an agent pays for on every turn (SPEC 8), the call
+/// callable by name: the listing is what an agent pays for on every turn (docs/reference/mcp.md#tool-sets), the call
 /// is the whole set's.
 #[derive(Debug, Clone, Copy)]
 pub struct CoreTool {
@@ -625,7 +625,7 @@ mod tests {
         json!({ "tools": v }).to_string()
     }
 
-    /// SPEC 8 / issue 15: `tools/list` of the default (core) set stays under 3,500 bytes and
+    /// docs/reference/mcp.md#tool-sets / issue 15: `tools/list` of the default (core) set stays under 3,500 bytes and
     /// lists the agent's loop as the table says; what it leaves out stays callable (the
     /// calls are the whole set's), and `all` has one tool per action with every field.
     #[test]

@@ -1,4 +1,4 @@
-//! JMESPath over snapshots, with the functions SPEC 4 adds: `nvl(v, d)`, `int(v)`, `str(v)`,
+//! JMESPath over snapshots, with the functions docs/reference/search.md#jmespath-queries adds: `nvl(v, d)`, `int(v)`, `str(v)`,
 //! `regex_replace(pattern, replacement, v)`.
 
 use crate::error::{Error, Result};

@@ -1,4 +1,4 @@
-//! Targeted views of a snapshot (SPEC 4): JMESPath queries over the tree or the flattened
+//! Targeted views of a snapshot (docs/reference/search.md#jmespath-queries): JMESPath queries over the tree or the flattened
 //! list, pagination with a cache that outlives the command, and search.
 //!
 //! Order of work: cache, flatten, query, page, format. Must not: render trees (snapshot/).
@@ -91,7 +91,7 @@ impl Paging {
         self.limit.is_some() || self.offset.is_some() || self.cache_key.is_some()
     }
 
-    /// Checks the values (SPEC 4).
+    /// Checks the values (docs/reference/search.md#paging).
     pub fn validate(&self) -> Result<()> {
         if let Some(l) = self.limit
             && !(1..=MAX_LIMIT).contains(&l)
@@ -107,7 +107,7 @@ impl Paging {
     }
 }
 
-/// One page of `items`, as SPEC 4 replies carry it.
+/// One page of `items`, as docs/reference/search.md#paging replies carry it.
 pub fn page(items: &[Value], p: &Paging, key: &str) -> Value {
     let offset = p.offset.unwrap_or(0);
     let limit = p.limit.unwrap_or(100);

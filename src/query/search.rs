@@ -1,4 +1,4 @@
-//! `search` arguments (SPEC 4): the `near` point in both spellings. The search itself runs
+//! `search` arguments (docs/reference/search.md#search): the `near` point in both spellings. The search itself runs
 //! in the page (`steps::looking::search`).
 
 use crate::engine::Near;

@@ -1,5 +1,5 @@
 //! What a snapshot request returns once detail, query, flatten, paging and silence are
-//! applied (SPEC 3/4), and how it renders. Captures nothing: `steps::looking` takes the
+//! applied (docs/reference/detail.md, docs/reference/search.md), and how it renders. Captures nothing: `steps::looking` takes the
 //! snapshot and builds the view.
 
 use crate::error::{Error, Result};
@@ -33,7 +33,7 @@ impl Detail {
 pub enum View {
     /// A tree at some detail level.
     Tree(Box<Snapshot>, Detail),
-    /// The full tree made to fit a budget of tokens (SPEC 8).
+    /// The full tree made to fit a budget of tokens (docs/reference/detail.md#budgets).
     Budgeted(Box<Snapshot>, u64),
     /// Data: query results, pages, silent captures, unchanged replies.
     Data(Value),

@@ -1,4 +1,4 @@
-//! Budgets (SPEC 8): a snapshot made to fit in N tokens (1 token = 4 bytes of UTF-8).
+//! Budgets (docs/reference/detail.md#budgets): a snapshot made to fit in N tokens (1 token = 4 bytes of UTF-8).
 //!
 //! What goes first, in this order: the focused element and its ancestors; alerts, status
 //! and error text (roles alert and alertdialog, aria-live=assertive regions, invalid fields
@@ -60,7 +60,7 @@ const LANDMARKS: &[&str] = &[
     "region",
 ];
 
-// Ranks, lower goes first (SPEC 8 order).
+// Ranks, lower goes first (docs/reference/detail.md#budgets order).
 /// The document, the focused element (and, through them, their ancestors).
 const FOCUS: u8 = 0;
 /// Alerts and error text: roles alert and alertdialog, aria-live=assertive, invalid fields
@@ -113,7 +113,7 @@ pub fn bytes_of(tokens: u64) -> usize {
     usize::try_from(tokens.saturating_mul(4)).unwrap_or(usize::MAX)
 }
 
-/// Rank of each node (lower goes first), SPEC 8 order, and its place among its rank (see
+/// Rank of each node (lower goes first), docs/reference/detail.md#budgets order, and its place among its rank (see
 /// [`super::urgent::Urgent`]); `size`: each node's subtree size.
 fn priorities(s: &Snapshot, size: &[usize]) -> (Vec<u8>, Vec<usize>) {
     let n = s.nodes.len();

@@ -1,11 +1,11 @@
-//! Detail levels (SPEC 3): `interactive` (only elements with refs, each with its landmark
+//! Detail levels (docs/reference/detail.md#detail-levels): `interactive` (only elements with refs, each with its landmark
 //! path) and `summary` (landmarks with their interactive counts, plus page totals). Both
 //! keep the context an agent reads to know where it is and what happened (headings, alerts,
 //! status messages, the error text of invalid fields) and end with what they left out, so
-//! nothing is dropped silently (SPEC 8).
+//! nothing is dropped silently (docs/reference/detail.md#nothing-is-dropped-silently).
 //!
 //! Owns: these two renderings. Must not: talk to the browser, or print page text other
-//! than through `safe` (SPEC 9).
+//! than through `safe` (docs/reference/output.md#what-no-page-can-forge).
 
 use super::Snapshot;
 use super::render::{TEXT_CUT, cut, flags};
@@ -30,7 +30,7 @@ fn is_landmark(role: &str) -> bool {
     LANDMARKS.contains(&role)
 }
 
-/// What a context line stands for (SPEC 8: headings, alerts, status messages).
+/// What a context line stands for (docs/reference/detail.md#nothing-is-dropped-silently: headings, alerts, status messages).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Context {
     Heading,

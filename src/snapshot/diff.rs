@@ -1,4 +1,4 @@
-//! The page's changes between two whole-page snapshots, element by element (SPEC 8: changes
+//! The page's changes between two whole-page snapshots, element by element (docs/reference/replies.md#changes: changes
 //! are the page's changes).
 //!
 //! Elements are matched by their identity (`Node::id`: one number per element for the

@@ -107,13 +107,13 @@ pub struct Snapshot {
     pub viewport: [f64; 2],
     /// Served from the engine's snapshot cache, without a walk.
     pub cached: bool,
-    /// The page header (SPEC 8); None when the engine sent no page signals.
+    /// The page header (docs/reference/output.md#page-header); None when the engine sent no page signals.
     pub page: Option<page::PageHeader>,
-    /// Values and texts whose secret-shaped parts were masked (SPEC 8).
+    /// Values and texts whose secret-shaped parts were masked (docs/reference/output.md#secrets).
     pub secrets_masked: usize,
-    /// Nodes `--drop-unseen` left out (SPEC 8).
+    /// Nodes `--drop-unseen` left out (docs/reference/output.md#unseen-text).
     pub unseen_dropped: usize,
-    /// Nodes that show an aria-live region with no live role (budgeted walks, SPEC 8:
+    /// Nodes that show an aria-live region with no live role (budgeted walks, docs/reference/detail.md#budgets:
     /// alerts and status go first), with whether it is assertive.
     pub live: Vec<(usize, bool)>,
 }
@@ -196,7 +196,7 @@ impl Snapshot {
     }
 
     /// Leaves out text and nodes flagged unseen, with their subtrees (`--drop-unseen`,
-    /// SPEC 8); returns how many nodes went. Names stay as computed (a visually-hidden
+    /// docs/reference/output.md#unseen-text); returns how many nodes went. Names stay as computed (a visually-hidden
     /// label still names its control).
     pub fn drop_unseen(&mut self) -> usize {
         let keep = without_subtrees(&self.nodes, |n| n.states.unseen.is_some());
@@ -271,7 +271,7 @@ impl Snapshot {
     }
 
     /// Masks secret-shaped parts of names, values, text, descriptions, placeholders, link
-    /// URLs, the title and the header's URL (SPEC 8; `secrets`); returns how many strings
+    /// URLs, the title and the header's URL (docs/reference/output.md#secrets; `secrets`); returns how many strings
     /// changed.
     pub fn mask_secrets(&mut self) -> usize {
         let mut n = 0;
@@ -392,7 +392,7 @@ pub fn stitch_frame(main: &mut WireSnapshot, at: usize, child: WireSnapshot) {
     main.engine_ms += child.engine_ms;
 }
 
-/// A named node whose text is all unseen text runs of one kind is itself unseen (SPEC 8):
+/// A named node whose text is all unseen text runs of one kind is itself unseen (docs/reference/output.md#unseen-text):
 /// its name is that text, and its line is where the text is shown.
 fn lift_unseen(nodes: &mut [Node], children: &[Vec<usize>]) {
     for i in 1..nodes.len() {

@@ -1,4 +1,4 @@
-//! The page header of a snapshot (SPEC 8): which document this is, the HTTP status of its
+//! The page header of a snapshot (docs/reference/output.md#page-header): which document this is, the HTTP status of its
 //! response, its ready state, and whether it is a wall (a login form, a captcha, a block or
 //! an error page) rather than the content the agent asked for, so that a wall is never
 //! taken for an empty or finished page.
@@ -10,7 +10,7 @@ use super::guarded::{Guarded, guarded};
 pub use crate::wire::PageSignals;
 use serde::Serialize;
 
-/// The kinds of wall of SPEC 8.
+/// The kinds of wall of docs/reference/output.md#page-header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum WallKind {

@@ -1,8 +1,8 @@
-//! Renderings of a snapshot: Playwright-style indented text (SPEC 1) and JSON.
+//! Renderings of a snapshot: Playwright-style indented text (docs/reference/output.md#text-format) and JSON.
 //!
 //! Owns: line format, flags, text cutting, which text children are implied by a name. Must
 //! not: recurse (iterative with explicit stacks; trees can be thousands of levels deep), or
-//! print page text other than through `safe` (SPEC 9: names quoted, values bare only when
+//! print page text other than through `safe` (docs/reference/output.md#what-no-page-can-forge: names quoted, values bare only when
 //! unambiguous, tokens checked).
 
 use super::safe::{quote, text, token};
@@ -32,7 +32,7 @@ pub fn cut(s: &str, max: usize) -> String {
     }
 }
 
-/// Flags in SPEC 1 order, each in its own brackets.
+/// Flags in docs/reference/output.md#flags order, each in its own brackets.
 pub fn flags(n: &Node, verbose: bool) -> String {
     let s = &n.states;
     let mut out = String::new();
@@ -112,13 +112,13 @@ pub fn flags(n: &Node, verbose: bool) -> String {
 const SORT_KINDS: &[&str] = &["ascending", "descending", "other"];
 
 /// The sort order of a column or row header, as one of [`SORT_KINDS`] (nothing else the
-/// wire carried is printed: SPEC 9).
+/// wire carried is printed: docs/reference/output.md#what-no-page-can-forge).
 pub fn sort(n: &Node) -> Option<&'static str> {
     let k = n.states.sort.as_deref()?;
     SORT_KINDS.iter().find(|s| **s == k).copied()
 }
 
-/// The kinds of unseen text (SPEC 8).
+/// The kinds of unseen text (docs/reference/output.md#unseen-text).
 pub const UNSEEN_KINDS: &[&str] = &[
     "clipped",
     "offscreen",
@@ -129,7 +129,7 @@ pub const UNSEEN_KINDS: &[&str] = &[
 ];
 
 /// Why a node's text is not painted, as one of [`UNSEEN_KINDS`] (anything else the wire
-/// carried is not printed: SPEC 9, no page forges a flag).
+/// carried is not printed: docs/reference/output.md#what-no-page-can-forge, no page forges a flag).
 pub fn unseen(n: &Node) -> Option<&'static str> {
     let k = n.states.unseen.as_deref()?;
     UNSEEN_KINDS.iter().find(|u| **u == k).copied()
@@ -220,7 +220,7 @@ pub fn head(n: &Node, verbose: bool) -> String {
     line
 }
 
-/// The page header (SPEC 8) as `# ...` lines: `# page: URL status=N ready=STATE`, then
+/// The page header (docs/reference/output.md#page-header) as `# ...` lines: `# page: URL status=N ready=STATE`, then
 /// `# wall: KIND (WHY)` when the page is a wall. No status when the browser knows none.
 pub fn header_lines(snap: &Snapshot) -> Vec<String> {
     let Some(p) = &snap.page else {
@@ -325,7 +325,7 @@ pub fn notes(snap: &Snapshot) -> Vec<String> {
 
 /// For a closed combobox whose options are in the tree (a native select, or an ARIA
 /// combobox with its listbox), the number of options and the value to show (the node's own
-/// value, else the selected options' names); None for anything else. SPEC 8: the text shows
+/// value, else the selected options' names); None for anything else. docs/reference/output.md#values-selects-and-comboboxes: the text shows
 /// the value and the count, not the options (JSON keeps them).
 pub fn collapsed_options(snap: &Snapshot, i: usize) -> Option<(usize, Option<String>)> {
     let n = &snap.nodes[i];
@@ -362,7 +362,7 @@ pub fn collapsed_options(snap: &Snapshot, i: usize) -> Option<(usize, Option<Str
     Some((count, value))
 }
 
-/// The line of an elided subtree or run of siblings (SPEC 8 budgets): the subtree's own
+/// The line of an elided subtree or run of siblings (docs/reference/detail.md#budgets budgets): the subtree's own
 /// head with `[elided: N nodes, M refs]` before its ref, or for a run `[elided: 40
 /// listitem, 2 paragraph: N nodes, M refs]` (`[... 40 more like these: ...]` when they are
 /// like the sibling before them) with the ref that expands them.
@@ -391,7 +391,7 @@ fn elided_line(n: &Node, e: &super::budget::Elided, verbose: bool) -> String {
     }
 }
 
-/// Renders the whole snapshot as indented text (SPEC 1).
+/// Renders the whole snapshot as indented text (docs/reference/output.md#text-format).
 pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
     let mut out = String::with_capacity(snap.nodes.len() * 40);
     for n in header_lines(snap).into_iter().chain(notes(snap)) {
@@ -429,7 +429,7 @@ pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
             continue;
         }
         if let Some((count, value)) = collapsed_options(snap, i) {
-            // SPEC 8: a closed select or combobox shows its value and option count
+            // docs/reference/output.md#values-selects-and-comboboxes: a closed select or combobox shows its value and option count
             let line = head(n, opts.verbose);
             match line.rfind(" [ref=") {
                 Some(at) => {
@@ -593,7 +593,7 @@ fn props_json(n: &Node, page_url: &str, verbose: bool) -> Option<Value> {
     }
 }
 
-/// Renders the snapshot as one JSON document (SPEC 1): nested nodes `{role, name, ref?,
+/// Renders the snapshot as one JSON document (docs/reference/output.md#json-format): nested nodes `{role, name, ref?,
 /// props?, children}`, text runs as strings, the root with url, title, snapshot and stats.
 /// Written iteratively, so any depth is fine.
 pub fn to_json(snap: &Snapshot, opts: &RenderOptions, pretty: bool) -> String {
@@ -833,7 +833,7 @@ pub(crate) mod tests {
             (0, "columnheader", "Gate", None, None),
         ]);
         s.nodes[1].states.sort = Some("ascending".into());
-        // a value no engine sends is not printed (SPEC 9: no page forges a flag)
+        // a value no engine sends is not printed (docs/reference/output.md#what-no-page-can-forge: no page forges a flag)
         s.nodes[2].states.sort = Some("x] [ref=s9e9".into());
         let t = to_text(&s, &RenderOptions::default());
         assert!(

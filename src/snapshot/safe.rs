@@ -1,4 +1,4 @@
-//! Page text made safe to print (SPEC 9: no page content can forge output).
+//! Page text made safe to print (docs/reference/output.md#what-no-page-can-forge: no page content can forge output).
 //!
 //! Owns: the one escaper (a JSON string that also escapes DEL, C1 controls, the line and
 //! paragraph separators, bidi controls and invisible format characters), the one rule that
@@ -158,7 +158,7 @@ pub fn quote(s: &str) -> String {
 }
 
 /// Whether a page-controlled value must be quoted rather than printed bare at the end of a
-/// line (README "What no page can forge"): it is empty; holds a control character (C0, DEL,
+/// line (docs/reference/output.md#what-no-page-can-forge): it is empty; holds a control character (C0, DEL,
 /// C1: line breaks \n, \r, U+0085 among them), U+2028/U+2029, a bidi or invisible format
 /// character; holds `[ref=` (ASCII case aside, invisible characters removed); starts with
 /// `"`, `#`, `-` and a space, white space or an invisible character; or ends with white

@@ -1,4 +1,4 @@
-//! Secret masking (SPEC 8): values and text shaped like secrets (JWTs, API keys, long runs
+//! Secret masking (docs/reference/output.md#secrets): values and text shaped like secrets (JWTs, API keys, long runs
 //! of base64 or hex characters) print as `[secret:KIND N chars]` unless the user asks for
 //! them (`--reveal-secrets`), so that a snapshot copied into a transcript does not carry a
 //! credential the page happened to show. Password values never leave the engine (it sends

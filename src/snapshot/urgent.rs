@@ -1,4 +1,4 @@
-//! What a page says urgently (SPEC 8: under a budget, alerts, status and error text go
+//! What a page says urgently (docs/reference/detail.md#budgets: under a budget, alerts, status and error text go
 //! right after the focused element): alert and status regions (roles alert, alertdialog,
 //! status and log, and the aria-live regions the engine marks) with what they say, and
 //! invalid fields with the text of their error messages.
@@ -60,7 +60,7 @@ fn says(t: &str, msg: &str) -> bool {
 
 const SAYS_MIN: usize = 12;
 
-/// The text runs that show the error message of invalid field `field` (SPEC 8: invalid
+/// The text runs that show the error message of invalid field `field` (docs/reference/detail.md#nothing-is-dropped-silently: invalid
 /// fields with their messages). The engine sends the message as the field's description
 /// (aria-errormessage, else aria-describedby: WAI-ARIA 1.2); its element is found by its
 /// text, first under the field's nearest ancestors (the closest one that holds it), else,

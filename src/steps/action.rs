@@ -25,7 +25,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use strum::{EnumDiscriminants, EnumIter, EnumString, IntoEnumIterator, IntoStaticStr};
 
-/// Every step action (SPEC 5): the one schema of step files, MCP tools and the command
+/// Every step action (docs/reference/step-files.md): the one schema of step files, MCP tools and the command
 /// line. Serialized externally tagged (`{"click": "s1e4"}`); each variant's argument type
 /// derives serde (step files and tools, with the short form where one exists), schemars
 /// (the schema the tools are made from) and clap (`ariasnap click REF --double`). Doc
@@ -397,7 +397,7 @@ impl Action {
         }
     }
 
-    /// The ref of the element an action acts on, when it names one (SPEC 8: a reply leads
+    /// The ref of the element an action acts on, when it names one (docs/reference/replies.md#the-summary: a reply leads
     /// with that element's new state or value). A fields map of `fill` names several: none.
     pub fn target_ref(&self) -> Option<&str> {
         match self {

@@ -1,4 +1,4 @@
-//! The `changes` of a run (SPEC 5, SPEC 8): the page's changes during the run's actions, with
+//! The `changes` of a run (docs/reference/replies.md#changes): the page's changes during the run's actions, with
 //! what they did besides, in the order an agent needs them. The summary (the MCP reply's
 //! text) leads with the acted element's new state or value, then dialogs opened or answered
 //! (with their text and first field), the new controls (in the viewport first) with their

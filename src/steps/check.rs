@@ -73,5 +73,5 @@ pub fn problems(action: &Action) -> Vec<String> {
     out
 }
 
-/// Step keys beside the action (SPEC 5 `optional`, and the hooks).
+/// Step keys beside the action (docs/reference/step-files.md#optional-steps `optional`, and the hooks).
 pub const STEP_KEYS: &[&str] = &["optional", "readyWhen", "settledWhen", "observe"];

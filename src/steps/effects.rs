@@ -1,4 +1,4 @@
-//! Effects (SPEC 8): what an action did besides changing the tree, reported on its step
+//! Effects (docs/reference/replies.md#effects): what an action did besides changing the tree, reported on its step
 //! result so that the agent needs no second call to learn it: text announced by live
 //! regions while it ran (even a toast gone before it ended), a navigation with its HTTP
 //! status, tabs the page opened, files it downloaded (moved into the artifacts directory),
@@ -127,7 +127,7 @@ impl Effects {
         self.console_errors.extend(o.console_errors);
     }
 
-    /// The words the changes summary adds for these effects (SPEC 8), page text quoted.
+    /// The words the changes summary adds for these effects (docs/reference/replies.md#effects), page text quoted.
     pub fn summary(&self) -> Vec<String> {
         let mut out = Vec::new();
         if let Some(n) = &self.navigation {
@@ -188,7 +188,7 @@ impl Effects {
 /// error message, the new total) a few hundred ms later, with nothing changing in the DOM
 /// meanwhile; 500 ms, the settle time Playwright MCP gives every action, catches a typical
 /// API call's answer. A click the page shows no reaction to settles on quiet alone, as do
-/// other actions (fill, set, hover, scroll...) (SPEC 8 effects). Typing with `submit`
+/// other actions (fill, set, hover, scroll...) (docs/reference/replies.md#effects effects). Typing with `submit`
 /// presses Enter: it gets the tail too.
 pub fn answer_tail(action: &crate::steps::Action) -> Option<std::time::Duration> {
     use crate::steps::Action;

@@ -183,7 +183,7 @@ fn set_value_arg(s: &str) -> std::result::Result<serde_json::Value, String> {
     Ok(serde_json::Value::String(s.to_string()))
 }
 
-/// `set`: any control to a value, in one call (SPEC 8).
+/// `set`: any control to a value, in one call (docs/reference/actions.md).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct SetArgs {

@@ -98,7 +98,7 @@ impl From<String> for GetArgs {
     }
 }
 
-/// `snapshot` options (SPEC 3/4).
+/// `snapshot` options (docs/reference/detail.md, docs/reference/search.md).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SnapshotArgs {
@@ -157,11 +157,11 @@ pub struct SnapshotArgs {
     pub verbose: bool,
     /// Capture (and mint refs) without returning the tree.
     #[serde(default, rename = "silent_mode", alias = "silent")]
-    #[arg(long, alias = "silent-mode")]
+    #[arg(long, visible_alias = "silent-mode")]
     pub silent: bool,
     /// JMESPath query over the JSON tree (or the flattened list with flatten).
     #[serde(default, rename = "jmespath_query", alias = "query")]
-    #[arg(long, alias = "jmespath-query")]
+    #[arg(long, visible_alias = "jmespath-query")]
     pub query: Option<String>,
     /// Query the depth-first node list (`_depth`, `_parent_role`, `_index`) instead of the tree.
     #[serde(default)]
@@ -181,7 +181,7 @@ pub struct SnapshotArgs {
     pub cache_key: Option<String>,
 }
 
-/// `search` (SPEC 4).
+/// `search` (docs/reference/search.md#search).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct SearchArgs {
@@ -210,7 +210,7 @@ pub struct SearchArgs {
     pub limit: Option<usize>,
 }
 
-/// `query`: JMESPath over the snapshot (SPEC 4).
+/// `query`: JMESPath over the snapshot (docs/reference/search.md#jmespath-queries).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct QueryArgs {
@@ -272,7 +272,7 @@ pub async fn view(b: &mut Browser, a: &SnapshotArgs, extra: &CaptureOptions) -> 
         }
         tracing::debug!(key, "query cache miss");
     }
-    // SPEC 8: a budget applies to the full tree, read whole (what is left out is counted)
+    // docs/reference/detail.md#budgets: a budget applies to the full tree, read whole (what is left out is counted)
     let budget = a
         .budget
         .filter(|_| detail == Detail::Full && !querying && !a.silent);
@@ -500,7 +500,7 @@ fn snapshot_body(
     }
 }
 
-/// A budgeted snapshot is always inline (SPEC 8: never a bare file pointer).
+/// A budgeted snapshot is always inline (docs/reference/detail.md#budgets: never a bare file pointer).
 fn budgeted_body(
     s: &crate::snapshot::Snapshot,
     body: String,

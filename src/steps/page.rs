@@ -12,21 +12,76 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-/// `eval`: a JavaScript expression (its JSON value is the output).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+/// `eval`: a JavaScript expression (its JSON value is the output). On the command line
+/// `eval EXPR` or `eval --expression EXPR` (the MCP tool's name): see [`EvalCli`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EvalArgs {
     /// Expression (its value is returned; use an IIFE for statements).
-    #[arg(value_name = "EXPR")]
     pub expression: String,
     /// First item of a large array or string result.
     #[serde(default)]
-    #[arg(long)]
     pub offset: Option<usize>,
     /// Page size of a large array or string result.
     #[serde(default)]
-    #[arg(long)]
     pub limit: Option<usize>,
+}
+
+/// `eval`'s command line: the expression as a positional argument or as `--expression`
+/// (one clap argument cannot be both, so `EvalArgs` takes its arguments from this).
+#[derive(Args)]
+struct EvalCli {
+    /// Expression (its value is returned; use an IIFE for statements).
+    #[arg(
+        value_name = "EXPR",
+        required_unless_present = "expression_option",
+        conflicts_with = "expression_option"
+    )]
+    expression: Option<String>,
+    /// The expression, as an option (the MCP tool's name for it).
+    #[arg(long = "expression", id = "expression_option", value_name = "EXPR")]
+    expression_option: Option<String>,
+    /// First item of a large array or string result.
+    #[arg(long)]
+    offset: Option<usize>,
+    /// Page size of a large array or string result.
+    #[arg(long)]
+    limit: Option<usize>,
+}
+
+impl clap::FromArgMatches for EvalArgs {
+    fn from_arg_matches(m: &clap::ArgMatches) -> std::result::Result<Self, clap::Error> {
+        let c = EvalCli::from_arg_matches(m)?;
+        let expression = c.expression.or(c.expression_option).ok_or_else(|| {
+            clap::Error::raw(
+                clap::error::ErrorKind::MissingRequiredArgument,
+                "eval needs the expression: eval EXPR or eval --expression EXPR",
+            )
+        })?;
+        Ok(EvalArgs {
+            expression,
+            offset: c.offset,
+            limit: c.limit,
+        })
+    }
+
+    fn update_from_arg_matches(
+        &mut self,
+        m: &clap::ArgMatches,
+    ) -> std::result::Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl Args for EvalArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        EvalCli::augment_args(cmd)
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        EvalCli::augment_args_for_update(cmd)
+    }
 }
 
 impl From<String> for EvalArgs {

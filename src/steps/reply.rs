@@ -29,7 +29,7 @@ pub(super) struct Baseline {
     pub(super) doc: Option<DocMark>,
 }
 
-/// Before a step: the diff's baseline (SPEC 5 `changes`).
+/// Before a step: the diff's baseline (docs/reference/replies.md#changes `changes`).
 pub(super) async fn take_baseline(b: &mut Browser, step: &Step, base: &mut Baseline) {
     if matches!(step.action, Action::Goto(_)) {
         // A navigation starts a new page: the diff's baseline is taken after it, and the
@@ -65,7 +65,7 @@ fn effects_of(results: &[StepResult]) -> (super::effects::Effects, Vec<(String, 
 }
 
 /// The page's changes between the whole page before the first and after the last visual
-/// action (SPEC 8), with the run's effects and dialogs, or the navigation the run made.
+/// action (docs/reference/replies.md#effects), with the run's effects and dialogs, or the navigation the run made.
 pub(super) async fn changes_of(
     b: &mut Browser,
     base: &Baseline,

@@ -24,7 +24,7 @@ pub struct StepResult {
     /// `walk_ms`) and whether the engine's cache answered (`cached`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stats: Option<Value>,
-    /// What an action did besides changing the tree (SPEC 8): announced text, navigation,
+    /// What an action did besides changing the tree (docs/reference/replies.md#effects): announced text, navigation,
     /// new tabs, HTTP and console errors.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effects: Option<super::effects::Effects>,
@@ -46,10 +46,10 @@ pub struct RunResult {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub artifacts: Vec<String>,
     /// What the reader must know besides the steps' data: a tab replaced after its page
-    /// stopped answering (SPEC 9).
+    /// stopped answering (docs/reference/faults.md#deadlines).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-    /// Process exit code (SPEC 5).
+    /// Process exit code (docs/reference/faults.md#exit-codes).
     #[serde(skip)]
     pub exit_code: i32,
 }

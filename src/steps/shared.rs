@@ -14,7 +14,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use std::time::Duration;
 
-// SPEC 5 short forms: an action's argument written bare (`"s1e4"`, `500`, `"Enter"`)
+// docs/reference/step-files.md#short-forms short forms: an action's argument written bare (`"s1e4"`, `500`, `"Enter"`)
 // stands for its object form with one field set. Only step files and MCP tools see this;
 // the command line takes the object form's fields as arguments. (No doc comments here:
 // schemars would repeat them in every tool's schema.)

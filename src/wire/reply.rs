@@ -289,7 +289,7 @@ pub struct SelectReply {
     pub value: Option<String>,
 }
 
-/// `control`: what kind of control a ref is for `set` (SPEC 8), and its value now.
+/// `control`: what kind of control a ref is for `set` (docs/reference/actions.md), and its value now.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct ControlReply {
     /// text, date, time, month, week, datetime-local, color, range, select,
@@ -441,7 +441,7 @@ pub struct WatchReply {
     pub url: String,
 }
 
-/// `effects`: what the page showed and fetched during an action (SPEC 8).
+/// `effects`: what the page showed and fetched during an action (docs/reference/replies.md#effects).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 pub struct EffectsReply {
     /// Text live regions showed, in order, without repeats.
@@ -497,7 +497,7 @@ pub struct SearchMatch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distance: Option<serde_json::Number>,
     /// The text of the item (list item, article, row...) or the small block around the
-    /// match, at most 200 characters, told once per item (SPEC 4).
+    /// match, at most 200 characters, told once per item (docs/reference/search.md#search).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<String>,
 }

@@ -1,62 +1,26 @@
-//! The agent's loop at the lowest token cost (SPEC 8): the page header with the HTTP status,
+//! The agent's loop at the lowest token cost (docs/reference/replies.md): the page header with the HTTP status,
 //! the ready state and walls (login, captcha, blocked, error); what interactive and summary
 //! leave out; secret masking; the effects of actions.
 
 use crate::common::{Ctx, Test};
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        (
-            "agent::page_header_opens_every_snapshot",
-            page_header_opens_every_snapshot,
-        ),
-        (
-            "agent::walls_are_named_with_their_evidence",
-            walls_are_named,
-        ),
-        (
-            "agent::interactive_and_summary_drop_nothing_silently",
-            nothing_dropped_silently,
-        ),
-        ("agent::secrets_are_masked_unless_revealed", secrets_masked),
-        ("agent::effects_name_what_an_action_did", effects_of_actions),
-        (
-            "agent::a_download_link_that_answers_late_is_still_reported",
-            late_download_link,
-        ),
-        (
-            "agent::a_new_document_does_not_wait_for_a_download",
-            new_document_waits_for_no_download,
-        ),
-        (
-            "agent::the_browsers_own_icon_fetch_is_no_http_error_of_the_page",
-            icon_fetch_is_not_the_pages,
-        ),
-        (
-            "agent::a_toast_after_a_server_answer_is_announced",
-            toast_after_server_answer,
-        ),
-        (
-            "agent::closed_selects_show_value_and_option_count",
-            closed_selects_collapse,
-        ),
-        ("agent::set_sets_every_kind_of_control", set_every_control),
-        (
-            "agent::budget_fits_a_50000_element_page",
-            budget_fits_a_big_page,
-        ),
-        (
-            "agent::unseen_text_is_flagged_or_dropped",
-            unseen_text_flagged,
-        ),
-        (
-            "agent::unseen_through_every_kind_of_rule",
-            unseen_through_every_kind_of_rule,
-        ),
-        (
-            "agent::unseen_through_the_hosts_own_shadow_rules",
-            unseen_through_the_hosts_own_shadow_rules,
-        ),
+    trials![
+        page_header_opens_every_snapshot,
+        walls_are_named_with_their_evidence,
+        interactive_and_summary_drop_nothing_silently,
+        secrets_are_masked_unless_revealed,
+        effects_name_what_an_action_did,
+        a_download_link_that_answers_late_is_still_reported,
+        a_new_document_does_not_wait_for_a_download,
+        the_browsers_own_icon_fetch_is_no_http_error_of_the_page,
+        a_toast_after_a_server_answer_is_announced,
+        closed_selects_show_value_and_option_count,
+        set_sets_every_kind_of_control,
+        budget_fits_a_50000_element_page,
+        unseen_text_is_flagged_or_dropped,
+        unseen_through_every_kind_of_rule,
+        unseen_through_the_hosts_own_shadow_rules
     ]
 }
 
@@ -92,7 +56,7 @@ fn page_header_opens_every_snapshot(c: &Ctx) {
 }
 
 /// Walls are named with what gave them away, and pages that only look alike are not.
-fn walls_are_named(c: &Ctx) {
+fn walls_are_named_with_their_evidence(c: &Ctx) {
     let first_lines = |path: &str| -> (String, String) {
         let t = c.snapshot(path);
         let mut l = t.lines();
@@ -184,8 +148,8 @@ fn walls_are_named(c: &Ctx) {
 }
 
 /// `interactive` and `summary` keep headings, alerts, status messages and the error text of
-/// invalid fields, and end with what they left out (SPEC 8).
-fn nothing_dropped_silently(c: &Ctx) {
+/// invalid fields, and end with what they left out (docs/reference/detail.md#nothing-is-dropped-silently).
+fn interactive_and_summary_drop_nothing_silently(c: &Ctx) {
     c.snapshot("html/agent/context.html");
     let t = c.ok(&["snapshot", "--detail", "interactive"]);
     for line in [
@@ -241,8 +205,8 @@ const KEY: &str = "sk-proj-Abcdefghijklmnop1234567890";
 const HEX: &str = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
 
 /// Values and text shaped like secrets print as `[secret:KIND N chars]` unless
-/// `--reveal-secrets`; password values never print (SPEC 8).
-fn secrets_masked(c: &Ctx) {
+/// `--reveal-secrets`; password values never print (docs/reference/output.md#secrets).
+fn secrets_are_masked_unless_revealed(c: &Ctx) {
     let t = c.snapshot("html/agent/secrets.html");
     for raw in [JWT, KEY, HEX, "hunter2"] {
         assert!(!t.contains(raw), "{raw} printed:\n{t}");
@@ -307,10 +271,10 @@ fn run_steps_with(c: &Ctx, steps: &serde_json::Value, more: &[&str]) -> serde_js
     })
 }
 
-/// A click or a key press is followed for 500 ms at least (SPEC 8 effects): the toast a
+/// A click or a key press is followed for 500 ms at least (docs/reference/replies.md#effects effects): the toast a
 /// server's answer brings 250 ms later, with no DOM change meanwhile but a disabled button,
 /// is announced, though gone 400 ms after it came; so is the one an Enter key press brings.
-fn toast_after_server_answer(c: &Ctx) {
+fn a_toast_after_a_server_answer_is_announced(c: &Ctx) {
     use serde_json::json;
     let t = c.snapshot("html/agent/slow-toast.html");
     let code = crate::common::ref_of(&t, "textbox \"Promo code\"");
@@ -343,10 +307,10 @@ fn toast_after_server_answer(c: &Ctx) {
     );
 }
 
-/// Each action's result carries `effects` (SPEC 8): a toast gone 50 ms after it appeared,
+/// Each action's result carries `effects` (docs/reference/replies.md#effects): a toast gone 50 ms after it appeared,
 /// the failed request and the console error it caused, a tab the page opened, a navigation
 /// with its HTTP status; the changes summary names them.
-fn effects_of_actions(c: &Ctx) {
+fn effects_name_what_an_action_did(c: &Ctx) {
     use serde_json::json;
     let t = c.snapshot("html/agent/effects.html");
     let apply = crate::common::ref_of(&t, "button \"Apply coupon\"");
@@ -503,11 +467,11 @@ fn icon_server(asked: std::sync::Arc<std::sync::Mutex<Vec<String>>>) -> crate::c
     })
 }
 
-/// SPEC 8 effects: `httpErrors` are the page's requests. The icon Chromium and Firefox fetch
+/// docs/reference/replies.md#effects effects: `httpErrors` are the page's requests. The icon Chromium and Firefox fetch
 /// for their own UI (`/favicon.ico`, or the page's `<link rel=icon>`), which both list in the
 /// page's Resource Timing as initiatorType "other", is not reported, while the page's own
 /// requests for the same URL (an `<img>`, a `fetch`) that answer 404 are.
-fn icon_fetch_is_not_the_pages(c: &Ctx) {
+fn the_browsers_own_icon_fetch_is_no_http_error_of_the_page(c: &Ctx) {
     use serde_json::json;
     let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let server = icon_server(asked.clone());
@@ -594,10 +558,10 @@ fn late_file_server(late: std::time::Duration) -> crate::common::LocalServer {
 }
 
 /// A followed download link whose file comes well after the click has settled (no
-/// navigation, no DOM change) is still reported, complete, with its bytes (SPEC 8 effects):
+/// navigation, no DOM change) is still reported, complete, with its bytes (docs/reference/replies.md#effects effects):
 /// the page tells the host that a download link was followed, and the host waits for the
 /// download to begin.
-fn late_download_link(c: &Ctx) {
+fn a_download_link_that_answers_late_is_still_reported(c: &Ctx) {
     use serde_json::json;
     let server = late_file_server(std::time::Duration::from_millis(1500));
     let base = format!("http://{}/", server.addr);
@@ -618,7 +582,7 @@ fn late_download_link(c: &Ctx) {
 /// A `reload` or a `goto` to the same URL commits a new document: that navigation did not
 /// become a download, so the step does not wait the 2 s a navigation that left the tab on its
 /// document may take to turn into one (with that wait, neither step could take under 2 s).
-fn new_document_waits_for_no_download(c: &Ctx) {
+fn a_new_document_does_not_wait_for_a_download(c: &Ctx) {
     use serde_json::json;
     let url = c.url("html/twin/plain.html");
     c.ok(&["goto", &url]);
@@ -632,9 +596,9 @@ fn new_document_waits_for_no_download(c: &Ctx) {
     assert_eq!(r["context"]["url"], url.as_str(), "{r:#}");
 }
 
-/// A closed select shows its value and option count, not its options (SPEC 8); JSON keeps
+/// A closed select shows its value and option count, not its options (docs/reference/output.md#values-selects-and-comboboxes); JSON keeps
 /// the options; selecting another changes the value shown.
-fn closed_selects_collapse(c: &Ctx) {
+fn closed_selects_show_value_and_option_count(c: &Ctx) {
     let t = c.snapshot("html/twin/plain.html");
     let line = crate::common::line_with(&t, "combobox \"Size\"");
     assert!(
@@ -657,11 +621,11 @@ fn closed_selects_collapse(c: &Ctx) {
     );
 }
 
-/// `set` (SPEC 8) sets each kind of control in one step, fires the events a user's input
+/// `set` (docs/reference/actions.md) sets each kind of control in one step, fires the events a user's input
 /// would (the fixture's controls are controlled the way React controls inputs, so a value
 /// written past the events is never seen) and returns the value read back; a read-back that
 /// differs, a value the control refuses and a missing option are errors naming both.
-fn set_every_control(c: &Ctx) {
+fn set_sets_every_kind_of_control(c: &Ctx) {
     use serde_json::json;
     let t = c.snapshot("html/agent/set.html");
     let r = |needle: &str| crate::common::ref_of(&t, needle);
@@ -763,12 +727,12 @@ fn set_every_control(c: &Ctx) {
     assert!(e.contains("true or false"), "{e}");
 }
 
-/// `--budget N` (SPEC 8) on a 50,000-element page: within 4N bytes at 500, 1,000, 4,000 and
+/// `--budget N` (docs/reference/detail.md#budgets) on a 50,000-element page: within 4N bytes at 500, 1,000, 4,000 and
 /// 16,000 tokens, the focused element and what is in the viewport always there, the rest as
 /// elided lines with a ref that `--root` expands, a footer that counts what was left out and
 /// the whole tree in a file. (The page's sections are alike: past the ones that matter they
 /// are `[... N more like these]` lines, so from 1,000 tokens on the snapshot is the same.)
-fn budget_fits_a_big_page(c: &Ctx) {
+fn budget_fits_a_50000_element_page(c: &Ctx) {
     let url = c.url("html/big/generated.html?n=50000");
     c.ok(&["goto", &url]);
     // a field far down the page has the focus, and the viewport shows another section
@@ -829,7 +793,7 @@ fn budget_fits_a_big_page(c: &Ctx) {
     assert_eq!(t, small);
 }
 
-/// SPEC 8: text present for assistive technology but not painted for a sighted user is
+/// docs/reference/output.md#unseen-text: text present for assistive technology but not painted for a sighted user is
 /// flagged with why (each of the six kinds once), painted text is not (white text on a
 /// positioned dark backdrop included), `--drop-unseen` leaves the flagged text out, and a
 /// visually-hidden label still names its control.
@@ -853,7 +817,7 @@ const UNSEEN: &str = r#"- document "Unseen text":
   - button "Delete all" [ref=*]
 "#;
 
-fn unseen_text_flagged(c: &Ctx) {
+fn unseen_text_is_flagged_or_dropped(c: &Ctx) {
     let t = c.snapshot("html/agent/unseen.html");
     assert_eq!(crate::common::normalize_refs(&t), UNSEEN, "{t}");
     let j = c.ok(&["snapshot", "--format", "json"]);

@@ -18,23 +18,14 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        (
-            "bidi::preload_runs_first_in_a_sandbox_in_every_frame",
-            preload_everywhere,
-        ),
-        (
-            "bidi::sandbox_is_untouched_by_a_hostile_page",
-            hostile_sandbox,
-        ),
-        ("bidi::shared_ids_cross_to_classic_webdriver", shared_ids),
-        ("bidi::input_actions_at_an_element_origin", input_actions),
-        ("bidi::events_arrive_after_subscribing", events),
-        (
-            "bidi::a_second_connection_to_the_session",
-            second_connection,
-        ),
-        ("bidi::round_trip_costs", round_trip_costs),
+    trials![
+        preload_runs_first_in_a_sandbox_in_every_frame,
+        sandbox_is_untouched_by_a_hostile_page,
+        shared_ids_cross_to_classic_webdriver,
+        input_actions_at_an_element_origin,
+        events_arrive_after_subscribing,
+        a_second_connection_to_the_session,
+        round_trip_costs
     ]
 }
 
@@ -246,7 +237,7 @@ async fn add_preload(bidi: &Bidi) -> String {
 /// (a) + (d): the preload script runs in the sandbox before the page's scripts in every new
 /// document, in frames of both origins; the page's realm cannot see it; getTree lists the
 /// frames and the sandbox answers in each.
-fn preload_everywhere(c: &Ctx) {
+fn preload_runs_first_in_a_sandbox_in_every_frame(c: &Ctx) {
     let base = c.url("html/bidi/");
     with_browser(c, |b| {
         Box::pin(async move {
@@ -364,7 +355,7 @@ async fn late_frames(b: &Browser, bidi: &Bidi, top: &str) {
 }
 
 /// (b): a page that replaced built-ins and defined `__ariaRefs` does not reach the sandbox.
-fn hostile_sandbox(c: &Ctx) {
+fn sandbox_is_untouched_by_a_hostile_page(c: &Ctx) {
     let url = c.url("html/bidi/hostile.html");
     with_browser(c, |b| {
         Box::pin(async move {
@@ -389,7 +380,7 @@ fn hostile_sandbox(c: &Ctx) {
 
 /// (c): a node from the sandbox is a classic element reference, and a classic element id is
 /// a shared id the sandbox takes.
-fn shared_ids(c: &Ctx) {
+fn shared_ids_cross_to_classic_webdriver(c: &Ctx) {
     // not the hostile page: chromedriver's classic commands use the page's JSON.stringify
     let url = c.url("html/bidi/child.html");
     with_browser(c, |b| {
@@ -430,7 +421,7 @@ fn shared_ids(c: &Ctx) {
 
 /// (e): pointer actions at an element origin (by shared id) and key actions on the hostile
 /// page.
-fn input_actions(c: &Ctx) {
+fn input_actions_at_an_element_origin(c: &Ctx) {
     let url = c.url("html/bidi/hostile.html");
     with_browser(c, |b| {
         Box::pin(async move {
@@ -483,7 +474,7 @@ fn input_actions(c: &Ctx) {
 
 /// (f): contextCreated and userPromptOpened arrive after subscribing, and stop after
 /// unsubscribing.
-fn events(c: &Ctx) {
+fn events_arrive_after_subscribing(c: &Ctx) {
     let url = c.url("html/bidi/frames.html");
     with_browser(c, |b| {
         Box::pin(async move {
@@ -539,7 +530,7 @@ fn events(c: &Ctx) {
 /// Point 4 of issue 14: a later connection (as a later CLI process makes) to the same
 /// session: allowed? do the first one's preload scripts stay? are subscriptions per
 /// connection? Two connections at once?
-fn second_connection(c: &Ctx) {
+fn a_second_connection_to_the_session(c: &Ctx) {
     let url = c.url("html/bidi/frames.html");
     with_browser(c, |b| {
         Box::pin(async move {

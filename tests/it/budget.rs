@@ -1,4 +1,4 @@
-//! Budgets (SPEC 8) on a big page: what goes first (the focused element, then alerts, status
+//! Budgets (docs/reference/detail.md#budgets) on a big page: what goes first (the focused element, then alerts, status
 //! and error text wherever they are, then the viewport), alike runs collapsed in the
 //! viewport too around the rows that matter, and alerts that alone exceed the budget.
 //! Fixture: `fixtures/html/budget/cart.html` (12 alike cart rows in the viewport, row 10's
@@ -8,19 +8,10 @@
 use crate::common::{Ctx, Test, line_with, refs_in};
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        (
-            "budget::alerts_status_and_error_text_go_before_the_viewport",
-            alerts_go_first,
-        ),
-        (
-            "budget::alike_rows_in_the_viewport_collapse_around_the_ones_that_matter",
-            alike_rows_collapse,
-        ),
-        (
-            "budget::alerts_that_alone_exceed_the_budget_are_cut_in_order",
-            too_many_alerts,
-        ),
+    trials![
+        alerts_status_and_error_text_go_before_the_viewport,
+        alike_rows_in_the_viewport_collapse_around_the_ones_that_matter,
+        alerts_that_alone_exceed_the_budget_are_cut_in_order
     ]
 }
 
@@ -47,7 +38,7 @@ fn budgeted(c: &Ctx, query: &str, tokens: usize) -> String {
 /// without a role: the engine marks their text and elements) and the invalid field with its
 /// error message (found by the text of its aria-errormessage) are all shown, with the
 /// viewport.
-fn alerts_go_first(c: &Ctx) {
+fn alerts_status_and_error_text_go_before_the_viewport(c: &Ctx) {
     let t = budgeted(c, "", 2000);
     for line in [
         "- alert: Payment service unavailable: try again in a few minutes",
@@ -72,10 +63,10 @@ fn alerts_go_first(c: &Ctx) {
     assert!(j.contains("3 items saved for later"), "{j}");
 }
 
-/// SPEC 8 collapsing, in the viewport too: of the 12 alike rows, 3 stay and the others are
+/// docs/reference/detail.md#budgets collapsing, in the viewport too: of the 12 alike rows, 3 stay and the others are
 /// `[... N more like these]` lines; the invalid row 10 and the focused row 12 stay where
 /// they are, the rows between them collapsed; the line's ref expands the list.
-fn alike_rows_collapse(c: &Ctx) {
+fn alike_rows_in_the_viewport_collapse_around_the_ones_that_matter(c: &Ctx) {
     let t = budgeted(c, "", 2000);
     line_with(&t, "textbox \"Quantity 3\"");
     assert!(!t.contains("\"Product 4\""), "{t}");
@@ -102,7 +93,7 @@ fn alike_rows_collapse(c: &Ctx) {
 /// 400 alerts (and the focused field) on a budget of 1,500 tokens: the budget holds, the
 /// focused field is there, the alerts come in document order (the invalid field's error
 /// message with its field), and those that do not fit are one counted line.
-fn too_many_alerts(c: &Ctx) {
+fn alerts_that_alone_exceed_the_budget_are_cut_in_order(c: &Ctx) {
     let t = budgeted(c, "&alerts=400&focus=12", 1500);
     line_with(&t, "textbox \"Quantity 12\" [focused]");
     line_with(&t, "- paragraph: Only 3 of Product 10 left in stock");

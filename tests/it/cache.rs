@@ -6,19 +6,10 @@ use crate::common::{Ctx, Test, eval, line_with, walks};
 use serde_json::Value;
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        (
-            "cache::repeat_snapshot_is_served_without_a_walk",
-            repeat_snapshot_is_served_without_a_walk,
-        ),
-        (
-            "cache::the_warm_up_leaves_no_trace",
-            the_warm_up_leaves_no_trace,
-        ),
-        (
-            "cache::the_warm_up_uses_the_hosts_settle_sleep",
-            the_warm_up_uses_the_hosts_settle_sleep,
-        ),
+    trials![
+        repeat_snapshot_is_served_without_a_walk,
+        the_warm_up_leaves_no_trace,
+        the_warm_up_uses_the_hosts_settle_sleep
     ]
 }
 

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::Mutex;
 
-/// A test: a name and a function that panics on failure.
+/// A test: its name (`module::function`, made by `trials!`) and a function that panics on
+/// failure.
 pub type Test = (&'static str, fn(&Ctx));
 
 pub struct Ctx {
@@ -132,7 +133,7 @@ impl Ctx {
     }
 }
 
-/// A text snapshot without its page header (`# page:` and `# wall:` lines, SPEC 8), for
+/// A text snapshot without its page header (`# page:` and `# wall:` lines, docs/reference/output.md#page-header), for
 /// comparisons that are about the tree.
 pub fn body(t: &str) -> &str {
     let mut rest = t;

@@ -6,29 +6,14 @@ use crate::common::{Ctx, Test, eval};
 use serde_json::{Value, json};
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        (
-            "eyes::elements_at_names_what_is_there_with_refs_to_act_on",
-            elements_at_names_what_is_there,
-        ),
-        (
-            "eyes::click_hover_and_drag_at_points_reach_a_canvas",
-            points_reach_a_canvas,
-        ),
-        (
-            "eyes::annotated_screenshot_labels_every_ref_inside_its_box",
-            annotated_screenshot,
-        ),
-        (
-            "eyes::click_at_a_point_without_bidi_uses_classic_actions",
-            point_click_without_bidi,
-        ),
-        ("eyes::pdf_through_webdriver_print_page", pdf),
-        (
-            "eyes::site_notes_per_domain_and_goto_mentions_them",
-            site_notes,
-        ),
-        ("eyes::vocab_b_step_file_end_to_end", step_file),
+    trials![
+        elements_at_names_what_is_there_with_refs_to_act_on,
+        click_hover_and_drag_at_points_reach_a_canvas,
+        annotated_screenshot_labels_every_ref_inside_its_box,
+        click_at_a_point_without_bidi_uses_classic_actions,
+        pdf_through_webdriver_print_page,
+        site_notes_per_domain_and_goto_mentions_them,
+        vocab_b_step_file_end_to_end
     ]
 }
 
@@ -53,7 +38,7 @@ fn log(c: &Ctx) -> String {
         .to_string()
 }
 
-fn elements_at_names_what_is_there(c: &Ctx) {
+fn elements_at_names_what_is_there_with_refs_to_act_on(c: &Ctx) {
     c.ok(&["goto", &c.url(PAGE)]);
     // the text inside a button, a button in an open shadow root, a button in a same-origin
     // frame, the canvas
@@ -119,7 +104,7 @@ fn elements_at_names_what_is_there(c: &Ctx) {
     assert!(err.contains("outside the viewport"), "{err}");
 }
 
-fn points_reach_a_canvas(c: &Ctx) {
+fn click_hover_and_drag_at_points_reach_a_canvas(c: &Ctx) {
     c.ok(&["goto", &c.url(PAGE)]);
     // the canvas is at (20, 60): (70, 90) is (50, 30) on it, inside its drawn "Zoom in"
     let at = output(c, &["click", "--x", "70", "--y", "90"]);
@@ -158,7 +143,7 @@ fn points_reach_a_canvas(c: &Ctx) {
     );
 }
 
-fn point_click_without_bidi(c: &Ctx) {
+fn click_at_a_point_without_bidi_uses_classic_actions(c: &Ctx) {
     const S: &str = "eyes-nobidi";
     c.track_session(S);
     let run = |args: &[&str]| {
@@ -181,7 +166,7 @@ fn point_click_without_bidi(c: &Ctx) {
     c.ok(&["session", "close", S]);
 }
 
-fn annotated_screenshot(c: &Ctx) {
+fn annotated_screenshot_labels_every_ref_inside_its_box(c: &Ctx) {
     use image::Rgba;
     const MARK: Rgba<u8> = Rgba([255, 0, 255, 255]);
     const TEXT: Rgba<u8> = Rgba([255, 255, 255, 255]);
@@ -290,7 +275,7 @@ fn media_box(pdf: &[u8]) -> (f64, f64) {
     (n(3) - n(1), n(4) - n(2))
 }
 
-fn pdf(c: &Ctx) {
+fn pdf_through_webdriver_print_page(c: &Ctx) {
     c.ok(&["goto", &c.url(PAGE)]);
     let dir = tempfile::tempdir().unwrap();
     let portrait = dir.path().join("portrait.pdf");
@@ -325,7 +310,7 @@ fn pdf(c: &Ctx) {
     assert_eq!(o.status.code(), Some(2));
 }
 
-fn site_notes(c: &Ctx) {
+fn site_notes_per_domain_and_goto_mentions_them(c: &Ctx) {
     // `localhost`: a domain of its own, so the suite's other pages (127.0.0.1) get no notes
     let url = c.url(PAGE).replace("127.0.0.1", "localhost");
     let first = output(c, &["goto", &url]);
@@ -377,7 +362,7 @@ fn site_notes(c: &Ctx) {
     assert!(output(c, &["goto", &url]).get("siteNotes").is_none());
 }
 
-fn step_file(c: &Ctx) {
+fn vocab_b_step_file_end_to_end(c: &Ctx) {
     let text = std::fs::read_to_string(c.fixtures.join("steps/vocab-b.json")).unwrap();
     // the example file's server is the suite's fixture server
     let text = text.replace("http://127.0.0.1:8080/", &c.base);

@@ -1,4 +1,4 @@
-//! Faults and hostile pages (SPEC 9): every command ends within its deadline with one line
+//! Faults and hostile pages (docs/reference/faults.md#deadlines): every command ends within its deadline with one line
 //! of `error:`, and the session works for the next command: pages that alert while loading,
 //! replace their timers and promises, loop forever or hold navigation with beforeunload;
 //! two commands at once on one session; a driver or a browser killed mid-command; closed
@@ -10,23 +10,17 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        ("faults::alert_on_load_is_answered", alert_on_load),
-        ("faults::replaced_timers_do_not_stall", replaced_timers),
-        ("faults::endless_loop_ends_at_the_deadline", endless_loop),
-        ("faults::beforeunload_never_holds_the_session", beforeunload),
-        (
-            "faults::stuck_navigation_ends_at_the_deadline",
-            stuck_navigation,
-        ),
-        ("faults::concurrent_commands_are_serialised", concurrent),
-        ("faults::busy_session_fails_at_the_deadline", busy),
-        ("faults::killed_driver_then_browser", killed_processes),
-        ("faults::closed_root_from_an_inline_script", closed_inline),
-        (
-            "faults::kept_realm_of_a_replaced_document",
-            replaced_document_realm,
-        ),
+    trials![
+        alert_on_load_is_answered,
+        replaced_timers_do_not_stall,
+        endless_loop_ends_at_the_deadline,
+        beforeunload_never_holds_the_session,
+        stuck_navigation_ends_at_the_deadline,
+        concurrent_commands_are_serialised,
+        busy_session_fails_at_the_deadline,
+        killed_driver_then_browser,
+        closed_root_from_an_inline_script,
+        kept_realm_of_a_replaced_document
     ]
 }
 
@@ -72,7 +66,7 @@ fn fails_within(c: &Ctx, args: &[&str], code: i32, ms: u64, slack_ms: u64) -> (O
     (o, took)
 }
 
-/// SPEC 9: an error a user sees is one `error:` line, optionally `caused by:` and `hint:`
+/// docs/reference/faults.md#messages: an error a user sees is one `error:` line, optionally `caused by:` and `hint:`
 /// lines (and `note:` lines for what the command did besides).
 fn assert_one_error_line(stderr: &[u8]) {
     let s = String::from_utf8_lossy(stderr);
@@ -95,7 +89,7 @@ fn plain_works(c: &Ctx) -> String {
     t
 }
 
-fn alert_on_load(c: &Ctx) {
+fn alert_on_load_is_answered(c: &Ctx) {
     // an alert in <head> and a confirm on load: both answered (dismissed by default) and
     // reported, and the page behind them read
     let t = ok_within(
@@ -151,7 +145,7 @@ fn alert_on_load(c: &Ctx) {
     plain_works(c);
 }
 
-fn replaced_timers(c: &Ctx) {
+fn replaced_timers_do_not_stall(c: &Ctx) {
     let t = ok_within(
         c,
         &["snapshot", &c.url("html/faults/replaced-timers.html")],
@@ -172,7 +166,7 @@ fn freeze(c: &Ctx) {
     std::thread::sleep(Duration::from_millis(600));
 }
 
-fn endless_loop(c: &Ctx) {
+fn endless_loop_ends_at_the_deadline(c: &Ctx) {
     freeze(c);
     let (o, took) = fails_within(c, &["snapshot"], 4, 3000, 1000);
     assert!(
@@ -234,7 +228,7 @@ fn endless_loop(c: &Ctx) {
     plain_works(c);
 }
 
-fn beforeunload(c: &Ctx) {
+fn beforeunload_never_holds_the_session(c: &Ctx) {
     let t = c.snapshot("html/faults/beforeunload.html");
     let draft = crate::common::ref_of(&t, "textbox \"Draft\"");
     let leave = crate::common::ref_of(&t, "link \"Leave\"");
@@ -271,7 +265,7 @@ impl SilentServer {
     }
 }
 
-fn stuck_navigation(c: &Ctx) {
+fn stuck_navigation_ends_at_the_deadline(c: &Ctx) {
     plain_works(c);
     // silent for as long as the test needs it (it used to sit out a fixed 8 s)
     let server = SilentServer::start(Duration::from_secs(30));
@@ -313,7 +307,7 @@ fn spawn(c: &Ctx, args: &[&str]) -> Child {
         .unwrap()
 }
 
-fn concurrent(c: &Ctx) {
+fn concurrent_commands_are_serialised(c: &Ctx) {
     c.snapshot("html/faults/plain.html");
     // several commands at once on one session: each is whole and correct, never interleaved
     let kids: Vec<Child> = (0..4)
@@ -347,7 +341,7 @@ fn concurrent(c: &Ctx) {
     }
 }
 
-fn busy(c: &Ctx) {
+fn busy_session_fails_at_the_deadline(c: &Ctx) {
     c.snapshot("html/faults/plain.html");
     let long = spawn(c, &["sleep", "2500"]);
     // let the sleeper take the lock
@@ -418,7 +412,7 @@ fn kill_mid_command(c: &Ctx, session: &str, pid: u32, what: &str) {
     assert!(t.contains(PLAIN), "{t}");
 }
 
-fn killed_processes(c: &Ctx) {
+fn killed_driver_then_browser(c: &Ctx) {
     let s = "faults-kill";
     c.track_session(s);
     let o = c
@@ -447,8 +441,8 @@ fn killed_processes(c: &Ctx) {
     kill_mid_command(c, s, main, "the browser");
 }
 
-fn closed_inline(c: &Ctx) {
-    // SPEC 9: read whenever and however it was attached; this one by an inline script of an
+fn closed_root_from_an_inline_script(c: &Ctx) {
+    // docs/reference/browsers.md#closed-shadow-roots: read whenever and however it was attached; this one by an inline script of an
     // ordinary <div> while the page parses (no custom element to probe)
     let t = c.snapshot("html/shadow/closed-inline.html");
     assert!(t.contains("- heading \"Order summary\" [level=2]"), "{t}");
@@ -472,7 +466,7 @@ fn kept_realm(c: &Ctx) -> Option<String> {
     rec["top_realm"]["realm"].as_str().map(str::to_string)
 }
 
-fn replaced_document_realm(c: &Ctx) {
+fn kept_realm_of_a_replaced_document(c: &Ctx) {
     // a command keeps the engine's realm for the next one; a document replaced behind the
     // session's back (the page reloads itself) leaves that realm gone: the next snapshot
     // still reads the page, and keeps the new document's realm

@@ -6,61 +6,25 @@ use crate::common::{Ctx, SESSION, Test, ref_of};
 use serde_json::Value;
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        ("fidelity::roles_exact_lines", roles_exact_lines),
-        (
-            "fidelity::aria_disabled_inherits_as_the_browser",
-            aria_disabled_exact_lines,
-        ),
-        (
-            "fidelity::expanded_only_where_the_browser_has_it",
-            expanded_exact_lines,
-        ),
-        (
-            "fidelity::states_only_where_the_browser_has_them",
-            states_exact_lines,
-        ),
-        ("fidelity::aria_owns_exact_lines", aria_owns_exact_lines),
-        ("fidelity::names_exact_lines", names_exact_lines),
-        (
-            "fidelity::names_from_content_as_chromium",
-            names_from_content_exact_lines,
-        ),
-        (
-            "fidelity::scoped_styles_exact_lines",
-            scoped_styles_exact_lines,
-        ),
-        ("fidelity::hidden_exact_lines", hidden_exact_lines),
-        ("fidelity::shadow_exact_lines", shadow_exact_lines),
-        (
-            "fidelity::frames_exact_lines_and_frame_refs_act",
-            frames_exact_lines,
-        ),
-        (
-            "fidelity::hidden_markers_in_no_output",
-            hidden_markers_in_no_output,
-        ),
-        (
-            "fidelity::closed_shadow_roots_read_and_reported",
-            closed_shadow_exact_lines,
-        ),
-        (
-            "fidelity::cross_origin_frames_read_by_frame_switching",
-            cross_origin_frames_exact_lines,
-        ),
-        ("fidelity::unread_frames_are_named", unread_frames_are_named),
-        (
-            "fidelity::controls_inside_their_own_label_as_the_browser",
-            self_in_label_as_the_browser,
-        ),
-        (
-            "fidelity::names_of_embedded_controls_as_the_browser",
-            embedded_controls_as_the_browser,
-        ),
-        (
-            "fidelity::names_from_image_titles_as_the_browser",
-            image_titles_as_the_browser,
-        ),
+    trials![
+        roles_exact_lines,
+        aria_disabled_inherits_as_the_browser,
+        expanded_only_where_the_browser_has_it,
+        states_only_where_the_browser_has_them,
+        aria_owns_exact_lines,
+        names_exact_lines,
+        names_from_content_as_chromium,
+        scoped_styles_exact_lines,
+        hidden_exact_lines,
+        shadow_exact_lines,
+        frames_exact_lines_and_frame_refs_act,
+        hidden_markers_in_no_output,
+        closed_shadow_roots_read_and_reported,
+        cross_origin_frames_read_by_frame_switching,
+        unread_frames_are_named,
+        controls_inside_their_own_label_as_the_browser,
+        names_of_embedded_controls_as_the_browser,
+        names_from_image_titles_as_the_browser
     ]
 }
 
@@ -225,7 +189,7 @@ const DISABLED: &str = r#"- document "Disabled states":
     - button "Slotted below false" [ref=*]
 "#;
 
-fn aria_disabled_exact_lines(c: &Ctx) {
+fn aria_disabled_inherits_as_the_browser(c: &Ctx) {
     check(c, "html/roles/disabled.html", DISABLED);
 }
 
@@ -276,11 +240,11 @@ const STATES: &str = r#"- document "States by role":
     - listitem [level=3]: Third level item
 "#;
 
-fn states_exact_lines(c: &Ctx) {
+fn states_only_where_the_browser_has_them(c: &Ctx) {
     check(c, "html/roles/states.html", STATES);
 }
 
-fn expanded_exact_lines(c: &Ctx) {
+fn expanded_only_where_the_browser_has_it(c: &Ctx) {
     check(c, "html/roles/expanded.html", EXPANDED);
 }
 
@@ -337,7 +301,7 @@ const CONTENT: &str = r#"- document "Names from content as Chromium composes the
   - paragraph: Body text
 "#;
 
-fn names_from_content_exact_lines(c: &Ctx) {
+fn names_from_content_as_chromium(c: &Ctx) {
     check(c, "html/names/content.html", CONTENT);
 }
 
@@ -349,7 +313,7 @@ fn shadow_exact_lines(c: &Ctx) {
     check(c, "html/shadow/slots.html", SHADOW);
 }
 
-fn frames_exact_lines(c: &Ctx) {
+fn frames_exact_lines_and_frame_refs_act(c: &Ctx) {
     check(c, "html/frames/same-origin.html", FRAMES);
     let t = c.ok(&["snapshot"]);
     let pay = ref_of(&t, "button \"Pay in frame\"");
@@ -414,7 +378,7 @@ const CLOSED: &str = r#"# closed shadow roots: 2 read (pay-widget, login-box)
     - /url: /html/shadow/closed.html#plain
 "#;
 
-fn closed_shadow_exact_lines(c: &Ctx) {
+fn closed_shadow_roots_read_and_reported(c: &Ctx) {
     check(c, "html/shadow/closed.html", CLOSED);
     // once read, a closed root stays readable without probing again
     let again = normalize(&c.ok(&["snapshot", "--no-cache", "--inline-limit", "0"]));
@@ -438,7 +402,7 @@ const CROSS: &str = r#"- document "Cross-origin frames":
         - /url: /html/frames/grandchild.html#help
 "#;
 
-fn cross_origin_frames_exact_lines(c: &Ctx) {
+fn cross_origin_frames_read_by_frame_switching(c: &Ctx) {
     let url = c.url("html/frames/cross-origin.html");
     c.ok(&["goto", &url]);
     // the frames load after the page: wait for the innermost one
@@ -766,7 +730,7 @@ const EMBEDDED: &str = r#"- document "Embedded controls":
   - textbox "Ship to city now" [ref=*]
 "#;
 
-fn embedded_controls_as_the_browser(c: &Ctx) {
+fn names_of_embedded_controls_as_the_browser(c: &Ctx) {
     check_with_browser(c, "html/names/embedded.html", EMBEDDED);
 }
 
@@ -791,7 +755,7 @@ const IMG_TITLE: &str = r#"- document "Image titles":
   - img "Standalone"
 "#;
 
-fn image_titles_as_the_browser(c: &Ctx) {
+fn names_from_image_titles_as_the_browser(c: &Ctx) {
     check_with_browser(c, "html/names/img-title.html", IMG_TITLE);
 }
 
@@ -813,6 +777,6 @@ const SELF_IN_LABEL: &str = r#"- document "Controls inside their own label":
   - slider "Volume" [ref=*]: 30
 "#;
 
-fn self_in_label_as_the_browser(c: &Ctx) {
+fn controls_inside_their_own_label_as_the_browser(c: &Ctx) {
     check_with_browser(c, "html/names/self-in-label.html", SELF_IN_LABEL);
 }

@@ -1,8 +1,8 @@
-//! No page content can forge output (SPEC 9): whatever a page puts in names, values and
+//! No page content can forge output (docs/reference/output.md#what-no-page-can-forge): whatever a page puts in names, values and
 //! text runs, the text output parses back into exactly the nodes and refs the JSON output
 //! holds, with no extra line, node or ref, and no control, line-break or bidi character.
 //!
-//! The text parser here is written from the format as README.md states it, not from the
+//! The text parser here is written from the format as docs/reference/output.md states it, not from the
 //! renderer: indent of two spaces per level, `- role "name" [flags] [ref=X]`, an optional
 //! `: text` tail (a JSON string when it starts with `"`, bare text otherwise), `- text:`,
 //! `- /url:` and `#` comment lines.
@@ -12,12 +12,9 @@ use serde_json::Value;
 use std::time::Instant;
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        ("forge::fixed_forgeries_stay_inside_their_line", fixed),
-        (
-            "forge::generated_strings_never_forge_lines_nodes_or_refs",
-            generated,
-        ),
+    trials![
+        fixed_forgeries_stay_inside_their_line,
+        generated_strings_never_forge_lines_nodes_or_refs
     ]
 }
 
@@ -64,7 +61,7 @@ const FLAGS: &[&str] = &[
     "ref",
 ];
 
-/// Characters no text output may carry (SPEC 9), besides the `\n` that ends lines.
+/// Characters no text output may carry (docs/reference/output.md#what-no-page-can-forge), besides the `\n` that ends lines.
 fn forbidden(c: char) -> bool {
     (c.is_control() && c != '\n')
         || matches!(
@@ -366,7 +363,7 @@ const FIXED: &str = r##"- document "Forge\u0085# not a note":
 
 /// A fixture whose text, values, names and state attributes try to pass for lines, nodes,
 /// refs, flags and terminal escapes: each stays inside its own line, quoted.
-fn fixed(c: &Ctx) {
+fn fixed_forgeries_stay_inside_their_line(c: &Ctx) {
     let t = c.snapshot("html/hostile/forge.html");
     assert_eq!(normalize_refs(&t), FIXED, "{t}");
     check_page(c);
@@ -500,7 +497,7 @@ const BATCH: usize = 100;
 /// 1,000 seeded strings built from line breaks, forged node lines and refs, comment and
 /// list markers, quotes, backslashes, C0 and C1 controls, DEL, bidi controls, lone
 /// surrogates, words, emoji and 20 KB runs, placed as names, values and text runs.
-fn generated(c: &Ctx) {
+fn generated_strings_never_forge_lines_nodes_or_refs(c: &Ctx) {
     let started = Instant::now();
     let mut rng = Lcg(0x5EED_F0E6);
     let mut lines = 0;

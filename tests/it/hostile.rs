@@ -6,25 +6,13 @@ use crate::common::{Ctx, Test, normalize_refs, ref_of};
 use serde_json::Value;
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        (
-            "hostile::replaced_builtins_and_polluted_prototypes",
-            replaced_builtins,
-        ),
-        (
-            "hostile::page_scripts_run_after_the_engine",
-            engine_before_page_scripts,
-        ),
-        ("hostile::tampered_twin_gives_the_same_lines", tampered_twin),
-        (
-            "hostile::rewritten_mirror_cannot_redirect_a_click",
-            rewritten_mirror,
-        ),
-        (
-            "hostile::the_mirror_maps_refs_in_every_tree",
-            mirror_in_every_tree,
-        ),
-        ("hostile::without_bidi_the_snapshot_says_so", without_bidi),
+    trials![
+        replaced_builtins_and_polluted_prototypes,
+        page_scripts_run_after_the_engine,
+        tampered_twin_gives_the_same_lines,
+        rewritten_mirror_cannot_redirect_a_click,
+        the_mirror_maps_refs_in_every_tree,
+        without_bidi_the_snapshot_says_so
     ]
 }
 
@@ -36,11 +24,11 @@ const EARLY: &str = r#"- document "Hostile from the first script":
 "#;
 
 /// The engine runs in its sandbox realm of each new document before the page's scripts
-/// (SPEC 7): a page that takes the engine's global name first (it gets it: the engine is
+/// (docs/reference/browsers.md#the-page-channel-webdriver-bidi): a page that takes the engine's global name first (it gets it: the engine is
 /// not in its realm), breaks the DOM methods a fresh realm needs and fakes getAttribute and
 /// getComputedStyle is still read faithfully, and its console messages from the first
 /// script on are kept.
-fn engine_before_page_scripts(c: &Ctx) {
+fn page_scripts_run_after_the_engine(c: &Ctx) {
     let t = c.snapshot("html/hostile/early.html");
     assert_eq!(normalize_refs(&t), EARLY);
     let pay = ref_of(&t, "button \"Pay\"");
@@ -62,7 +50,7 @@ const LINES: &str = r#"- document "Hostile globals":
     - /url: /next
 "#;
 
-fn replaced_builtins(c: &Ctx) {
+fn replaced_builtins_and_polluted_prototypes(c: &Ctx) {
     // JSON.stringify, Array.prototype.push/join, String.prototype.trim, getElementById,
     // getAttribute, getComputedStyle, Map/WeakMap get replaced; `ref` and `u` getters on
     // Object.prototype (they would answer for every absent field)
@@ -93,10 +81,10 @@ fn replaced_builtins(c: &Ctx) {
     c.ok(&["goto", &c.url("html/basic/page.html")]);
 }
 
-/// SPEC 7 (issue 14): the engine runs in its sandbox realm, so a page whose first inline
+/// docs/reference/browsers.md#the-page-channel-webdriver-bidi (issue 14): the engine runs in its sandbox realm, so a page whose first inline
 /// script replaces Array, JSON, getAttribute and querySelectorAll and takes
 /// `window.__ariaRefs` gives the same lines as its untampered twin, and its refs act.
-fn tampered_twin(c: &Ctx) {
+fn tampered_twin_gives_the_same_lines(c: &Ctx) {
     let plain = c.snapshot("html/twin/plain.html");
     let tampered = c.snapshot("html/twin/tampered.html");
     assert!(!tampered.contains("PWNED"), "{tampered}");
@@ -131,13 +119,13 @@ fn tampered_twin(c: &Ctx) {
     );
 }
 
-/// The main world's mirror (SPEC 7) maps each ref of the document to its element, whether
+/// The main world's mirror (docs/reference/browsers.md#the-ref-mirror) maps each ref of the document to its element, whether
 /// that element is in the document's own tree, in an open shadow tree or in a closed one
 /// (the elements of the document's tree cross as events dispatched on them, those in shadow
 /// trees by shared id); it has as many entries as the snapshot has refs, and the update
 /// leaves nothing on the window. On a page whose `addEventListener` does nothing, no event
 /// is caught, and every element crosses by shared id instead: the same mirror.
-fn mirror_in_every_tree(c: &Ctx) {
+fn the_mirror_maps_refs_in_every_tree(c: &Ctx) {
     let pages: [(&str, &[(&str, &str)]); 3] = [
         (
             "html/twin/plain.html",
@@ -197,10 +185,10 @@ fn mirror_in_every_tree(c: &Ctx) {
     }
 }
 
-/// The page's main world gets a read-only mirror of the ref map for `eval` steps (SPEC 7);
+/// The page's main world gets a read-only mirror of the ref map for `eval` steps (docs/reference/browsers.md#the-ref-mirror);
 /// a page that rewrites its entries, or replaces it, cannot redirect a click: actions
 /// resolve refs in the engine's sandbox only.
-fn rewritten_mirror(c: &Ctx) {
+fn rewritten_mirror_cannot_redirect_a_click(c: &Ctx) {
     let t = c.snapshot("html/twin/plain.html");
     let pay = ref_of(&t, "button \"Pay\"");
     // the mirror holds the ref's element, frozen
@@ -230,9 +218,9 @@ fn rewritten_mirror(c: &Ctx) {
 }
 
 /// A session without WebDriver BiDi (an old grid; `ARIASNAP_BIDI=0` asks for that) still
-/// works, with the engine in the page's realm, and its snapshots say so (SPEC 7); there a
+/// works, with the engine in the page's realm, and its snapshots say so (docs/reference/browsers.md#without-bidi); there a
 /// ref the page rewrote in `window.__ariaRefs` is refused, never followed.
-fn without_bidi(c: &Ctx) {
+fn without_bidi_the_snapshot_says_so(c: &Ctx) {
     const S: &str = "nobidi";
     c.track_session(S);
     let run = |args: &[&str]| {

@@ -2,6 +2,20 @@
 //! shared by the suite (tests run one at a time against it), one module per capability.
 //! A test with a browser session of its own (`ALONGSIDE`) runs on its own thread while the
 //! others take their turns. Every session is closed at the end, even when tests panic.
+//!
+//! Each module lists its tests with `trials![f, g, ...]`, which names each one after its
+//! module and function (`agent::f`): a name found in a CI log is the function to search for.
+
+/// The tests of the module it is used in, each named `module::function` by construction:
+/// `trials![a, b]` is `vec![("module::a", a), ("module::b", b)]`.
+macro_rules! trials {
+    ($($f:ident),* $(,)?) => {
+        vec![$((
+            crate::trial_name(concat!(module_path!(), "::", stringify!($f))),
+            $f as fn(&crate::common::Ctx),
+        )),*]
+    };
+}
 
 mod agent;
 mod bidi;
@@ -40,6 +54,29 @@ const FIREFOX_SKIPS: &[(&str, &str)] = &[(
 /// otherwise wait for nothing but their turn.
 const ALONGSIDE: &[&str] = &["steps::randomized_rounds_never_act_on_the_wrong_element"];
 
+/// A test's name from its function's path: `module::function`, without the crate's name.
+fn trial_name(path: &'static str) -> &'static str {
+    let krate = concat!(env!("CARGO_CRATE_NAME"), "::");
+    path.strip_prefix(krate)
+        .unwrap_or_else(|| panic!("{path} is not a path in {krate}"))
+}
+
+/// Every name is one test's, and every test `FIREFOX_SKIPS` and `ALONGSIDE` name is there.
+fn check_names(all: &[common::Test]) {
+    let mut seen = std::collections::HashSet::new();
+    for (name, _) in all {
+        assert!(seen.insert(*name), "two tests are named {name}");
+        assert_eq!(
+            name.matches("::").count(),
+            1,
+            "{name} is not module::function"
+        );
+    }
+    for name in FIREFOX_SKIPS.iter().map(|(n, _)| n).chain(ALONGSIDE) {
+        assert!(seen.contains(name), "no test is named {name}");
+    }
+}
+
 /// Why test `name` does not run on the suite's browser, if it does not.
 fn skipped(name: &str) -> Option<&'static str> {
     if !common::firefox() {
@@ -76,7 +113,6 @@ fn main() {
     if args.test_threads.is_none() {
         args.test_threads = Some(1);
     }
-    let ctx = Arc::new(Ctx::start());
     let mut trials = Vec::new();
     let all = [
         foundation::tests(),
@@ -98,6 +134,8 @@ fn main() {
         widgets::tests(),
     ]
     .concat();
+    check_names(&all);
+    let ctx = Arc::new(Ctx::start());
     eprintln!("end-to-end suite on {}", common::browser());
     // the threads of the tests that run alongside the others, taken by their trials
     let mut threads: Vec<Arc<Mutex<Option<JoinHandle<()>>>>> = Vec::new();

@@ -8,12 +8,9 @@ use rmcp::transport::TokioChildProcess;
 use serde_json::{Map, Value, json};
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        ("mcp::stdio_session_navigate_snapshot_click", stdio_session),
-        (
-            "mcp::results_are_text_unless_structured_is_asked",
-            text_only_by_default,
-        ),
+    trials![
+        stdio_session_navigate_snapshot_click,
+        results_are_text_unless_structured_is_asked
     ]
 }
 
@@ -21,7 +18,7 @@ fn args(v: Value) -> Map<String, Value> {
     v.as_object().cloned().unwrap_or_default()
 }
 
-fn stdio_session(c: &Ctx) {
+fn stdio_session_navigate_snapshot_click(c: &Ctx) {
     let mut cmd = tokio::process::Command::new(&c.bin);
     cmd.args(["mcp", "--structured"])
         .env("ARIASNAP_HOME", c.home.path())
@@ -42,7 +39,7 @@ fn stdio_session(c: &Ctx) {
             Some("ariasnap")
         );
         let tools = client.list_all_tools().await.expect("tools/list");
-        // SPEC 8 / issue 15: the default (core) tool set's definitions stay under 3,500 bytes
+        // docs/reference/mcp.md#tool-sets / issue 15: the default (core) tool set's definitions stay under 3,500 bytes
         let bytes = serde_json::to_string(&tools).unwrap().len();
         assert!(bytes < 3_500, "tools/list is {bytes} bytes");
         let names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
@@ -192,7 +189,7 @@ fn stdio_session(c: &Ctx) {
             r.structured_content.unwrap()["steps"][0]["output"],
             "Checkout"
         );
-        // SPEC 8: an explicit snapshot of a big page comes back inline within 4,000 tokens,
+        // docs/reference/mcp.md#results: an explicit snapshot of a big page comes back inline within 4,000 tokens,
         // with the whole tree in a file, never as a bare file pointer
         client
             .call_tool(
@@ -240,7 +237,7 @@ fn stdio_session(c: &Ctx) {
 /// Without `--structured`, results are text content only (no `structuredContent`, which some
 /// clients give the model instead of the text): the snapshot and the changes summary are in
 /// the text, and a failure is a tool error with the CLI's message.
-fn text_only_by_default(c: &Ctx) {
+fn results_are_text_unless_structured_is_asked(c: &Ctx) {
     let mut cmd = tokio::process::Command::new(&c.bin);
     cmd.arg("mcp")
         .env("ARIASNAP_HOME", c.home.path())
@@ -276,7 +273,7 @@ fn text_only_by_default(c: &Ctx) {
             .await
             .unwrap();
         assert!(r.structured_content.is_none(), "{r:?}");
-        // the reply leads with the acted element's new state (SPEC 8)
+        // the reply leads with the acted element's new state (docs/reference/replies.md#the-summary)
         assert_eq!(
             text(&r),
             format!("Clicked checkbox \"Gift wrap\" {gift}: checked."),

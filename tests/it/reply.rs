@@ -1,4 +1,4 @@
-//! The reply after an action (SPEC 8, "Changes are the page's changes"): what the page did,
+//! The reply after an action (docs/reference/replies.md#changes, "Changes are the page's changes"): what the page did,
 //! wherever it is, and nothing else. Content that only scrolled into or out of view is no
 //! change, a scroll is one fact, a dialog is named with its text, a widget's new state leads,
 //! new controls come with their refs, a changed text run is one change, a live region showing
@@ -12,35 +12,14 @@ use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        (
-            "reply::an_alert_below_the_fold_is_its_text_and_a_scroll",
-            an_alert_below_the_fold_is_its_text_and_a_scroll,
-        ),
-        (
-            "reply::the_mcp_reply_to_that_click_is_under_200_bytes",
-            the_mcp_reply_to_that_click_is_under_200_bytes,
-        ),
-        (
-            "reply::scrolling_a_widget_into_view_is_no_change",
-            scrolling_a_widget_into_view_is_no_change,
-        ),
-        (
-            "reply::widget_states_lead_and_new_controls_come_with_refs",
-            widget_states_lead_and_new_controls_come_with_refs,
-        ),
-        (
-            "reply::dialogs_open_with_their_text_and_old_text_is_no_news",
-            dialogs_open_with_their_text_and_old_text_is_no_news,
-        ),
-        (
-            "reply::new_items_and_changed_text_are_one_entry_each",
-            new_items_and_changed_text_are_one_entry_each,
-        ),
-        (
-            "reply::a_failed_step_claims_no_change",
-            a_failed_step_claims_no_change,
-        ),
+    trials![
+        an_alert_below_the_fold_is_its_text_and_a_scroll,
+        the_mcp_reply_to_that_click_is_under_200_bytes,
+        scrolling_a_widget_into_view_is_no_change,
+        widget_states_lead_and_new_controls_come_with_refs,
+        dialogs_open_with_their_text_and_old_text_is_no_news,
+        new_items_and_changed_text_are_one_entry_each,
+        a_failed_step_claims_no_change
     ]
 }
 

@@ -5,48 +5,18 @@ use crate::common::{Ctx, Lcg, Test, eval, ref_of};
 use serde_json::{Value, json};
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        (
-            "steps::shop_flow_in_one_step_file",
-            shop_flow_in_one_step_file,
-        ),
-        (
-            "steps::controlled_input_state_follows_fill",
-            controlled_input_state_follows_fill,
-        ),
-        (
-            "steps::covered_click_is_refused_and_names_the_overlay",
-            covered_click_is_refused,
-        ),
-        ("steps::stale_ref_messages", stale_ref_messages),
-        (
-            "steps::randomized_rounds_never_act_on_the_wrong_element",
-            randomized_rounds,
-        ),
-        (
-            "steps::malformed_step_file_runs_nothing",
-            malformed_step_file_runs_nothing,
-        ),
-        (
-            "steps::since_says_unchanged_until_a_toggle",
-            since_says_unchanged_until_a_toggle,
-        ),
-        (
-            "steps::dialogs_are_reported_not_hanging",
-            dialogs_are_reported,
-        ),
-        (
-            "steps::tabs_open_switch_and_close",
-            tabs_open_switch_and_close,
-        ),
-        (
-            "steps::optional_steps_and_exit_codes",
-            optional_steps_and_exit_codes,
-        ),
-        (
-            "steps::every_other_action_in_one_run",
-            every_other_action_in_one_run,
-        ),
+    trials![
+        shop_flow_in_one_step_file,
+        controlled_input_state_follows_fill,
+        covered_click_is_refused_and_names_the_overlay,
+        stale_ref_messages,
+        randomized_rounds_never_act_on_the_wrong_element,
+        malformed_step_file_runs_nothing,
+        since_says_unchanged_until_a_toggle,
+        dialogs_are_reported_not_hanging,
+        tabs_open_switch_and_close,
+        optional_steps_and_exit_codes,
+        every_other_action_in_one_run
     ]
 }
 
@@ -137,7 +107,7 @@ fn shop_flow_in_one_step_file(c: &Ctx) {
     let ch = &r["changes"];
     let summary = ch["summary"].as_str().unwrap();
     assert!(summary.starts_with("Clicked."), "{summary}");
-    // the summary names what appeared by role and name (SPEC 8), with the ref to act on
+    // the summary names what appeared by role and name (docs/reference/replies.md#the-summary), with the ref to act on
     assert!(summary.contains("heading \"Order placed\""), "{summary}");
     for a in ch["added"].as_array().unwrap().iter().take(5) {
         if let Some(r) = a["ref"].as_str() {
@@ -146,7 +116,7 @@ fn shop_flow_in_one_step_file(c: &Ctx) {
         }
     }
     // the acted element's change leads (none: a button), then what came, then the rest,
-    // each element once with its words (SPEC 8)
+    // each element once with its words (docs/reference/replies.md#the-summary)
     assert!(
         summary.contains("Changed textbox \"Email\" s1e1 value \"bob@example.org\"; checkbox \"Gift wrap\" s1e2 unchecked."),
         "{summary}"
@@ -187,7 +157,7 @@ fn controlled_input_state_follows_fill(c: &Ctx) {
     assert!(t.contains("state: Grace Hopper"), "{t}");
 }
 
-fn covered_click_is_refused(c: &Ctx) {
+fn covered_click_is_refused_and_names_the_overlay(c: &Ctx) {
     let t = c.snapshot("html/actions/overlay.html");
     let pay = ref_of(&t, "button \"Pay\"");
     let o = c.run(&["click", &pay]);
@@ -284,7 +254,7 @@ fn stale_ref_messages(c: &Ctx) {
 /// Rounds of the randomized test (issue 12: 1,000).
 const ROUNDS: usize = 1000;
 
-fn randomized_rounds(c: &Ctx) {
+fn randomized_rounds_never_act_on_the_wrong_element(c: &Ctx) {
     use rmcp::ServiceExt;
     use rmcp::model::{CallToolRequestParams, CallToolResult};
     use serde_json::Map;
@@ -540,7 +510,7 @@ fn since_says_unchanged_until_a_toggle(c: &Ctx) {
     );
 }
 
-fn dialogs_are_reported(c: &Ctx) {
+fn dialogs_are_reported_not_hanging(c: &Ctx) {
     let t = c.snapshot("html/actions/dialogs.html");
     let alert = ref_of(&t, "\"Alert me\"");
     let confirm = ref_of(&t, "\"Confirm me\"");
@@ -550,7 +520,7 @@ fn dialogs_are_reported(c: &Ctx) {
         &json!([{"click": alert}, {"click": confirm}, {"getTitle": {}}]),
     );
     assert_eq!(code, 0, "{r:#}");
-    // SPEC 9: dismissed by default
+    // docs/reference/faults.md#dialogs: dismissed by default
     assert_eq!(r["steps"][0]["dialogs"][0]["message"], "Saved!");
     assert_eq!(r["steps"][1]["dialogs"][0]["message"], "Sure?");
     assert_eq!(r["steps"][1]["dialogs"][0]["handled"], "dismissed");

@@ -5,35 +5,14 @@ use crate::common::{Ctx, Test, eval, refs_in, walks};
 use serde_json::{Value, json};
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        (
-            "views::viewport_root_max_nodes_and_silent",
-            viewport_root_max_nodes_and_silent,
-        ),
-        (
-            "views::big_page_detail_levels_and_spill",
-            big_page_detail_levels_and_spill,
-        ),
-        (
-            "views::search_by_text_regex_role_near",
-            search_by_text_regex_role_near,
-        ),
-        (
-            "views::search_matches_carry_their_items_text",
-            search_matches_carry_context,
-        ),
-        (
-            "views::flatten_query_and_cached_pages",
-            flatten_query_and_cached_pages,
-        ),
-        (
-            "views::bad_queries_and_paging_values",
-            bad_queries_and_paging_values,
-        ),
-        (
-            "views::planted_symlink_is_not_followed",
-            planted_symlink_is_not_followed,
-        ),
+    trials![
+        viewport_root_max_nodes_and_silent,
+        big_page_detail_levels_and_spill,
+        search_by_text_regex_role_near,
+        search_matches_carry_their_items_text,
+        flatten_query_and_cached_pages,
+        bad_queries_and_paging_values,
+        planted_symlink_is_not_followed
     ]
 }
 
@@ -92,7 +71,7 @@ fn big_page_detail_levels_and_spill(c: &Ctx) {
         interactive,
         "every interactive element has a ref"
     );
-    // at most half the full tree: refs, landmarks and the context lines SPEC 8 keeps (one
+    // at most half the full tree: refs, landmarks and the context lines docs/reference/detail.md#nothing-is-dropped-silently keeps (one
     // heading per section on this page)
     assert!(
         inter.len() * 2 <= full.len(),
@@ -183,10 +162,10 @@ fn search_by_text_regex_role_near(c: &Ctx) {
     assert_eq!(eval(c, "document.title"), json!("downloaded"));
 }
 
-/// A match inside a list item, article or row carries the item's text (SPEC 4), once per
+/// A match inside a list item, article or row carries the item's text (docs/reference/search.md#search), once per
 /// item: the price on a product card of a 180-product catalogue is in the search reply.
 /// A match on a run of text in a bigger block carries the text from that run on.
-fn search_matches_carry_context(c: &Ctx) {
+fn search_matches_carry_their_items_text(c: &Ctx) {
     c.snapshot("html/tasks/catalogue.html");
     let m = search(c, &["Aether 30L Duffel"]);
     assert_eq!(m.len(), 3, "image, heading and link: {m:?}");

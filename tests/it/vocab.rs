@@ -6,26 +6,17 @@ use crate::common::{Ctx, Test};
 use serde_json::{Value, json};
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        (
-            "vocab::a_cdp_skill_style_step_file_runs_end_to_end",
-            step_file_end_to_end,
-        ),
-        (
-            "vocab::each_step_where_it_makes_the_difference",
-            each_step_makes_the_difference,
-        ),
-        (
-            "vocab::the_whole_vocabulary_in_one_step_file",
-            whole_vocabulary_in_one_file,
-        ),
+    trials![
+        a_cdp_skill_style_step_file_runs_end_to_end,
+        each_step_where_it_makes_the_difference,
+        the_whole_vocabulary_in_one_step_file
     ]
 }
 
 /// Issue 16's acceptance: fixtures/steps/cdp-skill.json, a cdp-skill style step file that
 /// uses every step and hook of the issue (parts A and B), runs end to end in a fresh
 /// session; each of them ran and did what it is for.
-fn whole_vocabulary_in_one_file(c: &Ctx) {
+fn the_whole_vocabulary_in_one_step_file(c: &Ctx) {
     let session = "it-vocab-all";
     c.track_session(session);
     let _ = c.run(&["session", "close", session]);
@@ -143,7 +134,7 @@ fn run(c: &Ctx, session: Option<&str>, steps: &Value) -> (i32, Value) {
 /// fixtures/steps/vocab-a.json, as a cdp-skill user would write it (hooks among a step's
 /// options or beside them, the bare fields map, selectors), against this suite's server in
 /// a fresh session: the refs its queryAll mints are the ones later steps name.
-fn step_file_end_to_end(c: &Ctx) {
+fn a_cdp_skill_style_step_file_runs_end_to_end(c: &Ctx) {
     let session = "it-vocab";
     c.track_session(session);
     let _ = c.run(&["session", "close", session]);
@@ -264,7 +255,7 @@ fn step_file_end_to_end(c: &Ctx) {
 }
 
 /// Each step and hook against what happens without it, and their failures.
-fn each_step_makes_the_difference(c: &Ctx) {
+fn each_step_where_it_makes_the_difference(c: &Ctx) {
     // poll runs on the host's timers: a page that took setTimeout, setInterval,
     // requestAnimationFrame and queueMicrotask away does not stop it
     let (code, r) = run(
@@ -385,7 +376,7 @@ fn each_step_makes_the_difference(c: &Ctx) {
     assert_eq!(s(10)["output"]["url"], done, "{r:#}");
     assert_eq!(r["status"], "ok", "every failing step was optional: {r:#}");
 
-    // the same steps as commands (SPEC 6)
+    // the same steps as commands (docs/reference/cli.md#commands)
     c.ok(&["goto", &c.url("html/vocab/form.html")]);
     let q: Value = serde_json::from_str(&c.ok(&[
         "query-all",

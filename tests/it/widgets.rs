@@ -8,40 +8,16 @@ use serde_json::{Value, json};
 use std::time::Instant;
 
 pub fn tests() -> Vec<Test> {
-    vec![
-        (
-            "widgets::aria_sliders_are_set_with_keys",
-            aria_sliders_are_set_with_keys,
-        ),
-        (
-            "widgets::spin_buttons_are_set_with_keys",
-            spin_buttons_are_set_with_keys,
-        ),
-        (
-            "widgets::svg_content_is_walked_as_chromium_shows_it",
-            svg_content_is_walked_as_chromium_shows_it,
-        ),
-        (
-            "widgets::select_only_combobox_shows_and_sets_its_value",
-            select_only_combobox_shows_and_sets_its_value,
-        ),
-        (
-            "widgets::date_picker_combobox_keeps_the_typed_date",
-            date_picker_combobox_keeps_the_typed_date,
-        ),
-        (
-            "widgets::listboxes_are_set_by_option_names",
-            listboxes_are_set_by_option_names,
-        ),
-        (
-            "widgets::sort_is_shown_on_headers",
-            sort_is_shown_on_headers,
-        ),
-        ("widgets::icon_glyphs_keep_refs", icon_glyphs_keep_refs),
-        (
-            "widgets::tri_state_toggles_and_menu_items_are_set",
-            tri_state_toggles_and_menu_items_are_set,
-        ),
+    trials![
+        aria_sliders_are_set_with_keys,
+        spin_buttons_are_set_with_keys,
+        svg_content_is_walked_as_chromium_shows_it,
+        select_only_combobox_shows_and_sets_its_value,
+        date_picker_combobox_keeps_the_typed_date,
+        listboxes_are_set_by_option_names,
+        sort_is_shown_on_headers,
+        icon_glyphs_keep_refs,
+        tri_state_toggles_and_menu_items_are_set
     ]
 }
 

@@ -1,4 +1,4 @@
-//! `set` on ARIA sliders and spin buttons (SPEC 8; WAI-ARIA APG slider, multi-thumb slider
+//! `set` on ARIA sliders and spin buttons (docs/reference/actions.md#set; WAI-ARIA APG slider, multi-thumb slider
 //! and spinbutton patterns): the value is reached with the keys a user presses (arrows,
 //! Page Up / Page Down, Home / End) and read back from `aria-valuenow` / `aria-valuetext`.
 //!

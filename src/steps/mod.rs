@@ -15,6 +15,7 @@ mod action;
 pub mod changes;
 mod check;
 pub mod effects;
+mod explain;
 mod files;
 mod input;
 pub mod looking;

@@ -36,7 +36,8 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn with(output: Value) -> Self {
+    /// An outcome that is only its output.
+    pub fn with(output: Value) -> Self {
         Outcome {
             output: Some(output),
             warnings: vec![],

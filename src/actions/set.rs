@@ -140,10 +140,7 @@ pub async fn set(b: &Browser, r: &str, value: &Value) -> Result<Outcome> {
 }
 
 fn read_back(v: Value) -> Outcome {
-    Outcome {
-        output: Some(json!({ "value": v })),
-        ..Outcome::default()
-    }
+    Outcome::with(json!({ "value": v }))
 }
 
 /// Checkboxes, radios, switches and toggle buttons: a real click when the state differs (a tri-state
@@ -411,10 +408,7 @@ async fn set_combobox(t: &Target<'_>, value: &Value) -> Result<Outcome> {
     if !n.contains(&o) {
         return Err(t.differs(&opt.name, &now, ""));
     }
-    Ok(Outcome {
-        output: Some(json!({"value": now, "option": opt.name})),
-        ..Outcome::default()
-    })
+    Ok(Outcome::with(json!({"value": now, "option": opt.name})))
 }
 
 fn norm_ws(s: &str) -> String {

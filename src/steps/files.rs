@@ -4,7 +4,7 @@
 //! Owns: these steps' arguments and outputs. Must not: draw (annotate.rs) or keep notes on
 //! disk (notes.rs).
 
-use super::shared::{RunOptions, out, usage};
+use super::shared::RunOptions;
 use crate::actions::Outcome;
 use crate::browser::Browser;
 use crate::capture::{CaptureOptions, call_for_ref, capture, frame_chain_of_ref};
@@ -172,7 +172,7 @@ pub async fn annotated_screenshot(
         opts,
         artifacts,
     )?;
-    Ok(out(json!({
+    Ok(Outcome::with(json!({
         "path": path,
         "bytes": png.len(),
         "scale": scale,
@@ -240,7 +240,7 @@ pub async fn pdf(
     opts: &RunOptions,
     artifacts: &mut Vec<String>,
 ) -> Result<Outcome> {
-    p.check().map_err(usage)?;
+    p.check().map_err(Error::Usage)?;
     let mut params = serde_json::Map::new();
     params.insert(
         "orientation".into(),
@@ -269,7 +269,7 @@ pub async fn pdf(
     if let Some(n) = pdf_pages(&body) {
         o["pages"] = json!(n);
     }
-    Ok(out(o))
+    Ok(Outcome::with(o))
 }
 
 /// The domain a notes step is about: the one given, or the current page's host.
@@ -284,7 +284,7 @@ async fn notes_domain(b: &Browser, given: Option<&str>) -> Result<String> {
 pub async fn read_notes(b: &mut Browser, a: &ReadNotesArgs) -> Result<Outcome> {
     let d = notes_domain(b, a.domain.as_deref()).await?;
     let text = notes::read(&d)?;
-    Ok(out(json!({
+    Ok(Outcome::with(json!({
         "domain": d,
         "notes": text.unwrap_or_default(),
     })))
@@ -294,7 +294,7 @@ pub async fn read_notes(b: &mut Browser, a: &ReadNotesArgs) -> Result<Outcome> {
 pub async fn write_notes(b: &mut Browser, a: &WriteNotesArgs) -> Result<Outcome> {
     let d = notes_domain(b, a.domain.as_deref()).await?;
     let now = notes::write(&d, &a.notes, a.replace)?;
-    Ok(out(json!({
+    Ok(Outcome::with(json!({
         "domain": d,
         "chars": now.chars().count(),
     })))
@@ -460,7 +460,7 @@ pub(super) async fn screenshot(
         }
     };
     artifacts.push(path.clone());
-    Ok(out(json!({"path": path, "bytes": png.len()})))
+    Ok(Outcome::with(json!({"path": path, "bytes": png.len()})))
 }
 
 #[cfg(test)]

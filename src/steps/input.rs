@@ -8,8 +8,7 @@
 use super::navigation::{DocMark, doc_state, new_document};
 use super::points::{Point, check_point, check_target, look_at, point_arg};
 use super::shared::{
-    OneOrMany, RunOptions, SUBMIT_NAV_LIMIT, looks_like_ref, one_or_many, out, parse_xy, usage,
-    within,
+    OneOrMany, RunOptions, SUBMIT_NAV_LIMIT, looks_like_ref, one_or_many, parse_xy, within,
 };
 use crate::actions;
 use crate::actions::{Outcome, ask};
@@ -243,29 +242,29 @@ pub struct UploadArgs {
 /// `click`: on a ref, or at a point (real pointer input through the same path); a click at
 /// a point names what was there.
 pub async fn click(b: &mut Browser, a: &TargetArgs) -> Result<Outcome> {
-    let at = check_target("click", a.ref_.as_deref(), a.x, a.y).map_err(usage)?;
+    let at = check_target("click", a.ref_.as_deref(), a.x, a.y).map_err(Error::Usage)?;
     match (at, &a.ref_) {
         (Some(p), _) => {
             let what = look_at(b, &[p], None, None).await?;
             actions::click_point(b, p.x, p.y, a.button.as_deref(), a.double).await?;
-            Ok(out(json!({ "at": what.first() })))
+            Ok(Outcome::with(json!({ "at": what.first() })))
         }
         (None, Some(r)) => actions::click(b, r, a.button.as_deref(), a.double, a.force).await,
-        (None, None) => Err(usage("click needs a ref or a point".into())),
+        (None, None) => Err(Error::Usage("click needs a ref or a point".into())),
     }
 }
 
 /// `hover`: over a ref, or at a point (named in the output).
 pub async fn hover(b: &mut Browser, a: &HoverArgs) -> Result<Outcome> {
-    let at = check_target("hover", a.ref_.as_deref(), a.x, a.y).map_err(usage)?;
+    let at = check_target("hover", a.ref_.as_deref(), a.x, a.y).map_err(Error::Usage)?;
     match (at, &a.ref_) {
         (Some(p), _) => {
             let what = look_at(b, &[p], None, None).await?;
             actions::hover_point(b, p.x, p.y).await?;
-            Ok(out(json!({ "at": what.first() })))
+            Ok(Outcome::with(json!({ "at": what.first() })))
         }
         (None, Some(r)) => actions::hover(b, r).await,
-        (None, None) => Err(usage("hover needs a ref or a point".into())),
+        (None, None) => Err(Error::Usage("hover needs a ref or a point".into())),
     }
 }
 
@@ -277,7 +276,7 @@ pub async fn drag(b: &mut Browser, d: &DragArgs) -> Result<Outcome> {
         let xy = match end {
             DragEnd::Ref(r) => actions::drag_point(b, r, key == "from").await?,
             DragEnd::Point(p) => {
-                let p = check_point(*p).map_err(usage)?;
+                let p = check_point(*p).map_err(Error::Usage)?;
                 let what = look_at(b, &[p], None, None).await?;
                 named.insert(key.into(), json!(what.first()));
                 (p.x, p.y)
@@ -374,7 +373,7 @@ pub(super) async fn scroll(b: &mut Browser, s: &super::ScrollArgs) -> Result<Out
         ScrollTo::By { dx, dy }
     };
     let v: ScrollReply = ask(b, Method::Scroll(to)).await?;
-    Ok(out(json!({"scroll": v.scroll})))
+    Ok(Outcome::with(json!({"scroll": v.scroll})))
 }
 
 /// `submit`: a form by ref (or a control inside it) or CSS selector.
@@ -535,7 +534,7 @@ pub async fn select_text(b: &Browser, a: &SelectTextArgs) -> Result<Outcome> {
         end: a.end,
     };
     let r: SelectTextReply = ask(b, m).await?;
-    Ok(out(
+    Ok(Outcome::with(
         json!({"selected": r.text, "start": r.start, "end": r.end, "length": r.length}),
     ))
 }

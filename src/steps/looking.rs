@@ -5,7 +5,7 @@
 //! Owns: these steps' arguments, turning them into a capture and a view, and their outputs.
 //! Must not: render (query::view and snapshot/ do).
 
-use super::shared::{Form, RunOptions, out};
+use super::shared::{Form, RunOptions};
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
 use crate::capture::{CaptureOptions, capture};
@@ -485,18 +485,18 @@ fn snapshot_body(
             summary: tree.map(|s| crate::snapshot::detail::summary_text(s)),
             refs_file: sp.refs_file,
         };
-        return Ok(out(json!(reply)));
+        return Ok(Outcome::with(json!(reply)));
     }
     match (&v, fmt) {
-        (View::Data(d), ViewFormat::Text | ViewFormat::Json) => Ok(out(d.clone())),
+        (View::Data(d), ViewFormat::Text | ViewFormat::Json) => Ok(Outcome::with(d.clone())),
         (View::Tree(_, _), ViewFormat::Json) => {
             let v: Value = serde_json::from_str(&body).map_err(|source| Error::Json {
                 what: "a rendered snapshot",
                 source,
             })?;
-            Ok(out(v))
+            Ok(Outcome::with(v))
         }
-        _ => Ok(out(Value::String(body))),
+        _ => Ok(Outcome::with(Value::String(body))),
     }
 }
 
@@ -516,8 +516,8 @@ fn budgeted_body(
         artifacts.push(f.display().to_string());
     }
     Ok(match fmt {
-        ViewFormat::Text => out(Value::String(body)),
-        _ => out(serde_json::from_str(&body).unwrap_or(Value::String(body))),
+        ViewFormat::Text => Outcome::with(Value::String(body)),
+        _ => Outcome::with(serde_json::from_str(&body).unwrap_or(Value::String(body))),
     })
 }
 
@@ -680,7 +680,7 @@ pub async fn query_all(b: &mut Browser, q: &QueryAllArgs) -> Result<Outcome> {
         }
         o.insert(g.label, json!({"total": g.total, "matches": g.matches}));
     }
-    Ok(out(Value::Object(o)))
+    Ok(Outcome::with(Value::Object(o)))
 }
 
 /// `inspect`: the page's map.
@@ -689,7 +689,9 @@ pub async fn inspect(b: &Browser, a: &InspectArgs) -> Result<Outcome> {
         selectors: a.selectors.clone(),
     };
     let r: InspectReply = ask(b, m).await?;
-    Ok(out(serde_json::to_value(r).unwrap_or(Value::Null)))
+    Ok(Outcome::with(
+        serde_json::to_value(r).unwrap_or(Value::Null),
+    ))
 }
 
 #[cfg(test)]

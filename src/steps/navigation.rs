@@ -5,7 +5,7 @@
 
 use super::files::notes_hint;
 use super::looking::{SnapshotArgs, SnapshotOptForm, snapshot_detail, snapshot_opt, snapshot_step};
-use super::shared::{RunOptions, out, strip_hash, within};
+use super::shared::{RunOptions, strip_hash, within};
 use crate::actions;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
@@ -150,7 +150,7 @@ pub(super) async fn goto(
         let snap = snapshot_step(b, sa, opts, artifacts).await?;
         o["snapshot"] = snap.output.unwrap_or(Value::Null);
     }
-    Ok(out(o))
+    Ok(Outcome::with(o))
 }
 
 pub(super) async fn frame(b: &mut Browser, f: &FrameArg) -> Result<Outcome> {
@@ -159,16 +159,16 @@ pub(super) async fn frame(b: &mut Browser, f: &FrameArg) -> Result<Outcome> {
             for _ in 0..16 {
                 b.client.enter_parent_frame().await?;
             }
-            Ok(out(json!({"frame": "main"})))
+            Ok(Outcome::with(json!({"frame": "main"})))
         }
         FrameArg::Name(r) => {
             let id = actions::element(b, r).await?;
             b.client.enter_frame_element(&id).await?;
-            Ok(out(json!({"frame": r})))
+            Ok(Outcome::with(json!({"frame": r})))
         }
         FrameArg::Index(i) => {
             b.client.enter_frame(*i).await?;
-            Ok(out(json!({"frame": i})))
+            Ok(Outcome::with(json!({"frame": i})))
         }
     }
 }
@@ -287,7 +287,7 @@ pub async fn wait_for_navigation(
         }
     };
     match new_document(b, &mark, until, loading, limit.saturating_sub(t0.elapsed())).await {
-        Ok(s) => Ok(out(json!({
+        Ok(s) => Ok(Outcome::with(json!({
             "url": s.url,
             "ready": s.ready,
             "waited_ms": t0.elapsed().as_millis() as u64,

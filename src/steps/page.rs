@@ -3,7 +3,6 @@
 //! Owns: these steps' arguments and outputs. Must not: reach the browser other than through
 //! `engine` and `browser`.
 
-use super::shared::out;
 use crate::actions::Outcome;
 use crate::browser::Browser;
 use crate::error::{Error, Result};
@@ -135,7 +134,7 @@ pub(super) async fn eval(b: &Browser, e: &EvalArgs) -> Result<Outcome> {
     let (expr, offset, limit) = (&e.expression, e.offset, e.limit);
     let v = crate::engine::evaluate_user(&b.client, expr).await?;
     if offset.is_none() && limit.is_none() {
-        return Ok(out(v));
+        return Ok(Outcome::with(v));
     }
     let off = offset.unwrap_or(0);
     let lim = limit.unwrap_or(100).clamp(1, 10_000);
@@ -151,7 +150,7 @@ pub(super) async fn eval(b: &Browser, e: &EvalArgs) -> Result<Outcome> {
         }
         other => other.clone(),
     };
-    Ok(out(paged))
+    Ok(Outcome::with(paged))
 }
 
 pub(super) async fn cookies(b: &Browser, c: &super::CookiesArgs) -> Result<Outcome> {
@@ -162,18 +161,18 @@ pub(super) async fn cookies(b: &Browser, c: &super::CookiesArgs) -> Result<Outco
                 .iter()
                 .map(|k| json!({"name": k.name(), "value": k.value(), "domain": k.domain(), "path": k.path()}))
                 .collect();
-            Ok(out(json!(list)))
+            Ok(Outcome::with(json!(list)))
         }
         "set" => {
             let (Some(name), Some(value)) = (&c.name, &c.value) else {
                 return Err(Error::Usage("cookies set needs name and value".into()));
             };
             crate::engine::set_page_cookie(&b.client, name, value).await?;
-            Ok(out(json!({"set": name})))
+            Ok(Outcome::with(json!({"set": name})))
         }
         "clear" => {
             b.client.delete_all_cookies().await?;
-            Ok(out(json!({"cleared": true})))
+            Ok(Outcome::with(json!({"cleared": true})))
         }
         other => Err(Error::Usage(format!(
             "cookies action {other:?}: use list, set or clear"

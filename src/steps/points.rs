@@ -5,11 +5,11 @@
 //! Owns: points and their checks, and `elementsAt`'s output. Must not: send input (input.rs
 //! and `actions` do).
 
-use super::shared::{out, parse_xy, usage};
+use super::shared::parse_xy;
 use crate::actions::Outcome;
 use crate::browser::Browser;
 use crate::engine::Method;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::wire::eyes::{ElementsAtReply, PointAt};
 use clap::Args;
 use schemars::JsonSchema;
@@ -35,7 +35,7 @@ pub(super) async fn look_at(
     let r: ElementsAtReply = crate::engine::call(&b.client, method).await?;
     if let Some(p) = r.points.iter().find(|p| p.outside) {
         let [w, h] = r.viewport;
-        return Err(usage(format!(
+        return Err(Error::Usage(format!(
             "point ({}, {}) is outside the viewport ({w} x {h} CSS pixels): give x from 0 to {} and y from 0 to {}, or scroll first",
             p.x,
             p.y,
@@ -49,9 +49,9 @@ pub(super) async fn look_at(
 /// `elementsAt`: what is at each point (the element an action there reaches, with a ref),
 /// or with `radius` the elements near each point, nearest first.
 pub async fn elements_at(b: &mut Browser, a: &ElementsAtArgs) -> Result<Outcome> {
-    let points = a.all_points().map_err(usage)?;
+    let points = a.all_points().map_err(Error::Usage)?;
     let found = look_at(b, &points, a.radius, a.limit).await?;
-    Ok(out(json!({ "points": found })))
+    Ok(Outcome::with(json!({ "points": found })))
 }
 
 /// `elementsAt`: what is at points of the viewport (with refs minted for it), or what is

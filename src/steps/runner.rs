@@ -13,7 +13,7 @@ use super::page::{cookies, eval};
 use super::points::elements_at;
 use super::reply::{Baseline, changes_of, take_baseline};
 use super::result::{RunResult, StepResult};
-use super::shared::{RunOptions, out};
+use super::shared::RunOptions;
 use super::waiting::{HookResults, after_hooks, assert_step, poll, ready_when, wait};
 use crate::actions;
 use crate::actions::{Outcome, ask};
@@ -293,23 +293,23 @@ async fn run_step(
             if let Some(u) = &a.url {
                 b.goto(u).await?;
             }
-            Ok(out(json!({"tab": alias})))
+            Ok(Outcome::with(json!({"tab": alias})))
         }
         Action::SwitchTab(a) => {
             b.use_tab(Some(&a.tab)).await?;
-            Ok(out(json!({"tab": a.tab})))
+            Ok(Outcome::with(json!({"tab": a.tab})))
         }
         Action::CloseTab(a) => {
             let t = &a.tab;
             let now = b.close_tab(t.as_deref()).await?;
-            Ok(out(
+            Ok(Outcome::with(
                 json!({"closed": t.clone().unwrap_or_default(), "tab": now}),
             ))
         }
-        Action::ListTabs(_) => Ok(out(b.list_tabs().await?)),
+        Action::ListTabs(_) => Ok(Outcome::with(b.list_tabs().await?)),
         // looking at the page
         Action::Snapshot(a) => snapshot_step(b, a, opts, artifacts).await,
-        Action::Search(a) => Ok(out(search(b, a).await?)),
+        Action::Search(a) => Ok(Outcome::with(search(b, a).await?)),
         Action::Query(q) => query(b, q, opts, artifacts).await,
         // input on refs
         Action::Click(a) => click(b, a).await,
@@ -338,15 +338,15 @@ async fn run_step(
                 what: g.what.clone().unwrap_or_else(|| "text".into()),
             };
             let v: GetReply = ask(b, get).await?;
-            Ok(out(json!(v.value)))
+            Ok(Outcome::with(json!(v.value)))
         }
-        Action::GetUrl(_) => Ok(out(json!(b.url().await))),
-        Action::GetTitle(_) => Ok(out(json!(b.title().await))),
+        Action::GetUrl(_) => Ok(Outcome::with(json!(b.url().await))),
+        Action::GetTitle(_) => Ok(Outcome::with(json!(b.title().await))),
         // the page's settings and artifacts
         Action::Viewport(v) => {
             b.client.set_window_size(v.width, v.height).await?;
             let inner = crate::engine::viewport_size(&b.client).await?;
-            Ok(out(json!({"viewport": inner})))
+            Ok(Outcome::with(json!({"viewport": inner})))
         }
         Action::Frame(f) => frame(b, &f.target).await,
         Action::Cookies(c) => cookies(b, c).await,
@@ -358,7 +358,7 @@ async fn run_step(
             } else {
                 ask(b, Method::Console { clear: c.clear }).await?
             };
-            Ok(out(json!(v.messages)))
+            Ok(Outcome::with(json!(v.messages)))
         }
         Action::Screenshot(s) if s.annotate => annotated_screenshot(b, s, opts, artifacts).await,
         Action::Screenshot(s) => screenshot(b, s, opts, artifacts).await,

@@ -4,14 +4,11 @@
 //! Owns: nothing with behaviour of its own. Must not: name any other step module (it is
 //! the leaf of `steps/`).
 
-use crate::actions::Outcome;
-use crate::error::Error;
 use crate::output::OutputOptions;
 use crate::spill;
 use clap::Args;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::Value;
 use std::time::Duration;
 
 // docs/reference/step-files.md#short-forms short forms: an action's argument written bare (`"s1e4"`, `500`, `"Enter"`)
@@ -72,18 +69,6 @@ pub(super) fn one_or_many<'de, D: Deserializer<'de>>(
         OneOrMany::One(s) => vec![s],
         OneOrMany::Many(v) => v,
     })
-}
-
-pub(super) fn out(v: Value) -> Outcome {
-    Outcome {
-        output: Some(v),
-        warnings: vec![],
-        stats: None,
-    }
-}
-
-pub(super) fn usage(e: String) -> Error {
-    Error::Usage(e)
 }
 
 /// How a run behaves.

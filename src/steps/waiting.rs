@@ -5,7 +5,7 @@
 //! froze its own `setTimeout` cannot stop it). Must not: reach the page other than through
 //! `engine` (typed methods; page functions run in the page's main world like `eval`).
 
-use super::shared::{Form, HOOK_LIMIT, RunOptions, out, truthy, within};
+use super::shared::{Form, HOOK_LIMIT, RunOptions, truthy, within};
 use crate::actions;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
@@ -209,7 +209,7 @@ pub(super) async fn assert_step(b: &Browser, a: &super::AssertArgs) -> Result<Ou
         failures.extend(assert_ref(b, a, r).await?);
     }
     if failures.is_empty() {
-        Ok(out(json!({"passed": true})))
+        Ok(Outcome::with(json!({"passed": true})))
     } else {
         Err(Error::Step(format!(
             "assertion failed: {}",
@@ -450,7 +450,7 @@ pub async fn poll(b: &Browser, p: &PollArgs, opts: &RunOptions) -> Result<Outcom
     let cap = within(opts.timeout);
     let limit = p.timeout.map(Duration::from_millis).unwrap_or(cap).min(cap);
     match poll_until(b, p, limit, "poll").await {
-        Ok(r) => Ok(out(
+        Ok(r) => Ok(Outcome::with(
             json!({"value": r.value, "attempts": r.attempts, "ms": r.ms}),
         )),
         Err(PollEnd::Timeout { attempts, last }) => Err(Error::Timeout(format!(

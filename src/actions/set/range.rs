@@ -485,10 +485,7 @@ fn done(s: &RangeState) -> Outcome {
     if !s.text.is_empty() {
         out["valuetext"] = json!(s.text);
     }
-    Outcome {
-        output: Some(out),
-        ..Outcome::default()
-    }
+    Outcome::with(out)
 }
 
 #[cfg(test)]

@@ -469,11 +469,16 @@ fn is_popup(s: &Snapshot, g: &Group) -> bool {
     POPUPS.contains(&s.nodes[g.root].role.as_str())
 }
 
+/// The words of a page dialog the run answered (`how`: accepted, dismissed).
+pub(super) fn dialog_line(text: &str, how: &str) -> String {
+    format!("Dialog {} {how}.", quote(text))
+}
+
 /// Dialogs the page answered, a navigation, and dialogs and popups that opened or closed;
 /// whether an opened dialog's words said where the focus is.
 fn dialogs_and_popups(r: &Run, parts: &mut Vec<String>) -> bool {
     for (text, how) in r.dialogs {
-        parts.push(format!("Dialog {} {how}.", quote(&cut(text, 200))));
+        parts.push(dialog_line(&cut(text, 200), how));
     }
     if let Some(n) = &r.effects.navigation {
         let status = n.status.map(|s| format!(" ({s})")).unwrap_or_default();

@@ -4,6 +4,7 @@
 //! Owns: the baseline and when captures are taken. Must not: word the summary (changes.rs).
 
 use super::action::{Action, Step};
+use super::changes::dialog_line;
 use super::navigation::DocMark;
 use super::result::StepResult;
 use super::shared::strip_hash;
@@ -64,6 +65,16 @@ fn effects_of(results: &[StepResult]) -> (super::effects::Effects, Vec<(String, 
     (all, dialogs)
 }
 
+/// The words of what a run did besides its changes on screen: the dialogs it answered, then
+/// its effects.
+fn said_besides(dialogs: &[(String, String)], effects: &super::effects::Effects) -> Vec<String> {
+    dialogs
+        .iter()
+        .map(|(t, how)| dialog_line(t, how))
+        .chain(effects.summary())
+        .collect()
+}
+
 /// The page's changes between the whole page before the first and after the last visual
 /// action (docs/reference/replies.md#effects), with the run's effects and dialogs, or the navigation the run made.
 pub(super) async fn changes_of(
@@ -75,16 +86,12 @@ pub(super) async fn changes_of(
     let final_url = b.url().await;
     let navigated = |from: &str| {
         let mut v = diff::navigated(from, &final_url);
-        let words = super::effects::Effects {
+        // the navigation is said already
+        let rest = super::effects::Effects {
             navigation: None,
             ..effects.clone()
-        }
-        .summary();
-        let said: Vec<String> = dialogs
-            .iter()
-            .map(|(t, how)| format!("Dialog {} {how}.", crate::snapshot::safe::quote(t)))
-            .chain(words)
-            .collect();
+        };
+        let said = said_besides(&dialogs, &rest);
         if !said.is_empty() {
             v["summary"] = Value::String(format!(
                 "{} {}",
@@ -133,11 +140,7 @@ pub(super) async fn changes_of(
         (None, Some(from)) => Some(navigated(from)),
         // no visual action: what the other steps did besides (a download an eval started)
         (None, None) => {
-            let said: Vec<String> = dialogs
-                .iter()
-                .map(|(t, how)| format!("Dialog {} {how}.", crate::snapshot::safe::quote(t)))
-                .chain(effects.summary())
-                .collect();
+            let said = said_besides(&dialogs, &effects);
             (!said.is_empty()).then(|| json!({"summary": said.join(" ")}))
         }
     }

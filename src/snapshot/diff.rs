@@ -125,7 +125,7 @@ pub fn without_private_use(s: &str) -> std::borrow::Cow<'_, str> {
         return std::borrow::Cow::Borrowed(s);
     }
     let kept: String = s.chars().filter(|&c| !pua(c)).collect();
-    std::borrow::Cow::Owned(kept.split_whitespace().collect::<Vec<_>>().join(" "))
+    std::borrow::Cow::Owned(super::safe::squash(&kept))
 }
 
 /// Roles of form fields, for a group's first field.
@@ -278,10 +278,7 @@ fn fields(n: &Node) -> [(Field, Value); 12] {
 
 /// White space collapsed, private-use characters left out.
 fn plain(s: &str) -> String {
-    without_private_use(s)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    super::safe::squash(&without_private_use(s))
 }
 
 /// The text runs right under node i that the rendering shows, in order; a run that only
@@ -321,10 +318,6 @@ fn reordered(
 }
 
 /// `s` cut to at most `max` characters with `...` at the end.
-fn cut_end(s: &str, max: usize) -> String {
-    super::render::cut(s, max)
-}
-
 /// Two versions of a text run cut around what changed: the common start and end shortened to
 /// [`CONTEXT`] characters each (`...` where cut), the changed middle to [`TEXT_CAP`].
 pub fn around_change(from: &str, to: &str) -> (String, String) {
@@ -352,7 +345,7 @@ pub fn around_change(from: &str, to: &str) -> (String, String) {
         }
         let middle: String = v[start..mid_end].iter().collect();
         let middle_max = TEXT_CAP + (pre - start);
-        out.push_str(&cut_end(&middle, middle_max));
+        out.push_str(&super::render::cut(&middle, middle_max));
         let tail: String = v[mid_end..end_keep].iter().collect();
         out.push_str(&tail);
         if end_keep < v.len() {
@@ -509,7 +502,7 @@ fn groups(s: &Snapshot, m: &[Option<usize>], size: &[usize], implied: &[bool]) -
             .collect();
         text.retain(|t| !names.contains(&plain(t)));
         let joined = text.join(" ");
-        g.text = joined.split_whitespace().collect::<Vec<_>>().join(" ");
+        g.text = super::safe::squash(&joined);
         out.push(g);
         i += size[i];
     }
@@ -561,7 +554,7 @@ pub fn group_entry(s: &Snapshot, g: &Group, in_view: Option<bool>) -> Value {
     let mut m = entry(&s.nodes[g.root]);
     if !g.text.is_empty() && g.text != s.nodes[g.root].name {
         let len = g.text.chars().count();
-        m.insert("text".into(), cut_end(&g.text, TEXT_CAP).into());
+        m.insert("text".into(), super::render::cut(&g.text, TEXT_CAP).into());
         if len > TEXT_CAP {
             m.insert("size".into(), len.into());
         }

@@ -5,7 +5,7 @@
 //! print page text other than through `safe` (docs/reference/output.md#what-no-page-can-forge: names quoted, values bare only when
 //! unambiguous, tokens checked).
 
-use super::safe::{quote, text, token};
+use super::safe::{quote, squash, text, token};
 use super::{Node, Snapshot};
 use crate::wire::Tri;
 use serde_json::Value;
@@ -177,10 +177,6 @@ pub fn shown_children(snap: &Snapshot, i: usize) -> &[usize] {
         }
     }
     kids
-}
-
-fn squash(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// A URL as shown: same-origin URLs lose their origin.

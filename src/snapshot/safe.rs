@@ -224,6 +224,11 @@ pub fn token(s: &str) -> Cow<'_, str> {
 }
 
 /// Checks for renderings of hostile page text, shared by the renderers' tests.
+/// Text on one line: runs of white space as one space, trimmed.
+pub fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 #[cfg(test)]
 pub(crate) mod check {
     /// Characters that must never appear raw in text output (`\n` ends lines).

@@ -42,11 +42,6 @@ const ERROR_FIELDS: usize = 200;
 /// ... and, when it is not near them, in the whole tree.
 const ERROR_FAR_FIELDS: usize = 20;
 
-/// Text on one line: runs of white space as one space, trimmed.
-fn squashed(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 /// Whether text run `t` says (part of) error message `msg` (both squashed): the whole
 /// message, a part of it (a message made of several elements), or the message within a
 /// longer run; a part or a message of [`SAYS_MIN`] bytes at least (a label's word inside the
@@ -69,7 +64,7 @@ fn error_message_nodes(s: &Snapshot, field: usize, size: &[usize], far: bool) ->
     let Some(msg) = s.nodes[field]
         .description
         .as_deref()
-        .map(squashed)
+        .map(super::safe::squash)
         .filter(|m| !m.is_empty())
     else {
         return Vec::new();
@@ -78,7 +73,7 @@ fn error_message_nodes(s: &Snapshot, field: usize, size: &[usize], far: bool) ->
         (from..to)
             .filter(|&j| {
                 let n = &s.nodes[j];
-                n.is_text() && says(&squashed(n.value.as_deref().unwrap_or("")), &msg)
+                n.is_text() && says(&super::safe::squash(n.value.as_deref().unwrap_or("")), &msg)
             })
             .collect()
     };
@@ -100,7 +95,7 @@ fn error_message_nodes(s: &Snapshot, field: usize, size: &[usize], far: bool) ->
     (1..s.nodes.len())
         .find(|&j| {
             let n = &s.nodes[j];
-            n.is_text() && says(&squashed(n.value.as_deref().unwrap_or("")), &msg)
+            n.is_text() && says(&super::safe::squash(n.value.as_deref().unwrap_or("")), &msg)
         })
         .into_iter()
         .collect()

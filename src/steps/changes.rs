@@ -12,7 +12,7 @@ use super::effects::Effects;
 use crate::snapshot::Snapshot;
 use crate::snapshot::diff::{self, Change, Field, Group, PageDiff, labelled};
 use crate::snapshot::render::cut;
-use crate::snapshot::safe::quote;
+use crate::snapshot::safe::{quote, squash};
 use serde_json::{Value, json};
 
 /// Roles that open and close as a whole: reported as `Opened` / `Closed`.
@@ -501,11 +501,6 @@ fn dialogs_and_popups(r: &Run, parts: &mut Vec<String>) -> bool {
         parts.push(format!("Closed {}.", list(&closed, NAMED)));
     }
     said_focus
-}
-
-/// White space collapsed.
-fn squash(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The run's announcements, white space collapsed.

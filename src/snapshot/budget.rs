@@ -117,7 +117,6 @@ pub fn bytes_of(tokens: u64) -> usize {
 /// [`super::urgent::Urgent`]); `size`: each node's subtree size.
 fn priorities(s: &Snapshot, size: &[usize]) -> (Vec<u8>, Vec<usize>) {
     let n = s.nodes.len();
-    let [vw, vh] = s.viewport;
     let urgent = super::urgent::urgent(s, size);
     let place = urgent.place;
     let mut prio = vec![REST; n];
@@ -125,9 +124,7 @@ fn priorities(s: &Snapshot, size: &[usize]) -> (Vec<u8>, Vec<usize>) {
     for (i, node) in s.nodes.iter().enumerate() {
         let parent = node.parent.unwrap_or(0);
         in_view[i] = match node.bbox {
-            Some([x, y, w, h]) => {
-                w > 0.0 && h > 0.0 && x < vw && y < vh && x + w > 0.0 && y + h > 0.0
-            }
+            Some(b) => s.in_viewport(b),
             // text runs have no box: they are where their element is
             None => i > 0 && node.is_text() && in_view[parent],
         };

@@ -469,22 +469,12 @@ pub fn summarize(snap: &Snapshot) -> Summary {
         .filter(|&i| is_landmark(&snap.nodes[i].role))
         .map(|i| (landmark_depth[i] - 1, landmark_label(snap, i), counts[i]))
         .collect();
-    let vp = snap.viewport;
     let in_viewport = if snap.nodes.iter().any(|n| n.bbox.is_some()) {
         Some(
             snap.nodes
                 .iter()
                 .filter(|n| n.ref_.is_some())
-                .filter(|n| {
-                    n.bbox.is_some_and(|b| {
-                        b[2] > 0.0
-                            && b[3] > 0.0
-                            && b[0] < vp[0]
-                            && b[1] < vp[1]
-                            && b[0] + b[2] > 0.0
-                            && b[1] + b[3] > 0.0
-                    })
-                })
+                .filter(|n| n.bbox.is_some_and(|b| snap.in_viewport(b)))
                 .count(),
         )
     } else {

@@ -119,6 +119,13 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// Whether a box (x, y, width, height in CSS pixels) shows in the viewport: not empty,
+    /// and overlapping it.
+    pub fn in_viewport(&self, [x, y, w, h]: [f64; 4]) -> bool {
+        let [vw, vh] = self.viewport;
+        w > 0.0 && h > 0.0 && x < vw && y < vh && x + w > 0.0 && y + h > 0.0
+    }
+
     /// Builds the tree from the page's flat list. Parent indexes that do not point backwards
     /// are attached to the document, so a hostile or broken reply cannot make a cycle.
     pub fn from_wire(w: WireSnapshot) -> Snapshot {

@@ -62,16 +62,7 @@ fn at(p: [i64; 2]) -> String {
 
 /// Whether node i of `s` is in the viewport (its box, when the snapshot has boxes).
 fn in_view(s: &Snapshot, i: usize) -> Option<bool> {
-    let b = s.nodes[i].bbox?;
-    let [vw, vh] = s.viewport;
-    Some(
-        b[2] > 0.0
-            && b[3] > 0.0
-            && b[0] < vw
-            && b[1] < vh
-            && b[0] + b[2] > 0.0
-            && b[1] + b[3] > 0.0,
-    )
+    s.nodes[i].bbox.map(|b| s.in_viewport(b))
 }
 
 /// Whether a group shows in the viewport: its root, or a control in it.
@@ -204,14 +195,19 @@ fn order_words(s: &Snapshot, c: &Change) -> Option<String> {
 
 /// A list of at most `max` items, then `+N`.
 fn list(items: &[String], max: usize) -> String {
+    joined(items, max, ", ", "")
+}
+
+/// The first `max` items joined by `sep`, and how many more there are (`sep`+N`more`).
+fn joined(items: &[String], max: usize, sep: &str, more: &str) -> String {
     let mut out = items
         .iter()
         .take(max)
         .cloned()
         .collect::<Vec<_>>()
-        .join(", ");
+        .join(sep);
     if items.len() > max {
-        out.push_str(&format!(", +{}", items.len() - max));
+        out.push_str(&format!("{sep}+{}{more}", items.len() - max));
     }
     out
 }
@@ -639,16 +635,7 @@ fn rest(r: &Run, target: Option<usize>) -> Vec<String> {
 
 /// Like [`list`], with `; ` between items (an item may hold commas).
 fn list_semi(items: &[String], max: usize) -> String {
-    let mut out = items
-        .iter()
-        .take(max)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join("; ");
-    if items.len() > max {
-        out.push_str(&format!("; +{} more", items.len() - max));
-    }
-    out
+    joined(items, max, "; ", " more")
 }
 
 #[cfg(test)]

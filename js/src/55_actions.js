@@ -357,15 +357,15 @@ function controlOf(a) {
   if (control === "aria-range") out.range = rangeOf(el);
   if (control === "combobox") {
     out.popup = popupOf(el);
-    out.expanded = ariaTrue(el, "aria-expanded");
+    out.expanded = ariaBool(el, "aria-expanded") === true;
   }
   if (control === "listbox") {
-    out.multiple = ariaTrue(el, "aria-multiselectable");
+    out.multiple = ariaBool(el, "aria-multiselectable") === true;
     out.selected = listSelection(el);
   }
   if (control === "option") {
     const box = closestListbox(el);
-    out.multiple = !!box && ariaTrue(box, "aria-multiselectable");
+    out.multiple = !!box && ariaBool(box, "aria-multiselectable") === true;
   }
   return out;
 }
@@ -376,11 +376,6 @@ function isEditableEl(el) {
   } catch (_) {
     return false; // not an HTMLElement
   }
-}
-
-function ariaTrue(el, name) {
-  const v = getAttr(el, name);
-  return v !== null && strLower(strTrim(v)) === "true";
 }
 
 /**
@@ -474,6 +469,14 @@ function listOptions(box) {
 }
 
 /**
+ * Whether an option is chosen: aria-selected, or aria-checked where the options use it
+ * (WAI-ARIA 1.2 listbox: either marks the selection in a multi-select listbox).
+ */
+function optionChosen(o) {
+  return ariaBool(o, "aria-selected") === true || ariaBool(o, "aria-checked") === true;
+}
+
+/**
  * The selected options of an ARIA listbox as {value, label} (both its name): aria-selected,
  * or aria-checked where the options use it (WAI-ARIA 1.2 listbox: either marks the
  * selection in a multi-select listbox).
@@ -483,7 +486,7 @@ function listSelection(box) {
   const out = [];
   for (let i = 0; i < opts.length && out.length < 500; i++) {
     const o = opts[i];
-    if (ariaTrue(o, "aria-selected") || ariaTrue(o, "aria-checked")) {
+    if (optionChosen(o)) {
       const name = clean(normalizeWS(getName(o, "option")), 10000);
       push(out, { value: name, label: name });
     }
@@ -630,7 +633,7 @@ function pickOption(a, shown) {
   }
   const off = frameOffset(o);
   return { kind: "ok", x: $Math.round(r.left + r.width / 2 + off.x), y: $Math.round(r.top + r.height / 2 + off.y),
-    name: clean(pick.name, 1000), selected: ariaTrue(o, "aria-selected") || ariaTrue(o, "aria-checked") };
+    name: clean(pick.name, 1000), selected: optionChosen(o) };
 }
 
 /** Scrolls a ref into view, or the window by (dx, dy), or to (x, y). */

@@ -11,15 +11,19 @@ let announced = [];
 const ANNOUNCED_MAX = 10;
 /** Live region roles (WAI-ARIA 1.2: alert and status are assertive / polite live regions;
  * log, marquee and timer are live regions too). */
-const LIVE_ROLES = new $Set(["alert", "status", "log", "marquee", "timer", "alertdialog"]);
+const LIVE_ROLE_LIST = ["alert", "status", "log", "marquee", "timer", "alertdialog"];
+const LIVE_ROLES = new $Set(LIVE_ROLE_LIST);
 
 // What each live region showed last: when the action began (the document's regions), then
 // after each change seen. A region that shows the same text again (a dialog that hid it
 // closed, the page rewrote it unchanged) says nothing new, so it is no announcement; one
 // cleared and then given its old text again is (a second "Saved"). Regions in shadow trees
 // and frames are not read at the start: what they first show is taken as new.
-const LIVE_SELECTOR = '[aria-live="polite"], [aria-live="assertive"], [role~="alert"], [role~="status"], ' +
-  '[role~="log"], [role~="marquee"], [role~="timer"], [role~="alertdialog"], output';
+const LIVE_SELECTOR = (function () {
+  const parts = ['[aria-live="polite"]', '[aria-live="assertive"]', "output"];
+  for (let i = 0; i < LIVE_ROLE_LIST.length; i++) push(parts, '[role~="' + LIVE_ROLE_LIST[i] + '"]');
+  return arrJoin(parts, ", ");
+})();
 const LIVE_READ_MAX = 200;
 let liveBefore = new $Map();
 

@@ -72,7 +72,7 @@ fn kind_words(k: Kind) -> &'static str {
     }
 }
 
-fn section(out: &mut String, k: ActionKind, tool: &ToolDef) {
+fn section(out: &mut String, k: ActionKind, tool: &ToolDef, cli: &str) {
     let info = k.info();
     out.push_str(&format!(
         "## {}\n\n{}\n\n",
@@ -84,7 +84,7 @@ fn section(out: &mut String, k: ActionKind, tool: &ToolDef) {
         kind_words(info.kind),
         info.verb,
         info.tool,
-        cli_name(k),
+        cli,
         k.name(),
         info.example,
     ));
@@ -120,21 +120,14 @@ fn section(out: &mut String, k: ActionKind, tool: &ToolDef) {
     }
 }
 
-/// The subcommand's name (kebab-case; `listTabs` is `tabs`).
-fn cli_name(k: ActionKind) -> String {
-    if k == ActionKind::ListTabs {
-        return "tabs".into();
-    }
-    let mut s = String::new();
-    for c in k.name().chars() {
-        if c.is_ascii_uppercase() {
-            s.push('-');
-            s.push(c.to_ascii_lowercase());
-        } else {
-            s.push(c);
-        }
-    }
-    s
+/// Each action's subcommand name as clap derives it from the same enum (kebab-case;
+/// `listTabs` is `tabs`), in the enum's order.
+fn cli_names() -> Vec<String> {
+    use clap::Subcommand;
+    crate::steps::Action::augment_subcommands(clap::Command::new("ariasnap"))
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect()
 }
 
 /// The whole page.
@@ -156,12 +149,18 @@ pub fn markdown() -> String {
     }
     out.push_str(&index.join(" · "));
     out.push_str("\n\n");
-    for k in ActionKind::all() {
+    let cli = cli_names();
+    assert_eq!(
+        cli.len(),
+        ActionKind::all().count(),
+        "a subcommand per action"
+    );
+    for (k, cli) in ActionKind::all().zip(&cli) {
         let tool = tools
             .iter()
             .find(|t| t.action.as_deref() == Some(k.name()))
             .expect("every action is a tool");
-        section(&mut out, k, tool);
+        section(&mut out, k, tool, cli);
     }
     out.truncate(out.trim_end().len());
     out.push('\n');

@@ -65,10 +65,7 @@ fn same(a: f64, b: f64) -> bool {
 
 /// White space collapsed and lower-cased: how a value text is compared.
 fn fold(s: &str) -> String {
-    s.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+    super::norm_ws(s).to_lowercase()
 }
 
 /// Whether the range holds what was asked: `aria-valuenow` equal to it as a number, or

@@ -26,6 +26,9 @@ pub mod wire;
 pub use error::{Error, Result};
 
 #[cfg(test)]
+mod docs_links;
+
+#[cfg(test)]
 mod layering {
     //! The module graph has no circles (issue 13, ARCHITECTURE): each top-level module's
     //! `crate::X` references, read from the sources, form an acyclic graph.

@@ -1,5 +1,5 @@
 //! Steps: what an agent asks of a page, as step files (`ariasnap run`), CLI commands and MCP
-//! tools, all made from one schema (docs/reference/steps.md).
+//! tools, all made from one schema (docs/reference/actions.md, docs/reference/step-files.md).
 //!
 //! The modules, from the leaf up (none names one above it; `lib.rs` checks it):
 //! - `shared`: argument forms, run options, deadlines.

@@ -187,7 +187,7 @@ const importSheetOf = getter(D.CSSImportRule.prototype, "styleSheet");
 // Which rules are style rules (CSSRule.type 1: the one type every browser still reports),
 // their selectors, and the rules nested in a style rule (CSS nesting) or a grouping rule
 // (@media, @supports, @layer, @container, @scope...): the selectors of the rules that may
-// set a property (10_dom's style gates).
+// set a property (15_style's style gates).
 const ruleTypeOf = getter(D.CSSRule.prototype, "type");
 const styleRuleSelectorOf = getter(D.CSSStyleRule.prototype, "selectorText");
 const styleRuleChildrenOf = getter(D.CSSStyleRule.prototype, "cssRules");
@@ -336,8 +336,8 @@ const $idle = PRELOADED && typeof window.requestIdleCallback === "function"
   : null;
 const $setTimeout = PRELOADED && typeof window.setTimeout === "function" ? uncurry(window.setTimeout) : null;
 
-// Captures for the step vocabulary (80_vocab.js): forms and constraint validation (HTML
-// 4.10.20), text selection, the document's time origin.
+// Captures for 80_page.js (submit, selectText, docState): forms and constraint validation
+// (HTML 4.10.20), text selection, the document's time origin.
 const FORM_TAGS = ["input", "select", "textarea", "button", "fieldset", "output", "object"];
 const FORM_IFACES = {
   input: D.HTMLInputElement, select: D.HTMLSelectElement, textarea: D.HTMLTextAreaElement,

@@ -1,7 +1,7 @@
 //! 30_names.js: accessible names and descriptions (accname 1.2), each rule citing its step.
 //!
 //! Owns: getName(el, role), getDescription(el). Must not: decide what is shown in the tree
-//! beyond "hidden for naming" (10_dom). Deviations follow Chromium, whose tree is the oracle.
+//! beyond "hidden for naming" (15_style). Deviations follow Chromium, whose tree is the oracle.
 //! Name-from-content traversal is iterative (pages nest deeper than the call stack) and stops
 //! once the text passes NAME_CAP characters.
 

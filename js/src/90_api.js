@@ -510,7 +510,7 @@ function safeStringify(v) {
  * Runs fn(arg) between beginCaches() and endCaches(). The only place per-walk caches begin and
  * end (lower layers only use them): each engine call from the host gets fresh caches, dropped
  * before it returns, since the DOM may change between calls. Nested, the outer region keeps
- * them (10_dom counts the depth).
+ * them (12_caches counts the depth).
  */
 function withCaches(fn, arg) {
   try {
@@ -585,7 +585,7 @@ function call(method, argsJson) {
 // has called the engine for WARM_QUIET_MS (a command comes as a burst of calls: a `goto`'s
 // settling polls, a snapshot's round trips; none of them waits for a slice, and the command
 // that loaded the page is not slowed). The slices share one walk's caches, parked between
-// slices (10_dom openCaches), so a command that comes between two slices opens fresh ones.
+// slices (12_caches openCaches), so a command that comes between two slices opens fresh ones.
 // The warm-up mints no ref, numbers no frame, queues no closed-root host, and stops after
 // WARM_ELEMENTS elements, at the first walk of a command, or when anything throws.
 // A preloaded document loads before the command that loaded it makes its first call

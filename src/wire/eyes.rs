@@ -1,4 +1,4 @@
-//! Replies of the engine's seeing and pointing entry points (js/src/65_eyes.js):
+//! Replies of the engine's seeing and pointing entry points (js/src/65_points.js):
 //! `elementsAt` and `refBoxes`.
 
 use super::SearchMatch;

@@ -1,7 +1,8 @@
-//! 80_vocab.js: what the step vocabulary of issue 16 needs from the page: submitting a form
-//! with the browser's constraint validation (HTML 4.10.21), selecting text, named groups of
-//! queries in one walk, a small map of the page, and the document's identity for waiting on
-//! navigations.
+//! 80_page.js: the page side of the commands that work on a form, a stretch of text or the
+//! page as a whole rather than on one ref: submitting a form with the browser's constraint
+//! validation (HTML 4.10.21, `submit`), selecting text (`selectText`), named groups of
+//! queries in one walk (`queryAll`), a small map of the page (`inspect`), and the document's
+//! identity for waiting on navigations (`docState`).
 //!
 //! Owns: those entry points' page work. Must not: send input, run page code (hooks and
 //! `poll` run in the page's main world, from the host), or wait (the host polls).

@@ -1,6 +1,6 @@
-//! 65_eyes.js: seeing and pointing where the tree is blind (issue 16): what is at a point of
-//! the viewport (`elementsAt`, and what a click at coordinates reaches), and the boxes of refs
-//! in top-level viewport CSS pixels (annotated screenshots).
+//! 65_points.js: hit testing where the tree is blind: what is at a point of the viewport
+//! (`elementsAt`, and what a click at coordinates reaches), and the boxes of refs in
+//! top-level viewport CSS pixels (annotated screenshots).
 //!
 //! Owns: hit testing by coordinates through shadow roots and same-origin frames. Refs for
 //! what is found are minted through refFor() (50_refs), so the next step can act on them.

@@ -1,0 +1,739 @@
+//! 45_walk.js: the walk. One iterative pass over the flat tree (shadow roots, slots,
+//! same-origin frames, aria-owns) that emits a flat node list with parent indexes.
+//!
+//! Owns: which nodes appear, which are ref candidates (and their tiers), text merging,
+//! truncation, frame stitching. States come from 40_states, unseen text from 42_unseen, what
+//! the host must read itself is recorded by 44_handoff. Must not: mint refs (50_refs does,
+//! after the walk) or render text (the host does). Read-only: it never writes to the DOM, so
+//! it causes no layout thrash.
+
+// Text-level roles whose text flows into the parent line instead of becoming a node.
+const INLINE_TEXT_ROLES = new $Set(["strong", "emphasis", "code", "mark", "subscript", "superscript",
+  "deletion", "insertion", "time", "term", "generic", "none", "presentation"]);
+
+const TIER1 = new $Set(["button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox",
+  "slider", "spinbutton", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio"]);
+const TIER2 = new $Set(["listitem", "option", "treeitem", "row", "cell", "gridcell"]);
+const INTERACTIVE_CONTAINERS = new $Set(["listbox", "tree", "grid", "treegrid", "combobox", "menu", "menubar"]);
+const VALUE_ROLES = new $Set(["textbox", "searchbox", "combobox", "spinbutton", "slider"]);
+const LANDMARKS = new $Set(["banner", "main", "navigation", "contentinfo", "complementary", "search", "form", "region"]);
+
+// walks begun other than the warm-up's (which stops once a real one has begun)
+let walksBegun = 0;
+
+// The walk: walk() drives it, over one state object made by newWalk() and shared by the
+// visitors below (one object per walk, none per node: the stack is four parallel arrays).
+// Stack entries: [node, parentOut, ctx, scope]; ctx bits: 1 = inside interactive container,
+// 2 = visibility hidden (inherited), 4 = options of a drop-down select (no refs),
+// 8 = reached through its aria-owns owner, 0x70 and 0x80 = an unseen kind and its flag
+// (42_unseen); frame index in ctx >> 8. A null node marks the end of a block-level container.
+
+/**
+ * The state of one walk: its output (nodes, els, cands, frames), options, counters, explicit
+ * stack and aria-owns maps. Resets the last walk's records (pending hosts, cross-origin
+ * frames), reads rootDoc's aria-owns and emits the document node.
+ */
+function newWalk(rootDoc, opts) {
+  const w = {
+    t0: $now(),
+    nodes: [],
+    els: [],
+    cands: [],
+    frames: [],
+    notes: [],
+    // per output node, the index of its last emitted child (-1: none), for text merging
+    lastKid: [],
+    maxNodes: opts.maxNodes > 0 ? opts.maxNodes : 0,
+    verbose: !!opts.verbose,
+    wantBoxes: !!opts.viewport || !!opts.boxes,
+    viewportOnly: !!opts.viewport,
+    // docs/reference/detail.md#budgets budgets: every element node gets a ref, so that a subtree the host elides can
+    // be expanded with --root; the refs of nodes that are not candidates are marked (c: 1)
+    // and shown on elided lines only
+    containerRefs: !!opts.containerRefs,
+    // unseen text: per element, its text's kind and the background behind it
+    textCache: new $Map(),
+    bgCache: new $Map(),
+    colourCache: new $Map(),
+    viewDims: new $Map(),
+    layers: [],
+    geomText: new $Set(),
+    // (element, node index) pairs of text that a layer may cover, for coverPass
+    coverCands: [],
+    geomAny: false,
+    // Inside a cross-origin frame read by the host, refs carry its index (f<k>) and frames
+    // nested in it are numbered k*1000+j so refs stay unique in the tab.
+    frameBase: opts.frame > 0 ? opts.frame : 0,
+    focusedEl: null,
+    vp: null,
+    leftOut: 0,
+    elements: 0,
+    // Closed shadow roots: read (handed over by the host), unreadable (the endpoint could
+    // not say), pending (not probed yet); host tags for the notes.
+    closedRead: 0,
+    closedUnread: 0,
+    closedPending: 0,
+    closedTags: [],
+    closedTagSet: new $Set(),
+    // aria-owns: owner -> owned elements, owned element -> owner (null until one is found)
+    ownsOf: null,
+    ownedBy: null,
+    // the stack, as parallel arrays rather than one small array per entry; stackS holds the
+    // tree scope (document or shadow root) of each entry, so style questions need no
+    // getRootNode; null where it is not known (slotted nodes: ::slotted rules come from the
+    // slot's scope, and the slow path looks at both)
+    stack: [],
+    stackP: [],
+    stackC: [],
+    stackS: [],
+    sp: 0,
+    // the warm-up's walk (90_api): runWalk stops at `until` ($now) or after `limit`
+    // elements, and the walk leaves no record (frames unnumbered, no closed-root host queued)
+    warm: !!opts.warm,
+    // no tree scope the walk has entered has an aria-disabled element (isDisabled need not
+    // climb); set by startWalk, cleared by the first scope entered that has one
+    ariaNone: false,
+    until: 0,
+    limit: opts.limit > 0 ? opts.limit : 0,
+    // the open modal dialog, when the walk looks behind it (opts.behindModal: the diff of an
+    // action's changes): what the page hid from assistive technology only because the modal
+    // is open (inert, aria-hidden) is walked as if shown, and behindModal says so
+    modal: null,
+    behindModal: false,
+  };
+  if (!w.warm) {
+    walksBegun++;
+    pendingHosts = [];
+    crossFrames = new $Map();
+  }
+  scanOwns(w, rootDoc);
+  const title = docTitleOf(rootDoc);
+  const doc = newNode(-1, "document");
+  doc.n = clean(normalizeWS(title || ""), NAME_CAP);
+  push(w.nodes, doc);
+  push(w.els, rootDoc);
+  w.lastKid[0] = -1;
+  return w;
+}
+
+/**
+ * The open modal dialog of a document: a shown element with aria-modal="true" (WAI-ARIA 1.2)
+ * or a dialog opened with showModal() (HTML `:modal`), or null.
+ */
+function openModal(doc) {
+  let list;
+  try {
+    list = docQuerySelectorAll(doc, '[aria-modal="true"], dialog[open]');
+  } catch (_) {
+    return null;
+  }
+  const n = nodeListLength(list);
+  for (let i = 0; i < n; i++) {
+    const el = nodeListItem(list, i);
+    if (localNameOf(el) === "dialog") {
+      let modal = false;
+      try {
+        modal = matches(el, ":modal");
+      } catch (_) {
+        modal = false;
+      }
+      if (!modal) continue;
+    }
+    if (!checkVisibility || checkVisibility(el)) return el;
+  }
+  return null;
+}
+
+/**
+ * Reads the aria-owns of a document into w.ownsOf / w.ownedBy: the owner shows its owned
+ * elements after its own children, and they are left out where they stand in the DOM (as
+ * Chromium's tree does). Document scope only.
+ */
+function scanOwns(w, doc) {
+  let list;
+  try {
+    list = docQuerySelectorAll(doc, "[aria-owns]");
+  } catch (_) {
+    return;
+  }
+  const n = nodeListLength(list);
+  for (let i = 0; i < n; i++) {
+    const owner = nodeListItem(list, i);
+    // an owner the page does not render owns nothing: its elements stay where they are
+    if (checkVisibility && !checkVisibility(owner)) continue;
+    const ids = idRefs(owner, "aria-owns");
+    for (let j = 0; j < ids.length; j++) {
+      const t = ids[j];
+      if (!w.ownsOf) {
+        w.ownsOf = new $Map();
+        w.ownedBy = new $Map();
+      }
+      // one owner per element, and never an ancestor of the owner (no cycles)
+      if (mapHas(w.ownedBy, t) || contains(t, owner)) continue;
+      // what is hidden where it stands stays hidden (and stays out)
+      if (checkVisibility && !checkVisibility(t)) continue;
+      if (closest(t, '[aria-hidden="true"], [inert]')) continue;
+      mapSet(w.ownedBy, t, owner);
+      let owned = mapGet(w.ownsOf, owner);
+      if (!owned) {
+        owned = [];
+        mapSet(w.ownsOf, owner, owned);
+      }
+      push(owned, t);
+    }
+  }
+}
+
+/**
+ * A new output node of role r under output node p, with every field the walk and 50_refs may
+ * set present from the start (undefined: absent; every reader treats the two alike). One
+ * shape for all nodes: no property is added later, so V8 neither grows nor re-shapes them,
+ * and the encoder's reads see one shape.
+ */
+function newNode(p, r) {
+  return { p: p, r: r, n: undefined, v: undefined, s: undefined, u: undefined, d: undefined, ph: undefined,
+    b: undefined, f: undefined, ref: undefined };
+}
+
+/** Appends an output node (el: its element, null for text); its index, or -1 over --max-nodes. */
+function emitNode(w, node, el) {
+  if (w.maxNodes && w.nodes.length >= w.maxNodes) {
+    w.leftOut++;
+    return -1;
+  }
+  const i = w.nodes.length;
+  push(w.nodes, node);
+  push(w.els, el);
+  w.lastKid[i] = -1;
+  w.lastKid[node.p] = i;
+  return i;
+}
+
+/** Adds text under output node p: merged into a text run that is p's last child, else a new one. */
+function emitText(w, text, p) {
+  if (!text) return;
+  const li = w.lastKid[p];
+  if (li >= 0 && w.nodes[li].r === "text" && !w.nodes[li].s) {
+    w.nodes[li].v += text;
+    return;
+  }
+  if (!strTrim(text)) {
+    // keep the space between neighbouring text pieces only
+    return;
+  }
+  const t = newNode(p, "text");
+  t.v = text;
+  emitNode(w, t, null);
+}
+
+/** A space after the text run that is p's last child, if any (a break between text pieces). */
+function spaceAfterText(w, p) {
+  const li = w.lastKid[p];
+  if (li >= 0 && w.nodes[li].r === "text") w.nodes[li].v += " ";
+}
+
+/** Pushes a stack entry: node (null: end of a block), its parent's output index, ctx, scope. */
+function spush(w, node, p, c, scope) {
+  const sp = w.sp;
+  w.stack[sp] = node;
+  w.stackP[sp] = p;
+  w.stackC[sp] = c;
+  w.stackS[sp] = scope;
+  w.sp = sp + 1;
+}
+
+/**
+ * Walks from `rootEl` and returns {nodes, els, cands, frames, notes, stats}. Nodes: {p, r,
+ * n?, v?, s?, u?, d?, ph?, b?, f?}. Cands: elements that may get refs {i, el, tier, role,
+ * name, frame}.
+ */
+function walk(rootDoc, opts) {
+  const w = startWalk(rootDoc, opts);
+  runWalk(w);
+  return endWalk(w);
+}
+
+/** A new walk with its start (`opts.rootEl`, else the body) on the stack, for runWalk. */
+function startWalk(rootDoc, opts) {
+  const w = newWalk(rootDoc, opts);
+  const start = opts.rootEl || docBodyOf(rootDoc) || docElementOf(rootDoc);
+  if (start) {
+    // a walk from an element (rootEl) has not entered the scopes above it
+    w.ariaNone = !opts.rootEl && !scopeHasAriaDisabled(rootDoc);
+    spush(w, start, 0, w.frameBase << 8, getRootNode(start));
+    w.focusedEl = deepActiveElement(rootDoc);
+    if (opts.behindModal) w.modal = openModal(rootDoc);
+    w.vp = w.wantBoxes ? viewportOf(start) : null;
+  }
+  return w;
+}
+
+/** The result of a walk whose stack runWalk has emptied: covered text flagged, then finished. */
+function endWalk(w) {
+  coverPass(w);
+  return finishWalk(w);
+}
+
+/** Pops the stack until it is empty, handing each entry to the visitor of its node type. */
+function runWalk(w) {
+  const stack = w.stack;
+  const stackP = w.stackP;
+  const stackC = w.stackC;
+  const stackS = w.stackS;
+  const until = w.until;
+  let n = 0;
+  while (w.sp > 0) {
+    // a warm-up slice ends at its time or element budget (the stack keeps its place)
+    if (until !== 0 && (++n & 15) === 0 && ($now() >= until || w.elements >= w.limit)) return;
+    const sp = --w.sp;
+    const node = stack[sp];
+    const parentOut = stackP[sp];
+    const ctx = stackC[sp];
+    const scope = stackS[sp];
+    stack[sp] = null;
+    stackS[sp] = null;
+    if (node === null) {
+      // the end of a block-level container: text on either side must not run together
+      spaceAfterText(w, parentOut);
+      continue;
+    }
+    const nt = nodeType(node);
+    if (nt === TEXT_NODE) visitText(w, node, parentOut, ctx, scope);
+    else if (nt === DOCUMENT_NODE) visitDocument(w, node, parentOut, ctx);
+    else if (nt === ELEMENT_NODE) visitElement(w, node, parentOut, ctx, scope);
+  }
+}
+
+/**
+ * Whether el's box lies outside the viewport (--viewport). A box of no size says nothing
+ * (display: contents, an empty element): its content decides.
+ */
+function outOfView(w, el) {
+  const b = boxOf(el);
+  if (b.w === 0 && b.h === 0) return false;
+  return !intersectsViewport(b, w.vp);
+}
+
+/** A text node: its rendered text joins the text under its parent (nothing when hidden). */
+function visitText(w, node, parentOut, ctx, scope) {
+  if (ctx & 2) return;
+  const v = renderedText(node, scope);
+  if (!v) return;
+  visitTextValue(w, v, node, null, parentOut, ctx, scope);
+}
+
+/**
+ * Rendered text v under output node parentOut: joined to the painted text run, or a run of
+ * its own when unseen. el: the element it is shown in when known (else that of text node
+ * `node`, found when needed).
+ */
+function visitTextValue(w, v, node, el, parentOut, ctx, scope) {
+  if (ctx & UN_FLAGGED) {
+    emitText(w, v, parentOut);
+    return;
+  }
+  let k = (ctx & UN_MASK) >> 4;
+  if (!k && strTrim(v)) {
+    if (!el) el = flatParentElement(node);
+    if (el) k = textUnseen(w, el, scope);
+  }
+  if (!k) {
+    emitText(w, v, parentOut);
+    if (w.geomAny && strTrim(v)) {
+      // text a layer may cover: its run is checked after the walk (coverPass)
+      if (!el) el = flatParentElement(node);
+      const li = w.lastKid[parentOut];
+      if (el && li >= 0 && w.nodes[li].r === "text" && setHas(w.geomText, el)) {
+        push(w.coverCands, el);
+        push(w.coverCands, li);
+      }
+    }
+    return;
+  }
+  // its own run, never merged with painted text
+  const li = w.lastKid[parentOut];
+  if (li >= 0 && w.nodes[li].r === "text" && w.nodes[li].s && w.nodes[li].s.unseen === UNSEEN_KINDS[k]) {
+    w.nodes[li].v += v;
+    return;
+  }
+  if (!strTrim(v)) return;
+  const t = newNode(parentOut, "text");
+  t.v = v;
+  flagUnseen(t, k);
+  emitNode(w, t, null);
+}
+
+/** A same-origin frame's document: its body (or root element) is walked under the frame. */
+function visitDocument(w, doc, parentOut, ctx) {
+  if (w.ariaNone && scopeHasAriaDisabled(doc)) w.ariaNone = false;
+  const b = docBodyOf(doc) || docElementOf(doc);
+  if (b) spush(w, b, parentOut, ctx, doc);
+}
+
+/**
+ * An element: skipped when hidden (or owned elsewhere), its node when it has a role or is an
+ * interactive container, then its children pushed in reverse document order.
+ */
+function visitElement(w, el, parentOut, ctx, scope) {
+  if (w.ownedBy) {
+    // an owned element is walked under its owner (ctx bit 8), not where it stands
+    if (!(ctx & 8) && mapHas(w.ownedBy, el)) return;
+    ctx &= ~8;
+  }
+  w.elements++;
+  const style = styleOf(el);
+  // whether el has attributes at all: one call that answers many attribute reads below
+  const attrs = hasAttrs(el);
+  // its local name, read once: the hidden check, its tag, role, name and states all need it
+  const ln = localNameOf(el);
+  const hiddenBy = subtreeHiddenReason(el, style, attrs, ln);
+  if (hiddenBy) {
+    // a page makes itself inert (or aria-hidden) around a modal dialog: for the diff, the
+    // page behind is the page's, and one fact (ARIA 1.2 aria-modal; HTML inert)
+    if (!(w.modal && (hiddenBy === "inert" || hiddenBy === "aria-hidden") && !flatContains(el, w.modal))) return;
+    w.behindModal = true;
+  }
+  const elScope = scope || getRootNode(el);
+  // its shadow root, if any: its :host rules may style it (mayStyleIn), and the walk goes
+  // into it (pushFlatChildren)
+  const hostRoot = hostRootOf(el);
+  const visHidden = visibilityHiddenIn(el, style, !!(ctx & 2), scope, attrs);
+  if (visHidden) ctx |= 2;
+  else ctx &= ~2;
+  if (!visHidden && !(ctx & UN_MASK)) {
+    const k = elementUnseen(w, el, style, scope, attrs);
+    if (k) ctx |= k << 4;
+  }
+  const tag = tagOfLocal(el, ln);
+  // A custom element may hold a closed shadow root (docs/reference/browsers.md#closed-shadow-roots: reported, never dropped).
+  // (an HTML element: SVG and MathML names with a dash, font-face..., are no custom elements)
+  if (strIndexOf(tag, "-") > 0 && strIndexOf(tag, ":") < 0 && !shadowRootOf(el)) noteCustomHost(w, el, tag);
+  if (tag === "br") {
+    spaceAfterText(w, parentOut);
+    return;
+  }
+  let out = parentOut;
+  let role = visHidden ? null : getRole(el, tag);
+  if (role && setHas(INLINE_TEXT_ROLES, role)) role = null;
+  // --viewport (docs/reference/detail.md#scope): an element outside the viewport shows neither its role nor, as a
+  // clickable generic, itself; only descendants that are in view (a fixed or positioned
+  // layer) show
+  if (role && w.viewportOnly && outOfView(w, el)) role = null;
+  if (role) {
+    out = emitRoleNode(w, el, role, tag, parentOut, ctx, attrs, scope);
+    // over --max-nodes: keep counting what would have been shown, emit nothing more
+    if (out < 0) return;
+    if (setHas(INTERACTIVE_CONTAINERS, role)) ctx |= 1;
+  } else if (!visHidden) {
+    const idx = emitGenericNode(w, el, tag, parentOut, ctx, attrs);
+    if (idx >= 0) out = idx;
+  }
+  if (out !== parentOut && (ctx & UN_MASK) && !(ctx & UN_FLAGGED)) {
+    // the first node emitted under an unseen element carries the flag for its subtree
+    flagUnseen(w.nodes[out], (ctx & UN_MASK) >> 4);
+    ctx |= UN_FLAGGED;
+  }
+
+  // Children, pushed in reverse document order.
+  if (contentsSkipped(el, style, scope, attrs)) return;
+  if (tag === "iframe" || tag === "frame") {
+    // An invisible frame shows nothing of its document, whatever that document's own
+    // styles say (visibility does not inherit across documents, but the frame is not
+    // painted): its content is hidden, like any hidden subtree.
+    // With --viewport, a frame outside the viewport shows nothing (its document's boxes
+    // are in its own coordinates, so they cannot be tested against the top viewport).
+    if (!visHidden && !(w.viewportOnly && !intersectsViewport(boxOf(el), w.vp))) {
+      visitFrame(w, el, tag, out, ctx);
+    }
+    return;
+  }
+  if (pushSpecialChildren(w, el, tag, role, out, ctx, elScope)) return;
+  if (namedByTextOnly(w, el, tag, elScope, parentOut, out)) {
+    // its text is its name: an unseen text gives the flag to the name's line
+    if (!(ctx & (UN_MASK | UN_FLAGGED))) {
+      const k = textUnseen(w, el, elScope);
+      if (k) flagUnseen(w.nodes[out], k);
+      else if (out !== parentOut && setHas(w.geomText, el)) {
+        push(w.coverCands, el);
+        push(w.coverCands, out);
+      }
+    }
+    return;
+  }
+  if (out === parentOut && !visHidden && style && !setHas(INLINE_DISPLAYS, displayOf(el))) {
+    spaceAfterText(w, parentOut);
+    spush(w, null, parentOut, 0, null);
+  }
+  pushFlatChildren(w, el, tag, out, ctx, elScope, hostRoot);
+}
+
+/** The box of an element as [x, y, w, h] rounded to CSS pixels. */
+function roundedBox(el) {
+  const bx = boxOf(el);
+  return [$Math.round(bx.x), $Math.round(bx.y), $Math.round(bx.w), $Math.round(bx.h)];
+}
+
+/**
+ * Emits the node of an element with a role (name, states, value, URL, description,
+ * placeholder, box) and makes it a ref candidate when its tier is 1 or 2. Its index, or -1
+ * over --max-nodes.
+ */
+function emitRoleNode(w, el, role, tag, parentOut, ctx, attrs, scope) {
+  // reached through shown ancestors (the walk does not enter hidden or skipped
+  // subtrees): name-from-content questions about its descendants stop climbing here
+  if (setHas(NAME_FROM_CONTENT, role)) markShown(el);
+  const name = getName(el, role, scope, tag);
+  const n = newNode(parentOut, role);
+  if (name) n.n = name;
+  if (ctx >> 8) n.f = ctx >> 8;
+  const st = statesOf(el, role, tag, w.focusedEl, w.verbose, attrs, w.ariaNone);
+  if (st) n.s = st;
+  if (setHas(VALUE_ROLES, role) || role === "progressbar" || role === "meter") {
+    const v = valueOf(el, role, tag);
+    if (v) n.v = clean(v, NAME_CAP);
+  }
+  if (role === "link") {
+    const u = hrefOf(el, tag);
+    if (u) n.u = clean(u, 2048);
+  }
+  // an invalid field's description is its error text, which interactive and summary views
+  // keep (docs/reference/detail.md#nothing-is-dropped-silently: aria-invalid with aria-describedby / aria-errormessage)
+  if (w.verbose || (st && st.invalid)) {
+    const d = st && st.invalid ? getErrorText(el, name) : getDescription(el, name);
+    if (d) n.d = d;
+  }
+  if (w.verbose) {
+    const ph = getAttr(el, "placeholder") || getAttr(el, "aria-placeholder");
+    if (ph) n.ph = clean(ph, NAME_CAP);
+  }
+  if (w.wantBoxes) n.b = roundedBox(el);
+  const idx = emitNode(w, n, el);
+  if (idx < 0) return -1;
+  const tier = candidateTier(el, role, tag, st, ctx, attrs);
+  if (tier < 3) push(w.cands, { i: idx, el: el, tier: tier, role: role, name: name, frame: ctx >> 8 });
+  else if (w.containerRefs) {
+    push(w.cands, { i: idx, el: el, tier: 1, role: role, name: name, frame: ctx >> 8, container: true });
+  }
+  return idx;
+}
+
+/**
+ * Ref tier of a node with a role: 1 for controls (and focusable or editable elements that
+ * are not disabled), 2 for items inside interactive containers, 3 (no ref) otherwise and
+ * for the options of a drop-down select.
+ */
+function candidateTier(el, role, tag, st, ctx, attrs) {
+  let tier = 3;
+  if (setHas(TIER1, role)) tier = 1;
+  // a list-box select (multiple or size > 1) is a form control like the drop-down one, and
+  // focusable (HTML: tabIndex 0): `set` and `select` act on it, not on its options
+  else if (tag === "select" && !(st && st.disabled)) tier = 1;
+  else if ((ctx & 1) && setHas(TIER2, role)) tier = 2;
+  else if (!st || !st.disabled) {
+    let ti = null;
+    const tia = attrs ? getAttr(el, "tabindex") : null;
+    if (tia !== null) ti = $Number(tia);
+    if ((ti !== null && ti >= 0) || (isEditable(el) && tag !== "body")) tier = 1;
+  }
+  if (ctx & 4) tier = 3;
+  return tier;
+}
+
+/**
+ * A generic container is still interactive when focusable or clickable: emits it (named by
+ * its name or else its text) as a tier 1 candidate. Its index, or -1 when it is not one (or
+ * over --max-nodes).
+ */
+function emitGenericNode(w, el, tag, parentOut, ctx, attrs) {
+  const tia = attrs ? getAttr(el, "tabindex") : null;
+  const focusable = tia !== null && $Number(tia) >= 0;
+  if (!((focusable || hasPointerHandler(el, attrs)) && tag !== "body" && tag !== "html")) return -1;
+  // --viewport: one out of view is not shown (its box is read only for such candidates)
+  if (w.viewportOnly && outOfView(w, el)) return -1;
+  const name = getName(el, "generic");
+  const contentName = name || clean(normalizeWS(textContent(el) || ""), 100);
+  const n = newNode(parentOut, "generic");
+  if (contentName) n.n = contentName;
+  if (w.wantBoxes) n.b = roundedBox(el);
+  const idx = emitNode(w, n, el);
+  if (idx >= 0) push(w.cands, { i: idx, el: el, tier: 1, role: "generic", name: contentName, frame: ctx >> 8 });
+  return idx;
+}
+
+/**
+ * A shown iframe or frame element (out: its output index, or its parent's): a same-origin
+ * document is read for aria-owns and pushed under it with its frame index in ctx; a
+ * cross-origin one is listed for the host to read (with WebDriver frame switching).
+ */
+function visitFrame(w, el, tag, out, ctx) {
+  if (w.warm) return;
+  const doc = frameDocument(el, tag);
+  const k = w.frameBase ? w.frameBase * 1000 + frameIndexOf(el) : frameIndexOf(el);
+  if (doc && docElementOf(doc)) {
+    push(w.frames, { k: k, i: out, url: clean(docURLOf(doc), 2048) });
+    scanOwns(w, doc);
+    spush(w, doc, out, (ctx & 3) | (k << 8), doc);
+    return;
+  }
+  // A cross-origin frame too small to show anything (trackers, 0x0 ad slots) is
+  // not read: the host would switch into it for nothing.
+  const fb = boxOf(el);
+  if (fb.w < 10 || fb.h < 10) return;
+  // the resolved URL, so the host can match it with the browser's frame tree
+  let src = "";
+  try {
+    src = (tag === "iframe" ? iframeSrcOf(el) : frameSrcOf(el)) || "";
+  } catch (_) {
+    src = "";
+  }
+  if (!src) src = getAttr(el, "src") || "";
+  push(w.frames, { k: k, i: out, url: clean(src, 2048), unreadable: "cross-origin" });
+  mapSet(crossFrames, k, weakEl(el));
+}
+
+/**
+ * Elements that show only some of their children, or none: a closed details its summary, a
+ * listbox or drop-down select its options; textarea, svg, img and text fields nothing. True
+ * when el is one of these (its children, if any, are pushed).
+ */
+function pushSpecialChildren(w, el, tag, role, out, ctx, elScope) {
+  if (tag === "details" && !detailsOpenOf(el)) {
+    for (let c = firstElementChild(el); c; c = nextElementSibling(c))
+      if (localNameOf(c) === "summary") {
+        spush(w, c, out, ctx, elScope);
+        break;
+      }
+    return true;
+  }
+  if (tag === "svg" || strStartsWith(tag, "svg:")) {
+    // SVG content as Chromium's tree shows it (SVG-AAM): an svg root that is an image has
+    // nothing in it to show; a foreignObject holds HTML, walked as any
+    if (tag === "svg:foreignObject") return false;
+    if (tag !== "svg" || role !== "img" || svgHasContent(el)) pushSvgChildren(w, el, tag, out, ctx, elScope);
+    return true;
+  }
+  if (tag === "select" || tag === "textarea" || tag === "img") {
+    // Options of a closed select are listed; the text of a textarea is its value.
+    // Options are listed for both select forms (Chromium exposes them; agents need them).
+    // Options of a drop-down (combobox) select take no refs: they are chosen with
+    // `select`, not clicked (ctx bit 4).
+    if (tag === "select" && (role === "listbox" || role === "combobox")) {
+      const kids = flatChildren(el);
+      const bits = role === "combobox" ? 1 | 4 : 1;
+      for (let i = kids.length - 1; i >= 0; i--) spush(w, kids[i], out, ctx | bits, elScope);
+    }
+    return true;
+  }
+  return role === "textbox" || role === "searchbox";
+}
+
+/**
+ * Pushes what an SVG element shows under it, last first (SVG 2 rendering, as Chromium's tree
+ * has it): its element children but those that render nothing (SVG_UNRENDERED), shapes and
+ * `use`s that are neither named, focusable, clickable nor given a role (Chromium leaves
+ * them out of its tree), and elements of other namespaces outside a foreignObject (not
+ * rendered); text children only in text content elements (SVG renders no other text). A
+ * `text` element is a block of its own (Chromium: one node each), so its run does not join
+ * its neighbours'.
+ */
+function pushSvgChildren(w, el, tag, out, ctx, elScope) {
+  if (w.ownsOf) {
+    const owns = mapGet(w.ownsOf, el);
+    if (owns) for (let i = owns.length - 1; i >= 0; i--) spush(w, owns[i], out, ctx | 8, null);
+  }
+  const ln = tag === "svg" ? tag : strSlice(tag, 4);
+  const textual = setHas(SVG_TEXT, ln) || (ln === "a" && closest(el, "text") !== null);
+  for (let c = lastChildOf(el); c; c = previousSiblingOf(c)) {
+    const t = nodeType(c);
+    if (t === TEXT_NODE) {
+      if (textual) spush(w, c, out, ctx, elScope);
+      continue;
+    }
+    if (t !== ELEMENT_NODE || namespaceURIOf(c) !== SVG_NS) continue;
+    const cl = localNameOf(c);
+    if (setHas(SVG_UNRENDERED, cl)) continue;
+    if ((setHas(SVG_SHAPES, cl) || cl === "use") && !svgItemShown(c)) continue;
+    const block = cl === "text";
+    if (block) spush(w, null, out, 0, null);
+    spush(w, c, out, ctx, elScope);
+    if (block) spush(w, null, out, 0, null);
+  }
+}
+
+/** Whether a shape or `use` is in Chromium's tree: named, focusable, clickable or with a role. */
+function svgItemShown(el) {
+  if (!hasAttrs(el) && !firstElementChild(el)) return false;
+  return hasAttr(el, "tabindex") || hasAttr(el, "role") || hasAttr(el, "onclick") || svgNamed(el);
+}
+
+/**
+ * A node named by its content whose children are text only: that text is its name, which
+ * every output shows once (the text runs would be dropped), so it is not walked.
+ */
+function namedByTextOnly(w, el, tag, elScope, parentOut, out) {
+  return out !== parentOut && !!w.nodes[out].n && !firstElementChild(el) && tag !== "slot" &&
+    setHas(contentNamed, el) && !shadowRootAny(el) && !(w.ownsOf && mapHas(w.ownsOf, el)) &&
+    !(scopeFlagsOf(elScope) & SCOPE_PSEUDO);
+}
+
+/**
+ * Pushes what an element shows under it in the flat tree, last first: its aria-owns elements
+ * (shown after its own children), then its shadow root's children, a slot's assigned nodes
+ * or fallback content, or (the common case) its light children. hostRoot: el's shadow root
+ * (open, or closed and handed over), or null.
+ */
+function pushFlatChildren(w, el, tag, out, ctx, elScope, hostRoot) {
+  if (w.ownsOf) {
+    const owns = mapGet(w.ownsOf, el);
+    if (owns) for (let i = owns.length - 1; i >= 0; i--) spush(w, owns[i], out, ctx | 8, null);
+  }
+  const sr = tag === "slot" ? null : hostRoot;
+  if (tag !== "slot" && !sr) {
+    if (!firstElementChild(el)) {
+      // text only (or nothing), the most common leaf: its text in one read (textContent
+      // joins the text children, as the run they would make), so no text node is touched
+      // (the sandbox makes a node's wrapper on first touch) and none goes through the stack
+      if (!(ctx & 2)) {
+        const t = textContent(el);
+        const v = t ? transformedText(t, el, elScope) : "";
+        if (v) visitTextValue(w, v, null, el, out, ctx, elScope);
+      }
+    } else {
+      // light children, pushed last first
+      for (let c = lastChildOf(el); c; c = previousSiblingOf(c)) spush(w, c, out, ctx, elScope);
+    }
+  } else if (sr) pushShadowRoot(w, sr, out, ctx);
+  else pushSlot(w, el, out, ctx, elScope);
+}
+
+/** Pushes the children of a host's shadow root (open, or closed and handed over), last first. */
+function pushShadowRoot(w, sr, out, ctx) {
+  if (w.ariaNone && scopeHasAriaDisabled(sr)) w.ariaNone = false;
+  for (let c = lastChildOf(sr); c; c = previousSiblingOf(c)) spush(w, c, out, ctx, sr);
+}
+
+/** Pushes a slot's assigned nodes (their scope unknown here) or its fallback content (its own). */
+function pushSlot(w, slot, out, ctx, elScope) {
+  const kids = flatChildren(slot);
+  const assigned = kids.length > 0 && parentNode(kids[0]) !== slot;
+  for (let i = kids.length - 1; i >= 0; i--) spush(w, kids[i], out, ctx, assigned ? null : elScope);
+}
+
+/** The walk's result: merged text normalised, and its stats (ms since newWalk). */
+function finishWalk(w) {
+  const nodes = w.nodes;
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
+    if (n.r === "text") n.v = clean(normalizeWS(n.v), NAME_CAP);
+  }
+  return {
+    nodes: nodes,
+    els: w.els,
+    cands: w.cands,
+    frames: w.frames,
+    notes: w.notes,
+    stats: { ms: $now() - w.t0, elements: w.elements, leftOut: w.leftOut, closedRead: w.closedRead,
+      closedUnread: w.closedUnread, closedPending: w.closedPending, closedTags: w.closedTags,
+      behindModal: w.behindModal },
+  };
+}

@@ -493,6 +493,20 @@ function isHiddenForName(el) {
   return hidden;
 }
 
+/**
+ * Whether el is hidden for naming by CSS visibility alone (hidden or collapse on itself, no
+ * hidden ancestor, nothing else): its own text is not rendered, but a descendant with
+ * `visibility: visible` is (CSS 2 11.2), and is read in names (2A; Chromium and Firefox).
+ */
+function hiddenByVisibilityOnly(el) {
+  const style = styleOf(el);
+  if (!style || subtreeHiddenReason(el, style) || !isVisibilityHidden(style)) return false;
+  const p = flatParentElement(el);
+  if (!p) return true;
+  if (localNameOf(p) === "details" && !detailsOpenOf(p) && localNameOf(el) !== "summary") return false;
+  return !contentsSkipped(p, styleOf(p)) && !isHiddenAncestor(p);
+}
+
 /** Like isHiddenForName but for an ancestor chain: visibility is inherited, so it is not
  * checked. Iterative: pages nest deeper than any call stack. */
 function isHiddenAncestor(el) {

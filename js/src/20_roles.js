@@ -405,6 +405,16 @@ function implicitRole(el, known) {
     }
     // #el-tr: row (none in a layout table)
     case "tr": return tableRoleOf(el) === "none" ? null : "row";
+    // #el-tbody, #el-thead, #el-tfoot: rowgroup in HTML-AAM; Chromium exposes a row group
+    // only when its author named it (aria-label or aria-labelledby), its rows hanging from
+    // the table otherwise (WPT accname/name/comp_label)
+    case "thead":
+    case "tbody":
+    case "tfoot": {
+      const al = getAttr(el, "aria-label");
+      if (!((al && strTrim(al)) || getAttr(el, "aria-labelledby"))) return null;
+      return tableRoleOf(el) === "none" ? null : "rowgroup";
+    }
     // SVG-AAM #details-svg: the root of an inline SVG is graphics-document; Chromium exposes
     // it so (SvgRoot) when anything inside it is in its tree, else as an image
     // (AXObject::ComputeFinalRoleForSerialization: "an SVG with no accessible children").
@@ -414,8 +424,7 @@ function implicitRole(el, known) {
       if (p && namespaceURIOf(p) === SVG_NS) return svgNamed(el) ? "group" : null;
       return svgHasContent(el) ? "graphics-document" : "img";
     }
-    // #el-tbody, #el-thead, #el-tfoot: rowgroup in HTML-AAM; Chromium does not expose row
-    // groups: their rows hang from the table. Everything else (html, b, dl, legend,
+    // Everything else (html, b, dl, legend,
     // figcaption, label, abbr, canvas, video, audio, div, span...) is generic or none here.
     default: return strStartsWith(tag, "svg:") ? svgRole(el, strSlice(tag, 4)) : null;
   }

@@ -10,6 +10,8 @@ let labelMaps = null;
 let pseudoCache = null;
 // elements whose name is their content (2F), per walk
 let contentNamed = null;
+// nodes an aria-labelledby of the name being computed has used (2B), or null: one name
+let lbVisited = null;
 
 function beginNameCaches() {
   labelMaps = new $Map();
@@ -97,8 +99,21 @@ const INLINE_DISPLAYS = new $Set(["inline", "contents", "ruby", "ruby-text"]);
 const LABELABLE = new $Set(["input", "select", "textarea", "button", "meter", "output", "progress"]);
 const CONTROL_ROLES = new $Set(["textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton", "range"]);
 
+// Names collapse runs of ASCII white space (HTML's space characters: space, tab, LF, FF,
+// CR) and trim them, as Chromium does (Blink's SimplifyWhiteSpace with IsHTMLSpace): a
+// no-break space (U+00A0) and other Unicode spaces stay in the name, as they stay in
+// Chromium's and Firefox's (WPT accname/name/comp_text_node). Matching a name (search,
+// queries) folds them: see normalizeWS.
+const NAME_WS_RE = re("[ \\t\\n\\f\\r]+", "g");
+const NAME_WS_CHANGE_RE = re("[\\t\\n\\f\\r]|  ");
+const NAME_EDGE_RE = re("^[ \\t\\n\\f\\r]+|[ \\t\\n\\f\\r]+$", "g");
+
 function trimmed(s) {
-  return s ? normalizeWS(s) : "";
+  if (!s) return "";
+  const c = reTest(NAME_WS_CHANGE_RE, s) ? strReplace(s, NAME_WS_RE, " ") : s;
+  const first = strCharCodeAt(c, 0);
+  const last = strCharCodeAt(c, c.length - 1);
+  return first === 32 || last === 32 ? strReplace(c, NAME_EDGE_RE, "") : c;
 }
 
 function rootOf(el) {
@@ -198,19 +213,16 @@ function embeddedValue(el, role) {
     if (tag === "input") return inputValueOf(el);
     // 2C "If the embedded control has role listbox, return the text alternative of the
     // chosen option": the options marked aria-selected="true" (Chromium and Firefox alike)
-    if (role === "listbox") {
-      const sel = querySelectorAll(el, '[aria-selected="true"]');
-      const parts = [];
-      const n = nodeListLength(sel);
-      for (let i = 0; i < n; i++) {
-        const o = nodeListItem(sel, i);
-        if (explicitRole(o) !== "option" || isHiddenForName(o)) continue;
-        const t = contentText(o, true, o);
-        if (t) push(parts, t);
-      }
-      return arrJoin(parts, " ");
+    if (role === "listbox") return chosenOptions(el);
+    // 2C, combobox: the chosen option of its listbox (inside it, or the one it owns or
+    // controls), else what it shows, its own text (a span role=combobox reading "3" gives
+    // "3", before its aria-label: Chromium and Firefox, WPT comp_embedded_control)
+    const lists = popupLists(el);
+    for (let i = 0; i < lists.length; i++) {
+      const t = chosenOptions(lists[i]);
+      if (t) return t;
     }
-    return "";
+    return lists.length ? "" : textContent(el) || "";
   }
   if (role === "slider" || role === "spinbutton" || role === "range") {
     const vt = getAttr(el, "aria-valuetext");
@@ -220,6 +232,41 @@ function embeddedValue(el, role) {
     if (tag === "input") return inputValueOf(el);
   }
   return "";
+}
+
+/** The text of a listbox's options marked aria-selected="true", joined. */
+function chosenOptions(list) {
+  const sel = querySelectorAll(list, '[aria-selected="true"]');
+  const parts = [];
+  const n = nodeListLength(sel);
+  for (let i = 0; i < n; i++) {
+    const o = nodeListItem(sel, i);
+    if (explicitRole(o) !== "option" || isHiddenForName(o)) continue;
+    const t = contentText(o, true, o);
+    if (t) push(parts, t);
+  }
+  return arrJoin(parts, " ");
+}
+
+/** The listboxes of a custom combobox: inside it, owned by it, or controlled by it. */
+function popupLists(box) {
+  const out = [];
+  const inner = querySelectorAll(box, '[role="listbox"]');
+  const n = nodeListLength(inner);
+  for (let i = 0; i < n; i++) push(out, nodeListItem(inner, i));
+  const refs = [idRefs(box, "aria-owns"), idRefs(box, "aria-controls")];
+  for (let r = 0; r < 2; r++) {
+    for (let i = 0; i < refs[r].length; i++) {
+      const t = refs[r][i];
+      if (explicitRole(t) === "listbox") push(out, t);
+      else {
+        const q = querySelectorAll(t, '[role="listbox"]');
+        const m = nodeListLength(q);
+        for (let j = 0; j < m; j++) push(out, nodeListItem(q, j));
+      }
+    }
+  }
+  return out;
 }
 
 /** CSS generated content of ::before / ::after, when it is a string. scope: el's tree scope
@@ -245,18 +292,24 @@ function pseudoTextUncached(el, which) {
   if (!s) return "";
   const c = cssValue(s, "content");
   if (!c || c === "none" || c === "normal") return "";
-  if (cssValue(s, "display") === "none") return "";
-  return generatedText(c);
+  const d = cssValue(s, "display");
+  if (d === "none") return "";
+  const t = generatedText(c, el);
+  // a block-level ::before/::after is a box of its own: its text stands apart (CSS
+  // generated content boxes; Chromium and Firefox, WPT name_file-label-inline-block-styles)
+  return t && d && !setHas(INLINE_DISPLAYS, d) ? " " + t + " " : t;
 }
 
 /**
  * The text a computed `content` value gives to a name (accname 1.2 2F.ii; CSS Generated
  * Content 3, `content: <content-list> [/ <string>+]`): its alternative text when it has one
  * (the strings after `/`, joined; empty when they are: an icon marked as saying nothing),
- * else its strings, joined. Other items (counters, attr(), quotes, images) give nothing here,
- * as before. Computed values serialise strings double-quoted with `\` escapes.
+ * else its strings, joined. `attr(name)` gives el's attribute (CSS Values 4; Chromium's
+ * computed value has it substituted already, Firefox's does not). Other items (counters,
+ * quotes, images) give nothing here. Computed values serialise strings double-quoted with `\`
+ * escapes.
  */
-function generatedText(c) {
+function generatedText(c, el) {
   let main = "";
   let alt = "";
   let slash = false;
@@ -279,7 +332,20 @@ function generatedText(c) {
       slash = true;
       i++;
     } else if (ch === "(") {
-      // a function's arguments (counter(), attr(), url()): skipped whole
+      const fn = strLower(strSlice(c, attrStart(c, i), i));
+      const close = strIndexOf(c, ")", i);
+      if (fn === "attr" && close > i && el) {
+        // attr(name) or attr(name type, fallback): the attribute's value, when it is set
+        const arg = strTrim(strSplit(strSplit(strSlice(c, i + 1, close), ",")[0], " ")[0]);
+        const v = arg ? getAttr(el, arg) : null;
+        if (v !== null) {
+          if (slash) alt += v;
+          else main += v;
+        }
+        i = close + 1;
+        continue;
+      }
+      // a function's arguments (counter(), url(), image-set()): skipped whole
       let depth = 1;
       i++;
       while (i < n && depth > 0) {
@@ -298,6 +364,18 @@ function generatedText(c) {
     } else i++;
   }
   return slash ? alt : main;
+}
+
+/** Where the identifier before c[i] (a function's name) begins. */
+function attrStart(c, i) {
+  let j = i;
+  while (j > 0) {
+    const k = strCharCodeAt(c, j - 1);
+    const ident = (k >= 97 && k <= 122) || (k >= 65 && k <= 90) || (k >= 48 && k <= 57) || k === 45 || k === 95;
+    if (!ident) break;
+    j--;
+  }
+  return j;
 }
 
 function isBlock(el) {
@@ -321,7 +399,16 @@ function nonContentName(el, role, inLabel, target, embedded, tag) {
       const parts = [];
       for (let i = 0; i < refs.length; i++) {
         const r = refs[i];
-        const t = r === el ? contentText(r, true, target) : textAlternative(r, true, target);
+        // accname 2B: a node already used by this computation gives nothing again (the
+        // spec's "not already part of the ... traversal"; Chromium keeps the visited set
+        // across the whole name, so an image a link points at is not read twice in its
+        // heading's name: WPT comp_name_from_content)
+        if (lbVisited && setHas(lbVisited, r)) continue;
+        if (!lbVisited) lbVisited = new $Set();
+        setAdd(lbVisited, r);
+        // the element in its own list is computed with 2B skipped: its aria-label, native
+        // name, content or title (accname 2B.ii.b: "current node" is not followed again)
+        const t = textAlternative(r, true, r === el ? el : target);
         if (t) push(parts, t);
       }
       const s = trimmed(arrJoin(parts, " "));
@@ -541,6 +628,8 @@ function contentTextIn(base, root, inLabel, target, rootScope) {
   let acc = "";
   let len = 0;
   const includeHidden = inLabel && isHiddenForName(root);
+  // elements pulled in through aria-owns in this traversal (an owns cycle reads each once)
+  let ownedSeen = null;
   // Stack entries: a node to visit, a string to append when popped (closing parts), or an
   // end marker {mark, title}: 2I, the title of an element whose content gave no text.
   ctPushIn(root, rootScope);
@@ -585,12 +674,35 @@ function contentTextIn(base, root, inLabel, target, rootScope) {
       // The element being named, met again inside its own label or labelledby content,
       // gives nothing: Chromium's traversal marks it visited from the start (a select in
       // its label is "Size", not "Size Small Medium Large"; Firefox agrees).
-      if (item === target) continue;
+      // It still separates the text around it, as its box does (an inline-block control:
+      // `label::before` + checkbox + `label::after` is "foo baz", Chromium and Firefox).
+      if (item === target) {
+        acc += " ";
+        continue;
+      }
+      // a node this name's aria-labelledby already used is not read twice (2B, Chromium)
+      if (lbVisited && setHas(lbVisited, item)) continue;
       // 2A: hidden descendants contribute nothing (unless the whole referenced subtree is hidden).
-      if (!includeHidden && isHiddenForName(item)) continue;
-      if (setHas(NEVER_RENDERED, localNameOf(item))) continue;
+      if (!includeHidden && isHiddenForName(item)) {
+        // a visibility:hidden element's own text is hidden, but descendants made visible
+        // again are read (2A applies per node; WPT comp_hidden_not_referenced)
+        if (hiddenByVisibilityOnly(item)) {
+          const kids = flatChildren(item);
+          for (let i = kids.length - 1; i >= 0; i--) if (isElement(kids[i])) ctPushIn(kids[i], null);
+        }
+        continue;
+      }
+      const ln = localNameOf(item);
+      if (setHas(NEVER_RENDERED, ln)) continue;
       const role = getRole(item);
-      const nc = nonContentName(item, role, inLabel, target, true);
+      // An embedded menu gives nothing to the name around it (a label holding a role=menu
+      // list, or a select role=menu: Chromium reads neither its items nor a chosen one).
+      if (role === "menu") continue;
+      // A slot has no box and no node of its own (display: contents): its aria-label or
+      // title are not read, only what it shows (assigned nodes, else its fallback content;
+      // Chromium and Firefox, WPT shadowdom/slot).
+      const slot = ln === "slot";
+      const nc = slot ? null : nonContentName(item, role, inLabel, target, true);
       block = isBlock(item);
       if (nc !== null) {
         // a name that does not come from text (alt, aria-label, a control's value) stands apart
@@ -604,7 +716,9 @@ function contentTextIn(base, root, inLabel, target, rootScope) {
       // not among those.)
       if (!inLabel && role && setHas(NO_CONTENT_CONTRIBUTION, role) &&
           !(setHas(CONTENT_CONTRIBUTING_TAGS, localNameOf(item)) && !getAttr(item, "role"))) continue;
-      title = tooltipName(item);
+      // An image marked as decoration (alt="", or role none/presentation) gives nothing, its
+      // title neither (HTML-AAM: no accessible object; Chromium and Firefox)
+      title = slot || decorativeImage(item, ln) ? "" : tooltipName(item);
     }
     const before = pseudoText(item, "::before", sc);
     const after = pseudoText(item, "::after", sc);
@@ -615,7 +729,21 @@ function contentTextIn(base, root, inLabel, target, rootScope) {
     if (localNameOf(item) === "details" && !detailsOpenOf(item)) {
       const kids = summaryOnly(item);
       for (let i = kids.length - 1; i >= 0; i--) ctPushIn(kids[i], sc);
-    } else ctPushFlatChildrenRev(item, sc);
+    } else {
+      // 2F.iii reads the node's children in the accessibility tree: the elements it owns
+      // (aria-owns) come after its own (WPT name_file-label-owned-combobox), each once
+      if (hasAttrs(item) && hasAttr(item, "aria-owns")) {
+        const owns = idRefs(item, "aria-owns");
+        if (!ownedSeen) ownedSeen = new $Set();
+        for (let i = owns.length - 1; i >= 0; i--) {
+          const o = owns[i];
+          if (o === item || setHas(ownedSeen, o) || flatContains(o, item)) continue;
+          setAdd(ownedSeen, o);
+          ctPushIn(o, null);
+        }
+      }
+      ctPushFlatChildrenRev(item, sc);
+    }
     if (before) ctPush(before);
     if (block) ctPush(" ");
   }
@@ -648,6 +776,13 @@ function capitalizeWord(_m, pre, c) {
   return pre + strUpper(c);
 }
 
+function decorativeImage(el, ln) {
+  if (ln !== "img") return false;
+  if (getAttr(el, "alt") === "") return true;
+  const r = explicitRole(el);
+  return r === "none" || r === "presentation";
+}
+
 function summaryOnly(details) {
   const out = [];
   for (let c = firstElementChild(details); c; c = nextElementSibling(c))
@@ -666,6 +801,15 @@ function summaryOnly(details) {
  * caller knows it (the walk), else null; tag: tagOf(el) when the caller has it.
  */
 function getName(el, role, scope, tag) {
+  lbVisited = null;
+  try {
+    return clean(nameOf(el, role, scope, tag), NAME_CAP);
+  } finally {
+    lbVisited = null;
+  }
+}
+
+function nameOf(el, role, scope, tag) {
   let name = nonContentName(el, role, false, el, undefined, tag);
   if (name === null) {
     name = "";
@@ -676,7 +820,7 @@ function getName(el, role, scope, tag) {
     // Chromium names no paragraph or text-level element from its title
     if (!name && !(role && setHas(NO_TOOLTIP_NAME, role))) name = tooltipName(el);
   }
-  return clean(name, NAME_CAP);
+  return name;
 }
 
 /**

@@ -414,6 +414,7 @@ function visitElement(w, el, parentOut, ctx, scope) {
   }
   let out = parentOut;
   let role = visHidden ? null : getRole(el, tag);
+  const textRole = role;
   if (role && setHas(INLINE_TEXT_ROLES, role)) role = null;
   // --viewport (docs/reference/detail.md#scope): an element outside the viewport shows neither its role nor, as a
   // clickable generic, itself; only descendants that are in view (a fixed or positioned
@@ -425,7 +426,8 @@ function visitElement(w, el, parentOut, ctx, scope) {
     if (out < 0) return;
     if (setHas(INTERACTIVE_CONTAINERS, role)) ctx |= 1;
   } else if (!visHidden) {
-    const idx = emitGenericNode(w, el, tag, parentOut, ctx, attrs);
+    let idx = emitGenericNode(w, el, tag, parentOut, ctx, attrs);
+    if (idx < 0 && attrs) idx = emitAuthorNamed(w, el, tag, textRole, parentOut, ctx, attrs, scope);
     if (idx >= 0) out = idx;
   }
   if (out !== parentOut && (ctx & UN_MASK) && !(ctx & UN_FLAGGED)) {
@@ -478,11 +480,11 @@ function roundedBox(el) {
  * placeholder, box) and makes it a ref candidate when its tier is 1 or 2. Its index, or -1
  * over --max-nodes.
  */
-function emitRoleNode(w, el, role, tag, parentOut, ctx, attrs, scope) {
+function emitRoleNode(w, el, role, tag, parentOut, ctx, attrs, scope, known) {
   // reached through shown ancestors (the walk does not enter hidden or skipped
   // subtrees): name-from-content questions about its descendants stop climbing here
   if (setHas(NAME_FROM_CONTENT, role)) markShown(el);
-  const name = getName(el, role, scope, tag);
+  const name = known === undefined ? getName(el, role, scope, tag) : known;
   const n = newNode(parentOut, role);
   if (name) n.n = name;
   if (ctx >> 8) n.f = ctx >> 8;
@@ -537,6 +539,23 @@ function candidateTier(el, role, tag, st, ctx, attrs) {
   }
   if (ctx & 4) tier = 3;
   return tier;
+}
+
+/**
+ * An element the tree shows no line for (a generic container, a text-level role) that its
+ * author named (aria-label, aria-labelledby, or a title where it names):
+ * Chromium keeps such an element in its tree with its name (WPT accname/name/comp_label,
+ * comp_tooltip: a named div, dt, dl or abbr), so it gets a line. Its index, or -1.
+ */
+function emitAuthorNamed(w, el, tag, textRole, parentOut, ctx, attrs, scope) {
+  const al = getAttr(el, "aria-label");
+  if (!((al && strTrim(al)) || getAttr(el, "aria-labelledby") || getAttr(el, "title"))) return -1;
+  if (tag === "body" || tag === "html" || tag === "slot") return -1;
+  if (w.viewportOnly && outOfView(w, el)) return -1;
+  const role = textRole || "generic";
+  const name = getName(el, role, scope, tag);
+  if (!name) return -1;
+  return emitRoleNode(w, el, role, tag, parentOut, ctx, attrs, scope, name);
 }
 
 /**

@@ -16,8 +16,10 @@ function who(el, n) {
   } catch (_) {
     name = "";
   }
+  // a hidden element has no accessible name (it is in no tree: Chromium and Firefox give "")
   const hidden = isHiddenForName(el);
-  return { ref: hidden ? null : refFor(el, role, name, n, 0), role: role, name: clean(name, 200) };
+  if (hidden) return { ref: null, role: role, name: "" };
+  return { ref: refFor(el, role, name, n, 0), role: role, name: clean(name, 200) };
 }
 
 /** The form a target stands for: itself, its form owner (HTML 4.10.17.3, the `form`

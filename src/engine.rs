@@ -3,7 +3,8 @@
 //! the page lacks this exact build, calls its entry points and decodes their replies; it runs
 //! the element helpers, the main-world hooks and the few other page scripts; it routes calls
 //! about refs into the frames that minted them; and it makes, attaches to and ends WebDriver
-//! sessions. fantoccini (the classic WebDriver client) is named nowhere else.
+//! sessions. fantoccini (the classic WebDriver client) is named nowhere else
+//! (`layering::only_the_engine_names_the_webdriver_client`).
 //!
 //! Owns: ENGINE_JS, ENGINE_HASH; [`Method`], the engine's entry points with typed arguments
 //! (`method`); [`call`] / [`call_in_frame`], which return the method's typed reply (a

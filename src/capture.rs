@@ -3,18 +3,17 @@
 //! cross-origin frames by WebDriver frame switching, and stitch them in under their iframe
 //! nodes.
 //!
-//! Owns: the snapshot options sent to the page, the browsing-context switches a snapshot
-//! makes (it always returns to the context it started in), and the switches that run a call
-//! about a ref in the frame that minted it (`call_for_ref`). Must not: render, reach the
-//! page other than through `engine`, or make per-node WebDriver round trips (closed-root
-//! probes are per custom element, once per element's life; frames are per frame).
+//! Owns: the snapshot options sent to the page, and the cross-origin frames a snapshot reads
+//! (it always returns to the context it started in; the switches themselves are
+//! `engine::frames`'). Must not: render, reach the page other than through `engine`, or make
+//! per-node WebDriver round trips (closed-root probes are per custom element, once per
+//! element's life; frames are per frame).
 
 use crate::browser::Browser;
-use crate::engine::{self, FrameTree, Method, Page, ShadowRoot, Walk};
-use crate::error::{Error, Result};
+use crate::engine::{self, FrameTree, Method, Page, Route, ShadowRoot, Walk};
+use crate::error::Result;
 use crate::snapshot::{Snapshot, stitch_frame};
-use crate::wire::{WireRoute, WireSnapshot};
-use serde::de::DeserializeOwned;
+use crate::wire::WireSnapshot;
 use std::future::Future;
 use std::pin::Pin;
 use tracing::{Instrument, debug, info_span};
@@ -265,7 +264,7 @@ async fn read_cross_origin_frames(
     }
     // stitch from the last iframe up, so earlier insertion points stay put
     todo.sort_by_key(|&j| std::cmp::Reverse(w.frames[j].i));
-    let mut routes = frame_routes(page).await?;
+    let mut routes = engine::frame_routes(page).await?;
     let mut used = w.nodes.len() as u64;
     for j in todo {
         let k = w.frames[j].k;
@@ -338,26 +337,10 @@ fn failed_urls_of(tree: &FrameTree, out: &mut std::collections::HashSet<String>)
     out.extend(failed.into_iter().filter(|u| !loaded.contains(u)));
 }
 
-/// True when the session itself is lost (then the snapshot fails; other errors concern one
-/// frame and become its note).
-fn session_lost(e: &Error) -> bool {
-    match e {
-        Error::WebDriver(c) => {
-            matches!(
-                **c,
-                fantoccini::error::CmdError::Lost(_)
-                    | fantoccini::error::CmdError::Failed(_)
-                    | fantoccini::error::CmdError::FailedC(_)
-            ) || c.is_invalid_session_id()
-        }
-        _ => false,
-    }
-}
-
 /// Enters cross-origin frame `k` of the current context, snapshots it and comes back. The
-/// outer error is fatal (the session is lost, or the way back failed); the inner one says
-/// why this frame could not be read; None when `check_error_page` and the frame shows the
-/// browser's error page (it did not load).
+/// outer error is fatal (the way back failed); the inner one says why this frame could not
+/// be read; None when `check_error_page` and the frame shows the browser's error page (it
+/// did not load).
 #[allow(clippy::too_many_arguments)]
 async fn read_frame(
     page: &Page,
@@ -369,9 +352,8 @@ async fn read_frame(
     budget: u64,
     check_error_page: bool,
 ) -> Result<Result<Option<WireSnapshot>>> {
-    let route = match enter_chain(page, route).await {
+    let route = match engine::enter_route(page, route).await {
         Ok(r) => r,
-        Err(e) if session_lost(&e) => return Err(e),
         Err(e) => return Ok(Err(e)),
     };
     let res = if check_error_page && engine::shows_error_page(page).await {
@@ -381,172 +363,8 @@ async fn read_frame(
             .await
             .map(Some)
     };
-    leave_frames(page, route).await?;
-    match res {
-        Err(e) if session_lost(&e) => Err(e),
-        other => Ok(other),
-    }
-}
-
-/// Where a cross-origin frame of the current context is, for the host: how many frames were
-/// entered to reach it and its content origin in the current context's viewport.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FrameRoute {
-    /// Frames entered (leave with [`leave_frames`]).
-    pub entered: usize,
-    /// The frame's content origin in the starting context's viewport, CSS pixels.
-    pub offset: (f64, f64),
-}
-
-/// How the page says to reach one of its cross-origin frames: WebDriver references of the
-/// iframe elements from the current document down, and the frame's content origin.
-#[derive(Debug, Clone, Default)]
-struct Route {
-    chain: Vec<String>,
-    offset: (f64, f64),
-}
-
-impl From<WireRoute> for Route {
-    fn from(r: WireRoute) -> Self {
-        Route {
-            chain: r.chain.into_iter().map(|e| e.id).collect(),
-            offset: (r.x, r.y),
-        }
-    }
-}
-
-/// Routes to every cross-origin frame of the current context's last walk, by frame index
-/// (one round trip for all of them).
-async fn frame_routes(page: &Page) -> Result<std::collections::HashMap<u32, Route>> {
-    let mut out = std::collections::HashMap::new();
-    for r in engine::frame_routes(page).await? {
-        if let Some(k) = r.k {
-            let route = Route::from(r);
-            if !route.chain.is_empty() {
-                out.insert(k, route);
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// Switches along a route; on failure, goes back to where it started.
-async fn enter_chain(page: &Page, route: &Route) -> Result<FrameRoute> {
-    let mut entered = 0;
-    for id in &route.chain {
-        // with BiDi the page learns the frame's context first: engine calls follow the
-        // switch into the frame's sandbox
-        if let Err(e) = page.enter_frame_element(id).await {
-            leave_n(page, entered).await?;
-            return Err(e);
-        }
-        entered += 1;
-    }
-    Ok(FrameRoute {
-        entered,
-        offset: route.offset,
-    })
-}
-
-/// Switches into cross-origin frame `k` of the last walk of the current context (through
-/// the same-origin frames around it). Returns how many frames were entered and where.
-pub async fn enter_frame(page: &Page, k: u32) -> Result<FrameRoute> {
-    let route = engine::frame_route(page, k)
-        .await?
-        .map(Route::from)
-        .unwrap_or_default();
-    if route.chain.is_empty() {
-        return Err(Error::Step(format!(
-            "frame f{k} is gone: take a new snapshot"
-        )));
-    }
-    enter_chain(page, &route).await
-}
-
-/// Goes back up `route.entered` frames.
-pub async fn leave_frames(page: &Page, route: FrameRoute) -> Result<()> {
-    leave_n(page, route.entered).await
-}
-
-async fn leave_n(page: &Page, n: usize) -> Result<()> {
-    for _ in 0..n {
-        page.enter_parent_frame().await?;
-    }
-    Ok(())
-}
-
-/// The cross-origin frames a ref lives in, outermost first (`f2004s1e3` -> [2, 2004]; a
-/// ref of the tab's document or of a same-origin frame may still be in this list: entering
-/// stops at the first frame the current context does not know as cross-origin).
-pub fn frame_chain_of_ref(r: &str) -> Vec<u32> {
-    let Some(rest) = r.strip_prefix('f') else {
-        return Vec::new();
-    };
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    let Ok(mut k) = digits.parse::<u32>() else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    while k > 0 {
-        out.push(k);
-        k /= 1000;
-    }
-    out.reverse();
-    out
-}
-
-/// Enters the cross-origin frames that hold ref `r` (none for refs of the tab's document
-/// and of same-origin frames), so engine calls about it reach the document that minted it.
-/// Returns the route to leave with [`leave_frames`]; its offset is the frame's content
-/// origin in the tab's viewport (add it to points the frame's engine returns).
-pub async fn enter_ref_frame(page: &Page, r: &str) -> Result<FrameRoute> {
-    let mut total = FrameRoute {
-        entered: 0,
-        offset: (0.0, 0.0),
-    };
-    for k in frame_chain_of_ref(r) {
-        match enter_frame(page, k).await {
-            Ok(step) => {
-                total.entered += step.entered;
-                total.offset.0 += step.offset.0;
-                total.offset.1 += step.offset.1;
-            }
-            // not a cross-origin frame of this context: the ref lives here
-            Err(Error::Step(_)) => break,
-            Err(e) => {
-                leave_frames(page, total).await?;
-                return Err(e);
-            }
-        }
-    }
-    Ok(total)
-}
-
-/// Calls the engine's `method` in the document that minted the ref it is about (its
-/// `target_ref`): enters the cross-origin frames that hold the ref, calls, and comes back.
-/// Returns the typed reply and the frame's content origin in the tab's viewport, measured
-/// after the call (a `point` call may scroll): add it to points the reply carries before
-/// dispatching input from the tab's top-level context. Calls about refs of the tab's
-/// document and of same-origin frames, or about no ref, need no switch (offset 0, 0).
-pub async fn call_for_ref<T: DeserializeOwned>(
-    page: &Page,
-    method: Method,
-) -> Result<(T, (f64, f64))> {
-    let r = method.target_ref().unwrap_or("").to_string();
-    if frame_chain_of_ref(&r).is_empty() {
-        return Ok((engine::call(page, method).await?, (0.0, 0.0)));
-    }
-    let route = enter_ref_frame(page, &r).await?;
-    let res = engine::call_in_frame::<T>(page, method).await;
-    leave_frames(page, route).await?;
-    let reply = res?;
-    if route.entered == 0 {
-        return Ok((reply, (0.0, 0.0)));
-    }
-    // where the frame is now
-    let again = enter_ref_frame(page, &r).await?;
-    leave_frames(page, again).await?;
-    Ok((reply, again.offset))
+    engine::leave_frames(page, route).await?;
+    Ok(res)
 }
 
 #[cfg(test)]
@@ -573,14 +391,5 @@ mod tests {
         // w.example/y loaded in one frame: not skipped anywhere
         assert_eq!(v, vec!["https://ads.example/x", "https://deep.example/"]);
         assert_eq!(strip_fragment("https://a/b#c"), "https://a/b");
-    }
-
-    #[test]
-    fn frame_chains_of_refs() {
-        assert_eq!(frame_chain_of_ref("s1e2"), Vec::<u32>::new());
-        assert_eq!(frame_chain_of_ref("f0s1e2"), Vec::<u32>::new());
-        assert_eq!(frame_chain_of_ref("f3s1e2"), vec![3]);
-        assert_eq!(frame_chain_of_ref("f2004s1e3"), vec![2, 2004]);
-        assert_eq!(frame_chain_of_ref("fxs1"), Vec::<u32>::new());
     }
 }

@@ -1,5 +1,7 @@
 //! The library's error type. Every message names the thing, the cause and the next action;
 //! `hint()` gives the line `main` prints after `hint:`. Exit codes follow docs/reference/faults.md#exit-codes.
+//! The WebDriver client's own errors are read and sorted into these in `engine`
+//! (engine/errors.rs): this module does not name the client.
 
 use std::path::PathBuf;
 
@@ -26,9 +28,10 @@ pub enum Error {
     /// The driver or the browser failed to start or died.
     #[error("browser failure: {0}")]
     Browser(String),
-    /// A WebDriver command failed.
-    #[error("webdriver command failed: {}", webdriver_message(.0))]
-    WebDriver(Box<fantoccini::error::CmdError>),
+    /// A WebDriver command failed: the error code and the first line of the driver's
+    /// message, on one line (`engine` reads the driver's error).
+    #[error("webdriver command failed: {0}")]
+    WebDriver(String),
     /// A page dialog (alert, confirm, prompt, beforeunload) is open and blocks the page.
     #[error("the page opened a dialog that is still open: {text:?}")]
     Dialog { text: String },
@@ -43,9 +46,9 @@ pub enum Error {
         code: String,
         message: String,
     },
-    /// Creating a WebDriver session failed.
+    /// Creating a WebDriver session failed: why, in the client's words.
     #[error("could not start a WebDriver session: {0}")]
-    NewSession(Box<fantoccini::error::NewSessionError>),
+    NewSession(String),
     /// A WebDriver endpoint given with `--webdriver` (a Selenium Grid, a driver someone else
     /// started) did not start the session asked for: `browser` is the kind asked for
     /// (`chromium`, `firefox`), `reason` the endpoint's own words.
@@ -126,62 +129,6 @@ pub enum RefProblem {
     Tampered,
 }
 
-impl From<fantoccini::error::CmdError> for Error {
-    /// Sorts WebDriver failures by who must act: the page stopped answering (timeout, exit 4),
-    /// a dialog is open, the browser or driver is gone (exit 3), or a plain command error.
-    fn from(e: fantoccini::error::CmdError) -> Self {
-        use fantoccini::error::CmdError as C;
-        if e.is_timeout() || e.is_script_timeout() {
-            return Error::Timeout(format!(
-                "the page did not answer in time ({})",
-                webdriver_message(&e)
-            ));
-        }
-        if e.is_unexpected_alert_open() {
-            /// The error data of "unexpected alert open": the dialog's text.
-            #[derive(serde::Deserialize)]
-            struct Alert {
-                #[serde(default)]
-                text: Option<String>,
-            }
-            let text = match &e {
-                C::Standard(w) => w
-                    .data
-                    .clone()
-                    .and_then(|d| serde_json::from_value::<Alert>(d).ok())
-                    .and_then(|a| a.text)
-                    .unwrap_or_default(),
-                _ => String::new(),
-            };
-            return Error::Dialog { text };
-        }
-        let gone = match &e {
-            C::Failed(_) | C::FailedC(_) | C::Lost(_) => true,
-            C::Standard(w) => {
-                let m = w.message.to_ascii_lowercase();
-                e.is_invalid_session_id()
-                    || m.contains("not reachable")
-                    || m.contains("disconnected")
-                    || m.contains("session deleted")
-                    || m.contains("no such execution context") && m.contains("target closed")
-            }
-            _ => false,
-        };
-        if gone {
-            return Error::Browser(format!(
-                "the browser or its driver stopped answering ({})",
-                webdriver_message(&e)
-            ));
-        }
-        Error::WebDriver(Box::new(e))
-    }
-}
-
-/// Why an endpoint could not be reached, with the connection's own error.
-fn unreachable(cause: &dyn std::fmt::Display) -> String {
-    format!("it could not be reached ({cause})")
-}
-
 /// The next action after [`Error::Endpoint`].
 fn endpoint_hint(url: &str, browser: &str, problem: EndpointProblem) -> String {
     // what a grid node's stereotype must name (`browserName`)
@@ -207,33 +154,6 @@ fn endpoint_hint(url: &str, browser: &str, problem: EndpointProblem) -> String {
             "a Selenium Grid queues a request until a node with {browser} has a free slot: {add}; when its nodes are only busy, raise --timeout MS"
         ),
     }
-}
-
-/// A WebDriver error in one line: the error code and the first line of the driver's
-/// message (drivers add session info and stack traces on further lines).
-pub fn webdriver_message(e: &fantoccini::error::CmdError) -> String {
-    use fantoccini::error::CmdError as C;
-    let s = match e {
-        C::Standard(w) => {
-            let first = w.message.lines().next().unwrap_or("").trim();
-            let code = w.error();
-            if first.starts_with(&code) {
-                first.to_string()
-            } else {
-                format!("{code}: {first}")
-            }
-        }
-        C::Failed(_) | C::FailedC(_) | C::Lost(_) => {
-            format!(
-                "{e}: {}",
-                std::error::Error::source(e)
-                    .map(|s| s.to_string())
-                    .unwrap_or_default()
-            )
-        }
-        other => other.to_string(),
-    };
-    one_line(&s)
 }
 
 /// `s` as one line of plain text: line breaks become `; `; other control characters and
@@ -266,12 +186,6 @@ pub fn one_line(s: &str) -> String {
         out.push(ch);
     }
     out.trim_end().to_string()
-}
-
-impl From<fantoccini::error::NewSessionError> for Error {
-    fn from(e: fantoccini::error::NewSessionError) -> Self {
-        Error::NewSession(Box::new(e))
-    }
 }
 
 impl Error {
@@ -360,8 +274,7 @@ impl Error {
     /// True when the page crashed its tab (the renderer died).
     pub fn is_tab_crash(&self) -> bool {
         match self {
-            Error::WebDriver(e) => webdriver_message(e).contains("tab crashed"),
-            Error::Browser(m) | Error::Engine(m) => m.contains("tab crashed"),
+            Error::WebDriver(m) | Error::Browser(m) | Error::Engine(m) => m.contains("tab crashed"),
             _ => false,
         }
     }
@@ -408,35 +321,6 @@ impl Error {
         }
     }
 
-    /// `e`, the failure of asking the endpoint `url` (`--webdriver`) for a `browser`
-    /// session, as [`Error::Endpoint`].
-    pub fn endpoint(
-        url: &str,
-        browser: &'static str,
-        e: fantoccini::error::NewSessionError,
-    ) -> Error {
-        use fantoccini::error::NewSessionError as N;
-        let (problem, reason) = match &e {
-            N::BadWebdriverUrl(p) => (EndpointProblem::Unreachable, format!("not a URL ({p})")),
-            N::Failed(c) => (EndpointProblem::Unreachable, unreachable(c)),
-            N::FailedC(c) => (EndpointProblem::Unreachable, unreachable(c)),
-            N::Lost(c) => (EndpointProblem::Unreachable, unreachable(c)),
-            // a grid appends lines of host, build and system info to the reason
-            N::SessionNotCreated(w) => {
-                let m = w.message.split("Host info:").next().unwrap_or("");
-                let m = m.trim_end_matches(|c: char| c.is_whitespace() || c == ';');
-                (EndpointProblem::Refused, m.to_string())
-            }
-            other => (EndpointProblem::Refused, other.to_string()),
-        };
-        Error::Endpoint {
-            url: url.to_string(),
-            browser,
-            problem,
-            reason: one_line(&reason),
-        }
-    }
-
     /// The endpoint `url` (`--webdriver`) gave no `browser` session within `limit`.
     pub fn endpoint_no_answer(
         url: &str,
@@ -478,32 +362,10 @@ mod tests {
         assert_eq!(one_line("trail\n"), "trail");
     }
 
+    /// (a refusing grid: `engine::errors::tests`)
     #[test]
     fn endpoint_errors_name_the_endpoint_the_browser_and_the_fix() {
-        use fantoccini::error::{ErrorStatus, NewSessionError, WebDriver};
         let grid = "http://127.0.0.1:4444";
-        // a grid started with --reject-unsupported-caps, without a Firefox node
-        let refused = Error::endpoint(
-            grid,
-            "firefox",
-            NewSessionError::SessionNotCreated(WebDriver::new(
-                ErrorStatus::SessionNotCreated,
-                "Could not start a new session. No nodes support the capabilities in the request\nHost info: host: 'vm', ip: '127.0.0.1'\nBuild info: version: '4.48.0'",
-            )),
-        );
-        assert_eq!(
-            refused.to_string(),
-            "the WebDriver endpoint http://127.0.0.1:4444 did not start a firefox session: Could not start a new session. No nodes support the capabilities in the request"
-        );
-        assert_eq!(refused.exit_code(), 3);
-        let hint = refused.hint().unwrap();
-        assert!(
-            hint.contains("add a node with firefox and its driver")
-                && hint.contains("browserName \"firefox\"")
-                && hint.contains("--grid-url http://127.0.0.1:4444")
-                && hint.contains("--browser chromium"),
-            "{hint}"
-        );
         // the default grid queues the request: ariasnap's deadline ends it
         let queued =
             Error::endpoint_no_answer(grid, "chromium", std::time::Duration::from_millis(2000));

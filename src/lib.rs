@@ -390,6 +390,39 @@ mod layering {
         assert!(steps["input"].contains("points"), "{steps:?}");
     }
 
+    /// The one door (ARCHITECTURE): only src/engine.rs and src/engine/ name the WebDriver
+    /// client, so every call into the browser goes through `engine` with a typed reply, and
+    /// its types (the client, its errors, window handles, cookies, actions) stay behind it.
+    /// Comments count too.
+    #[test]
+    fn only_the_engine_names_the_webdriver_client() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        sources(&src, &mut files);
+        // (spelt in two halves, so that this file does not name it)
+        let client = ["fanto", "ccini"].concat();
+        let mut inside = 0;
+        let mut outside = Vec::new();
+        for f in files {
+            let rel = f.strip_prefix(&src).unwrap().to_string_lossy().to_string();
+            let text = std::fs::read_to_string(&f).unwrap();
+            let names = text.matches(&client).count();
+            if rel == "engine.rs" || rel.starts_with("engine/") {
+                inside += names;
+            } else if names > 0 {
+                outside.push(rel);
+            }
+        }
+        outside.sort();
+        assert!(
+            outside.is_empty(),
+            "files outside src/engine.rs and src/engine/ that name {client}: {}",
+            outside.join(", ")
+        );
+        // the test reads what it must: the engine does name it
+        assert!(inside > 0);
+    }
+
     #[test]
     fn top_level_modules_form_no_circle() {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");

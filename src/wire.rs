@@ -18,9 +18,9 @@ mod vocab;
 pub use reply::{
     Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, ControlReply,
     Cover, Covered, EffectsReply, EngineStats, FocusReply, GetReply, GetValue, HttpError,
-    OptionPoint, OptionValue, PaintReply, PointReply, Pong, RangeState, Reply, ScrollReply,
-    SearchMatch, SearchReply, SelectReply, Target, ValueReply, WatchReply, WebRef, WireRoute,
-    WireSince, decode_reply, is_success, reply_kind,
+    OptionPoint, OptionValue, PaintReply, PointReply, PollReply, Pong, RangeState, Reply,
+    ScrollReply, SearchMatch, SearchReply, SelectReply, Target, ValueReply, WatchReply, WebRef,
+    WireRoute, WireSince, decode_reply, is_success, reply_kind,
 };
 pub use vocab::{
     DocStateReply, InspectForm, InspectReply, Named, QueryAllReply, QueryGroupReply,

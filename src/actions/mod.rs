@@ -10,14 +10,12 @@
 
 use crate::browser::Browser;
 use crate::engine::bidi::{KeyAction, PointerAction, SourceActions};
-use crate::engine::{self, Condition, Method, Mouse};
+use crate::engine::{self, Condition, Key, Method, Mouse};
 use crate::error::{Error, Result};
 use crate::refs::parse_ref;
 use crate::wire::{
     ActivityReply, CheckedReply, ConditionReply, FocusReply, GetReply, PointReply, SelectReply,
 };
-use fantoccini::actions::{InputSource, KeyActions, MouseActions};
-use fantoccini::key::Key;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -51,7 +49,7 @@ impl Outcome {
 /// refs of cross-origin frames (`f<k>` with k read by frame switching) are resolved inside
 /// their frame.
 pub async fn ask<T: DeserializeOwned>(b: &Browser, method: Method) -> Result<T> {
-    Ok(crate::capture::call_for_ref(&b.client, method).await?.0)
+    Ok(crate::engine::call_for_ref(&b.client, method).await?.0)
 }
 
 fn quote(s: &str) -> String {
@@ -71,7 +69,7 @@ fn minor_note(minor: bool) -> Vec<String> {
 async fn point(b: &Browser, r: &str, check: bool) -> Result<PointReply> {
     let r = parse_ref(r)?;
     let method = Method::Point { r#ref: r, check };
-    let (mut p, (dx, dy)) = crate::capture::call_for_ref::<PointReply>(&b.client, method).await?;
+    let (mut p, (dx, dy)) = crate::engine::call_for_ref::<PointReply>(&b.client, method).await?;
     p.x += dx;
     p.y += dy;
     Ok(p)
@@ -179,55 +177,9 @@ async fn perform(b: &Browser, g: Gesture) -> Result<()> {
         Err(None) => {}
     }
     match g {
-        Gesture::Mouse(a) => b.client.perform_mouse(classic_mouse(&a)).await,
-        Gesture::Keys(a) => b.client.perform_keys(classic_keys(&a)).await,
+        Gesture::Mouse(a) => b.client.perform_mouse(&a).await,
+        Gesture::Keys(a) => b.client.perform_keys(&a).await,
     }
-}
-
-/// The classic WebDriver form of a mouse's actions.
-fn classic_mouse(actions: &[PointerAction]) -> MouseActions {
-    use fantoccini::actions::PointerAction as P;
-    let mut m = MouseActions::new("mouse".into());
-    for a in actions {
-        m = m.then(match a {
-            PointerAction::PointerMove { x, y, duration, .. } => P::MoveTo {
-                duration: duration.map(Duration::from_millis),
-                x: *x,
-                y: *y,
-            },
-            PointerAction::PointerDown { button } => P::Down {
-                button: u64::from(*button),
-            },
-            PointerAction::PointerUp { button } => P::Up {
-                button: u64::from(*button),
-            },
-            PointerAction::Pause { duration } => P::Pause {
-                duration: Duration::from_millis(duration.unwrap_or(0)),
-            },
-        });
-    }
-    m
-}
-
-/// The classic WebDriver form of a keyboard's actions.
-fn classic_keys(actions: &[KeyAction]) -> KeyActions {
-    use fantoccini::actions::KeyAction as K;
-    let first = |v: &str| v.chars().next().unwrap_or('\u{E000}');
-    let mut k = KeyActions::new("keyboard".into());
-    for a in actions {
-        k = k.then(match a {
-            KeyAction::KeyDown { value } => K::Down {
-                value: first(value),
-            },
-            KeyAction::KeyUp { value } => K::Up {
-                value: first(value),
-            },
-            KeyAction::Pause { duration } => K::Pause {
-                duration: Duration::from_millis(duration.unwrap_or(0)),
-            },
-        });
-    }
-    k
 }
 
 /// A real mouse click at (x, y) through DevTools, which needs no page script.
@@ -443,21 +395,21 @@ async fn type_text(b: &Browser, to: Option<&str>, text: &str) -> Result<()> {
 async fn input_frame_of(
     b: &Browser,
     to: Option<&str>,
-) -> Result<Option<crate::capture::FrameRoute>> {
+) -> Result<Option<crate::engine::FrameRoute>> {
     let Some(r) = to else { return Ok(None) };
     if b.record.browser != crate::browser::launch::BrowserKind::Firefox {
         return Ok(None);
     }
     let rr = parse_ref(r)?;
-    if crate::capture::frame_chain_of_ref(&rr).is_empty() {
+    if crate::engine::frame_chain_of_ref(&rr).is_empty() {
         return Ok(None);
     }
-    Ok(Some(crate::capture::enter_ref_frame(&b.client, &rr).await?))
+    Ok(Some(crate::engine::enter_ref_frame(&b.client, &rr).await?))
 }
 
-async fn leave_input_frame(b: &Browser, inside: Option<crate::capture::FrameRoute>) -> Result<()> {
+async fn leave_input_frame(b: &Browser, inside: Option<crate::engine::FrameRoute>) -> Result<()> {
     match inside {
-        Some(i) => crate::capture::leave_frames(&b.client, i).await,
+        Some(i) => crate::engine::leave_frames(&b.client, i).await,
         None => Ok(()),
     }
 }
@@ -591,10 +543,10 @@ pub async fn upload(b: &Browser, r: &str, files: &[String]) -> Result<Outcome> {
 /// element commands of `engine` (upload, element screenshots, entering a frame).
 pub async fn element(b: &Browser, r: &str) -> Result<String> {
     let rr = parse_ref(r)?;
-    if !crate::capture::frame_chain_of_ref(&rr).is_empty() {
+    if !crate::engine::frame_chain_of_ref(&rr).is_empty() {
         // WebDriver element references are only valid in their own browsing context
-        let inside = crate::capture::enter_ref_frame(&b.client, &rr).await?;
-        crate::capture::leave_frames(&b.client, inside).await?;
+        let inside = crate::engine::enter_ref_frame(&b.client, &rr).await?;
+        crate::engine::leave_frames(&b.client, inside).await?;
         if inside.entered > 0 {
             return Err(Error::Step(format!(
                 "{rr} is inside a cross-origin frame: upload and element screenshots work only \

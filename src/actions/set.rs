@@ -347,7 +347,7 @@ async fn find_option(
     };
     let deadline = Instant::now() + wait;
     loop {
-        match crate::capture::call_for_ref::<OptionPoint>(&t.b.client, pick.clone()).await {
+        match crate::engine::call_for_ref::<OptionPoint>(&t.b.client, pick.clone()).await {
             Ok((mut p, (dx, dy))) => {
                 p.x += dx;
                 p.y += dy;

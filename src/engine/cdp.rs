@@ -333,7 +333,7 @@ struct ChromeOptions {
 /// The browser's name as the driver reports it in the session's capabilities
 /// (`browserName`: "chrome", "firefox"...); None for a session this client reattached to
 /// (the record keeps the kind then).
-pub fn browser_name(client: &Client) -> Option<String> {
+pub(super) fn browser_name(client: &Client) -> Option<String> {
     match client.capabilities()?.get("browserName")? {
         Value::String(s) => Some(s.clone()),
         _ => None,
@@ -342,7 +342,7 @@ pub fn browser_name(client: &Client) -> Option<String> {
 
 /// The `host:port` of the browser's DevTools HTTP endpoint, as Chromium's driver reports it
 /// in the session's capabilities (`goog:chromeOptions.debuggerAddress`).
-pub fn devtools_address(client: &Client) -> Option<String> {
+pub(super) fn devtools_address(client: &Client) -> Option<String> {
     let caps = Value::Object(client.capabilities()?.clone());
     let caps: Capabilities = serde_json::from_value(caps).ok()?;
     caps.chrome?.debugger_address

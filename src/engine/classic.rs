@@ -1,19 +1,33 @@
 //! Classic WebDriver commands of a page, typed: history, windows and tabs, the viewport,
 //! screenshots, cookies, user prompts, actions, timeouts and element commands. Nothing
 //! outside `engine/` holds the WebDriver client; every call into the browser is one of these
-//! methods or an engine call (`engine.rs`).
+//! methods or an engine call (`engine.rs`). Window handles cross as strings, input as the
+//! BiDi action types (classic actions are built from them here), cookies as [`Cookie`].
 //!
-//! Owns: the mapping of WebDriver errors to `crate::Error`, and keeping the page channel's
-//! context stack right across window and frame switches. Must not: decide what a step does
-//! with the answer.
+//! Owns: the mapping of WebDriver errors to `crate::Error` (through `errors`), and keeping
+//! the page channel's context stack right across window and frame switches. Must not:
+//! decide what a step does with the answer.
 
+use super::bidi::{KeyAction, PointerAction};
 use super::page::Page;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use fantoccini::actions::{KeyActions, MouseActions};
-use fantoccini::cookies::Cookie;
 use fantoccini::elements::Element;
 use fantoccini::wd::{TimeoutConfiguration, WindowHandle};
 use std::time::Duration;
+
+/// WebDriver's key codes (the private-use characters of the spec's keyboard table), for
+/// BiDi and classic key input alike: `char::from(Key::Enter)`.
+pub use fantoccini::key::Key;
+
+/// A cookie the current document sees, as `cookies` lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cookie {
+    pub name: String,
+    pub value: String,
+    pub domain: Option<String>,
+    pub path: Option<String>,
+}
 
 impl Page {
     /// Reload (WebDriver Refresh).
@@ -78,13 +92,17 @@ impl Page {
     }
 
     /// The cookies the current document sees.
-    pub async fn cookies(&self) -> Result<Vec<Cookie<'static>>> {
-        Ok(self.client().get_all_cookies().await?)
-    }
-
-    /// Adds a cookie for the current document.
-    pub async fn add_cookie(&self, cookie: Cookie<'static>) -> Result<()> {
-        Ok(self.client().add_cookie(cookie).await?)
+    pub async fn cookies(&self) -> Result<Vec<Cookie>> {
+        let all = self.client().get_all_cookies().await?;
+        Ok(all
+            .iter()
+            .map(|k| Cookie {
+                name: k.name().to_string(),
+                value: k.value().to_string(),
+                domain: k.domain().map(str::to_string),
+                path: k.path().map(str::to_string),
+            })
+            .collect())
     }
 
     /// Deletes every cookie the current document sees.
@@ -93,8 +111,8 @@ impl Page {
     }
 
     /// Opens a new tab (not switched to) and returns its handle.
-    pub async fn new_tab(&self) -> Result<WindowHandle> {
-        Ok(self.client().new_window(true).await?.handle)
+    pub async fn new_tab(&self) -> Result<String> {
+        Ok(String::from(self.client().new_window(true).await?.handle))
     }
 
     /// Closes the current tab.
@@ -103,8 +121,18 @@ impl Page {
     }
 
     /// The handles of every open tab.
-    pub async fn windows(&self) -> Result<Vec<WindowHandle>> {
-        Ok(self.client().windows().await?)
+    pub async fn windows(&self) -> Result<Vec<String>> {
+        let all = self.client().windows().await?;
+        Ok(all.into_iter().map(String::from).collect())
+    }
+
+    /// Classic Switch To Window (tab `handle`), followed by engine calls.
+    pub async fn switch_to_window(&self, handle: &str) -> Result<()> {
+        let h = WindowHandle::try_from(handle.to_string())
+            .map_err(|_| Error::Browser("bad window handle".into()))?;
+        self.client().switch_to_window(h).await?;
+        self.switched_to_tab(handle);
+        Ok(())
     }
 
     /// The driver's own limits: script and page-load timeouts, no implicit wait.
@@ -113,16 +141,17 @@ impl Page {
         Ok(self.client().update_timeouts(t).await?)
     }
 
-    /// Mouse input through classic WebDriver actions, released after.
-    pub async fn perform_mouse(&self, actions: MouseActions) -> Result<()> {
-        let r = self.client().perform_actions(actions).await;
+    /// A mouse's actions through classic WebDriver actions, released after (a driver
+    /// without BiDi: [`Page::perform_input`] comes first).
+    pub async fn perform_mouse(&self, actions: &[PointerAction]) -> Result<()> {
+        let r = self.client().perform_actions(classic_mouse(actions)).await;
         let _ = self.client().release_actions().await;
         Ok(r?)
     }
 
-    /// Key input through classic WebDriver actions, released after.
-    pub async fn perform_keys(&self, actions: KeyActions) -> Result<()> {
-        let r = self.client().perform_actions(actions).await;
+    /// A keyboard's actions through classic WebDriver actions, released after.
+    pub async fn perform_keys(&self, actions: &[KeyAction]) -> Result<()> {
+        let r = self.client().perform_actions(classic_keys(actions)).await;
         let _ = self.client().release_actions().await;
         Ok(r?)
     }
@@ -163,4 +192,50 @@ impl Page {
     fn element(&self, id: &str) -> Element {
         Element::from_element_id(self.client().clone(), id.to_string().into())
     }
+}
+
+/// The classic WebDriver form of a mouse's actions.
+fn classic_mouse(actions: &[PointerAction]) -> MouseActions {
+    use fantoccini::actions::{InputSource, PointerAction as P};
+    let mut m = MouseActions::new("mouse".into());
+    for a in actions {
+        m = m.then(match a {
+            PointerAction::PointerMove { x, y, duration, .. } => P::MoveTo {
+                duration: duration.map(Duration::from_millis),
+                x: *x,
+                y: *y,
+            },
+            PointerAction::PointerDown { button } => P::Down {
+                button: u64::from(*button),
+            },
+            PointerAction::PointerUp { button } => P::Up {
+                button: u64::from(*button),
+            },
+            PointerAction::Pause { duration } => P::Pause {
+                duration: Duration::from_millis(duration.unwrap_or(0)),
+            },
+        });
+    }
+    m
+}
+
+/// The classic WebDriver form of a keyboard's actions.
+fn classic_keys(actions: &[KeyAction]) -> KeyActions {
+    use fantoccini::actions::{InputSource, KeyAction as K};
+    let first = |v: &str| v.chars().next().unwrap_or('\u{E000}');
+    let mut k = KeyActions::new("keyboard".into());
+    for a in actions {
+        k = k.then(match a {
+            KeyAction::KeyDown { value } => K::Down {
+                value: first(value),
+            },
+            KeyAction::KeyUp { value } => K::Up {
+                value: first(value),
+            },
+            KeyAction::Pause { duration } => K::Pause {
+                duration: Duration::from_millis(duration.unwrap_or(0)),
+            },
+        });
+    }
+    k
 }

@@ -3,7 +3,7 @@
 //! Get Element Shadow Root, whose result goes back to them.
 //!
 //! Owns: the helper scripts and the typed reading of what they return. Must not: switch
-//! browsing contexts (capture.rs does): helpers run wherever WebDriver is.
+//! browsing contexts (frames.rs and capture.rs do): helpers run wherever WebDriver is.
 
 use super::Page;
 use super::RawCommand;
@@ -88,14 +88,14 @@ pub async fn adopt_closed_roots(
 
 /// Routes to every cross-origin frame of the current context's last walk (each with its
 /// frame index `k`).
-pub async fn frame_routes(page: &Page) -> Result<Vec<WireRoute>> {
+pub(super) async fn frame_routes(page: &Page) -> Result<Vec<WireRoute>> {
     let routes = Helper::FrameRoutes.run(page, vec![]).await?;
     Ok(routes.unwrap_or_default())
 }
 
 /// The route to cross-origin frame `k` of the current context's last walk (None when the
 /// frame is gone).
-pub async fn frame_route(page: &Page, k: u32) -> Result<Option<WireRoute>> {
+pub(super) async fn frame_route(page: &Page, k: u32) -> Result<Option<WireRoute>> {
     let route: Option<Option<WireRoute>> = Helper::FrameRoute.run(page, vec![json!(k)]).await?;
     Ok(route.flatten())
 }

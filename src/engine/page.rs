@@ -16,6 +16,7 @@ use super::bidi::{
     self, Bidi, CallFunction, Event, LocalValue, RemoteValue, ResultOwnership, ScriptResult,
     SerializationOptions, Target,
 };
+use super::session::Connection;
 use crate::error::{Error, Result};
 use fantoccini::Client;
 use serde::{Deserialize, Serialize};
@@ -38,9 +39,10 @@ const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 /// Classic WebDriver's key of a shadow root reference.
 pub(super) const SHADOW_KEY: &str = "shadow-6066-11e4-a52e-4f735466cecf";
 
-/// Where engine calls go for one command: the WebDriver client and, when the driver speaks
-/// BiDi, the connection and the browsing context WebDriver is in. Classic commands are its
-/// typed methods (classic.rs); the client itself never leaves `engine/`.
+/// Where engine calls go for one command: the WebDriver client (from a [`Connection`]) and,
+/// when the driver speaks BiDi, the connection and the browsing context WebDriver is in.
+/// Classic commands are its typed methods (classic.rs); the client itself never leaves
+/// `engine/`.
 pub struct Page {
     client: Client,
     bidi: Option<Arc<Bidi>>,
@@ -78,9 +80,9 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl Page {
     /// Calls through classic WebDriver only (the engine in the page's realm).
-    pub fn classic(client: Client) -> Page {
+    pub fn classic(connection: Connection) -> Page {
         Page {
-            client,
+            client: connection.into_client(),
             bidi: None,
             top: Mutex::new(None),
             frames: Mutex::new(Vec::new()),
@@ -162,8 +164,8 @@ impl Page {
     }
 
     /// Calls through BiDi `bidi`, starting in the tab whose context (window handle) is `top`.
-    pub fn with_bidi(client: Client, bidi: Arc<Bidi>, top: &str) -> Page {
-        let p = Page::classic(client);
+    pub fn with_bidi(connection: Connection, bidi: Arc<Bidi>, top: &str) -> Page {
+        let p = Page::classic(connection);
         Page {
             events: tokio::sync::Mutex::new(Some(bidi.events())),
             bidi: Some(bidi),
@@ -237,19 +239,8 @@ impl Page {
         lock(&self.frames).pop();
     }
 
-    /// Classic Switch To Window, followed by engine calls.
-    pub async fn switch_to_window(
-        &self,
-        handle: fantoccini::wd::WindowHandle,
-    ) -> std::result::Result<(), fantoccini::error::CmdError> {
-        let h = String::from(handle.clone());
-        self.client.switch_to_window(handle).await?;
-        self.switched_to_tab(&h);
-        Ok(())
-    }
-
     /// Classic Switch To Parent Frame, followed by engine calls.
-    pub async fn enter_parent_frame(&self) -> std::result::Result<(), fantoccini::error::CmdError> {
+    pub async fn enter_parent_frame(&self) -> Result<()> {
         self.client.enter_parent_frame().await?;
         lock(&self.frames).pop();
         Ok(())

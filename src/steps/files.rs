@@ -7,8 +7,8 @@
 use super::shared::RunOptions;
 use crate::actions::Outcome;
 use crate::browser::Browser;
-use crate::capture::{CaptureOptions, call_for_ref, capture, frame_chain_of_ref};
-use crate::engine::Method;
+use crate::capture::{CaptureOptions, capture};
+use crate::engine::{Method, call_for_ref, frame_chain_of_ref};
 use crate::error::{Error, Result};
 use crate::wire::eyes::RefBoxesReply;
 use crate::{actions, annotate, notes, spill};

@@ -159,7 +159,7 @@ pub(super) async fn cookies(b: &Browser, c: &super::CookiesArgs) -> Result<Outco
             let all = b.client.cookies().await?;
             let list: Vec<Value> = all
                 .iter()
-                .map(|k| json!({"name": k.name(), "value": k.value(), "domain": k.domain(), "path": k.path()}))
+                .map(|k| json!({"name": k.name, "value": k.value, "domain": k.domain, "path": k.path}))
                 .collect();
             Ok(Outcome::with(json!(list)))
         }

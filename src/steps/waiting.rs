@@ -3,7 +3,8 @@
 //!
 //! Owns: polling page functions from the host (tokio's timers: a page that replaced or
 //! froze its own `setTimeout` cannot stop it). Must not: reach the page other than through
-//! `engine` (typed methods; page functions run in the page's main world like `eval`).
+//! `engine` (typed methods; a page function runs through `engine::poll_once`, in the page's
+//! main world like `eval`, with a typed reply).
 
 use super::shared::{Form, HOOK_LIMIT, RunOptions, truthy, within};
 use crate::actions;
@@ -14,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::refs::parse_ref;
 use crate::snapshot::render::cut;
 use crate::snapshot::safe::quote;
-use crate::wire::{CheckedReply, ConditionReply, GetReply};
+use crate::wire::{CheckedReply, ConditionReply, GetReply, PollReply};
 use clap::Args;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -286,18 +287,6 @@ impl From<String> for PollArgs {
     }
 }
 
-/// The page script that runs `fn` once: a function's source is called; the value (a
-/// promise's, awaited) comes back as `{"ok": v}`, a throw as `{"threw": message}` (so
-/// polling goes on through errors of a page still loading; a syntax error fails at once).
-pub fn poll_script(src: &str) -> String {
-    format!(
-        "(function(){{ try {{ var v = ({src}\n); if (typeof v === 'function') v = v(); \
-         if (v && typeof v.then === 'function') return v.then(function(x){{ return {{ok: x}}; }}, \
-         function(e){{ return {{threw: '' + (e && e.message || e)}}; }}); \
-         return {{ok: v}}; }} catch (e) {{ return {{threw: '' + (e && e.message || e)}}; }} }})()"
-    )
-}
-
 /// A hook in its short or object form.
 fn hook_opt<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<PollArgs>, D::Error> {
     Ok(match Option::<Form<String, PollArgs>>::deserialize(d)? {
@@ -379,11 +368,10 @@ pub fn hook_from(key: &str, v: &serde_json::Value) -> std::result::Result<PollAr
 /// One run of `src` in the page: its value, or what it threw. A script that cannot run at
 /// all (a syntax error) is an error.
 async fn run_once(b: &Browser, src: &str) -> Result<std::result::Result<Value, String>> {
-    let v = crate::engine::evaluate_user(&b.client, &poll_script(src)).await?;
-    if let Some(t) = v.get("threw") {
-        return Ok(Err(t.as_str().unwrap_or_default().to_string()));
-    }
-    Ok(Ok(v.get("ok").cloned().unwrap_or(Value::Null)))
+    Ok(match crate::engine::poll_once(&b.client, src).await? {
+        PollReply::Value(v) => Ok(v),
+        PollReply::Threw(t) => Err(t),
+    })
 }
 
 /// A successful poll.
@@ -551,18 +539,4 @@ pub fn hook_problems(what: &str, p: &PollArgs) -> Vec<String> {
         out.push(format!("{what}: timeout must be at least 1 ms"));
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_poll_script_calls_functions_and_wraps_values() {
-        let s = poll_script("() => 1");
-        assert!(s.contains("var v = (() => 1\n)"), "{s}");
-        assert!(s.contains("typeof v === 'function'"));
-        // a trailing line comment cannot swallow the wrapper's closing parenthesis
-        assert!(poll_script("x // note").contains("x // note\n)"));
-    }
 }

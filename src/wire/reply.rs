@@ -428,6 +428,24 @@ pub struct ConsoleMessage {
     pub at: serde_json::Number,
 }
 
+/// One run of a `poll`, `wait` or step hook function in the page's main world
+/// (`engine::poll_once`): its value (a promise's, awaited), or what it threw.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PollReply {
+    Value(serde_json::Value),
+    Threw(String),
+}
+
+impl From<serde_json::Value> for PollReply {
+    /// The wrapper's `{"ok": v}` or `{"threw": message}`.
+    fn from(v: serde_json::Value) -> Self {
+        if let Some(t) = v.get("threw") {
+            return PollReply::Threw(t.as_str().unwrap_or_default().to_string());
+        }
+        PollReply::Value(v.get("ok").cloned().unwrap_or(serde_json::Value::Null))
+    }
+}
+
 /// `watch`: recording started at the page's `performance.now()` `since`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct WatchReply {

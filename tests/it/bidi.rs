@@ -674,7 +674,7 @@ fn round_trip_costs(c: &Ctx) {
             eprintln!(
                 "bidi-finding: {:?} classic Execute Script on the hostile page: {:?}",
                 b.kind,
-                classic.map_err(|e| ariasnap::error::webdriver_message(&e))
+                classic.map_err(|e| ariasnap::engine::webdriver_message(&e))
             );
             assert_eq!(sandbox_text(&bidi, &top, "() => 'ok'").await, "ok");
             goto(&bidi, &top, &url).await;

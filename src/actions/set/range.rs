@@ -8,9 +8,9 @@
 
 use super::{Outcome, Target, Value, json, quote, value_text};
 use crate::actions::{focus, press_times};
+use crate::engine::Key;
 use crate::error::{Error, Result};
 use crate::wire::RangeState;
-use fantoccini::key::Key;
 use std::time::Duration;
 
 /// The most single steps a text target (an `aria-valuetext` such as "Tuesday") is looked

@@ -1,0 +1,460 @@
+//! Opening a session for one command: its lock taken, its record read, the browser attached
+//! to (or started, or restarted when a page holds Firefox's driver), and its page channel
+//! (BiDi, DevTools, classic WebDriver) opened; and ending a session.
+//!
+//! Owns: the order of those steps within the command's deadline, what a dead or closed
+//! session leaves behind (cleanup), and the note of a session without BiDi. Must not: make
+//! WebDriver sessions or their client itself (`engine::Connection` does), or choose
+//! capabilities and processes (launch.rs does).
+
+use super::session::{self, SessionRecord, TabRecord};
+use super::{Browser, BrowserOptions, launch};
+use crate::engine::Connection;
+use crate::error::{Error, Result};
+use tracing::{Instrument, debug, info_span};
+
+fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// Attaches to a kept session. A cheap command proves it alive while the page channel's
+/// connections open beside it, not before them (start to an open channel 0.3-0.4 ms
+/// sooner on every command); when it is not alive, they are dropped.
+async fn attach(rec: &SessionRecord) -> Result<(Connection, Channels)> {
+    let connection = Connection::attach(&rec.webdriver, &rec.session_id).await?;
+    let (alive, channels) = tokio::join!(connection.alive(), Channels::open(rec));
+    alive?;
+    Ok((connection, channels))
+}
+
+/// What attaching to a session, or starting one, gives: the WebDriver connection, the
+/// session's record, a note for the reply (a browser restarted), and the page channel's
+/// connections when attaching opened them already.
+type Attached = (Connection, SessionRecord, Option<String>, Option<Channels>);
+
+/// The connections of a session's page channel (see [`page_channel`]): BiDi's, and on
+/// Chromium the tab's own DevTools connection, opened side by side.
+struct Channels {
+    /// None: the session has no BiDi (or `ARIASNAP_BIDI=0`): classic WebDriver only.
+    bidi: Option<Result<crate::engine::bidi::Bidi>>,
+    /// The tab's DevTools address, unless `ARIASNAP_DEVTOOLS_DIRECT=0`.
+    devtools: Option<String>,
+    direct: crate::engine::DevtoolsSlot,
+}
+
+impl Channels {
+    async fn open(rec: &SessionRecord) -> Channels {
+        use crate::engine::{Page, bidi};
+        let Some(url) = rec.bidi.as_ref().filter(|_| bidi_wanted()) else {
+            return Channels {
+                bidi: None,
+                devtools: None,
+                direct: Default::default(),
+            };
+        };
+        let devtools = rec.debugger.clone().filter(|_| devtools_direct_wanted());
+        let chromium = rec.browser == launch::BrowserKind::Chromium;
+        let top = top_handle(rec);
+        let (connected, direct) = tokio::join!(
+            bidi::Bidi::connect(url),
+            Page::devtools_ahead(devtools.as_deref().filter(|_| chromium), &top)
+        );
+        Channels {
+            bidi: Some(connected),
+            devtools,
+            direct,
+        }
+    }
+}
+
+/// The window handle of the session's current tab ("" when the record has none).
+fn top_handle(rec: &SessionRecord) -> String {
+    rec.tabs
+        .iter()
+        .find(|t| t.alias == rec.current)
+        .map(|t| t.handle.clone())
+        .unwrap_or_default()
+}
+
+/// Cleans up what a dead or closed session left (see [`cleanup_blocking`]), on the blocking
+/// pool: ending processes waits for them.
+async fn cleanup(rec: &SessionRecord) {
+    let rec = rec.clone();
+    let _ = tokio::task::spawn_blocking(move || cleanup_blocking(&rec)).await;
+}
+
+/// Cleans up what a dead or closed session left: browser processes of its profile, the
+/// driver's process group, the profile directory and the record.
+fn cleanup_blocking(rec: &SessionRecord) {
+    if let Some(pid) = rec.driver_pid {
+        launch::kill_group(pid);
+    }
+    if let Some(dir) = &rec.user_data_dir {
+        launch::kill_matching(&launch::profile_needle(rec.browser, dir));
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    if let Ok(dir) = session::sessions_dir() {
+        let _ = std::fs::remove_file(dir.join(format!("{}.driver.log", rec.name)));
+        let _ = std::fs::remove_dir_all(dir.join(format!("{}.downloads", rec.name)));
+    }
+    let _ = session::remove(&rec.name);
+}
+
+/// The page channel of a session: BiDi when its driver gave a `webSocketUrl` (a new
+/// connection per command costs a few ms: 2-4 ms measured on both drivers), classic
+/// WebDriver otherwise, with a note saying the engine then runs in the page's realm.
+async fn page_channel(
+    connection: Connection,
+    rec: &mut SessionRecord,
+    deadline: std::time::Duration,
+    channels: Option<Channels>,
+) -> (crate::engine::Page, Option<String>) {
+    use crate::engine::Page;
+    let top = top_handle(rec);
+    // opened already when the session was attached (attach), else now
+    let channels = match channels {
+        Some(c) => c,
+        None => Channels::open(rec).await,
+    };
+    let Some(connected) = channels.bidi else {
+        return (Page::classic(connection), Some(NO_BIDI.into()));
+    };
+    let (devtools, direct) = (channels.devtools, channels.direct);
+    let chromium = rec.browser == launch::BrowserKind::Chromium;
+    match connected {
+        Ok(b) => {
+            let b = b.with_deadline(deadline);
+            // dialogs that open during an engine call are answered while it waits. BiDi
+            // subscriptions belong to the session and reach all its connections on Firefox,
+            // so one suffices there (a subscription costs Firefox a round trip through its
+            // content processes, slow when a page is busy); Chromium's reach only the
+            // connection that made them, so each command that acts makes its own
+            let once = rec.browser == launch::BrowserKind::Firefox;
+            let b = std::sync::Arc::new(b);
+            if once && !rec.bidi_subscribed && crate::engine::subscribe(&b).await {
+                rec.bidi_subscribed = true;
+                if let Err(e) = session::save(rec) {
+                    debug!(error = %e, "session record not saved");
+                }
+            }
+            let mut page = Page::with_bidi(connection, b, &top)
+                .with_devtools(devtools)
+                .with_direct(direct);
+            if !once {
+                page = page.subscribe_when_needed();
+            }
+            // (only DevTools calls reach a realm by its id; Firefox never has one kept)
+            if let Some(r) = rec.top_realm.as_ref().filter(|_| chromium) {
+                page.know_top_realm(&r.context, &r.realm);
+            }
+            (page, None)
+        }
+        Err(e) => {
+            debug!(error = %e, "BiDi connection failed: classic WebDriver only");
+            (Page::classic(connection), Some(NO_BIDI.into()))
+        }
+    }
+}
+
+/// False when `ARIASNAP_DEVTOOLS_DIRECT=0` asks engine calls to go through the driver's
+/// DevTools passthrough (`goog/cdp/execute`) instead of a connection of their own to the
+/// tab's page target (for comparing the two).
+fn devtools_direct_wanted() -> bool {
+    std::env::var("ARIASNAP_DEVTOOLS_DIRECT").map_or(true, |v| v != "0")
+}
+
+/// False when `ARIASNAP_BIDI=0` asks for classic WebDriver only (what a driver without
+/// BiDi gives: the engine in the page's realm).
+fn bidi_wanted() -> bool {
+    std::env::var("ARIASNAP_BIDI").map_or(true, |v| v != "0")
+}
+
+/// The note of a session without WebDriver BiDi (docs/reference/browsers.md#without-bidi).
+const NO_BIDI: &str = "no WebDriver BiDi on this driver: the engine runs in the page's own realm, where page scripts can reach it";
+
+impl Browser {
+    /// Attaches to the named session, or starts a new browser for it. Waits for the
+    /// session's lock (another command may be using it) and for the browser, both within the
+    /// deadline; a tab whose last command ran out of time is checked, and replaced when its
+    /// page no longer answers.
+    pub async fn open(opts: &BrowserOptions) -> Result<Browser> {
+        let name = if opts.session.is_empty() {
+            "default"
+        } else {
+            opts.session.as_str()
+        };
+        session::validate_name(name)?;
+        let deadline = opts.deadline();
+        let lock = session::lock(name, std::time::Instant::now() + deadline).await?;
+        // the session's record, read once: none means this command starts the session
+        let kept = session::load(name)?;
+        let started = kept.is_none();
+        // the browser a remote endpoint is asked for, as start() chooses it
+        let remote = opts.webdriver.as_ref().map(|url| {
+            let kind = kept
+                .as_ref()
+                .map(|r| r.browser)
+                .filter(|_| opts.browser.is_none());
+            (url.clone(), kind.unwrap_or(opts.kind().0))
+        });
+        let opened = tokio::time::timeout(
+            deadline,
+            async {
+                let (client, record, restarted, channels) =
+                    Self::attach_or_start(name, opts, kept).await?;
+                let mut record = record;
+                let (client, bidi_note) =
+                    page_channel(client, &mut record, deadline, channels).await;
+                let mut b = Browser {
+                    client,
+                    record,
+                    notes: restarted.into_iter().collect(),
+                    timeout: deadline,
+                    started,
+                    downloads_ready: Default::default(),
+                    _lock: lock,
+                };
+                b.notes.extend(bidi_note);
+                b.driver_timeouts(deadline).await?;
+                b.check_suspect().await?;
+                if b.client.isolated() && b.record.browser == launch::BrowserKind::Firefox {
+                    // Firefox runs sandbox calls while a dialog is open, so none fails on a
+                    // dialog the page left open: answer it now, by the --dialog policy
+                    // (Chromium's calls wait on it and answer it then; its driver's alert
+                    // commands would wait on a page stuck in a loop)
+                    b.client.answer_open().await;
+                }
+                Ok::<_, Error>(b)
+            }
+            .instrument(info_span!("browser_initialize", session = name)),
+        )
+        .await;
+        // no record: the endpoint never gave a session (a grid queues the request)
+        if opened.is_err()
+            && let Some((url, kind)) = remote
+            && matches!(session::load(name), Ok(None))
+        {
+            return Err(Error::endpoint_no_answer(&url, kind.name(), deadline));
+        }
+        match opened {
+            Ok(r) => r,
+            Err(_) => Err(Error::Timeout(format!(
+                "session {name:?} did not answer within {} ms (its browser may be busy with a page that stopped answering; the next command replaces that tab)",
+                deadline.as_millis()
+            ))),
+        }
+    }
+
+    /// The session's connection and record, a note when the browser had to be restarted (see
+    /// [`Browser::unblock_firefox`]), and the page channel's connections when attaching
+    /// opened them. kept: the session's record as the command found it (None: a new session).
+    async fn attach_or_start(
+        name: &str,
+        opts: &BrowserOptions,
+        kept: Option<SessionRecord>,
+    ) -> Result<Attached> {
+        let mut kind = None;
+        if let Some(rec) = kept {
+            let driver_dead = rec.driver_pid.is_some_and(|p| !launch::alive(p));
+            if !driver_dead
+                && rec.suspect.is_some()
+                && rec.browser == launch::BrowserKind::Firefox
+                && let Some(r) = Self::unblock_firefox(name, opts, &rec).await?
+            {
+                return Ok(r);
+            }
+            // a session started afresh keeps its browser unless --browser says otherwise
+            kind = Some(rec.browser);
+            if !driver_dead {
+                match attach(&rec).await {
+                    Ok((client, channels)) => {
+                        debug!(session = name, browser = rec.browser.name(), "reattached");
+                        crate::engine::allow_devtools(rec.browser.has_devtools());
+                        return Ok((client, rec, None, Some(channels)));
+                    }
+                    Err(e) => eprintln!(
+                        "note: session {name:?} lost its browser ({}); starting a new one",
+                        crate::error::one_line(&e.to_string())
+                    ),
+                }
+            } else {
+                eprintln!("note: session {name:?} lost its driver; starting a new browser");
+            }
+            cleanup(&rec).await;
+        }
+        let (client, rec) = Self::start(name, opts, kind).await?;
+        Ok((client, rec, None, None))
+    }
+
+    /// A Firefox session whose last command ran out of time. geckodriver runs one command at
+    /// a time, and Firefox's classic WebDriver (Marionette) waits on the page's content
+    /// process for a script however long it takes: a page in an endless loop holds every
+    /// later command of the session for good, New Window and Close Window included. Chromium
+    /// has its DevTools HTTP endpoint for this; Firefox has none on the classic path. So when
+    /// the driver does not answer within 1.5 s and ariasnap started this browser, the
+    /// browser is restarted (the note says what was lost). A remote endpoint's browser is not
+    /// ours to restart: the command then fails at its deadline.
+    async fn unblock_firefox(
+        name: &str,
+        opts: &BrowserOptions,
+        rec: &SessionRecord,
+    ) -> Result<Option<Attached>> {
+        let probe = std::time::Duration::from_millis(1500);
+        match tokio::time::timeout(probe, attach(rec)).await {
+            Ok(Ok((client, channels))) => {
+                crate::engine::allow_devtools(false);
+                return Ok(Some((client, rec.clone(), None, Some(channels))));
+            }
+            Ok(Err(_)) => return Ok(None),
+            Err(_) if rec.driver_pid.is_none() => return Ok(None),
+            Err(_) => {}
+        }
+        let alias = rec.suspect.clone().unwrap_or_else(|| rec.current.clone());
+        debug!(
+            session = name,
+            "Firefox's driver is held by a page: restarting the browser"
+        );
+        cleanup(rec).await;
+        let (client, new) = Self::start(name, opts, Some(rec.browser)).await?;
+        let lost = if rec.tabs.len() > 1 {
+            "the session's other tabs, cookies and storage are gone"
+        } else {
+            "cookies and storage are gone"
+        };
+        let note = format!(
+            "tab {alias} was replaced by a blank tab: its page stopped answering after the last command ran out of time, and held Firefox's driver, so the browser was restarted ({lost}; the session's one tab is t1)"
+        );
+        Ok(Some((client, new, Some(note), None)))
+    }
+
+    /// Gives the driver this script and page-load limit (once per change: the record keeps
+    /// the last one), so the driver itself never waits on a page longer than a step may.
+    pub async fn driver_timeouts(&mut self, limit: std::time::Duration) -> Result<()> {
+        let ms = limit.as_millis() as u64;
+        if self.record.driver_timeout_ms == Some(ms) {
+            return Ok(());
+        }
+        self.client.set_timeouts(limit).await?;
+        self.record.driver_timeout_ms = Some(ms);
+        session::save(&self.record)
+    }
+
+    /// The note for a command that read a blank tab because it started its session: a
+    /// session's first command starts its browser, so a mistyped `--session` name would
+    /// otherwise look like an empty page (and leave a browser running).
+    pub fn note_blank_start(&mut self) {
+        let name = &self.record.name;
+        self.notes.push(format!(
+            "session {name:?} was started by this command, so its tab is blank: load a page (`goto URL`, `snapshot URL`), or check the session's name (`ariasnap session list`; `ariasnap session close {name}` ends this one)"
+        ));
+    }
+
+    /// Starts a browser for session `name`: of the kind `--browser` names, else of `kind`
+    /// (a session started afresh keeps its browser), else Chromium.
+    async fn start(
+        name: &str,
+        opts: &BrowserOptions,
+        kept: Option<launch::BrowserKind>,
+    ) -> Result<(Connection, SessionRecord)> {
+        let (mut kind, explicit) = opts.kind();
+        if opts.browser.is_none()
+            && let Some(k) = kept
+        {
+            kind = k;
+        }
+        let (webdriver, driver_pid, user_data_dir, caps) = match &opts.webdriver {
+            Some(url) => (url.clone(), None, None, launch::remote_capabilities(kind)),
+            None => {
+                let browser = launch::find_browser_for(kind, explicit.as_deref())?;
+                let driver = launch::find_driver_for(kind, opts.driver.as_deref())?;
+                let dir = session::sessions_dir()?;
+                let profile = tempfile::Builder::new()
+                    .prefix(&format!("{name}-profile-"))
+                    .tempdir_in(&dir)
+                    .map_err(|e| Error::io("create profile in", &dir, e))?
+                    .keep();
+                let log = dir.join(format!("{name}.driver.log"));
+                let d = launch::start_driver_for(kind, &driver, &log).await?;
+                let caps = match kind {
+                    launch::BrowserKind::Chromium => {
+                        launch::chrome_capabilities(&browser, &profile)
+                    }
+                    launch::BrowserKind::Firefox => {
+                        launch::firefox_capabilities(&browser, &profile)
+                    }
+                };
+                (d.url, Some(d.pid), Some(profile), caps)
+            }
+        };
+        let connection = match Connection::create(&webdriver, caps).await {
+            Ok(c) => c,
+            Err(e) => {
+                if let Some(pid) = driver_pid {
+                    let _ = tokio::task::spawn_blocking(move || launch::kill_group(pid)).await;
+                }
+                if let Some(d) = &user_data_dir {
+                    let _ = std::fs::remove_dir_all(d);
+                }
+                return Err(match &opts.webdriver {
+                    Some(url) => e.at_endpoint(url, kind.name()),
+                    None => e.into(),
+                });
+            }
+        };
+        let new = connection.started().await?;
+        // docs/reference/browsers.md#chromium-and-firefox: the kind is what the driver says it started (a grid may differ)
+        let browser = new
+            .browser_name
+            .as_deref()
+            .map(launch::BrowserKind::of_browser_name)
+            .unwrap_or(kind);
+        crate::engine::allow_devtools(browser.has_devtools());
+        let debugger = new
+            .devtools
+            .filter(|_| opts.webdriver.is_none() && browser.has_devtools());
+        let rec = SessionRecord {
+            name: name.to_string(),
+            webdriver,
+            session_id: new.session_id,
+            browser,
+            driver_pid,
+            user_data_dir,
+            tabs: vec![TabRecord {
+                alias: "t1".into(),
+                handle: new.window,
+                preload: None,
+            }],
+            current: "t1".into(),
+            next_tab: 2,
+            snapshots: Default::default(),
+            created: now_secs(),
+            debugger,
+            suspect: None,
+            driver_timeout_ms: Some(600_000),
+            bidi: new.bidi,
+            sandbox_preload: None,
+            bidi_subscribed: false,
+            top_realm: None,
+        };
+        session::save(&rec)?;
+        Ok((connection, rec))
+    }
+
+    /// Ends session `name`: the browser, the driver, the profile and the record. Returns
+    /// false when there was no such session.
+    pub async fn close_session(name: &str, deadline: std::time::Duration) -> Result<bool> {
+        let _lock = session::lock(name, std::time::Instant::now() + deadline).await?;
+        let Some(rec) = session::load(name)? else {
+            return Ok(false);
+        };
+        if rec.driver_pid.is_none_or(launch::alive) {
+            let limit = std::time::Duration::from_secs(10);
+            Connection::end(&rec.webdriver, &rec.session_id, limit).await;
+        }
+        cleanup(&rec).await;
+        Ok(true)
+    }
+}

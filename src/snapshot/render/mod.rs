@@ -1,0 +1,38 @@
+//! Renderings of a snapshot: Playwright-style indented text (docs/reference/output.md#text-format) and JSON.
+//!
+//! Owns: line format, flags, text cutting, which text children are implied by a name. Must
+//! not: recurse (iterative with explicit stacks; trees can be thousands of levels deep), or
+//! print page text other than through `safe` (docs/reference/output.md#what-no-page-can-forge: names quoted, values bare only when
+//! unambiguous, tokens checked).
+//!
+//! The parts: the options and limits (here); one node's line, its flags and cutting
+//! (`line`); which children a rendering shows (`shown`); the `# ...` lines above the tree
+//! (`header`); the indented text (`text`); the JSON document (`json`); page text that tries
+//! to forge lines, shared with other modules' tests (`tests`).
+
+mod header;
+mod json;
+mod line;
+mod shown;
+mod text;
+
+pub use header::{header_json, header_lines, notes};
+pub use json::to_json;
+pub use line::{UNSEEN_KINDS, cut, flags, head, short_url, sort, unseen};
+pub use shown::{collapsed_options, shown_children};
+pub use text::to_text;
+
+/// Text and names longer than this are cut with `...` in text output.
+pub const TEXT_CUT: usize = 100;
+/// Hard cap for strings in JSON output.
+pub const JSON_CAP: usize = 10_000;
+
+/// Options for rendering.
+#[derive(Debug, Clone, Default)]
+pub struct RenderOptions {
+    /// Show value, description, url, placeholder and the rarer states.
+    pub verbose: bool,
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -7,7 +7,6 @@
 
 const NAME_CAP = 10000;
 let labelMaps = null;
-let pseudoCache = null;
 // elements whose name is their content (2F), per walk
 let contentNamed = null;
 // nodes an aria-labelledby of the name being computed has used (2B), or null: one name
@@ -15,24 +14,21 @@ let lbVisited = null;
 
 function beginNameCaches() {
   labelMaps = new $Map();
-  pseudoCache = new $Map();
   contentNamed = new $Set();
 }
 function endNameCaches() {
   labelMaps = null;
-  pseudoCache = null;
   contentNamed = null;
 }
 onCaches(
   beginNameCaches,
   endNameCaches,
   function () {
-    return [labelMaps, pseudoCache, contentNamed];
+    return [labelMaps, contentNamed];
   },
   function (p) {
     labelMaps = p[0];
-    pseudoCache = p[1];
-    contentNamed = p[2];
+    contentNamed = p[1];
   },
 );
 
@@ -92,67 +88,8 @@ const NO_TOOLTIP_NAME = new $Set(strSplit(
 
 const CONTENT_CONTRIBUTING_TAGS = new $Set(["footer", "address", "svg"]);
 
-// Elements whose content adds spaces around it (CSS block-level in practice).
-// Chromium also separates inline-block boxes and embedded objects (images, SVG) with spaces.
-const INLINE_DISPLAYS = new $Set(["inline", "contents", "ruby", "ruby-text"]);
-
 const LABELABLE = new $Set(["input", "select", "textarea", "button", "meter", "output", "progress"]);
 const CONTROL_ROLES = new $Set(["textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton", "range"]);
-
-// Names collapse runs of ASCII white space (HTML's space characters: space, tab, LF, FF,
-// CR) and trim them, as Chromium does (Blink's SimplifyWhiteSpace with IsHTMLSpace): a
-// no-break space (U+00A0) and other Unicode spaces stay in the name, as they stay in
-// Chromium's and Firefox's (WPT accname/name/comp_text_node). Matching a name (search,
-// queries) folds them: see normalizeWS.
-const NAME_WS_RE = re("[ \\t\\n\\f\\r]+", "g");
-const NAME_WS_CHANGE_RE = re("[\\t\\n\\f\\r]|  ");
-const NAME_EDGE_RE = re("^[ \\t\\n\\f\\r]+|[ \\t\\n\\f\\r]+$", "g");
-
-function trimmed(s) {
-  if (!s) return "";
-  const c = reTest(NAME_WS_CHANGE_RE, s) ? strReplace(s, NAME_WS_RE, " ") : s;
-  const first = strCharCodeAt(c, 0);
-  const last = strCharCodeAt(c, c.length - 1);
-  return first === 32 || last === 32 ? strReplace(c, NAME_EDGE_RE, "") : c;
-}
-
-function rootOf(el) {
-  try {
-    return getRootNode(el);
-  } catch (_) {
-    return ownerDocument(el);
-  }
-}
-
-function byId(el, id) {
-  const root = rootOf(el);
-  try {
-    // captured methods: the page may replace getElementById
-    const t = nodeType(root);
-    if (t === DOCUMENT_NODE) return docGetElementById(root, id);
-    if (t === DOCUMENT_FRAGMENT_NODE) return fragGetElementById(root, id);
-  } catch (_) {
-    // fall through
-  }
-  return null;
-}
-
-// What idRefs gives for an absent or empty attribute (most elements): one array, never
-// changed by its callers.
-const NO_IDREFS = [];
-
-function idRefs(el, attrName) {
-  const v = getAttr(el, attrName);
-  if (!v) return NO_IDREFS;
-  const ids = strSplit(strTrim(v), SPACES_RE);
-  const out = [];
-  for (let i = 0; i < ids.length; i++) {
-    if (!ids[i]) continue;
-    const t = byId(el, ids[i]);
-    if (t) push(out, t);
-  }
-  return out;
-}
 
 /** Text of the labels of a labelable element (HTML-AAM: label for= and wrapping label). */
 function labelsText(el) {
@@ -267,121 +204,6 @@ function popupLists(box) {
     }
   }
   return out;
-}
-
-/** CSS generated content of ::before / ::after, when it is a string. scope: el's tree scope
- * when known (else null). */
-function pseudoText(el, which, scope) {
-  // where no style sheet of the element's scope mentions :before/:after, there is none
-  if (!(scopeFlagsOf(scope || rootOf(el)) & SCOPE_PSEUDO)) return "";
-  // asked again for each name-from-content ancestor: once per element and walk
-  const memo = pseudoCache ? mapGet(pseudoCache, el) : undefined;
-  const slot = which === "::before" ? 0 : 1;
-  if (memo && memo[slot] !== undefined) return memo[slot];
-  const t = pseudoTextUncached(el, which);
-  if (pseudoCache) {
-    const m = memo || [undefined, undefined];
-    m[slot] = t;
-    if (!memo) mapSet(pseudoCache, el, m);
-  }
-  return t;
-}
-
-function pseudoTextUncached(el, which) {
-  const s = styleOf(el, which);
-  if (!s) return "";
-  const c = cssValue(s, "content");
-  if (!c || c === "none" || c === "normal") return "";
-  const d = cssValue(s, "display");
-  if (d === "none") return "";
-  const t = generatedText(c, el);
-  // a block-level ::before/::after is a box of its own: its text stands apart (CSS
-  // generated content boxes; Chromium and Firefox, WPT name_file-label-inline-block-styles)
-  return t && d && !setHas(INLINE_DISPLAYS, d) ? " " + t + " " : t;
-}
-
-/**
- * The text a computed `content` value gives to a name (accname 1.2 2F.ii; CSS Generated
- * Content 3, `content: <content-list> [/ <string>+]`): its alternative text when it has one
- * (the strings after `/`, joined; empty when they are: an icon marked as saying nothing),
- * else its strings, joined. `attr(name)` gives el's attribute (CSS Values 4; Chromium's
- * computed value has it substituted already, Firefox's does not). Other items (counters,
- * quotes, images) give nothing here. Computed values serialise strings double-quoted with `\`
- * escapes.
- */
-function generatedText(c, el) {
-  let main = "";
-  let alt = "";
-  let slash = false;
-  let i = 0;
-  const n = c.length;
-  while (i < n) {
-    const ch = c[i];
-    if (ch === '"' || ch === "'") {
-      let t = "";
-      i++;
-      while (i < n && c[i] !== ch) {
-        if (c[i] === "\\" && i + 1 < n) i++;
-        t += c[i];
-        i++;
-      }
-      i++;
-      if (slash) alt += t;
-      else main += t;
-    } else if (ch === "/") {
-      slash = true;
-      i++;
-    } else if (ch === "(") {
-      const fn = strLower(strSlice(c, attrStart(c, i), i));
-      const close = strIndexOf(c, ")", i);
-      if (fn === "attr" && close > i && el) {
-        // attr(name) or attr(name type, fallback): the attribute's value, when it is set
-        const arg = strTrim(strSplit(strSplit(strSlice(c, i + 1, close), ",")[0], " ")[0]);
-        const v = arg ? getAttr(el, arg) : null;
-        if (v !== null) {
-          if (slash) alt += v;
-          else main += v;
-        }
-        i = close + 1;
-        continue;
-      }
-      // a function's arguments (counter(), url(), image-set()): skipped whole
-      let depth = 1;
-      i++;
-      while (i < n && depth > 0) {
-        if (c[i] === "(") depth++;
-        else if (c[i] === ")") depth--;
-        else if (c[i] === '"' || c[i] === "'") {
-          const q = c[i];
-          i++;
-          while (i < n && c[i] !== q) {
-            if (c[i] === "\\") i++;
-            i++;
-          }
-        }
-        i++;
-      }
-    } else i++;
-  }
-  return slash ? alt : main;
-}
-
-/** Where the identifier before c[i] (a function's name) begins. */
-function attrStart(c, i) {
-  let j = i;
-  while (j > 0) {
-    const k = strCharCodeAt(c, j - 1);
-    const ident = (k >= 97 && k <= 122) || (k >= 65 && k <= 90) || (k >= 48 && k <= 57) || k === 45 || k === 95;
-    if (!ident) break;
-    j--;
-  }
-  return j;
-}
-
-function isBlock(el) {
-  // no computed style: inline (a style that gives no display counts as block, as before)
-  if (!styleRecOf(el).s) return false;
-  return !setHas(INLINE_DISPLAYS, displayOf(el));
 }
 
 /**
@@ -623,6 +445,28 @@ function ctPushFlatChildrenRev(node, scope) {
   for (let c = lastChildOf(node); c; c = previousSiblingOf(c)) ctPushIn(c, scope);
 }
 
+/** Pushes the element children of node (flat tree), last first. */
+function ctPushElementChildrenRev(node) {
+  const kids = flatChildren(node);
+  for (let i = kids.length - 1; i >= 0; i--) if (isElement(kids[i])) ctPushIn(kids[i], null);
+}
+
+/**
+ * Pushes the elements node owns (aria-owns), last first, each once per traversal (seen:
+ * those pushed so far, or null; returned): an owns cycle ends.
+ */
+function ctPushOwnedRev(node, seen) {
+  const owns = idRefs(node, "aria-owns");
+  const out = seen || new $Set();
+  for (let i = owns.length - 1; i >= 0; i--) {
+    const o = owns[i];
+    if (o === node || setHas(out, o) || flatContains(o, node)) continue;
+    setAdd(out, o);
+    ctPushIn(o, null);
+  }
+  return out;
+}
+
 function contentTextIn(base, root, inLabel, target, rootScope) {
   const stack = CT_STACK;
   let acc = "";
@@ -686,10 +530,7 @@ function contentTextIn(base, root, inLabel, target, rootScope) {
       if (!includeHidden && isHiddenForName(item)) {
         // a visibility:hidden element's own text is hidden, but descendants made visible
         // again are read (2A applies per node; WPT comp_hidden_not_referenced)
-        if (hiddenByVisibilityOnly(item)) {
-          const kids = flatChildren(item);
-          for (let i = kids.length - 1; i >= 0; i--) if (isElement(kids[i])) ctPushIn(kids[i], null);
-        }
+        if (hiddenByVisibilityOnly(item)) ctPushElementChildrenRev(item);
         continue;
       }
       const ln = localNameOf(item);
@@ -732,48 +573,13 @@ function contentTextIn(base, root, inLabel, target, rootScope) {
     } else {
       // 2F.iii reads the node's children in the accessibility tree: the elements it owns
       // (aria-owns) come after its own (WPT name_file-label-owned-combobox), each once
-      if (hasAttrs(item) && hasAttr(item, "aria-owns")) {
-        const owns = idRefs(item, "aria-owns");
-        if (!ownedSeen) ownedSeen = new $Set();
-        for (let i = owns.length - 1; i >= 0; i--) {
-          const o = owns[i];
-          if (o === item || setHas(ownedSeen, o) || flatContains(o, item)) continue;
-          setAdd(ownedSeen, o);
-          ctPushIn(o, null);
-        }
-      }
+      if (hasAttrs(item) && hasAttr(item, "aria-owns")) ownedSeen = ctPushOwnedRev(item, ownedSeen);
       ctPushFlatChildrenRev(item, sc);
     }
     if (before) ctPush(before);
     if (block) ctPush(" ");
   }
   return acc;
-}
-
-/**
- * The text of a text node as rendered: CSS text-transform applied (Chromium names use the
- * rendered text, so `text-transform: capitalize` changes names).
- */
-function renderedText(textNode, scope) {
-  const v = nodeValue(textNode);
-  if (!v) return v;
-  const p = parentElementOf(textNode);
-  if (!p) return v;
-  return transformedText(v, p, scope);
-}
-
-/** Text v as rendered inside element p: p's CSS text-transform applied. */
-function transformedText(v, p, scope) {
-  const tt = textTransformOf(p, scope);
-  if (tt === "uppercase") return strUpper(v);
-  if (tt === "lowercase") return strLower(v);
-  if (tt === "capitalize") return strReplace(v, CAPITALIZE_RE, capitalizeWord);
-  return v;
-}
-
-const CAPITALIZE_RE = re("(^|[\\s\\u00a0(\\[{\"'\\-/])([a-z\\u00df-\\u00ff])", "g");
-function capitalizeWord(_m, pre, c) {
-  return pre + strUpper(c);
 }
 
 function decorativeImage(el, ln) {
@@ -839,7 +645,6 @@ function inGrid(row) {
   return false;
 }
 
-/** aria-describedby, then title when it was not used for the name. */
 /**
  * The error text of an invalid field (docs/reference/detail.md#nothing-is-dropped-silently): what aria-errormessage points at (WAI-ARIA
  * 1.2: "the element's error message", exposed only while aria-invalid is set), else its
@@ -859,6 +664,7 @@ function getErrorText(el, name) {
   return getDescription(el, name);
 }
 
+/** aria-describedby, else aria-description, else title when it was not used for the name. */
 function getDescription(el, name) {
   const refs = idRefs(el, "aria-describedby");
   if (refs.length) {

@@ -238,7 +238,7 @@ pub fn webdriver_message(e: &fantoccini::error::CmdError) -> String {
 
 /// `s` as one line of plain text: line breaks become `; `; other control characters and
 /// what the output escaper escapes (bidi and invisible format characters,
-/// `snapshot::safe::is_escaped`) are dropped. Messages quote page text, and the user's
+/// `safe::is_escaped`) are dropped. Messages quote page text, and the user's
 /// terminal must not read it as commands (docs/reference/faults.md#messages).
 pub fn one_line(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -249,7 +249,7 @@ pub fn one_line(s: &str) -> String {
             joining = true;
             continue;
         }
-        if ch.is_control() || crate::snapshot::safe::is_escaped(ch) {
+        if ch.is_control() || crate::safe::is_escaped(ch) {
             continue;
         }
         if joining {

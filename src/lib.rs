@@ -17,6 +17,7 @@ pub mod notes;
 pub mod output;
 pub mod query;
 pub mod refs;
+pub mod safe;
 pub mod serve;
 pub mod snapshot;
 pub mod spill;

@@ -125,7 +125,7 @@ pub fn without_private_use(s: &str) -> std::borrow::Cow<'_, str> {
         return std::borrow::Cow::Borrowed(s);
     }
     let kept: String = s.chars().filter(|&c| !pua(c)).collect();
-    std::borrow::Cow::Owned(super::safe::squash(&kept))
+    std::borrow::Cow::Owned(crate::safe::squash(&kept))
 }
 
 /// Roles of form fields, for a group's first field.
@@ -278,7 +278,7 @@ fn fields(n: &Node) -> [(Field, Value); 12] {
 
 /// White space collapsed, private-use characters left out.
 fn plain(s: &str) -> String {
-    super::safe::squash(&without_private_use(s))
+    crate::safe::squash(&without_private_use(s))
 }
 
 /// The text runs right under node i that the rendering shows, in order; a run that only
@@ -502,7 +502,7 @@ fn groups(s: &Snapshot, m: &[Option<usize>], size: &[usize], implied: &[bool]) -
             .collect();
         text.retain(|t| !names.contains(&plain(t)));
         let joined = text.join(" ");
-        g.text = super::safe::squash(&joined);
+        g.text = crate::safe::squash(&joined);
         out.push(g);
         i += size[i];
     }
@@ -512,23 +512,23 @@ fn groups(s: &Snapshot, m: &[Option<usize>], size: &[usize], implied: &[bool]) -
 /// `role "name"` of a node for entries and summaries, page text quoted (`text "..."` for a
 /// text run).
 pub fn label(n: &Node) -> String {
-    let role = super::safe::token(&n.role);
+    let role = crate::safe::token(&n.role);
     if n.is_text() {
         let t = super::render::cut(n.value.as_deref().unwrap_or(""), 60);
-        return format!("text {}", super::safe::quote(&t));
+        return format!("text {}", crate::safe::quote(&t));
     }
     let name = super::render::cut(&n.name, 60);
     if name.is_empty() {
         role.into_owned()
     } else {
-        format!("{role} {}", super::safe::quote(&name))
+        format!("{role} {}", crate::safe::quote(&name))
     }
 }
 
 /// A node with its ref when it has one (`link "Details" s2e9`), so a reader can act on it.
 pub fn labelled(n: &Node) -> String {
     match &n.ref_ {
-        Some(r) => format!("{} {}", label(n), super::safe::token(r)),
+        Some(r) => format!("{} {}", label(n), crate::safe::token(r)),
         None => label(n),
     }
 }

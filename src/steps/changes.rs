@@ -9,10 +9,10 @@
 //! Owns: wording and ordering. Must not: take snapshots or compare them (snapshot/diff.rs).
 
 use super::effects::Effects;
+use crate::safe::{quote, squash};
 use crate::snapshot::Snapshot;
 use crate::snapshot::diff::{self, Change, Field, Group, PageDiff, labelled};
 use crate::snapshot::render::cut;
-use crate::snapshot::safe::{quote, squash};
 use serde_json::{Value, json};
 
 /// Roles that open and close as a whole: reported as `Opened` / `Closed`.
@@ -83,7 +83,7 @@ fn group_in_view(s: &Snapshot, g: &Group) -> Option<bool> {
 fn word(c: &Change) -> String {
     let flag = |on: &str, off: &str| match &c.to {
         Value::Bool(true) => on.to_string(),
-        Value::String(t) => format!("{on}={}", crate::snapshot::safe::token(t)),
+        Value::String(t) => format!("{on}={}", crate::safe::token(t)),
         _ => off.to_string(),
     };
     match c.field {
@@ -115,7 +115,7 @@ fn word(c: &Change) -> String {
         Field::Readonly => flag("read-only", "editable"),
         Field::Level => format!("level {}", c.to),
         Field::Sort => match c.to.as_str() {
-            Some(d) => format!("sort={}", crate::snapshot::safe::token(d)),
+            Some(d) => format!("sort={}", crate::safe::token(d)),
             None => "unsorted".into(),
         },
         Field::Order => match c.to.as_str() {

@@ -464,6 +464,12 @@ impl Error {
     }
 }
 
+impl From<crate::private::Failed> for Error {
+    fn from(f: crate::private::Failed) -> Self {
+        Error::io(f.action, f.path, f.source)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

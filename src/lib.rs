@@ -15,6 +15,7 @@ pub mod error;
 pub mod mcp;
 pub mod notes;
 pub mod output;
+pub mod private;
 pub mod query;
 pub mod refs;
 pub mod safe;

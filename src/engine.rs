@@ -26,7 +26,7 @@ pub use helpers::{
     ShadowRoot, adopt_closed_roots, closed_candidates, element, frame_route, frame_routes,
     shadow_root,
 };
-pub use method::{Condition, Method, Near, Paint, QueryGroup, ScrollTo, SearchQuery, Walk};
+pub use method::{Condition, Method, Paint, QueryGroup, ScrollTo, SearchQuery, Walk};
 pub use page::{DevtoolsSlot, Page, SANDBOX, subscribe};
 pub use reply::options_were_shown;
 

@@ -13,6 +13,7 @@ pub mod dialogs;
 pub mod engine;
 pub mod error;
 pub mod mcp;
+pub mod near;
 pub mod notes;
 pub mod output;
 pub mod private;

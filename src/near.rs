@@ -3,7 +3,7 @@
 //!
 //! Owns: the type both sides share: `query::search` reads it from the user's two spellings,
 //! the engine sends it to the page in `Method::Search`. Must not: import anything from the
-//! crate (a leaf, so that `query/` need not reach the engine for it).
+//! crate (a leaf, so that `query/` need not reach the engine for it: `layering` checks it).
 
 use serde::Serialize;
 

@@ -4,7 +4,7 @@
 //! Owns: where the state directory is ($ARIASNAP_HOME...), making a directory private, and
 //! writing a private file atomically. Sessions, the paging cache, site notes and artifacts
 //! keep their files under it. Must not: import anything from the crate (a leaf, so that
-//! `query/` and the notes need not reach `browser/` for a directory);
+//! `query/` and the notes need not reach `browser/` for a directory: `layering` checks it);
 //! its failures become `Error::Io` through `From`.
 
 use std::io::Write;

@@ -7,7 +7,7 @@
 //! so does every message that quotes it (refs, dialogs, steps; `error::one_line`).
 //! Must not: cut text (callers cut the raw string first, then quote it, so a cut never
 //! leaves half an escape); import anything from the crate (a leaf, so that quoting a
-//! message does not bring in the snapshot model).
+//! message does not bring in the snapshot model: `layering` checks it).
 
 use serde::Serialize;
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter};

@@ -155,11 +155,10 @@ async fn run_and_print(
     let result = ariasnap::steps::runner::run(b, &file, &ropts).await;
     b.remember_realm();
     // the strict escaper: page text in step outputs carries no raw C1 or bidi controls
-    let body =
-        ariasnap::snapshot::safe::to_json(&result, g.pretty).map_err(|source| Error::Json {
-            what: "a run result",
-            source,
-        })?;
+    let body = ariasnap::safe::to_json(&result, g.pretty).map_err(|source| Error::Json {
+        what: "a run result",
+        source,
+    })?;
     // the notes are messages too (as a snapshot's are): stderr as well as the result
     for n in &result.notes {
         eprintln!("note: {}", ariasnap::error::one_line(n));

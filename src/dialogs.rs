@@ -79,7 +79,7 @@ pub fn notes(dialogs: &[Answered]) -> Vec<String> {
                 } else {
                     "--dialog dismiss, the default"
                 },
-                crate::snapshot::safe::quote(&d.message)
+                crate::safe::quote(&d.message)
             )
         })
         .collect()

@@ -41,7 +41,7 @@ pub use frames::{
 };
 pub use helpers::{ShadowRoot, adopt_closed_roots, closed_candidates, element, shadow_root};
 pub use hooks::{console_messages, hooked_closed_roots, preload_sandbox, startup_timers};
-pub use method::{Condition, Method, Near, Paint, QueryGroup, ScrollTo, SearchQuery, Walk};
+pub use method::{Condition, Method, Paint, QueryGroup, ScrollTo, SearchQuery, Walk};
 pub use page::{DevtoolsSlot, Page, SANDBOX, subscribe};
 pub use reply::options_were_shown;
 pub use session::{Connection, NewSession, Refused};

@@ -158,7 +158,7 @@ fn endpoint_hint(url: &str, browser: &str, problem: EndpointProblem) -> String {
 
 /// `s` as one line of plain text: line breaks become `; `; other control characters and
 /// what the output escaper escapes (bidi and invisible format characters,
-/// `snapshot::safe::is_escaped`) are dropped. Messages quote page text, and the user's
+/// `safe::is_escaped`) are dropped. Messages quote page text, and the user's
 /// terminal must not read it as commands (docs/reference/faults.md#messages).
 pub fn one_line(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -169,7 +169,7 @@ pub fn one_line(s: &str) -> String {
             joining = true;
             continue;
         }
-        if ch.is_control() || crate::snapshot::safe::is_escaped(ch) {
+        if ch.is_control() || crate::safe::is_escaped(ch) {
             continue;
         }
         if joining {
@@ -345,6 +345,12 @@ impl Error {
             path: path.into(),
             source,
         }
+    }
+}
+
+impl From<crate::private::Failed> for Error {
+    fn from(f: crate::private::Failed) -> Self {
+        Error::io(f.action, f.path, f.source)
     }
 }
 

@@ -13,10 +13,13 @@ pub mod dialogs;
 pub mod engine;
 pub mod error;
 pub mod mcp;
+pub mod near;
 pub mod notes;
 pub mod output;
+pub mod private;
 pub mod query;
 pub mod refs;
+pub mod safe;
 pub mod serve;
 pub mod snapshot;
 pub mod spill;
@@ -210,8 +213,8 @@ mod layering {
     }
 
     /// The paths a source names through `crate::`, `super::` and `self::` (braced groups
-    /// expanded one level: `super::{a, b::c}` names `super::a` and `super::b`), made
-    /// absolute from `module`, the module the source is.
+    /// expanded one level: `super::{self, a, b::c}` names `super`, `super::a` and
+    /// `super::b`), made absolute from `module`, the module the source is.
     fn named_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
         let re =
             regex::Regex::new(r"\b((?:crate|super|self)(?:::(?:super|\w+))*)::(\{[^}]*\}|\w+)")
@@ -239,15 +242,20 @@ mod layering {
                     .trim_end_matches('}')
                     .split(',')
                     .filter_map(|x| x.trim().split("::").next().map(str::to_string))
-                    .filter(|x| !x.is_empty() && x != "self")
+                    .filter(|x| !x.is_empty())
                     .collect()
             } else {
                 vec![tail.to_string()]
             };
             for it in items {
+                // `a::{self, b}` names `a` itself
                 let mut p = base.clone();
-                p.push(it);
-                out.push(p);
+                if it != "self" {
+                    p.push(it);
+                }
+                if !p.is_empty() {
+                    out.push(p);
+                }
             }
         }
         out
@@ -423,57 +431,71 @@ mod layering {
         assert!(inside > 0);
     }
 
-    #[test]
-    fn top_level_modules_form_no_circle() {
+    /// The library's top-level modules and the ones each names (`crate::x`, `crate::{x, y}`,
+    /// `super::x` from a top-level file, or an item lib.rs re-exports from `x`), read from
+    /// the code (comments and strings left out), unit tests included. The binary's own
+    /// modules (main.rs, app, cli, demo) are not the library's.
+    fn top_level_graph() -> BTreeMap<String, BTreeSet<String>> {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let mut files = Vec::new();
         sources(&src, &mut files);
-        let re = regex::Regex::new(r"\bcrate::([a-z_]+)").unwrap();
-        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        for f in files {
-            let rel = f.strip_prefix(&src).unwrap().to_string_lossy().to_string();
-            // the binary's own modules (main.rs, app, cli, demo) are not the library's
-            if ["main.rs", "app.rs", "cli.rs", "demo.rs", "lib.rs"].contains(&rel.as_str()) {
-                continue;
-            }
-            let module = rel
-                .split('/')
+        let binary = ["main.rs", "app.rs", "cli.rs", "demo.rs"];
+        let rel = |f: &Path| f.strip_prefix(&src).unwrap().to_string_lossy().to_string();
+        let top = |r: &str| {
+            r.split('/')
                 .next()
                 .unwrap()
                 .trim_end_matches(".rs")
-                .to_string();
-            let text = std::fs::read_to_string(&f).unwrap();
-            let deps = graph.entry(module.clone()).or_default();
-            for c in re.captures_iter(&text) {
-                if c[1] != module {
-                    deps.insert(c[1].to_string());
+                .to_string()
+        };
+        let modules: BTreeSet<String> = files
+            .iter()
+            .map(|f| rel(f))
+            .filter(|r| !binary.contains(&r.as_str()) && r != "lib.rs")
+            .map(|r| top(&r))
+            .collect();
+        // what lib.rs re-exports (`pub use error::{Error, Result}`): `crate::Error` is error's
+        let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
+        let reexport = regex::Regex::new(r"(?m)^pub use (\w+)::(\{[^}]*\}|\w+);").unwrap();
+        let mut owner: BTreeMap<String, String> = BTreeMap::new();
+        for c in reexport.captures_iter(&lib) {
+            for item in c[2].trim_matches(|ch| ch == '{' || ch == '}').split(',') {
+                let item = item.trim().rsplit(' ').next().unwrap_or("").to_string();
+                owner.insert(item, c[1].to_string());
+            }
+        }
+        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for f in &files {
+            let r = rel(f);
+            if binary.contains(&r.as_str()) || r == "lib.rs" {
+                continue;
+            }
+            let m = module_path(&r);
+            let code = code_only(&std::fs::read_to_string(f).unwrap());
+            let deps = graph.entry(m[0].clone()).or_default();
+            for p in named_paths(&code, &m) {
+                let to = if modules.contains(&p[0]) {
+                    Some(&p[0])
+                } else {
+                    owner.get(&p[0])
+                };
+                if let Some(to) = to.filter(|t| **t != m[0]) {
+                    deps.insert(to.clone());
                 }
             }
         }
-        // depth-first search for a back edge
-        fn visit(
-            m: &str,
-            g: &BTreeMap<String, BTreeSet<String>>,
-            path: &mut Vec<String>,
-            done: &mut BTreeSet<String>,
-        ) {
-            if done.contains(m) {
-                return;
-            }
-            if let Some(i) = path.iter().position(|p| p == m) {
-                panic!("module circle: {} -> {m}", path[i..].join(" -> "));
-            }
-            path.push(m.to_string());
-            for d in g.get(m).into_iter().flatten() {
-                visit(d, g, path, done);
-            }
-            path.pop();
-            done.insert(m.to_string());
-        }
-        let mut done = BTreeSet::new();
-        for m in graph.keys() {
-            visit(m, &graph, &mut Vec::new(), &mut done);
-        }
+        graph
+    }
+
+    #[test]
+    fn top_level_modules_form_no_circle() {
+        let graph = top_level_graph();
+        let circles = circles_in(&graph);
+        assert!(
+            circles.is_empty(),
+            "module circles:\n{}",
+            circles.join("\n")
+        );
         for banned in ["app", "cli", "demo"] {
             for (m, deps) in &graph {
                 assert!(
@@ -481,6 +503,96 @@ mod layering {
                     "library module {m} uses the binary's {banned}"
                 );
             }
+        }
+    }
+
+    /// Small shared things every layer may use, importing nothing from the crate: the
+    /// `near` of search, private places on disk, the one escaper.
+    const LEAVES: &[&str] = &["near", "private", "safe"];
+
+    /// Modules and what they must never reach through any chain of imports: views of a
+    /// snapshot (`query`) drive no browser and pass no door; the browser's modules do not
+    /// bring in the snapshot model.
+    const NEVER_REACHES: &[(&str, &[&str])] = &[
+        ("query", &["browser", "engine"]),
+        ("browser", &["snapshot"]),
+    ];
+
+    /// Every module `m` reaches in `g`, through any chain of imports.
+    fn reach(g: &BTreeMap<String, BTreeSet<String>>, m: &str) -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![m.to_string()];
+        while let Some(x) = todo.pop() {
+            for d in g.get(&x).into_iter().flatten() {
+                if seen.insert(d.clone()) {
+                    todo.push(d.clone());
+                }
+            }
+        }
+        seen
+    }
+
+    /// The layering rules `g` breaks: a leaf that imports from the crate, `error` importing
+    /// more than leaves (everything uses it: it must bring nothing else in), a module that
+    /// reaches what [`NEVER_REACHES`] forbids it.
+    fn broken_layers(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+        let mut out = Vec::new();
+        let deps = |m: &str| g.get(m).cloned().unwrap_or_default();
+        for leaf in LEAVES {
+            if !deps(leaf).is_empty() {
+                out.push(format!("leaf {leaf} imports {:?}", deps(leaf)));
+            }
+        }
+        for d in deps("error") {
+            if !LEAVES.contains(&d.as_str()) {
+                out.push(format!("error imports {d}, not a leaf"));
+            }
+        }
+        for (m, banned) in NEVER_REACHES {
+            let r = reach(g, m);
+            for b in banned.iter().filter(|b| r.contains(**b)) {
+                let via: Vec<String> = deps(m)
+                    .into_iter()
+                    .filter(|d| d == b || reach(g, d).contains(*b))
+                    .collect();
+                out.push(format!("{m} reaches {b} (through {via:?})"));
+            }
+        }
+        out
+    }
+
+    /// The "house" issue: the leaves import nothing, `error` only leaves, `query/` reaches
+    /// neither the browser nor the door (engine), `browser/` not the snapshot model.
+    #[test]
+    fn leaves_and_reach_hold() {
+        let g = top_level_graph();
+        let broken = broken_layers(&g);
+        assert!(broken.is_empty(), "layering:\n{}", broken.join("\n"));
+        // the test sees what it must: every leaf is a module, a braced `use crate::{..}` is
+        // read (steps/files.rs), chains are followed
+        for leaf in LEAVES {
+            assert!(g.contains_key(*leaf), "no module {leaf}: {g:?}");
+        }
+        assert!(g["steps"].contains("notes"), "{:?}", g["steps"]);
+        assert!(reach(&g, "steps").contains("snapshot"));
+        // and it fails when a rule is broken: query using steps (which drives the browser),
+        // error using the snapshot model, a leaf using error
+        let mut bad = g.clone();
+        bad.get_mut("query").unwrap().insert("steps".into());
+        bad.get_mut("error").unwrap().insert("snapshot".into());
+        bad.get_mut("safe").unwrap().insert("error".into());
+        let found = broken_layers(&bad);
+        for expect in [
+            "query reaches browser",
+            "query reaches engine",
+            "browser reaches snapshot",
+            "error imports snapshot",
+            "leaf safe imports",
+        ] {
+            assert!(
+                found.iter().any(|f| f.contains(expect)),
+                "{expect}: {found:?}"
+            );
         }
     }
 }

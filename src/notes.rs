@@ -3,11 +3,12 @@
 //! run can read it. `goto` says when the page's domain has notes.
 //!
 //! Owns: the notes directory (`site-notes-v1` under the state directory, 0700), domain
-//! names (a strict host charset, so no name can leave that directory), 0600 files written
-//! atomically. Must not: reach the browser (the runner gives the domain).
+//! names (a strict host charset, so no name can leave that directory), and what a file
+//! holds (written 0600 and atomically by `private`). Must not: reach the browser (the
+//! runner gives the domain).
 
 use crate::error::{Error, Result};
-use std::io::Write;
+use crate::private;
 use std::path::{Path, PathBuf};
 
 /// The most a site's notes may hold, in bytes (they are read into an agent's context).
@@ -53,8 +54,8 @@ pub fn domain_of_url(url: &str) -> Result<String> {
 }
 
 fn dir() -> Result<PathBuf> {
-    let d = crate::browser::session::home().join("site-notes-v1");
-    crate::browser::session::make_private_dir(&d)?;
+    let d = private::home().join("site-notes-v1");
+    private::make_dir(&d)?;
     Ok(d)
 }
 
@@ -91,7 +92,7 @@ fn read_in(dir: &Path, d: &str) -> Result<Option<String>> {
 /// one notes are kept under).
 pub fn chars(domain_name: &str) -> Option<usize> {
     let d = domain(domain_name).ok()?;
-    let p = file_of(&crate::browser::session::home().join("site-notes-v1"), &d);
+    let p = file_of(&private::home().join("site-notes-v1"), &d);
     if !std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_file()) {
         return None;
     }
@@ -135,14 +136,8 @@ fn write_in(dir: &Path, d: &str, text: &str, replace: bool) -> Result<String> {
         }
         return Ok(body);
     }
-    // tempfile creates the file 0600 with O_EXCL; the rename replaces whatever was at the
-    // name (a planted link included) without following it
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|e| Error::io("create temp file in", dir, e))?;
-    tmp.write_all(body.as_bytes())
-        .map_err(|e| Error::io("write", tmp.path().to_path_buf(), e))?;
-    tmp.persist(&p)
-        .map_err(|e| Error::io("write", &p, e.error))?;
+    // a new 0600 file renamed into place: a planted link is replaced, not followed
+    private::write_file(&p, body.as_bytes())?;
     Ok(body)
 }
 

@@ -116,8 +116,7 @@ pub fn emit_view_noted(
     if !notes.is_empty() {
         match format {
             ViewFormat::Json if body.starts_with('{') => {
-                let list =
-                    crate::snapshot::safe::to_json(&notes, false).unwrap_or_else(|_| "[]".into());
+                let list = crate::safe::to_json(&notes, false).unwrap_or_else(|_| "[]".into());
                 let sep = if body[1..].trim_start().starts_with('}') {
                     ""
                 } else {
@@ -173,7 +172,7 @@ pub fn emit_view_noted(
     };
     let (refs, nodes, refs_file) = (snap.ref_count(), snap.nodes.len(), &sp.refs_file);
     print_stdout(&match format {
-        ViewFormat::Json | ViewFormat::Yaml => crate::snapshot::safe::to_json(&serde_json::json!({
+        ViewFormat::Json | ViewFormat::Yaml => crate::safe::to_json(&serde_json::json!({
             "spilled": {"path": a.path, "bytes": a.bytes, "nodes": nodes, "refs": refs, "refs_file": refs_file},
             "url": snap.url, "title": snap.title, "snapshot": snap.number,
             "summary": crate::snapshot::detail::summary_json(snap),
@@ -183,7 +182,7 @@ pub fn emit_view_noted(
         ViewFormat::Text => format!(
             "# snapshot s{} of {} is {} bytes, over the inline limit: written to {}\n# {} nodes, {} refs{}. Read the file, or narrow it with --detail interactive, --root, --viewport or search.\n{}",
             snap.number,
-            crate::snapshot::safe::text(&crate::snapshot::render::cut(&snap.url, 200)),
+            crate::safe::text(&crate::snapshot::render::cut(&snap.url, 200)),
             a.bytes,
             a.path.display(),
             nodes,
@@ -228,7 +227,7 @@ pub fn budgeted_inline(
     let body = match fmt {
         ViewFormat::Text => format!(
             "{body}# whole tree: {} ({} bytes)\n",
-            crate::snapshot::safe::text(&file.path.display().to_string()),
+            crate::safe::text(&file.path.display().to_string()),
             file.bytes
         ),
         _ => {
@@ -243,7 +242,7 @@ pub fn budgeted_inline(
                     serde_json::json!({"path": file.path, "bytes": file.bytes}),
                 );
             }
-            crate::snapshot::safe::to_json(&v, false).unwrap_or_default()
+            crate::safe::to_json(&v, false).unwrap_or_default()
         }
     };
     Ok((body, Some(file.path)))

@@ -73,20 +73,20 @@ pub fn stale_error<T>(reply: &Reply<T>) -> Error {
         }
         Reply::Gone { r#ref, role, name } => format!(
             "Element {role} {} (ref {}) no longer exists. Take a new snapshot to see the current page.",
-            crate::snapshot::safe::quote(name),
+            crate::safe::quote(name),
             r#ref
         ),
         Reply::Changed { was, now, .. } => format!(
             "Element changed since snapshot. Was: {} {}, now: {} {}. Take a new snapshot.",
             was.0,
-            crate::snapshot::safe::quote(&was.1),
+            crate::safe::quote(&was.1),
             now.0,
-            crate::snapshot::safe::quote(&now.1)
+            crate::safe::quote(&now.1)
         ),
         Reply::Tampered { r#ref, role, name } => format!(
             "ref {} ({role} {}) was rewritten by the page in window.__ariaRefs: refused. Take a new snapshot.",
             r#ref,
-            crate::snapshot::safe::quote(name)
+            crate::safe::quote(name)
         ),
         _ => String::new(),
     };

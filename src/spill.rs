@@ -35,7 +35,7 @@ fn artifacts_dir(chosen: Option<&Path>) -> Result<PathBuf> {
                     )));
                 }
                 Ok(_) => {}
-                Err(_) => crate::browser::session::make_private_dir(d)?,
+                Err(_) => crate::private::make_dir(d)?,
             }
             Ok(d.to_path_buf())
         }

@@ -173,7 +173,7 @@ impl Browser {
         else {
             return false;
         };
-        if session::make_private_dir(&dir).is_err() {
+        if crate::private::make_dir(&dir).is_err() {
             return false;
         }
         let set = crate::engine::bidi::SetDownloadBehavior {

@@ -5,6 +5,7 @@
 
 use super::launch::BrowserKind;
 use crate::error::{Error, Result};
+use crate::private::{home, make_dir};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -129,35 +130,11 @@ pub async fn lock(name: &str, deadline: std::time::Instant) -> Result<SessionLoc
     }
 }
 
-/// The directory holding ariasnap's state: $ARIASNAP_HOME, else $XDG_STATE_HOME/ariasnap,
-/// else ~/.local/state/ariasnap, else the temp dir.
-pub fn home() -> PathBuf {
-    if let Some(h) = std::env::var_os("ARIASNAP_HOME").filter(|v| !v.is_empty()) {
-        return PathBuf::from(h);
-    }
-    if let Some(x) = std::env::var_os("XDG_STATE_HOME").filter(|v| !v.is_empty()) {
-        return PathBuf::from(x).join("ariasnap");
-    }
-    if let Some(h) = std::env::var_os("HOME").filter(|v| !v.is_empty()) {
-        return PathBuf::from(h).join(".local/state/ariasnap");
-    }
-    std::env::temp_dir().join("ariasnap")
-}
-
 /// The sessions directory (versioned layout), created private (0700).
 pub fn sessions_dir() -> Result<PathBuf> {
     let d = home().join("sessions-v1");
-    make_private_dir(&d)?;
+    make_dir(&d)?;
     Ok(d)
-}
-
-/// Creates `d` (and parents) and makes it 0700.
-pub fn make_private_dir(d: &Path) -> Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::create_dir_all(d).map_err(|e| Error::io("create directory", d, e))?;
-    std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o700))
-        .map_err(|e| Error::io("set permissions of", d, e))?;
-    Ok(())
 }
 
 /// Checks a session name: letters, digits, `-`, `_`, `.`, at most 64 characters.

@@ -4,6 +4,7 @@
 //! Owns: the method names and the JSON of their arguments. Must not: call the page
 //! (engine.rs does) or know the replies (wire.rs does).
 
+use crate::near::Near;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
@@ -211,14 +212,6 @@ pub struct SearchQuery {
     pub limit: usize,
     /// The snapshot number refs minted for matches get.
     pub n: u64,
-}
-
-/// A point and a radius in CSS pixels (`near` of `search`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Near {
-    pub x: f64,
-    pub y: f64,
-    pub radius: f64,
 }
 
 /// What `scroll` scrolls.

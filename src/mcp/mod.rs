@@ -142,9 +142,9 @@ fn text_of(r: &RunResult) -> String {
         .and_then(Value::as_str)
         .unwrap_or("");
     let said = |o: &Value| {
-        o.get("value").and_then(Value::as_str).is_some_and(|v| {
-            summary.contains(&format!("value {}", crate::snapshot::safe::quote(v)))
-        })
+        o.get("value")
+            .and_then(Value::as_str)
+            .is_some_and(|v| summary.contains(&format!("value {}", crate::safe::quote(v))))
     };
     for s in &r.steps {
         if s.action == "set" && s.error.is_none() && s.output.as_ref().is_some_and(said) {

@@ -3,6 +3,7 @@
 //! same session share them (`cache-v1/<session>/<key>.json`, private files).
 
 use crate::error::{Error, Result};
+use crate::private;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
@@ -26,10 +27,8 @@ pub fn validate_key(k: &str) -> Result<()> {
 }
 
 fn dir(session: &str) -> Result<PathBuf> {
-    let d = crate::browser::session::home()
-        .join("cache-v1")
-        .join(session);
-    crate::browser::session::make_private_dir(&d)?;
+    let d = private::home().join("cache-v1").join(session);
+    private::make_dir(&d)?;
     Ok(d)
 }
 
@@ -80,20 +79,13 @@ pub fn get(session: &str, key: &str) -> Result<Option<Vec<Value>>> {
 
 /// Stores `items` under `key` (a private file, written atomically).
 pub fn put(session: &str, key: &str, items: &[Value]) -> Result<()> {
-    use std::io::Write;
     validate_key(key)?;
     let d = dir(session)?;
-    let mut tmp =
-        tempfile::NamedTempFile::new_in(&d).map_err(|e| Error::io("create temp file in", &d, e))?;
     let body = serde_json::to_vec(items).map_err(|source| Error::Json {
         what: "a cached query result",
         source,
     })?;
-    tmp.write_all(&body)
-        .map_err(|e| Error::io("write", tmp.path().to_path_buf(), e))?;
-    let p = d.join(format!("{key}.json"));
-    tmp.persist(&p)
-        .map_err(|e| Error::io("write", &p, e.error))?;
+    private::write_file(&d.join(format!("{key}.json")), &body)?;
     Ok(())
 }
 

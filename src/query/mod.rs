@@ -129,7 +129,7 @@ pub fn format_value(v: &Value, yaml: bool, pretty: bool) -> Result<String> {
             .map_err(|e| Error::Step(format!("cannot write YAML: {e}")));
     }
     // the strict escaper: page text in results carries no raw control or bidi character
-    crate::snapshot::safe::to_json(v, pretty).map_err(|source| Error::Json {
+    crate::safe::to_json(v, pretty).map_err(|source| Error::Json {
         what: "a query result",
         source,
     })

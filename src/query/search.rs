@@ -1,8 +1,8 @@
 //! `search` arguments (docs/reference/search.md#search): the `near` point in both spellings. The search itself runs
 //! in the page (`steps::looking::search`).
 
-use crate::engine::Near;
 use crate::error::{Error, Result};
+use crate::near::Near;
 use serde::Deserialize;
 use serde_json::Value;
 

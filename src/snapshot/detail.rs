@@ -9,7 +9,7 @@
 
 use super::Snapshot;
 use super::render::{TEXT_CUT, cut, flags};
-use super::safe::{quote, text, token};
+use crate::safe::{quote, text, token};
 use serde_json::{Value, json};
 
 /// Roles that make up a landmark path.
@@ -647,8 +647,8 @@ mod tests {
 
     #[test]
     fn landmark_names_and_values_cannot_forge_lines() {
-        use crate::snapshot::render::tests::HOSTILE;
-        use crate::snapshot::safe::check::unforgeable;
+        use crate::safe::check::HOSTILE;
+        use crate::safe::check::unforgeable;
         for h in HOSTILE {
             let s = snap(&[
                 (-1, "document", h, None, None),

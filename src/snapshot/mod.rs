@@ -9,7 +9,6 @@ pub mod diff;
 pub mod guarded;
 pub mod page;
 pub mod render;
-pub mod safe;
 pub mod secrets;
 pub mod urgent;
 

@@ -64,7 +64,7 @@ fn error_message_nodes(s: &Snapshot, field: usize, size: &[usize], far: bool) ->
     let Some(msg) = s.nodes[field]
         .description
         .as_deref()
-        .map(super::safe::squash)
+        .map(crate::safe::squash)
         .filter(|m| !m.is_empty())
     else {
         return Vec::new();
@@ -73,7 +73,7 @@ fn error_message_nodes(s: &Snapshot, field: usize, size: &[usize], far: bool) ->
         (from..to)
             .filter(|&j| {
                 let n = &s.nodes[j];
-                n.is_text() && says(&super::safe::squash(n.value.as_deref().unwrap_or("")), &msg)
+                n.is_text() && says(&crate::safe::squash(n.value.as_deref().unwrap_or("")), &msg)
             })
             .collect()
     };
@@ -95,7 +95,7 @@ fn error_message_nodes(s: &Snapshot, field: usize, size: &[usize], far: bool) ->
     (1..s.nodes.len())
         .find(|&j| {
             let n = &s.nodes[j];
-            n.is_text() && says(&super::safe::squash(n.value.as_deref().unwrap_or("")), &msg)
+            n.is_text() && says(&crate::safe::squash(n.value.as_deref().unwrap_or("")), &msg)
         })
         .into_iter()
         .collect()

@@ -13,7 +13,7 @@ use crate::actions::ask;
 use crate::browser::Browser;
 use crate::engine::Method;
 use crate::engine::bidi::{DownloadEnd, DownloadWillBegin, Event, Events};
-use crate::snapshot::safe::quote;
+use crate::safe::quote;
 use crate::wire::{EffectsReply, HttpError, WatchReply};
 use serde::Serialize;
 use std::path::Path;

@@ -16,7 +16,7 @@ use crate::browser::Browser;
 use crate::engine::{Method, ScrollTo};
 use crate::error::{Error, Result};
 use crate::refs::parse_ref;
-use crate::snapshot::safe::quote;
+use crate::safe::quote;
 use crate::wire::{Named, ScrollReply, SelectTextReply, SubmitReply};
 use clap::Args;
 use schemars::JsonSchema;

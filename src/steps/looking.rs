@@ -13,7 +13,7 @@ use crate::engine::{Method, QueryGroup, SearchQuery};
 use crate::error::{Error, Result};
 use crate::query::view::{Detail, View};
 use crate::query::{Paging, cache, flatten, jmes, page, tree_value};
-use crate::snapshot::safe::quote;
+use crate::safe::quote;
 use crate::wire::{InspectReply, QueryAllReply, SearchReply, WireSince};
 use clap::Args;
 use schemars::JsonSchema;

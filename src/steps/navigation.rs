@@ -11,7 +11,7 @@ use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
 use crate::engine::Method;
 use crate::error::{Error, Result};
-use crate::snapshot::safe::quote;
+use crate::safe::quote;
 use crate::wire::DocStateReply;
 use clap::Args;
 use schemars::JsonSchema;

@@ -5,7 +5,8 @@
 //! what changed (`compare`, `groups`), or print page text other than through `safe`.
 
 use super::{Change, Group, TEXT_CAP};
-use crate::snapshot::{Node, Snapshot, render, safe};
+use crate::safe;
+use crate::snapshot::{Node, Snapshot, render};
 use serde_json::{Value, json};
 
 /// `role "name"` of a node for entries and summaries, page text quoted (`text "..."` for a

@@ -7,7 +7,8 @@
 //! elsewhere (it is matched), or word the group (`entry` and steps/changes.rs do).
 
 use super::{Group, plain};
-use crate::snapshot::{Snapshot, safe};
+use crate::safe;
+use crate::snapshot::Snapshot;
 
 /// Roles of form fields, for a group's first field.
 const FIELDS: &[&str] = &[

@@ -137,7 +137,7 @@ pub fn without_private_use(s: &str) -> std::borrow::Cow<'_, str> {
         return std::borrow::Cow::Borrowed(s);
     }
     let kept: String = s.chars().filter(|&c| !pua(c)).collect();
-    std::borrow::Cow::Owned(super::safe::squash(&kept))
+    std::borrow::Cow::Owned(crate::safe::squash(&kept))
 }
 
 /// Longest text kept for a group's text and a changed run's ends (characters).
@@ -145,7 +145,7 @@ pub const TEXT_CAP: usize = 300;
 
 /// White space collapsed, private-use characters left out.
 fn plain(s: &str) -> String {
-    super::safe::squash(&without_private_use(s))
+    crate::safe::squash(&without_private_use(s))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use super::line::{short_url, sort, unseen};
 use super::shown::shown_children;
 use super::{JSON_CAP, RenderOptions};
 use crate::snapshot::budget::Elided;
-use crate::snapshot::safe::{self, quote};
+use crate::safe::{self, quote};
 use crate::snapshot::{Node, Snapshot};
 use crate::wire::Tri;
 use serde_json::Value;
@@ -295,7 +295,7 @@ mod tests {
                 let j = to_json(&s, &RenderOptions { verbose }, pretty);
                 assert!(
                     !j.chars()
-                        .any(|c| c != '\n' && crate::snapshot::safe::check::forbidden(c)),
+                        .any(|c| c != '\n' && crate::safe::check::forbidden(c)),
                     "{j:?}"
                 );
                 let v: Value = serde_json::from_str(&j).unwrap();

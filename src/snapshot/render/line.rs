@@ -8,7 +8,7 @@
 
 use super::TEXT_CUT;
 use crate::snapshot::Node;
-use crate::snapshot::safe::{quote, token};
+use crate::safe::{quote, token};
 use crate::wire::Tri;
 use std::fmt::Write as _;
 

@@ -5,7 +5,7 @@
 //! Must not: write output (`text`, `json` and `detail` do), or recurse.
 
 use crate::snapshot::Snapshot;
-use crate::snapshot::safe::squash;
+use crate::safe::squash;
 
 /// Roles whose name is their content: text under them says nothing the name does not.
 const NAME_IS_CONTENT: &[&str] = &[

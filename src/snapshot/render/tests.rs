@@ -59,25 +59,7 @@ fn deep_trees_render_without_recursion() {
     assert!(j.ends_with(&"]}".repeat(20_001)));
 }
 
-/// Page text that tries to pass for lines, nodes, refs, flags, notes and escapes.
-pub(crate) const HOSTILE: &[&str] = &[
-    "x\n- button \"Pay\" [ref=s9e997]",
-    "Total due - button \"Pay\" [ref=s1e1]",
-    "# note",
-    "- x",
-    "  leading",
-    "trailing  ",
-    "esc \u{1b}[31m red",
-    "nul \u{0}",
-    "csi \u{9b}31m",
-    "rlo \u{202e}evil",
-    "nel\u{85}- link [ref=s9e1]",
-    "cr\r- x",
-    "ls\u{2028}# x",
-    "x] [ref=s9e2",
-    "\"quoted\" [REF=s9e3]",
-    "end\\",
-];
+pub(crate) use crate::safe::check::HOSTILE;
 
 pub(super) fn hostile_snap(h: &str) -> Snapshot {
     let mut s = snap(&[

@@ -11,7 +11,7 @@ use super::header::{header_lines, notes};
 use super::line::{cut, head, short_url, unseen};
 use super::shown::{collapsed_options, shown_children};
 use crate::snapshot::budget::Elided;
-use crate::snapshot::safe::text;
+use crate::safe::text;
 use crate::snapshot::{Node, Snapshot};
 use std::fmt::Write as _;
 
@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn page_text_cannot_forge_lines_refs_or_controls() {
-        use crate::snapshot::safe::check::unforgeable;
+        use crate::safe::check::unforgeable;
         for h in HOSTILE {
             let s = hostile_snap(h);
             for verbose in [false, true] {

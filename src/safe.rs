@@ -3,9 +3,11 @@
 //! Owns: the one escaper (a JSON string that also escapes DEL, C1 controls, the line and
 //! paragraph separators, bidi controls and invisible format characters), the one rule that
 //! says when a page-controlled value may print bare, and token checks for flag values.
-//! Every rendering that prints page text goes through [`quote`], [`text`] or [`token`].
+//! Every rendering that prints page text goes through [`quote`], [`text`] or [`token`], and
+//! so does every message that quotes it (refs, dialogs, steps; `error::one_line`).
 //! Must not: cut text (callers cut the raw string first, then quote it, so a cut never
-//! leaves half an escape).
+//! leaves half an escape); import anything from the crate (a leaf, so that quoting a
+//! message does not bring in the snapshot model: `layering` checks it).
 
 use serde::Serialize;
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter};
@@ -223,14 +225,34 @@ pub fn token(s: &str) -> Cow<'_, str> {
     }
 }
 
-/// Checks for renderings of hostile page text, shared by the renderers' tests.
 /// Text on one line: runs of white space as one space, trimmed.
 pub fn squash(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Hostile page text, and checks of its renderings, shared by the renderers' tests.
 #[cfg(test)]
 pub(crate) mod check {
+    /// Page text that tries to pass for lines, nodes, refs, flags, notes and escapes.
+    pub const HOSTILE: &[&str] = &[
+        "x\n- button \"Pay\" [ref=s9e997]",
+        "Total due - button \"Pay\" [ref=s1e1]",
+        "# note",
+        "- x",
+        "  leading",
+        "trailing  ",
+        "esc \u{1b}[31m red",
+        "nul \u{0}",
+        "csi \u{9b}31m",
+        "rlo \u{202e}evil",
+        "nel\u{85}- link [ref=s9e1]",
+        "cr\r- x",
+        "ls\u{2028}# x",
+        "x] [ref=s9e2",
+        "\"quoted\" [REF=s9e3]",
+        "end\\",
+    ];
+
     /// Characters that must never appear raw in text output (`\n` ends lines).
     pub fn forbidden(c: char) -> bool {
         (c.is_control() && c != '\n')
@@ -292,7 +314,7 @@ mod tests {
 
     /// The renderer's hostile strings, and more.
     fn tricky() -> Vec<String> {
-        let mut v: Vec<String> = crate::snapshot::render::tests::HOSTILE
+        let mut v: Vec<String> = super::check::HOSTILE
             .iter()
             .chain(&[
                 "",

@@ -6,31 +6,27 @@
 //! is counted, naming a few; a scroll the actions caused is one fact at the end. The JSON
 //! keeps every entry.
 //!
-//! Owns: wording and ordering. Must not: take snapshots or compare them (snapshot/diff.rs).
+//! Owns: ordering (here), the words of changes and lists (`words`), the lines of groups
+//! that opened, closed or came (`groups`). Must not: take snapshots or compare them
+//! (snapshot/diff.rs).
+
+mod groups;
+mod words;
+
+pub(super) use words::dialog_line;
 
 use super::effects::Effects;
+use crate::safe::{quote, squash};
 use crate::snapshot::Snapshot;
-use crate::snapshot::diff::{self, Change, Field, Group, PageDiff, labelled};
+use crate::snapshot::diff::{self, Change, Field, PageDiff, labelled};
 use crate::snapshot::render::cut;
-use crate::snapshot::safe::{quote, squash};
+use groups::{NAMED, added, bare, group_in_view, group_label, is_ancestor, is_popup, opened, says};
 use serde_json::{Value, json};
+use words::{by_element, element_words, list, list_semi, word};
 
-/// Roles that open and close as a whole: reported as `Opened` / `Closed`.
-const POPUPS: &[&str] = &[
-    "dialog",
-    "alertdialog",
-    "menu",
-    "listbox",
-    "tree",
-    "grid",
-    "tooltip",
-];
-/// Roles of dialogs: their text and first field are named when they open.
-const DIALOGS: &[&str] = &["dialog", "alertdialog"];
-/// How many elements a summary names in one list before counting the rest.
-const NAMED: usize = 5;
 /// How many elements of the rest (changes elsewhere, removals) a summary names.
 const REST_NAMED: usize = 3;
+
 /// How many entries each of `added`, `removed` and `changed` lists; `more` counts the rest.
 const ENTRIES_MAX: usize = 100;
 
@@ -58,252 +54,6 @@ pub struct Run<'a> {
 /// `x,y` of a scroll position.
 fn at(p: [i64; 2]) -> String {
     format!("{},{}", p[0], p[1])
-}
-
-/// Whether node i of `s` is in the viewport (its box, when the snapshot has boxes).
-fn in_view(s: &Snapshot, i: usize) -> Option<bool> {
-    s.nodes[i].bbox.map(|b| s.in_viewport(b))
-}
-
-/// Whether a group shows in the viewport: its root, or a control in it.
-fn group_in_view(s: &Snapshot, g: &Group) -> Option<bool> {
-    let root = in_view(s, g.root);
-    if root == Some(true) {
-        return root;
-    }
-    let any = g
-        .controls
-        .iter()
-        .filter_map(|&c| in_view(s, c))
-        .reduce(|a, b| a || b);
-    any.or(root)
-}
-
-/// The words of one change: `expanded`, `value "Alabama"`, `text "Last action: B"`.
-fn word(c: &Change) -> String {
-    let flag = |on: &str, off: &str| match &c.to {
-        Value::Bool(true) => on.to_string(),
-        Value::String(t) => format!("{on}={}", crate::snapshot::safe::token(t)),
-        _ => off.to_string(),
-    };
-    match c.field {
-        Field::Value => format!("value {}", quote(&cut(c.to.as_str().unwrap_or(""), 80))),
-        // the label shows the new name: say the old one, around what changed
-        Field::Name => {
-            let (from, _) =
-                diff::around_change(c.from.as_str().unwrap_or(""), c.to.as_str().unwrap_or(""));
-            format!("renamed from {}", quote(&cut(&from, 80)))
-        }
-        Field::Text => match c.to.as_str() {
-            Some("") => format!(
-                "text {} gone",
-                quote(&cut(c.from.as_str().unwrap_or(""), 80))
-            ),
-            t => format!("text {}", quote(&cut(t.unwrap_or(""), 100))),
-        },
-        Field::Expanded => match &c.to {
-            Value::Bool(true) => "expanded".into(),
-            Value::Bool(false) => "collapsed".into(),
-            _ => "no longer expandable".into(),
-        },
-        Field::Checked => flag("checked", "unchecked"),
-        Field::Selected => flag("selected", "unselected"),
-        Field::Pressed => flag("pressed", "not pressed"),
-        Field::Disabled => flag("disabled", "enabled"),
-        Field::Invalid => flag("invalid", "valid"),
-        Field::Required => flag("required", "not required"),
-        Field::Readonly => flag("read-only", "editable"),
-        Field::Level => format!("level {}", c.to),
-        Field::Sort => match c.to.as_str() {
-            Some(d) => format!("sort={}", crate::snapshot::safe::token(d)),
-            None => "unsorted".into(),
-        },
-        Field::Order => match c.to.as_str() {
-            Some(r) if r != "child" => format!("{r}s reordered"),
-            _ => "content reordered".into(),
-        },
-        Field::Message => format!("message {}", quote(&cut(c.to.as_str().unwrap_or(""), 100))),
-    }
-}
-
-/// Changes grouped by element, in document order: (after index, words).
-fn by_element<'c>(
-    s: &Snapshot,
-    changes: impl Iterator<Item = &'c Change>,
-) -> Vec<(usize, Vec<String>)> {
-    let mut out: Vec<(usize, Vec<String>)> = Vec::new();
-    let mut at: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
-    for c in changes {
-        let mut w = word(c);
-        if c.field == Field::Order
-            && let Some(first) = order_words(s, c)
-        {
-            w.push_str(&first);
-        }
-        match at.get(&c.after) {
-            Some(&k) => out[k].1.push(w),
-            None => {
-                at.insert(c.after, out.len());
-                out.push((c.after, vec![w]));
-            }
-        }
-    }
-    out
-}
-
-/// `label: words` of one element's changes (text changes name the element they are under).
-fn element_words(s: &Snapshot, i: usize, words: &[String]) -> String {
-    format!("{} {}", labelled(&s.nodes[i]), words.join(", "))
-}
-
-/// The text of node i's subtree (names and text runs), white space collapsed, for naming
-/// a row by what it shows.
-fn shown_text(s: &Snapshot, i: usize) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    let mut stack = vec![i];
-    while let Some(j) = stack.pop() {
-        let n = &s.nodes[j];
-        if n.is_text() {
-            parts.push(n.value.as_deref().unwrap_or(""));
-        } else if !n.name.is_empty() {
-            parts.push(&n.name);
-            // a named node's content is its name
-            continue;
-        }
-        stack.extend(s.children[j].iter().rev());
-    }
-    squash(&parts.join(" "))
-}
-
-/// For a reorder: `rows reordered, first row "Gruttenhütte 2,500"` (the first child of that
-/// role now).
-fn order_words(s: &Snapshot, c: &Change) -> Option<String> {
-    let role = c.to.as_str()?;
-    let first = s.children[c.after]
-        .iter()
-        .copied()
-        .filter(|&k| s.nodes[k].role == role)
-        .find(|&k| {
-            !shown_text(s, k).is_empty()
-                && !s.children[k]
-                    .iter()
-                    .any(|&h| s.nodes[h].role == "columnheader")
-        })?;
-    let shown = shown_text(s, first);
-    Some(format!(", first {role} {}", quote(&cut(&shown, 60))))
-}
-
-/// A list of at most `max` items, then `+N`.
-fn list(items: &[String], max: usize) -> String {
-    joined(items, max, ", ", "")
-}
-
-/// The first `max` items joined by `sep`, and how many more there are (`sep`+N`more`).
-fn joined(items: &[String], max: usize, sep: &str, more: &str) -> String {
-    let mut out = items
-        .iter()
-        .take(max)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(sep);
-    if items.len() > max {
-        out.push_str(&format!("{sep}+{}{more}", items.len() - max));
-    }
-    out
-}
-
-/// A group as a summary names it: its root with its ref, and, when the root has no name,
-/// the start of its text (`alert "Card declined"`).
-fn group_label(s: &Snapshot, g: &Group) -> String {
-    let n = &s.nodes[g.root];
-    let l = labelled(n);
-    if n.name.is_empty() && !g.text.is_empty() {
-        format!("{l} {}", quote(&cut(&g.text, 60)))
-    } else {
-        l
-    }
-}
-
-/// A group with the start of the text it shows besides its name (`tabpanel "Getting there"
-/// s4e7: "The hut is reached..."`): what an agent opened a panel for.
-fn group_with_text(s: &Snapshot, g: &Group) -> String {
-    let n = &s.nodes[g.root];
-    let rest = g
-        .text
-        .strip_prefix(n.name.as_str())
-        .unwrap_or(&g.text)
-        .trim();
-    if n.name.is_empty() || rest.is_empty() {
-        return group_label(s, g);
-    }
-    format!("{}: {}", labelled(n), quote(&cut(rest, 100)))
-}
-
-/// The controls of a group a summary lists: not its root, and not the rows and items that
-/// hold other controls (a calendar's rows around its day buttons) when there are others.
-fn listed(s: &Snapshot, g: &Group) -> Vec<usize> {
-    const HOLDERS: &[&str] = &["row", "rowgroup", "listitem", "treeitem", "generic"];
-    let all: Vec<usize> = g
-        .controls
-        .iter()
-        .copied()
-        .filter(|&c| c != g.root)
-        .collect();
-    let leaves: Vec<usize> = all
-        .iter()
-        .copied()
-        .filter(|&c| !HOLDERS.contains(&s.nodes[c].role.as_str()) || s.children[c].is_empty())
-        .collect();
-    let mut out = if leaves.is_empty() { all } else { leaves };
-    // nameless ones (a calendar's blank cells) after the named
-    out.sort_by_key(|&c| s.nodes[c].name.trim().is_empty());
-    out
-}
-
-/// `Opened dialog "X": "text"; field textbox "Street" s2e1 (focused); 4 controls: ...`
-fn opened(s: &Snapshot, g: &Group) -> (String, bool) {
-    let root = &s.nodes[g.root];
-    let dialog = DIALOGS.contains(&root.role.as_str());
-    // the page made itself inert around it: one word, not the page removed
-    let modal = if dialog && s.stats.behind_modal {
-        "modal "
-    } else {
-        ""
-    };
-    let mut out = format!("Opened {modal}{}", labelled(root));
-    let text = g
-        .text
-        .strip_prefix(root.name.as_str())
-        .unwrap_or(&g.text)
-        .trim();
-    if dialog && !text.is_empty() {
-        out.push_str(&format!(": {}", quote(&cut(text, 120))));
-    }
-    // its controls, a dialog's first field first, the focused one marked
-    let mut controls = listed(s, g);
-    if dialog && let Some(f) = g.first_field {
-        controls.retain(|&c| c != f);
-        controls.insert(0, f);
-    }
-    let shown = controls.len().min(NAMED);
-    let said_focus = g.focused.is_some_and(|f| controls[..shown].contains(&f));
-    if !controls.is_empty() {
-        let names: Vec<String> = controls
-            .iter()
-            .map(|&c| {
-                let focused = if g.focused == Some(c) {
-                    " (focused)"
-                } else {
-                    ""
-                };
-                format!("{}{focused}", labelled(&s.nodes[c]))
-            })
-            .collect();
-        let sep = if dialog { "; " } else { ": " };
-        out.push_str(&format!("{sep}{}", list(&names, NAMED)));
-    }
-    out.push('.');
-    (out, said_focus)
 }
 
 /// The `changes` of a run on one document: the JSON with every entry, and its summary.
@@ -461,15 +211,6 @@ fn lead(r: &Run, target: Option<usize>) -> Vec<String> {
     }
 }
 
-fn is_popup(s: &Snapshot, g: &Group) -> bool {
-    POPUPS.contains(&s.nodes[g.root].role.as_str())
-}
-
-/// The words of a page dialog the run answered (`how`: accepted, dismissed).
-pub(super) fn dialog_line(text: &str, how: &str) -> String {
-    format!("Dialog {} {how}.", quote(text))
-}
-
 /// Dialogs the page answered, a navigation, and dialogs and popups that opened or closed;
 /// whether an opened dialog's words said where the focus is.
 fn dialogs_and_popups(r: &Run, parts: &mut Vec<String>) -> bool {
@@ -509,91 +250,6 @@ fn announcements(r: &Run) -> Vec<String> {
         .collect()
 }
 
-/// Whether what a group shows (its name, text and controls' names) says text `t`: a
-/// dialog that is also a live region announces what it shows when it opens.
-fn says(s: &Snapshot, g: &Group, t: &str) -> bool {
-    let mut all = vec![s.nodes[g.root].name.clone(), g.text.clone()];
-    all.extend(g.controls.iter().map(|&c| s.nodes[c].name.clone()));
-    let all = squash(&all.join(" "));
-    let words = |x: &str| x.split_whitespace().map(str::to_string).collect::<Vec<_>>();
-    let have = words(&all);
-    all.contains(t) || words(t).iter().all(|w| have.contains(w))
-}
-
-/// Whether node `up` of `s` is an ancestor of node `i`.
-fn is_ancestor(s: &Snapshot, up: usize, i: usize) -> bool {
-    let mut p = s.nodes[i].parent;
-    while let Some(q) = p {
-        if q == up {
-            return true;
-        }
-        p = s.nodes[q].parent;
-    }
-    false
-}
-
-/// A focusable `generic` with no name, text or controls in it (a dialog's focus trap): news
-/// to no one; counted, not named.
-fn bare(s: &Snapshot, g: &Group) -> bool {
-    let n = &s.nodes[g.root];
-    n.role == "generic" && n.name.is_empty() && g.text.is_empty() && g.controls.len() <= 1
-}
-
-/// Roles of live regions: what they show is announced (effects), not repeated as added.
-const LIVE: &[&str] = &["alert", "status", "log", "marquee", "timer"];
-
-/// What else came: in the viewport first, each with the controls in it. A live region whose
-/// text was announced is left to the announcement; a bare focusable `generic` (a dialog's
-/// focus trap) is counted, not named.
-fn added(a: &Snapshot, d: &PageDiff, announced: &[String]) -> Option<String> {
-    let mut others: Vec<&Group> = d
-        .added
-        .iter()
-        .filter(|g| !is_popup(a, g))
-        .filter(|g| {
-            let n = &a.nodes[g.root];
-            let said = squash(&format!("{} {}", n.name, g.text));
-            !(LIVE.contains(&n.role.as_str())
-                && announced
-                    .iter()
-                    .any(|t| said.contains(t.as_str()) || t.contains(said.trim())))
-        })
-        .collect();
-    others.sort_by_key(|g| group_in_view(a, g) != Some(true));
-    let unnamed = others.iter().filter(|g| bare(a, g)).count();
-    others.retain(|g| !bare(a, g));
-    // the first two in the viewport say the start of their text too
-    let mut named: Vec<String> = others
-        .iter()
-        .enumerate()
-        .map(|(k, g)| {
-            let inner: Vec<String> = g
-                .controls
-                .iter()
-                .filter(|&&c| c != g.root)
-                .map(|&c| labelled(&a.nodes[c]))
-                .collect();
-            let label = if k < 2 && group_in_view(a, g) == Some(true) {
-                group_with_text(a, g)
-            } else {
-                group_label(a, g)
-            };
-            if inner.is_empty() {
-                label
-            } else {
-                format!("{label} ({})", list(&inner, 3))
-            }
-        })
-        .collect();
-    if unnamed > 0 {
-        named.push(format!(
-            "{unnamed} unnamed focusable element{}",
-            if unnamed == 1 { "" } else { "s" }
-        ));
-    }
-    (!named.is_empty()).then(|| format!("Added {}.", list(&named, NAMED)))
-}
-
 /// The rest, a few named: changes of other elements (text a live region announced aside:
 /// it was said), then what went.
 fn rest(r: &Run, target: Option<usize>) -> Vec<String> {
@@ -631,11 +287,6 @@ fn rest(r: &Run, target: Option<usize>) -> Vec<String> {
         out.push(format!("Removed {}.", list(&gone, REST_NAMED)));
     }
     out
-}
-
-/// Like [`list`], with `; ` between items (an item may hold commas).
-fn list_semi(items: &[String], max: usize) -> String {
-    joined(items, max, "; ", " more")
 }
 
 #[cfg(test)]

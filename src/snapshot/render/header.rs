@@ -7,8 +7,8 @@
 
 use super::TEXT_CUT;
 use super::line::cut;
-use crate::snapshot::Snapshot;
 use crate::safe::{text, token};
+use crate::snapshot::Snapshot;
 use serde_json::Value;
 
 /// The page header (docs/reference/output.md#page-header) as `# ...` lines: `# page: URL status=N ready=STATE`, then

@@ -7,8 +7,8 @@
 //! (`shown` does).
 
 use super::TEXT_CUT;
-use crate::snapshot::Node;
 use crate::safe::{quote, token};
+use crate::snapshot::Node;
 use crate::wire::Tri;
 use std::fmt::Write as _;
 

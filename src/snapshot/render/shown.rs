@@ -4,8 +4,8 @@
 //! Owns: the roles whose name is their content, what a collapsed combobox's subtree may hold.
 //! Must not: write output (`text`, `json` and `detail` do), or recurse.
 
-use crate::snapshot::Snapshot;
 use crate::safe::squash;
+use crate::snapshot::Snapshot;
 
 /// Roles whose name is their content: text under them says nothing the name does not.
 const NAME_IS_CONTENT: &[&str] = &[

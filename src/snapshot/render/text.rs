@@ -10,8 +10,8 @@ use super::TEXT_CUT;
 use super::header::{header_lines, notes};
 use super::line::{cut, head, short_url, unseen};
 use super::shown::{collapsed_options, shown_children};
-use crate::snapshot::budget::Elided;
 use crate::safe::text;
+use crate::snapshot::budget::Elided;
 use crate::snapshot::{Node, Snapshot};
 use std::fmt::Write as _;
 

@@ -175,7 +175,10 @@ function generatedText(c, el) {
       }
     } else i++;
   }
-  return slash ? alt : main;
+  // alternative text stands apart from the text beside it, as a name that does not come
+  // from text does (Chromium: `content: "\2605" / "Starred"` before "item" is "Starred item")
+  if (slash) return alt ? " " + alt + " " : "";
+  return main;
 }
 
 /** Where the identifier before c[i] (a function's name) begins. */

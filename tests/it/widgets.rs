@@ -429,14 +429,14 @@ fn icon_glyphs_keep_refs(c: &Ctx) {
     let folder = ref_of(&t, "Invoices\" [collapsed]");
     let star = ref_of(&t, "button \"Favourite");
     assert!(
-        t.contains("treeitem \"\u{e900} Invoices\" [collapsed]"),
+        t.contains("treeitem \"\u{e900}\u{a0}Invoices\" [collapsed]"),
         "{t}"
     );
     c.ok(&["click", &folder]);
     let t = c.ok(&["snapshot", "--no-cache"]);
     let line = line_with(&t, "Invoices\"");
     assert!(
-        line.contains("treeitem \"\u{e901} Invoices\" [expanded]")
+        line.contains("treeitem \"\u{e901}\u{a0}Invoices\" [expanded]")
             && line.contains(&format!("[ref={folder}]")),
         "{t}"
     );

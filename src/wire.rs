@@ -11,9 +11,9 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
 
-pub mod eyes;
+pub mod points;
 mod reply;
-mod vocab;
+mod page;
 
 pub use reply::{
     Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, ControlReply,
@@ -22,7 +22,7 @@ pub use reply::{
     ScrollReply, SearchMatch, SearchReply, SelectReply, Target, ValueReply, WatchReply, WebRef,
     WireRoute, WireSince, decode_reply, is_success, reply_kind,
 };
-pub use vocab::{
+pub use page::{
     DocStateReply, InspectForm, InspectReply, Named, QueryAllReply, QueryGroupReply,
     SelectTextReply, SubmitReply,
 };

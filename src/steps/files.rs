@@ -10,7 +10,7 @@ use crate::browser::Browser;
 use crate::capture::{CaptureOptions, capture};
 use crate::engine::{Method, call_for_ref, frame_chain_of_ref};
 use crate::error::{Error, Result};
-use crate::wire::eyes::RefBoxesReply;
+use crate::wire::points::RefBoxesReply;
 use crate::{actions, annotate, notes, spill};
 use clap::Args;
 use schemars::JsonSchema;

@@ -662,7 +662,7 @@ mod tests {
     }
 
     #[test]
-    fn the_vocabulary_of_issue_16_in_its_short_forms() {
+    fn the_step_vocabulary_in_its_short_forms() {
         let ok = |v: serde_json::Value| -> Action {
             parse_step(&v, 0)
                 .unwrap_or_else(|e| panic!("{v}: {e:?}"))

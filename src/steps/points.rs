@@ -10,7 +10,7 @@ use crate::actions::Outcome;
 use crate::browser::Browser;
 use crate::engine::Method;
 use crate::error::{Error, Result};
-use crate::wire::eyes::{ElementsAtReply, PointAt};
+use crate::wire::points::{ElementsAtReply, PointAt};
 use clap::Args;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};

@@ -549,7 +549,13 @@ function candidateTier(el, role, tag, st, ctx, attrs) {
  */
 function emitAuthorNamed(w, el, tag, textRole, parentOut, ctx, attrs, scope) {
   const al = getAttr(el, "aria-label");
-  if (!((al && strTrim(al)) || getAttr(el, "aria-labelledby") || getAttr(el, "title"))) return -1;
+  const byAria = (al && strTrim(al)) || getAttr(el, "aria-labelledby");
+  if (!byAria) {
+    if (!getAttr(el, "title")) return -1;
+    // a title on an element with nothing to show is a tooltip no user can reach (nothing to
+    // hover): machine-readable titles on empty spans (COinS citation metadata) get no line
+    if (!firstElementChild(el) && !strTrim(textContent(el) || "")) return -1;
+  }
   if (tag === "body" || tag === "html" || tag === "slot") return -1;
   if (w.viewportOnly && outOfView(w, el)) return -1;
   const role = textRole || "generic";

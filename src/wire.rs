@@ -11,20 +11,20 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
 
+mod page;
 pub mod points;
 mod reply;
-mod page;
 
+pub use page::{
+    DocStateReply, InspectForm, InspectReply, Named, QueryAllReply, QueryGroupReply,
+    SelectTextReply, SubmitReply,
+};
 pub use reply::{
     Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, ControlReply,
     Cover, Covered, EffectsReply, EngineStats, FocusReply, GetReply, GetValue, HttpError,
     OptionPoint, OptionValue, PaintReply, PointReply, PollReply, Pong, RangeState, Reply,
     ScrollReply, SearchMatch, SearchReply, SelectReply, Target, ValueReply, WatchReply, WebRef,
     WireRoute, WireSince, decode_reply, is_success, reply_kind,
-};
-pub use page::{
-    DocStateReply, InspectForm, InspectReply, Named, QueryAllReply, QueryGroupReply,
-    SelectTextReply, SubmitReply,
 };
 
 /// A tri-state flag: `true` or `"mixed"`.

@@ -88,11 +88,16 @@ function explicitRole(el) {
   return null;
 }
 
-function hasAccessibleNameAttr(el) {
+/** Whether the author named el through ARIA: a non-blank aria-label or aria-labelledby. */
+function hasAriaLabel(el) {
   const l = getAttr(el, "aria-label");
   if (l && strTrim(l)) return true;
   const lb = getAttr(el, "aria-labelledby");
-  if (lb && strTrim(lb)) return true;
+  return !!(lb && strTrim(lb));
+}
+
+function hasAccessibleNameAttr(el) {
+  if (hasAriaLabel(el)) return true;
   const t = getAttr(el, "title");
   return !!(t && strTrim(t));
 }
@@ -411,8 +416,7 @@ function implicitRole(el, known) {
     case "thead":
     case "tbody":
     case "tfoot": {
-      const al = getAttr(el, "aria-label");
-      if (!((al && strTrim(al)) || getAttr(el, "aria-labelledby"))) return null;
+      if (!hasAriaLabel(el)) return null;
       return tableRoleOf(el) === "none" ? null : "rowgroup";
     }
     // SVG-AAM #details-svg: the root of an inline SVG is graphics-document; Chromium exposes

@@ -548,9 +548,7 @@ function candidateTier(el, role, tag, st, ctx, attrs) {
  * comp_tooltip: a named div, dt, dl or abbr), so it gets a line. Its index, or -1.
  */
 function emitAuthorNamed(w, el, tag, textRole, parentOut, ctx, attrs, scope) {
-  const al = getAttr(el, "aria-label");
-  const byAria = (al && strTrim(al)) || getAttr(el, "aria-labelledby");
-  if (!byAria) {
+  if (!hasAriaLabel(el)) {
     if (!getAttr(el, "title")) return -1;
     // a title on an element with nothing to show is a tooltip no user can reach (nothing to
     // hover): machine-readable titles on empty spans (COinS citation metadata) get no line

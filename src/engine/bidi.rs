@@ -11,12 +11,17 @@
 //! means for a step.
 
 mod input;
+mod network;
 mod types;
 mod value;
 
 pub use input::{
     KeyAction, Origin, PerformActions, PointerAction, ReleaseActions, SetFiles, SharedReference,
     SourceActions,
+};
+pub use network::{
+    AddIntercept, AddInterceptReply, BeforeRequestSent, BytesValue, ContinueRequest, FailRequest,
+    Header, Initiator, ProvideResponse, RemoveIntercept, RequestData, UrlPattern,
 };
 pub use types::{
     AddPreloadScript, AddPreloadScriptReply, CallFunction, Command, ContextInfo, DownloadBehavior,
@@ -343,6 +348,9 @@ pub enum Event {
     DownloadWillBegin(DownloadWillBegin),
     /// `browsingContext.downloadEnd`: a download completed or was canceled.
     DownloadEnd(DownloadEnd),
+    /// `network.beforeRequestSent`: a request is about to be sent (held, when an intercept
+    /// of the session holds it).
+    BeforeRequestSent(Box<BeforeRequestSent>),
     /// Any other event, or one whose parameters did not decode.
     Other {
         /// The event's method name.
@@ -367,6 +375,8 @@ impl Event {
     pub const DOWNLOAD_WILL_BEGIN: &'static str = "browsingContext.downloadWillBegin";
     /// Method name of [`Event::DownloadEnd`].
     pub const DOWNLOAD_END: &'static str = "browsingContext.downloadEnd";
+    /// Method name of [`Event::BeforeRequestSent`].
+    pub const BEFORE_REQUEST_SENT: &'static str = "network.beforeRequestSent";
 
     /// Decodes an event's parameters by its method name.
     fn decode(method: &str, params: Value) -> Event {
@@ -382,6 +392,7 @@ impl Event {
             Self::USER_PROMPT_OPENED => de(params, Event::UserPromptOpened),
             Self::DOWNLOAD_WILL_BEGIN => de(params, Event::DownloadWillBegin),
             Self::DOWNLOAD_END => de(params, Event::DownloadEnd),
+            Self::BEFORE_REQUEST_SENT => de(params, |b| Event::BeforeRequestSent(Box::new(b))),
             _ => None,
         };
         known.unwrap_or_else(|| Event::Other {
@@ -399,6 +410,7 @@ impl Event {
             Event::UserPromptOpened(p) => Some(&p.context),
             Event::DownloadWillBegin(d) => Some(&d.context),
             Event::DownloadEnd(d) => Some(&d.context),
+            Event::BeforeRequestSent(b) => b.context.as_deref(),
             Event::Other { .. } => None,
         }
     }

@@ -24,6 +24,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
         browser: g.browser.clone(),
         driver: g.driver.clone(),
         timeout: g.timeout.map(std::time::Duration::from_millis),
+        policy: g.policy()?,
     };
     let oopts = OutputOptions {
         file: g.file.clone(),
@@ -80,6 +81,10 @@ pub async fn run(cli: Cli) -> Result<i32> {
             ariasnap::mcp::serve(bopts, ropts, tools, structured).await?;
             Ok(0)
         }
+        Command::PolicyGuard { name } => {
+            ariasnap::browser::guard::run(&name).await?;
+            Ok(0)
+        }
         Command::Demo { keep } => {
             crate::demo::run(&bopts, keep, g.format, g.pretty, &ropts, &oopts).await
         }
@@ -124,6 +129,7 @@ async fn snapshot_command(
     }
     let v = b.crash_guard(r).await?;
     b.remember_realm();
+    ariasnap::steps::runner::note_refusals(&mut b);
     let mut notes = std::mem::take(&mut b.notes);
     let dialogs = ariasnap::dialogs::drain();
     notes.extend(ariasnap::dialogs::notes(&dialogs));

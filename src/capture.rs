@@ -76,6 +76,9 @@ pub async fn capture(browser: &mut Browser, opts: &CaptureOptions) -> Result<Sna
         .instrument(info_span!("capture_snapshot", n))
         .await?;
     let mut snap = Snapshot::from_wire(w);
+    if let (Some(p), Some(h)) = (browser.policy(), snap.page.as_mut()) {
+        h.policy = Some(p.summary());
+    }
     if !opts.reveal_secrets && !crate::snapshot::secrets::revealed() {
         snap.mask_secrets();
     }

@@ -106,6 +106,36 @@ pub struct Global {
     /// Directory for artifact files (default: a private directory under the temp dir).
     #[arg(long, global = true, value_name = "DIR")]
     pub artifacts: Option<PathBuf>,
+    /// Operator's policy: only origins matching a PATTERN may be reached, by navigation or by
+    /// the page's own requests (repeatable; scheme://host[:port], host, *.host). Fixed when
+    /// the session starts.
+    #[arg(long = "allow-origin", global = true, value_name = "PATTERN")]
+    pub allow_origin: Vec<String>,
+    /// Operator's policy: origins matching a PATTERN may never be reached (repeatable; wins
+    /// over --allow-origin).
+    #[arg(long = "block-origin", global = true, value_name = "PATTERN")]
+    pub block_origin: Vec<String>,
+    /// Operator's policy: actions turned off (repeatable or comma-separated): eval,
+    /// downloads, uploads, passwordSet, foreignTabs.
+    #[arg(long, global = true, value_name = "ACTION", value_delimiter = ',')]
+    pub deny: Vec<String>,
+    /// Operator's policy file (JSON: allowOrigins, blockOrigins, deny); with the flags above,
+    /// their lists together.
+    #[arg(long, global = true, env = "ARIASNAP_POLICY", value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+}
+
+impl Global {
+    /// The operator's policy these options give (None: none).
+    pub fn policy(&self) -> ariasnap::Result<Option<ariasnap::policy::Policy>> {
+        ariasnap::policy::PolicySources {
+            allow: self.allow_origin.clone(),
+            block: self.block_origin.clone(),
+            deny: self.deny.clone(),
+            file: self.policy.clone().filter(|p| !p.as_os_str().is_empty()),
+        }
+        .read()
+    }
 }
 
 /// Commands: every step action (the step schema's own subcommands, [`Action`]) and the
@@ -138,6 +168,13 @@ pub enum Command {
         /// instead of the text, and the JSON is several times longer.
         #[arg(long)]
         structured: bool,
+    },
+    /// The policy guard of a session (started by the session's first command; not for use
+    /// by hand): holds the page's requests and answers them by the session's policy.
+    #[command(name = "policy-guard", hide = true)]
+    PolicyGuard {
+        /// Session name.
+        name: String,
     },
     /// Serve a bundled demo page on 127.0.0.1 and print its snapshot.
     Demo {

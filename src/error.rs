@@ -77,6 +77,10 @@ pub enum Error {
         message: String,
         output: Box<serde_json::Value>,
     },
+    /// Refused by the operator's policy (docs/reference/policy.md): what was refused and
+    /// the rule that refused it.
+    #[error("blocked by policy: {0}")]
+    Policy(String),
     /// Waiting ran past its limit.
     #[error("timed out: {0}")]
     Timeout(String),
@@ -208,6 +212,7 @@ impl Error {
             Error::Dialog { .. } => 1,
             Error::Engine(_) | Error::Ref { .. } | Error::Step(_) | Error::StepOutput { .. } => 1,
             Error::Io { .. } | Error::Json { .. } => 1,
+            Error::Policy(_) => 5,
         }
     }
 
@@ -316,6 +321,7 @@ impl Error {
                 "dialogs are answered by --dialog accept|dismiss (default dismiss): run the command again".into(),
             ),
             Error::Ref { .. } => Some("take a new snapshot and use the refs it prints".into()),
+            Error::Policy(_) => Some("the operator's policy is set when the session starts and no step, tool call or page can change it: do the task without this, or ask the user".into()),
             Error::Timeout(_) => Some("raise the limit with --timeout MS (or \"timeout\" in the step file); a tab whose page stopped answering is replaced by the next command".into()),
             _ => None,
         }

@@ -16,6 +16,7 @@ pub mod mcp;
 pub mod near;
 pub mod notes;
 pub mod output;
+pub mod policy;
 pub mod private;
 pub mod query;
 pub mod refs;

@@ -133,7 +133,7 @@ pub fn emit_view_noted(
                 }
                 // after the page header (docs/reference/output.md#page-header: every snapshot starts with it)
                 let mut at = 0;
-                for prefix in ["# page: ", "# wall: "] {
+                for prefix in ["# page: ", "# wall: ", "# policy: "] {
                     if body[at..].starts_with(prefix) {
                         at += body[at..].find('\n').map_or(body.len() - at, |i| i + 1);
                     }

@@ -67,6 +67,19 @@ pub fn write_file(path: &Path, body: &[u8]) -> Result<(), Failed> {
     Ok(())
 }
 
+/// Opens `path` for appending, creating it 0600 (a log the user alone may read), without
+/// following a link planted at the name.
+pub fn append_file(path: &Path) -> Result<std::fs::File, Failed> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .map_err(|e| failed("open", path, e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -297,7 +297,14 @@ const CHECK_ROLES = new $Set(["checkbox", "radio", "switch", "menuitemcheckbox",
  * checked), combobox (an ARIA one: typed into or opened, then an option picked),
  * contenteditable, file, or other.
  */
+function isPasswordField(el) {
+  return !!el && localNameOf(el) === "input" && strLower(inputTypeOf(el) || "") === "password";
+}
+
 function controlOf(a) {
+  // no ref: the element that has focus, for typing without a ref (only whether it is a
+  // password field is asked then: the operator's policy may turn that off)
+  if (!a.ref) return { kind: "ok", control: "focused", password: isPasswordField(deepActiveElement(document)) };
   const res = resolveRef(a.ref);
   if (res.kind !== "ok") return res;
   const el = res.el;
@@ -340,6 +347,7 @@ function controlOf(a) {
     editable = true;
   }
   const out = { kind: "ok", control: control, role: role, name: res.name, editable: editable,
+    password: isPasswordField(el),
     disabled: isDisabled(el, role), readonly: (tag === "input" || tag === "textarea") && hasAttr(el, "readonly"),
     value: clean(control === "combobox" && !editable && tag !== "input" ? innerTextSafe(el) : currentValue(el), 1000000) };
   if (tag === "select") {

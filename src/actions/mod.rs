@@ -414,8 +414,46 @@ async fn leave_input_frame(b: &Browser, inside: Option<crate::engine::FrameRoute
     }
 }
 
+/// Refuses typing into a password field when the operator's policy turns that off
+/// (docs/reference/policy.md#actions-off). `r`: the field's ref; None: the element that has
+/// focus. Asks the page only when the policy has the switch off.
+pub async fn refuse_password(b: &Browser, r: Option<&str>, verb: &str) -> Result<()> {
+    use crate::policy::Switch;
+    let Some(p) = b.policy().filter(|p| !p.allows(Switch::PasswordSet)) else {
+        return Ok(());
+    };
+    let c: crate::wire::ControlReply = match r {
+        Some(r) => {
+            ask(
+                b,
+                Method::Control {
+                    r#ref: parse_ref(r)?,
+                },
+            )
+            .await?
+        }
+        None => {
+            engine::call(
+                &b.client,
+                Method::Control {
+                    r#ref: String::new(),
+                },
+            )
+            .await?
+        }
+    };
+    if c.password {
+        p.check(
+            Switch::PasswordSet,
+            &format!("{verb} {}", r.unwrap_or("into the focused password field")),
+        )?;
+    }
+    Ok(())
+}
+
 /// Clears a field and types `value` (real key input, so framework state follows).
 pub async fn fill(b: &Browser, r: &str, value: &str) -> Result<Outcome> {
+    refuse_password(b, Some(r), "fill").await?;
     let pv = point(b, r, true).await?;
     let v = focus(b, r, true).await?;
     // Select everything with the keyboard too (inputs without a selection API), then delete.
@@ -445,6 +483,7 @@ pub async fn fill(b: &Browser, r: &str, value: &str) -> Result<Outcome> {
 
 /// Types text into a ref (or the focused element), optionally pressing Enter.
 pub async fn type_into(b: &Browser, r: Option<&str>, text: &str, submit: bool) -> Result<Outcome> {
+    refuse_password(b, r, "type").await?;
     let mut out = Outcome::default();
     if let Some(r) = r {
         point(b, r, true).await?;
@@ -461,6 +500,10 @@ pub async fn type_into(b: &Browser, r: Option<&str>, text: &str, submit: bool) -
 /// Presses a key or chord, on a ref when given.
 pub async fn press(b: &Browser, key: &str, r: Option<&str>) -> Result<Outcome> {
     let keys = parse_chord(key)?;
+    // a key that moves focus or submits types nothing into the field
+    if !matches!(key, "Enter" | "Tab" | "Shift+Tab" | "Escape") {
+        refuse_password(b, r, "press").await?;
+    }
     if let Some(r) = r {
         focus(b, r, false).await?;
     }

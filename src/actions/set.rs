@@ -104,6 +104,11 @@ impl Target<'_> {
 pub async fn set(b: &Browser, r: &str, value: &Value) -> Result<Outcome> {
     let rr = parse_ref(r)?;
     let c: ControlReply = ask(b, Method::Control { r#ref: rr.clone() }).await?;
+    if c.password
+        && let Some(p) = b.policy()
+    {
+        p.check(crate::policy::Switch::PasswordSet, &format!("set {r}"))?;
+    }
     let t = Target { b, r, rr, c };
     let what = t.what();
     let rr = &t.rr;

@@ -66,6 +66,19 @@ async fn request(addr: &str, method: http::Method, path: &str) -> Result<Vec<u8>
         .map_err(|_| Error::Browser(format!("DevTools endpoint {addr} did not answer")))?
 }
 
+/// The browser's own DevTools socket (`/json/version`'s `webSocketDebuggerUrl`), on the
+/// loopback address.
+pub async fn browser_socket(addr: &str) -> Result<String> {
+    #[derive(Deserialize)]
+    struct Version {
+        #[serde(rename = "webSocketDebuggerUrl")]
+        ws: String,
+    }
+    let addr = addr.replacen("localhost:", "127.0.0.1:", 1);
+    let v: Version = decode(&request(&addr, http::Method::GET, "/json/version").await?)?;
+    Ok(v.ws.replacen("ws://localhost:", "ws://127.0.0.1:", 1))
+}
+
 /// Opens a blank tab; returns its target id (which is also its WebDriver window handle in
 /// chromedriver).
 pub async fn new_tab(addr: &str) -> Result<String> {

@@ -15,6 +15,9 @@ impl Browser {
     /// (style and layout done, as a user would see the page), at most 10 s for the latter.
     pub async fn goto(&mut self, url: &str) -> Result<()> {
         let url = normalize_url(url)?;
+        // docs/reference/policy.md: refused here with the rule's words (the guard would
+        // refuse the request too, leaving the browser's error page)
+        self.policy_check_url("goto", &url)?;
         self.ensure_preload().await;
         match self.client.navigate(&url).await {
             Ok(()) => {}
@@ -176,9 +179,17 @@ impl Browser {
         if crate::private::make_dir(&dir).is_err() {
             return false;
         }
+        // docs/reference/policy.md#actions-off: the operator turned downloads off
+        let off = !self
+            .policy()
+            .is_none_or(|p| p.allows(crate::policy::Switch::Downloads));
         let set = crate::engine::bidi::SetDownloadBehavior {
-            download_behavior: Some(crate::engine::bidi::DownloadBehavior::Allowed {
-                destination_folder: dir.display().to_string(),
+            download_behavior: Some(if off {
+                crate::engine::bidi::DownloadBehavior::Denied
+            } else {
+                crate::engine::bidi::DownloadBehavior::Allowed {
+                    destination_folder: dir.display().to_string(),
+                }
             }),
         };
         match bidi.send(&set).await {

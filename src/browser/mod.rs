@@ -10,6 +10,7 @@
 //! itself (`engine` does: navigation by DevTools, paint polling, preload, history).
 
 pub mod devtools;
+pub mod guard;
 pub mod launch;
 mod load;
 mod open;
@@ -37,6 +38,9 @@ pub struct BrowserOptions {
     /// Deadline of each step (docs/reference/faults.md#deadlines; default 30 s): also the driver's script and page-load
     /// limits, and how long opening the session may wait for its lock.
     pub timeout: Option<std::time::Duration>,
+    /// The operator's policy this command was given (docs/reference/policy.md): a session
+    /// started with it keeps it; a running session must have been started with the same.
+    pub policy: Option<crate::policy::Policy>,
 }
 
 /// The default deadline of a step (docs/reference/faults.md#deadlines).
@@ -76,6 +80,43 @@ pub struct Browser {
 }
 
 impl Browser {
+    /// The session's policy (docs/reference/policy.md), when it has one.
+    pub fn policy(&self) -> Option<&crate::policy::Policy> {
+        self.record.policy.as_ref()
+    }
+
+    /// Refuses what the session's policy turns off.
+    pub fn policy_check(&self, s: crate::policy::Switch, what: &str) -> Result<()> {
+        match self.policy() {
+            Some(p) => p.check(s, what),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses a URL the session's policy does not let it reach (`what`: the verb).
+    pub fn policy_check_url(&self, what: &str, url: &str) -> Result<()> {
+        match self.policy() {
+            Some(p) => p.check_url(what, url),
+            None => Ok(()),
+        }
+    }
+
+    /// The page requests the policy guard refused since the last report (each reported
+    /// once: the record keeps how far its log was read).
+    pub fn policy_refusals(&mut self) -> Vec<guard::Refused> {
+        if self.record.policy.is_none() {
+            return Vec::new();
+        }
+        let (found, upto) = guard::refusals_since(&self.record.name, self.record.policy_reported);
+        if upto != self.record.policy_reported {
+            self.record.policy_reported = upto;
+            if let Err(e) = session::save(&self.record) {
+                debug!(error = %e, "session record not saved");
+            }
+        }
+        found
+    }
+
     /// Keeps the sandbox realm of the current tab's document that this command used in the
     /// session record, for the next command (written only when it changed). A kept realm
     /// this command found gone and could not learn again (no DevTools

@@ -92,6 +92,7 @@ fn cleanup_blocking(rec: &SessionRecord) {
     if let Some(pid) = rec.driver_pid {
         launch::kill_group(pid);
     }
+    super::guard::stop(rec);
     if let Some(dir) = &rec.user_data_dir {
         launch::kill_matching(&launch::profile_needle(rec.browser, dir));
         let _ = std::fs::remove_dir_all(dir);
@@ -218,6 +219,7 @@ impl Browser {
                     _lock: lock,
                 };
                 b.notes.extend(bidi_note);
+                b.apply_policy(opts.policy.as_ref(), deadline).await?;
                 b.driver_timeouts(deadline).await?;
                 b.check_suspect().await?;
                 if b.client.isolated() && b.record.browser == launch::BrowserKind::Firefox {
@@ -330,6 +332,62 @@ impl Browser {
         Ok(Some((client, new, Some(note), None)))
     }
 
+    /// Fixes the policy of a session this command started, or checks that a running session
+    /// was started with the policy this command was given (a policy cannot be changed while
+    /// a session runs: no command loosens it); then makes sure the guard that holds the
+    /// page's requests runs (docs/reference/policy.md#how-requests-are-held).
+    async fn apply_policy(
+        &mut self,
+        given: Option<&crate::policy::Policy>,
+        deadline: std::time::Duration,
+    ) -> Result<()> {
+        let name = self.record.name.clone();
+        if self.started {
+            if let Some(p) = given {
+                self.record.policy = Some(p.clone());
+                // refusals are counted from the session's start
+                if let Ok(log) = super::guard::log_path(&name) {
+                    let _ = std::fs::remove_file(log);
+                }
+                session::save(&self.record)?;
+            }
+        } else if let Some(p) = given
+            && self.record.policy.as_ref() != Some(p)
+        {
+            let now = match &self.record.policy {
+                Some(k) => format!("runs under another policy ({})", k.summary()),
+                None => "was started without a policy".to_string(),
+            };
+            return Err(Error::Usage(format!(
+                "session {name:?} {now}: a policy is fixed when a session starts; end it with `ariasnap session close {name}` and start it again with this policy"
+            )));
+        }
+        let Some(p) = self.record.policy.clone() else {
+            return Ok(());
+        };
+        let needs_guard = p.confines_origins()
+            || !p.allows(crate::policy::Switch::Downloads)
+            || !p.allows(crate::policy::Switch::ForeignTabs);
+        if !needs_guard || super::guard::running(&self.record) {
+            return Ok(());
+        }
+        if self.record.bidi.is_none() {
+            return Err(Error::Browser(format!(
+                "session {name:?} has a policy but its driver has no WebDriver BiDi, which the policy needs to hold the page's requests: use a driver with BiDi (chromedriver, geckodriver) or start the session without a policy"
+            )));
+        }
+        let had = self.record.guard_pid.is_some();
+        let pid = super::guard::start(&self.record, deadline).await?;
+        self.record.guard_pid = Some(pid);
+        session::save(&self.record)?;
+        if had {
+            self.notes.push(format!(
+                "the policy guard of session {name:?} had stopped and was started again"
+            ));
+        }
+        Ok(())
+    }
+
     /// Gives the driver this script and page-load limit (once per change: the record keeps
     /// the last one), so the driver itself never waits on a page longer than a step may.
     pub async fn driver_timeouts(&mut self, limit: std::time::Duration) -> Result<()> {
@@ -438,6 +496,9 @@ impl Browser {
             sandbox_preload: None,
             bidi_subscribed: false,
             top_realm: None,
+            policy: None,
+            guard_pid: None,
+            policy_reported: 0,
         };
         session::save(&rec)?;
         Ok((connection, rec))

@@ -82,6 +82,19 @@ pub struct SessionRecord {
     /// document that has gone since is refused, and then asked for).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub top_realm: Option<TopRealm>,
+    /// The operator's policy, fixed when the session started (docs/reference/policy.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<crate::policy::Policy>,
+    /// The policy guard's process (browser/guard.rs), when the policy confines origins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard_pid: Option<u32>,
+    /// How many bytes of the guard's log of refused requests earlier commands reported.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub policy_reported: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A sandbox realm id and the browsing context (tab) whose document it belongs to.

@@ -48,6 +48,9 @@ pub struct PageHeader {
     pub ready: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wall: Option<Wall>,
+    /// The operator's policy of the session, in words (docs/reference/policy.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
 }
 
 /// The page facts the rules read besides the engine's signals.
@@ -109,6 +112,7 @@ pub fn header(signals: &PageSignals, facts: &PageFacts<'_>) -> PageHeader {
             signals.ready.clone()
         },
         wall: wall(signals, facts),
+        policy: None,
     }
 }
 

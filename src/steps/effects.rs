@@ -103,6 +103,10 @@ pub struct Effects {
     pub http_errors: Vec<HttpError>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub console_errors: Vec<ConsoleError>,
+    /// Requests the operator's policy refused (docs/reference/policy.md): the page's,
+    /// the action's navigation, a tab it opened.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blocked: Vec<crate::browser::guard::Refused>,
 }
 
 impl Effects {
@@ -125,11 +129,15 @@ impl Effects {
         self.download.extend(o.download);
         self.http_errors.extend(o.http_errors);
         self.console_errors.extend(o.console_errors);
+        self.blocked.extend(o.blocked);
     }
 
     /// The words the changes summary adds for these effects (docs/reference/replies.md#effects), page text quoted.
     pub fn summary(&self) -> Vec<String> {
         let mut out = Vec::new();
+        if let Some(b) = blocked_words(&self.blocked) {
+            out.push(b);
+        }
         if let Some(n) = &self.navigation {
             let status = n.status.map(|s| format!(" ({s})")).unwrap_or_default();
             out.push(format!("Navigated to {}{status}.", quote(&n.to)));
@@ -180,6 +188,32 @@ impl Effects {
         }
         out
     }
+}
+
+/// The summary's words for requests the policy refused: the first three, how many more, and
+/// why the first was.
+pub fn blocked_words(blocked: &[crate::browser::guard::Refused]) -> Option<String> {
+    let first = blocked.first()?;
+    let named: Vec<String> = blocked
+        .iter()
+        .take(3)
+        .map(|r| {
+            format!(
+                "{} {}",
+                r.kind,
+                quote(&crate::snapshot::render::cut(&r.url, 100))
+            )
+        })
+        .collect();
+    let more = match blocked.len() {
+        n if n > 3 => format!(" and {} more", n - 3),
+        _ => String::new(),
+    };
+    Some(format!(
+        "Blocked by policy: {}{more} ({}).",
+        named.join(", "),
+        first.why
+    ))
 }
 
 /// How long an action's effects are followed at least when the page reacted to it (its DOM
@@ -415,6 +449,8 @@ pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) ->
             }
         }
     }
+    // last: a new tab's first page, refused, is known once its tab is (above)
+    out.blocked = b.policy_refusals();
     out
 }
 
@@ -450,6 +486,7 @@ mod tests {
             console_errors: vec![ConsoleError {
                 text: "boom".into(),
             }],
+            blocked: vec![],
         };
         assert_eq!(
             e.summary().join(" "),
@@ -464,6 +501,38 @@ mod tests {
         assert_eq!(j["download"][0]["path"], "/tmp/x/report.csv");
         assert_eq!(j["httpErrors"][0]["status"], 500);
         assert_eq!(j["consoleErrors"][0]["text"], "boom");
+    }
+
+    #[test]
+    fn refused_requests_come_first_and_are_counted() {
+        use crate::browser::guard::Refused;
+        let r = |kind: &str, url: &str| Refused {
+            kind: kind.into(),
+            url: url.into(),
+            why: "http://x.test is not an allowed origin (--allow-origin http://a.test)".into(),
+        };
+        let e = Effects {
+            blocked: vec![
+                r("fetch", "http://x.test/api"),
+                r("image", "http://x.test/i.png"),
+                r("frame", "http://x.test/f"),
+                r("new tab", "http://x.test/t"),
+            ],
+            navigation: Some(Navigation {
+                from: "http://a.test/".into(),
+                to: "http://a.test/b".into(),
+                status: None,
+            }),
+            ..Default::default()
+        };
+        let s = e.summary();
+        assert_eq!(
+            s[0],
+            "Blocked by policy: fetch \"http://x.test/api\", image \"http://x.test/i.png\", frame \"http://x.test/f\" and 1 more (http://x.test is not an allowed origin (--allow-origin http://a.test))."
+        );
+        assert!(s[1].starts_with("Navigated to"), "{s:?}");
+        let j = serde_json::to_value(&e).unwrap();
+        assert_eq!(j["blocked"][3]["kind"], "new tab");
     }
 
     #[test]

@@ -25,6 +25,43 @@ use crate::wire::{Ack, ConsoleReply, Fingerprint, GetReply};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
+/// Refuses a step the operator's policy turns off (docs/reference/policy.md#actions-off),
+/// before anything of it runs: scripts of the agent (`eval`, `poll`, a step's hooks),
+/// uploads, and a new tab on another origin than the current tab's. (Password fields are
+/// refused by the actions that type, which know the field; origins by `goto` and the
+/// guard.)
+async fn policy_gate(b: &Browser, step: &Step) -> Result<()> {
+    use crate::policy::Switch;
+    let Some(p) = b.policy() else {
+        return Ok(());
+    };
+    let name = step.action.name();
+    match &step.action {
+        Action::Eval(_) | Action::Poll(_) => p.check(Switch::Eval, name)?,
+        Action::Upload(_) => p.check(Switch::Uploads, name)?,
+        Action::NewTab(a) if !p.allows(Switch::ForeignTabs) => {
+            if let Some(u) = &a.url {
+                let to = crate::browser::guard::origin_of(&crate::browser::normalize_url(u)?);
+                let from = crate::browser::guard::origin_of(&b.url().await);
+                // from a blank tab (an opaque origin) there is nothing to leave
+                if to != from && from != "null" && !from.is_empty() {
+                    return Err(crate::error::Error::Policy(format!(
+                        "newTab {u}: a new tab on another origin ({to}) than the current tab's ({from}) (--deny foreignTabs)"
+                    )));
+                }
+            }
+        }
+        _ => {}
+    }
+    if !step.hooks.is_empty() {
+        p.check(
+            Switch::Eval,
+            &format!("{name}'s readyWhen / settledWhen / observe hooks"),
+        )?;
+    }
+    Ok(())
+}
+
 /// Runs one step within its deadline (the viewport baseline, the step, settling); returns
 /// its result and, when it failed, the exit code it stands for.
 async fn run_one(
@@ -41,6 +78,9 @@ async fn run_one(
         if let Some(h) = &step.hooks.ready_when
             && let Err(e) = ready_when(b, h, remaining()).await
         {
+            return (Err(e), None);
+        }
+        if let Err(e) = policy_gate(b, step).await {
             return (Err(e), None);
         }
         take_baseline(b, step, base).await;
@@ -188,6 +228,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
         }
         results.push(res);
     }
+    note_refusals(b);
     if b.record.suspect.is_some() {
         // the last step ran out of time: the page may not answer; read nothing more from it
         // (the next command checks the tab and replaces it if need be)
@@ -232,6 +273,15 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
         artifacts,
         notes: std::mem::take(&mut b.notes),
         exit_code: failed.unwrap_or(0),
+    }
+}
+
+/// The requests the policy refused that no step's effects reported (the page's own, between
+/// commands or after the last action), as notes: nothing refused goes unsaid.
+pub fn note_refusals(b: &mut Browser) {
+    let refused = b.policy_refusals();
+    if let Some(w) = super::effects::blocked_words(&refused) {
+        b.notes.push(w.trim_end_matches('.').to_string());
     }
 }
 

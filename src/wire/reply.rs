@@ -308,6 +308,9 @@ pub struct ControlReply {
     pub disabled: bool,
     #[serde(default)]
     pub readonly: bool,
+    /// An `<input type=password>` (the operator's policy may turn typing into it off).
+    #[serde(default)]
+    pub password: bool,
     /// The value as the page holds it (selects: the selected options' text).
     #[serde(default)]
     pub value: String,

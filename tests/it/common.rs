@@ -137,7 +137,7 @@ impl Ctx {
 /// comparisons that are about the tree.
 pub fn body(t: &str) -> &str {
     let mut rest = t;
-    for prefix in ["# page: ", "# wall: "] {
+    for prefix in ["# page: ", "# wall: ", "# policy: "] {
         if rest.starts_with(prefix) {
             rest = rest.find('\n').map_or("", |i| &rest[i + 1..]);
         }

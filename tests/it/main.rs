@@ -30,6 +30,7 @@ mod foundation;
 mod grid;
 mod hostile;
 mod mcp;
+mod policy;
 mod reply;
 mod steps;
 mod views;
@@ -132,6 +133,7 @@ fn main() {
         eyes::tests(),
         vocab::tests(),
         widgets::tests(),
+        policy::tests(),
     ]
     .concat();
     check_names(&all);

@@ -179,6 +179,10 @@ pub struct RequestData {
     /// when the browser gives it.
     #[serde(default)]
     pub destination: Option<String>,
+    /// The Resource Timing initiator type (`fetch`, `xmlhttprequest`, `img`, `script`...),
+    /// when the browser gives it.
+    #[serde(default)]
+    pub initiator_type: Option<String>,
 }
 
 /// `network.Initiator` (the field ariasnap reads).

@@ -30,6 +30,9 @@ pub fn header_lines(snap: &Snapshot) -> Vec<String> {
             text(&cut(&w.why, 200))
         ));
     }
+    if let Some(pol) = &p.policy {
+        out.push(format!("# policy: {}", text(pol)));
+    }
     out
 }
 

@@ -1,0 +1,228 @@
+//! Holding every request of a Chromium before it is sent, through the browser's own
+//! DevTools socket (`/devtools/browser/...`, flat sessions): the policy guard's channel on a
+//! Chromium that ariasnap started (browser/guard.rs).
+//!
+//! Why not WebDriver BiDi's `network.addIntercept` there: chromedriver runs a session's
+//! commands one at a time, BiDi ones included, so the guard's answer to a held request waits
+//! behind the classic command that caused it (Navigate To waits for the load the held
+//! request is part of): the two wait on each other until the deadline. Measured: a `goto`
+//! under an intercept answered over chromedriver's BiDi timed out, the guard's
+//! `network.continueRequest` answered only after it. The browser's DevTools socket does not
+//! go through chromedriver.
+//!
+//! How (DevTools protocol, Target and Fetch domains): auto-attach to every target with
+//! `waitForDebuggerOnStart` (a new tab, an out-of-process frame, a worker runs nothing
+//! before it is held), `Fetch.enable` for every URL at the request stage in each, then let
+//! it run; each `Fetch.requestPaused` is answered with `Fetch.continueRequest` or
+//! `Fetch.failRequest` (`BlockedByClient`: nothing is sent).
+//!
+//! Owns: the socket, the sessions and the protocol's words. Must not: decide which request
+//! goes through (the caller's `judge` does).
+
+use crate::error::{Error, Result};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::collections::{HashMap, HashSet};
+use tokio_tungstenite::tungstenite::Message;
+use tracing::debug;
+
+/// A request held in the browser, as the judge sees it.
+#[derive(Debug, Clone)]
+pub struct Held {
+    pub url: String,
+    pub method: String,
+    /// DevTools' resource type: `Document`, `Image`, `Fetch`, `XHR`, `Script`...
+    pub resource_type: String,
+    /// A document request of a frame, not of its tab's top.
+    pub subframe: bool,
+    /// A document request of a tab's top.
+    pub top_navigation: bool,
+    /// The URL of the tab that opened this one (window.open, target=_blank), for a tab a
+    /// page opened; its URL when it was opened.
+    pub opener_url: Option<String>,
+}
+
+/// Holds every request of the browser whose DevTools socket is `ws_url` and asks `judge`:
+/// None lets it go on, Some refuses it (nothing is sent). `ready` is called once every
+/// target that existed is held. Returns when the browser's socket ends.
+pub async fn hold_requests(
+    ws_url: &str,
+    ready: impl FnOnce(),
+    mut judge: impl FnMut(&Held) -> Option<String>,
+) -> Result<()> {
+    let (ws, _) = tokio_tungstenite::connect_async(ws_url)
+        .await
+        .map_err(|e| Error::Browser(format!("could not open DevTools at {ws_url}: {e}")))?;
+    let (mut sink, mut stream) = ws.split();
+    let mut next_id: u64 = 1;
+    let mut send =
+        |sink_msgs: &mut Vec<String>, session: Option<&str>, method: &str, params: Value| {
+            let id = next_id;
+            next_id += 1;
+            let mut m = json!({"id": id, "method": method, "params": params});
+            if let Some(s) = session {
+                m["sessionId"] = json!(s);
+            }
+            sink_msgs.push(m.to_string());
+            id
+        };
+    let mut out = Vec::new();
+    send(
+        &mut out,
+        None,
+        "Target.setDiscoverTargets",
+        json!({"discover": true}),
+    );
+    let attach_id = send(
+        &mut out,
+        None,
+        "Target.setAutoAttach",
+        json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}),
+    );
+    for m in out.drain(..) {
+        sink.send(Message::text(m))
+            .await
+            .map_err(|e| Error::Browser(format!("DevTools socket: {e}")))?;
+    }
+    // target id -> its URL (kept current), session id -> target id, tab -> opener's URL
+    let mut urls: HashMap<String, String> = HashMap::new();
+    let mut sessions: HashMap<String, String> = HashMap::new();
+    let mut openers: HashMap<String, String> = HashMap::new();
+    // Fetch.enable commands whose reply the start waits for
+    let mut enabling: HashSet<u64> = HashSet::new();
+    let mut attached_all = false;
+    let mut ready = Some(ready);
+    while let Some(msg) = stream.next().await {
+        let text = match msg {
+            Ok(Message::Text(t)) => t.to_string(),
+            Ok(Message::Close(_)) | Err(_) => break,
+            Ok(_) => continue,
+        };
+        let Ok(v) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        if let Some(id) = v.get("id").and_then(Value::as_u64) {
+            if let Some(e) = v.get("error") {
+                debug!(id, error = %e, "DevTools command refused");
+            }
+            if id == attach_id {
+                attached_all = true;
+            }
+            enabling.remove(&id);
+        } else {
+            let session = v.get("sessionId").and_then(Value::as_str);
+            let params = v.get("params").cloned().unwrap_or(Value::Null);
+            match v.get("method").and_then(Value::as_str).unwrap_or("") {
+                "Target.targetCreated" | "Target.targetInfoChanged" => {
+                    let info = &params["targetInfo"];
+                    if let (Some(id), Some(url)) = (info["targetId"].as_str(), info["url"].as_str())
+                    {
+                        urls.insert(id.to_string(), url.to_string());
+                    }
+                }
+                "Target.targetDestroyed" => {
+                    if let Some(id) = params["targetId"].as_str() {
+                        urls.remove(id);
+                        openers.remove(id);
+                    }
+                }
+                "Target.attachedToTarget" => {
+                    let sid = params["sessionId"].as_str().unwrap_or("").to_string();
+                    let info = &params["targetInfo"];
+                    let target = info["targetId"].as_str().unwrap_or("").to_string();
+                    let kind = info["type"].as_str().unwrap_or("");
+                    if let Some(url) = info["url"].as_str() {
+                        urls.insert(target.clone(), url.to_string());
+                    }
+                    if kind == "page"
+                        && let Some(opener) = info["openerId"].as_str()
+                        && !openers.contains_key(&target)
+                    {
+                        let from = urls.get(opener).cloned().unwrap_or_default();
+                        openers.insert(target.clone(), from);
+                    }
+                    sessions.insert(sid.clone(), target);
+                    let s = Some(sid.as_str());
+                    let holdable = matches!(
+                        kind,
+                        "page" | "iframe" | "worker" | "shared_worker" | "service_worker"
+                    );
+                    if holdable {
+                        let id = send(
+                            &mut out,
+                            s,
+                            "Fetch.enable",
+                            json!({"patterns": [{"urlPattern": "*", "requestStage": "Request"}]}),
+                        );
+                        if !attached_all {
+                            enabling.insert(id);
+                        }
+                        send(
+                            &mut out,
+                            s,
+                            "Target.setAutoAttach",
+                            json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}),
+                        );
+                    }
+                    if params["waitingForDebugger"].as_bool() == Some(true) {
+                        send(&mut out, s, "Runtime.runIfWaitingForDebugger", json!({}));
+                    }
+                }
+                "Target.detachedFromTarget" => {
+                    if let Some(sid) = params["sessionId"].as_str() {
+                        sessions.remove(sid);
+                    }
+                }
+                "Fetch.requestPaused" => {
+                    let request_id = params["requestId"].as_str().unwrap_or("").to_string();
+                    let target = session
+                        .and_then(|s| sessions.get(s))
+                        .cloned()
+                        .unwrap_or_default();
+                    let resource_type = params["resourceType"].as_str().unwrap_or("").to_string();
+                    let frame = params["frameId"].as_str().unwrap_or("");
+                    let document = resource_type == "Document";
+                    let held = Held {
+                        url: params["request"]["url"].as_str().unwrap_or("").to_string(),
+                        method: params["request"]["method"]
+                            .as_str()
+                            .unwrap_or("")
+                            .to_string(),
+                        top_navigation: document && frame == target,
+                        subframe: document && frame != target,
+                        resource_type,
+                        opener_url: openers.get(&target).cloned(),
+                    };
+                    match judge(&held) {
+                        None => send(
+                            &mut out,
+                            session,
+                            "Fetch.continueRequest",
+                            json!({"requestId": request_id}),
+                        ),
+                        Some(_) => send(
+                            &mut out,
+                            session,
+                            "Fetch.failRequest",
+                            json!({"requestId": request_id, "errorReason": "BlockedByClient"}),
+                        ),
+                    };
+                }
+                _ => {}
+            }
+        }
+        for m in out.drain(..) {
+            if sink.send(Message::text(m)).await.is_err() {
+                return Ok(());
+            }
+        }
+        if attached_all
+            && enabling.is_empty()
+            && let Some(r) = ready.take()
+        {
+            r();
+        }
+    }
+    debug!("the browser's DevTools socket ended");
+    Ok(())
+}

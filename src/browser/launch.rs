@@ -461,6 +461,40 @@ pub fn chrome_capabilities(
     }
 }
 
+/// Turns off the browser's speculative connections (preconnect, DNS prefetch, prefetch of
+/// predicted pages) for a session whose policy confines origins: a preconnect opens a
+/// connection to an origin before any request is made, so the guard, which holds requests,
+/// would never see it; measured: Chromium opened an empty connection to a blocked origin's
+/// server under `ariasnap mcp --block-origin`. Chromium: the `net.network_prediction_options`
+/// preference at 2 (never); Firefox: its speculative-connection, predictor and prefetch
+/// preferences.
+pub fn quiet_predictions(caps: &mut serde_json::Map<String, serde_json::Value>) {
+    use serde_json::json;
+    if let Some(o) = caps
+        .get_mut("goog:chromeOptions")
+        .and_then(|o| o.as_object_mut())
+    {
+        o.insert(
+            "prefs".into(),
+            json!({"net": {"network_prediction_options": 2}}),
+        );
+    }
+    if let Some(prefs) = caps
+        .get_mut("moz:firefoxOptions")
+        .and_then(|o| o.get_mut("prefs"))
+        .and_then(|p| p.as_object_mut())
+    {
+        for (k, v) in [
+            ("network.http.speculative-parallel-limit", json!(0)),
+            ("network.predictor.enabled", json!(false)),
+            ("network.prefetch-next", json!(false)),
+            ("network.dns.disablePrefetch", json!(true)),
+        ] {
+            prefs.insert(k.into(), v);
+        }
+    }
+}
+
 /// WebDriver capabilities for headless Firefox with our preferences and a private profile
 /// (geckodriver uses a `-profile` directory given in the arguments as it is, and writes the
 /// preferences into it).

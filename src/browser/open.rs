@@ -436,7 +436,7 @@ impl Browser {
                     .keep();
                 let log = dir.join(format!("{name}.driver.log"));
                 let d = launch::start_driver_for(kind, &driver, &log).await?;
-                let caps = match kind {
+                let mut caps = match kind {
                     launch::BrowserKind::Chromium => {
                         launch::chrome_capabilities(&browser, &profile)
                     }
@@ -444,6 +444,9 @@ impl Browser {
                         launch::firefox_capabilities(&browser, &profile)
                     }
                 };
+                if opts.policy.as_ref().is_some_and(|p| p.confines_origins()) {
+                    launch::quiet_predictions(&mut caps);
+                }
                 (d.url, Some(d.pid), Some(profile), caps)
             }
         };

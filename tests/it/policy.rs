@@ -13,7 +13,8 @@ pub fn tests() -> Vec<Test> {
     trials![
         requests_to_a_blocked_origin_never_leave_the_browser,
         actions_the_operator_turned_off_are_refused,
-        the_policy_is_fixed_when_the_session_starts
+        the_policy_is_fixed_when_the_session_starts,
+        an_mcp_agent_cannot_get_around_the_policy
     ]
 }
 
@@ -30,6 +31,9 @@ fn counting_server() -> (LocalServer, Arc<Mutex<Vec<String>>>) {
             let n = sock.read(&mut buf).unwrap_or(0);
             let req = String::from_utf8_lossy(&buf[..n]);
             let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
+            if std::env::var_os("IT_POLICY_DEBUG").is_some() {
+                eprintln!("HIT: {req}");
+            }
             seen.lock().unwrap().push(path);
             let body = "<!doctype html><title>Other</title><h1>Other origin</h1>";
             let _ = write!(
@@ -323,6 +327,73 @@ fn the_policy_is_fixed_when_the_session_starts(c: &Ctx) {
         "{out}"
     );
     let _ = on(c, s, &["wait", "--text", "other: refused"]);
+    let got = hits.lock().unwrap().clone();
+    assert!(got.is_empty(), "{got:?}");
+    drop(server);
+}
+
+/// `ariasnap mcp` under the operator's flags: a tool call to a blocked origin and an
+/// `eval` are refused with the policy's line (the tools have no way to change it), while
+/// the allowed page works.
+fn an_mcp_agent_cannot_get_around_the_policy(c: &Ctx) {
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::transport::TokioChildProcess;
+    let (server, hits) = counting_server();
+    let other = format!("http://{}", server.addr);
+    let mut cmd = tokio::process::Command::new(&c.bin);
+    cmd.args(["mcp", "--block-origin", &other, "--deny", "eval"])
+        .env("ARIASNAP_HOME", c.home.path())
+        .env("ARIASNAP_BROWSER", crate::common::browser())
+        .env_remove("ARIASNAP_SESSION")
+        .env_remove("ARIASNAP_POLICY");
+    let page = format!("{}?other={other}", c.url("html/policy/page.html"));
+    c.rt.block_on(async move {
+        let transport = TokioChildProcess::new(cmd).expect("spawn ariasnap mcp");
+        let client = ().serve(transport).await.expect("initialize");
+        let call = |name: &'static str, a: Value| {
+            let client = &client;
+            async move {
+                let r = client
+                    .call_tool(
+                        CallToolRequestParams::new(name)
+                            .with_arguments(a.as_object().cloned().unwrap_or_default()),
+                    )
+                    .await
+                    .expect(name);
+                (r.is_error == Some(true), format!("{:?}", r.content))
+            }
+        };
+        let (failed, text) = call(
+            "browser_navigate",
+            serde_json::json!({"url": page, "snapshot": {}}),
+        )
+        .await;
+        assert!(!failed, "{text}");
+        assert!(
+            text.contains("# policy: 1 origin blocked; eval off"),
+            "{text}"
+        );
+        let (failed, text) = call(
+            "browser_navigate",
+            serde_json::json!({"url": format!("{other}/mcp")}),
+        )
+        .await;
+        assert!(failed && text.contains("blocked by policy: goto"), "{text}");
+        let (failed, text) = call(
+            "browser_evaluate",
+            serde_json::json!({"expression": "document.title"}),
+        )
+        .await;
+        assert!(failed && text.contains("blocked by policy: eval"), "{text}");
+        let (failed, text) = call(
+            "browser_run_steps",
+            serde_json::json!({"steps": [{"eval": "1"}]}),
+        )
+        .await;
+        assert!(failed && text.contains("blocked by policy: eval"), "{text}");
+        let _ = client.cancel().await;
+    });
     let got = hits.lock().unwrap().clone();
     assert!(got.is_empty(), "{got:?}");
     drop(server);

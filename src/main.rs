@@ -9,7 +9,10 @@ use cli::Cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let _ = tune_malloc();
+    // the policy guard is long-lived and small: it builds no large structures
+    if std::env::args().nth(1).as_deref() != Some("policy-guard") {
+        let _ = tune_malloc();
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) if !e.use_stderr() => {

@@ -99,6 +99,8 @@ fn cleanup_blocking(rec: &SessionRecord) {
     }
     if let Ok(dir) = session::sessions_dir() {
         let _ = std::fs::remove_file(dir.join(format!("{}.driver.log", rec.name)));
+        let _ = std::fs::remove_file(dir.join(format!("{}.guard.log", rec.name)));
+        let _ = std::fs::remove_file(dir.join(format!("{}.policy.jsonl", rec.name)));
         let _ = std::fs::remove_dir_all(dir.join(format!("{}.downloads", rec.name)));
     }
     let _ = session::remove(&rec.name);

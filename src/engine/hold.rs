@@ -54,175 +54,182 @@ pub async fn hold_requests(
         .await
         .map_err(|e| Error::Browser(format!("could not open DevTools at {ws_url}: {e}")))?;
     let (mut sink, mut stream) = ws.split();
-    let mut next_id: u64 = 1;
-    let mut send =
-        |sink_msgs: &mut Vec<String>, session: Option<&str>, method: &str, params: Value| {
-            let id = next_id;
-            next_id += 1;
-            let mut m = json!({"id": id, "method": method, "params": params});
-            if let Some(s) = session {
-                m["sessionId"] = json!(s);
-            }
-            sink_msgs.push(m.to_string());
-            id
-        };
-    let mut out = Vec::new();
-    send(
-        &mut out,
-        None,
-        "Target.setDiscoverTargets",
-        json!({"discover": true}),
-    );
-    let attach_id = send(
-        &mut out,
-        None,
-        "Target.setAutoAttach",
-        json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}),
-    );
-    for m in out.drain(..) {
-        sink.send(Message::text(m))
-            .await
-            .map_err(|e| Error::Browser(format!("DevTools socket: {e}")))?;
-    }
-    // target id -> its URL (kept current), session id -> target id, tab -> opener's URL
-    let mut urls: HashMap<String, String> = HashMap::new();
-    let mut sessions: HashMap<String, String> = HashMap::new();
-    let mut openers: HashMap<String, String> = HashMap::new();
-    // Fetch.enable commands whose reply the start waits for
-    let mut enabling: HashSet<u64> = HashSet::new();
-    let mut attached_all = false;
+    let mut h = Holder::default();
+    h.send(None, "Target.setDiscoverTargets", json!({"discover": true}));
+    h.attach_id = h.send(None, "Target.setAutoAttach", auto_attach());
     let mut ready = Some(ready);
-    while let Some(msg) = stream.next().await {
-        let text = match msg {
-            Ok(Message::Text(t)) => t.to_string(),
-            Ok(Message::Close(_)) | Err(_) => break,
-            Ok(_) => continue,
-        };
-        let Ok(v) = serde_json::from_str::<Value>(&text) else {
-            continue;
-        };
-        if let Some(id) = v.get("id").and_then(Value::as_u64) {
-            if let Some(e) = v.get("error") {
-                debug!(id, error = %e, "DevTools command refused");
-            }
-            if id == attach_id {
-                attached_all = true;
-            }
-            enabling.remove(&id);
-        } else {
-            let session = v.get("sessionId").and_then(Value::as_str);
-            let params = v.get("params").cloned().unwrap_or(Value::Null);
-            match v.get("method").and_then(Value::as_str).unwrap_or("") {
-                "Target.targetCreated" | "Target.targetInfoChanged" => {
-                    let info = &params["targetInfo"];
-                    if let (Some(id), Some(url)) = (info["targetId"].as_str(), info["url"].as_str())
-                    {
-                        urls.insert(id.to_string(), url.to_string());
-                    }
-                }
-                "Target.targetDestroyed" => {
-                    if let Some(id) = params["targetId"].as_str() {
-                        urls.remove(id);
-                        openers.remove(id);
-                    }
-                }
-                "Target.attachedToTarget" => {
-                    let sid = params["sessionId"].as_str().unwrap_or("").to_string();
-                    let info = &params["targetInfo"];
-                    let target = info["targetId"].as_str().unwrap_or("").to_string();
-                    let kind = info["type"].as_str().unwrap_or("");
-                    if let Some(url) = info["url"].as_str() {
-                        urls.insert(target.clone(), url.to_string());
-                    }
-                    if kind == "page"
-                        && let Some(opener) = info["openerId"].as_str()
-                        && !openers.contains_key(&target)
-                    {
-                        let from = urls.get(opener).cloned().unwrap_or_default();
-                        openers.insert(target.clone(), from);
-                    }
-                    sessions.insert(sid.clone(), target);
-                    let s = Some(sid.as_str());
-                    let holdable = matches!(
-                        kind,
-                        "page" | "iframe" | "worker" | "shared_worker" | "service_worker"
-                    );
-                    if holdable {
-                        let id = send(
-                            &mut out,
-                            s,
-                            "Fetch.enable",
-                            json!({"patterns": [{"urlPattern": "*", "requestStage": "Request"}]}),
-                        );
-                        if !attached_all {
-                            enabling.insert(id);
-                        }
-                        send(
-                            &mut out,
-                            s,
-                            "Target.setAutoAttach",
-                            json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}),
-                        );
-                    }
-                    if params["waitingForDebugger"].as_bool() == Some(true) {
-                        send(&mut out, s, "Runtime.runIfWaitingForDebugger", json!({}));
-                    }
-                }
-                "Target.detachedFromTarget" => {
-                    if let Some(sid) = params["sessionId"].as_str() {
-                        sessions.remove(sid);
-                    }
-                }
-                "Fetch.requestPaused" => {
-                    let request_id = params["requestId"].as_str().unwrap_or("").to_string();
-                    let target = session
-                        .and_then(|s| sessions.get(s))
-                        .cloned()
-                        .unwrap_or_default();
-                    let resource_type = params["resourceType"].as_str().unwrap_or("").to_string();
-                    let frame = params["frameId"].as_str().unwrap_or("");
-                    let document = resource_type == "Document";
-                    let held = Held {
-                        url: params["request"]["url"].as_str().unwrap_or("").to_string(),
-                        method: params["request"]["method"]
-                            .as_str()
-                            .unwrap_or("")
-                            .to_string(),
-                        top_navigation: document && frame == target,
-                        subframe: document && frame != target,
-                        resource_type,
-                        opener_url: openers.get(&target).cloned(),
-                    };
-                    match judge(&held) {
-                        None => send(
-                            &mut out,
-                            session,
-                            "Fetch.continueRequest",
-                            json!({"requestId": request_id}),
-                        ),
-                        Some(_) => send(
-                            &mut out,
-                            session,
-                            "Fetch.failRequest",
-                            json!({"requestId": request_id, "errorReason": "BlockedByClient"}),
-                        ),
-                    };
-                }
-                _ => {}
-            }
-        }
-        for m in out.drain(..) {
+    loop {
+        for m in h.out.drain(..) {
             if sink.send(Message::text(m)).await.is_err() {
                 return Ok(());
             }
         }
-        if attached_all
-            && enabling.is_empty()
+        if h.attached_all
+            && h.enabling.is_empty()
             && let Some(r) = ready.take()
         {
             r();
         }
+        let text = match stream.next().await {
+            Some(Ok(Message::Text(t))) => t.to_string(),
+            Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+            Some(Ok(_)) => continue,
+        };
+        if let Ok(v) = serde_json::from_str::<Value>(&text) {
+            h.read(&v, &mut judge);
+        }
     }
     debug!("the browser's DevTools socket ended");
     Ok(())
+}
+
+/// `Target.setAutoAttach`'s parameters: every related target, held until let go.
+fn auto_attach() -> Value {
+    json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true})
+}
+
+/// What the holder knows and has to send.
+#[derive(Default)]
+struct Holder {
+    next_id: u64,
+    /// Messages to send, in order.
+    out: Vec<String>,
+    /// Target id -> its URL (kept current).
+    urls: HashMap<String, String>,
+    /// Session id -> target id.
+    sessions: HashMap<String, String>,
+    /// A tab a page opened -> the URL of its opener then.
+    openers: HashMap<String, String>,
+    /// `Fetch.enable` commands whose reply the start waits for.
+    enabling: HashSet<u64>,
+    /// The browser's own auto-attach command, and whether it answered (every target that
+    /// existed was attached before its answer).
+    attach_id: u64,
+    attached_all: bool,
+}
+
+impl Holder {
+    fn send(&mut self, session: Option<&str>, method: &str, params: Value) -> u64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut m = json!({"id": id, "method": method, "params": params});
+        if let Some(s) = session {
+            m["sessionId"] = json!(s);
+        }
+        self.out.push(m.to_string());
+        id
+    }
+
+    /// One message from the browser: a reply, or an event.
+    fn read(&mut self, v: &Value, judge: &mut impl FnMut(&Held) -> Option<String>) {
+        if let Some(id) = v.get("id").and_then(Value::as_u64) {
+            if let Some(e) = v.get("error") {
+                debug!(id, error = %e, "DevTools command refused");
+            }
+            if id == self.attach_id {
+                self.attached_all = true;
+            }
+            self.enabling.remove(&id);
+            return;
+        }
+        let session = v.get("sessionId").and_then(Value::as_str);
+        let params = v.get("params").unwrap_or(&Value::Null);
+        match v.get("method").and_then(Value::as_str).unwrap_or("") {
+            "Target.targetCreated" | "Target.targetInfoChanged" => {
+                let info = &params["targetInfo"];
+                if let (Some(id), Some(url)) = (info["targetId"].as_str(), info["url"].as_str()) {
+                    self.urls.insert(id.to_string(), url.to_string());
+                }
+            }
+            "Target.targetDestroyed" => {
+                if let Some(id) = params["targetId"].as_str() {
+                    self.urls.remove(id);
+                    self.openers.remove(id);
+                }
+            }
+            "Target.attachedToTarget" => self.attached(params),
+            "Target.detachedFromTarget" => {
+                if let Some(sid) = params["sessionId"].as_str() {
+                    self.sessions.remove(sid);
+                }
+            }
+            "Fetch.requestPaused" => self.paused(session, params, judge),
+            _ => {}
+        }
+    }
+
+    /// A target attached (paused when new): hold its requests, attach to its own targets
+    /// (frames, workers), then let it run.
+    fn attached(&mut self, params: &Value) {
+        let sid = params["sessionId"].as_str().unwrap_or("").to_string();
+        let info = &params["targetInfo"];
+        let target = info["targetId"].as_str().unwrap_or("").to_string();
+        let kind = info["type"].as_str().unwrap_or("");
+        if let Some(url) = info["url"].as_str() {
+            self.urls.insert(target.clone(), url.to_string());
+        }
+        if kind == "page"
+            && let Some(opener) = info["openerId"].as_str()
+            && !self.openers.contains_key(&target)
+        {
+            let from = self.urls.get(opener).cloned().unwrap_or_default();
+            self.openers.insert(target.clone(), from);
+        }
+        self.sessions.insert(sid.clone(), target);
+        let s = Some(sid.as_str());
+        if matches!(
+            kind,
+            "page" | "iframe" | "worker" | "shared_worker" | "service_worker"
+        ) {
+            let patterns = json!({"patterns": [{"urlPattern": "*", "requestStage": "Request"}]});
+            let id = self.send(s, "Fetch.enable", patterns);
+            if !self.attached_all {
+                self.enabling.insert(id);
+            }
+            self.send(s, "Target.setAutoAttach", auto_attach());
+        }
+        if params["waitingForDebugger"].as_bool() == Some(true) {
+            self.send(s, "Runtime.runIfWaitingForDebugger", json!({}));
+        }
+    }
+
+    /// A request held: on, or failed.
+    fn paused(
+        &mut self,
+        session: Option<&str>,
+        params: &Value,
+        judge: &mut impl FnMut(&Held) -> Option<String>,
+    ) {
+        let request_id = params["requestId"].as_str().unwrap_or("").to_string();
+        let target = session
+            .and_then(|s| self.sessions.get(s))
+            .cloned()
+            .unwrap_or_default();
+        let resource_type = params["resourceType"].as_str().unwrap_or("").to_string();
+        let frame = params["frameId"].as_str().unwrap_or("");
+        let document = resource_type == "Document";
+        let held = Held {
+            url: params["request"]["url"].as_str().unwrap_or("").to_string(),
+            method: params["request"]["method"]
+                .as_str()
+                .unwrap_or("")
+                .to_string(),
+            top_navigation: document && frame == target,
+            subframe: document && frame != target,
+            resource_type,
+            opener_url: self.openers.get(&target).cloned(),
+        };
+        match judge(&held) {
+            None => self.send(
+                session,
+                "Fetch.continueRequest",
+                json!({"requestId": request_id}),
+            ),
+            Some(_) => self.send(
+                session,
+                "Fetch.failRequest",
+                json!({"requestId": request_id, "errorReason": "BlockedByClient"}),
+            ),
+        };
+    }
 }

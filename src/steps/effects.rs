@@ -399,6 +399,15 @@ pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) ->
     let reply: EffectsReply = ask(b, Method::Effects).await.unwrap_or_default();
     if let Some(ev) = before.events {
         out.download = downloads(ev, artifacts, b, &before.url, &reply).await;
+        // docs/reference/policy.md#actions-off: the browser canceled it for the operator
+        if !b
+            .policy()
+            .is_none_or(|p| p.allows(crate::policy::Switch::Downloads))
+        {
+            for d in out.download.iter_mut().filter(|d| d.status == "canceled") {
+                d.status = "refused by policy (--deny downloads)".into();
+            }
+        }
     }
     let url = if reply.url.is_empty() {
         b.url().await

@@ -25,6 +25,15 @@ use crate::wire::{Ack, ConsoleReply, Fingerprint, GetReply};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
+/// What comes before a step's action: the policy's refusal, then its `readyWhen` hook.
+async fn before_step(b: &Browser, step: &Step, remaining: Duration) -> Result<()> {
+    policy_gate(b, step).await?;
+    match &step.hooks.ready_when {
+        Some(h) => ready_when(b, h, remaining).await,
+        None => Ok(()),
+    }
+}
+
 /// Refuses a step the operator's policy turns off (docs/reference/policy.md#actions-off),
 /// before anything of it runs: scripts of the agent (`eval`, `poll`, a step's hooks),
 /// uploads, and a new tab on another origin than the current tab's. (Password fields are
@@ -75,12 +84,7 @@ async fn run_one(
     let remaining = || opts.timeout.saturating_sub(t0.elapsed());
     let mut hooked = HookResults::default();
     let r = tokio::time::timeout(opts.timeout, async {
-        if let Some(h) = &step.hooks.ready_when
-            && let Err(e) = ready_when(b, h, remaining()).await
-        {
-            return (Err(e), None);
-        }
-        if let Err(e) = policy_gate(b, step).await {
+        if let Err(e) = before_step(b, step, remaining()).await {
             return (Err(e), None);
         }
         take_baseline(b, step, base).await;

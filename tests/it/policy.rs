@@ -176,7 +176,7 @@ fn actions_the_operator_turned_off_are_refused(c: &Ctx) {
         s,
         &[
             "--deny",
-            "eval,uploads",
+            "eval,uploads,downloads",
             "--deny",
             "passwordSet",
             "--deny",
@@ -188,7 +188,7 @@ fn actions_the_operator_turned_off_are_refused(c: &Ctx) {
         ],
     );
     assert!(
-        snap.contains("# policy: eval, uploads, passwordSet, foreignTabs off"),
+        snap.contains("# policy: eval, downloads, uploads, passwordSet, foreignTabs off"),
         "{snap}"
     );
     let refused = |args: &[&str], says: &str| {
@@ -257,6 +257,30 @@ fn actions_the_operator_turned_off_are_refused(c: &Ctx) {
     // origins are not confined here: the page's image reached the other server
     assert!(got.iter().any(|p| p == "/pixel.png"), "{got:?}");
     drop(server);
+    // the browser refuses the download a link starts, and the reply says why
+    let _ = on(c, s, &["switch-tab", "t1"]);
+    let snap = ok_on(
+        c,
+        s,
+        &[
+            "snapshot",
+            &c.url("html/agent/effects.html"),
+            "--inline-limit",
+            "0",
+        ],
+    );
+    let run = ok_on(c, s, &["click", &ref_of(&snap, "link \"Download report\"")]);
+    let v: Value = serde_json::from_str(&run).unwrap();
+    assert_eq!(
+        v["steps"][0]["effects"]["download"][0]["status"], "refused by policy (--deny downloads)",
+        "{run}"
+    );
+    assert!(
+        !c.home
+            .path()
+            .join(format!("sessions-v1/{s}.downloads/Q3 report.csv"))
+            .exists()
+    );
 }
 
 fn the_policy_is_fixed_when_the_session_starts(c: &Ctx) {

@@ -378,6 +378,13 @@ impl Browser {
                 "session {name:?} has a policy but its driver has no WebDriver BiDi, which the policy needs to hold the page's requests: use a driver with BiDi (chromedriver, geckodriver) or start the session without a policy"
             )));
         }
+        if self.record.browser == launch::BrowserKind::Chromium && self.record.debugger.is_none() {
+            // engine/hold.rs: chromedriver's BiDi would answer held requests only after the
+            // command that waits on them, and a remote Chromium's DevTools socket is not ours
+            return Err(Error::Usage(format!(
+                "session {name:?}: a policy that confines origins needs a Chromium that ariasnap starts (its DevTools socket holds the page's requests); with --webdriver, use --browser firefox, or start the session without the policy"
+            )));
+        }
         let had = self.record.guard_pid.is_some();
         let pid = super::guard::start(&self.record, deadline).await?;
         self.record.guard_pid = Some(pid);

@@ -137,9 +137,10 @@ pub(super) async fn changes_of(
             }
             Some(v)
         }
-        (None, Some(from)) => Some(navigated(from)),
-        // no visual action: what the other steps did besides (a download an eval started)
-        (None, None) => {
+        (None, Some(from)) if strip_hash(from) != strip_hash(&final_url) => Some(navigated(from)),
+        // no visual action, or a navigation that left the tab where it was (a `goto` the
+        // policy refused, a site that did not answer): what the steps did besides
+        (None, _) => {
             let said = said_besides(&dialogs, &effects);
             (!said.is_empty()).then(|| json!({"summary": said.join(" ")}))
         }

@@ -175,6 +175,22 @@ fn bidi_wanted() -> bool {
     std::env::var("ARIASNAP_BIDI").map_or(true, |v| v != "0")
 }
 
+/// Whether a policy needs the guard process (browser/guard.rs): origins confined, downloads
+/// or foreign tabs off.
+fn needs_guard(p: &crate::policy::Policy) -> bool {
+    use crate::policy::Switch;
+    p.confines_origins() || !p.allows(Switch::Downloads) || !p.allows(Switch::ForeignTabs)
+}
+
+/// A Chromium behind `--webdriver` cannot have the guard (engine/hold.rs: chromedriver's BiDi
+/// answers held requests only after the command that waits on them, and a remote Chromium's
+/// DevTools socket is not ours to reach).
+fn remote_chromium_policy(name: &str) -> Error {
+    Error::Usage(format!(
+        "session {name:?}: this policy needs a Chromium that ariasnap starts (its DevTools socket holds the page's requests); with --webdriver, use --browser firefox, or give only --deny eval, uploads or passwordSet"
+    ))
+}
+
 /// The note of a session without WebDriver BiDi (docs/reference/browsers.md#without-bidi).
 const NO_BIDI: &str = "no WebDriver BiDi on this driver: the engine runs in the page's own realm, where page scripts can reach it";
 
@@ -195,6 +211,13 @@ impl Browser {
         // the session's record, read once: none means this command starts the session
         let kept = session::load(name)?;
         let started = kept.is_none();
+        if started
+            && opts.webdriver.is_some()
+            && opts.kind().0 == launch::BrowserKind::Chromium
+            && opts.policy.as_ref().is_some_and(needs_guard)
+        {
+            return Err(remote_chromium_policy(name));
+        }
         // the browser a remote endpoint is asked for, as start() chooses it
         let remote = opts.webdriver.as_ref().map(|url| {
             let kind = kept
@@ -367,10 +390,7 @@ impl Browser {
         let Some(p) = self.record.policy.clone() else {
             return Ok(());
         };
-        let needs_guard = p.confines_origins()
-            || !p.allows(crate::policy::Switch::Downloads)
-            || !p.allows(crate::policy::Switch::ForeignTabs);
-        if !needs_guard || super::guard::running(&self.record) {
+        if !needs_guard(&p) || super::guard::running(&self.record) {
             return Ok(());
         }
         if self.record.bidi.is_none() {
@@ -381,9 +401,7 @@ impl Browser {
         if self.record.browser == launch::BrowserKind::Chromium && self.record.debugger.is_none() {
             // engine/hold.rs: chromedriver's BiDi would answer held requests only after the
             // command that waits on them, and a remote Chromium's DevTools socket is not ours
-            return Err(Error::Usage(format!(
-                "session {name:?}: a policy that confines origins needs a Chromium that ariasnap starts (its DevTools socket holds the page's requests); with --webdriver, use --browser firefox, or start the session without the policy"
-            )));
+            return Err(remote_chromium_policy(&name));
         }
         let had = self.record.guard_pid.is_some();
         let pid = super::guard::start(&self.record, deadline).await?;

@@ -4,10 +4,11 @@
 //! Owns: the session record one command works on and its lock, through [`Browser`]: opening
 //! and ending sessions (`open`), tabs (`tabs`), loading pages (`load`), hung and crashed tabs
 //! (`recovery`, with Chromium's DevTools HTTP endpoint in `devtools`), processes and
-//! capabilities (`launch`), records and locks (`session`). Must not: name the WebDriver
-//! client (`engine::Connection` makes sessions, `engine::Page` carries their commands),
-//! interpret pages (engine.rs and snapshot/ do), or run a page script or a DevTools command
-//! itself (`engine` does: navigation by DevTools, paint polling, preload, history).
+//! capabilities (`launch`), records and locks (`session`), saved logins (`state`). Must
+//! not: name the WebDriver client (`engine::Connection` makes sessions, `engine::Page`
+//! carries their commands), interpret pages (engine.rs and snapshot/ do), or run a page
+//! script or a DevTools command itself (`engine` does: navigation by DevTools, paint
+//! polling, preload, history, the storage of saved logins).
 
 pub mod devtools;
 pub mod launch;
@@ -15,6 +16,7 @@ mod load;
 mod open;
 mod recovery;
 pub mod session;
+pub mod state;
 mod tabs;
 
 use crate::error::{Error, Result};
@@ -37,6 +39,9 @@ pub struct BrowserOptions {
     /// Deadline of each step (docs/reference/faults.md#deadlines; default 30 s): also the driver's script and page-load
     /// limits, and how long opening the session may wait for its lock.
     pub timeout: Option<std::time::Duration>,
+    /// `--state FILE`: a saved state restored by the command that starts the session
+    /// (docs/guide.md#saved-logins); a running session gets a note instead.
+    pub state: Option<PathBuf>,
 }
 
 /// The default deadline of a step (docs/reference/faults.md#deadlines).

@@ -31,6 +31,7 @@ mod grid;
 mod hostile;
 mod mcp;
 mod reply;
+mod state;
 mod steps;
 mod views;
 mod vocab;
@@ -132,6 +133,7 @@ fn main() {
         eyes::tests(),
         vocab::tests(),
         widgets::tests(),
+        state::tests(),
     ]
     .concat();
     check_names(&all);

@@ -240,17 +240,26 @@ impl StateCookie {
             http_only: c.http_only,
             secure: c.secure,
             // no SameSite attribute: Lax, as browsers treat it by default (and Playwright
-            // writes it on Chromium)
+            // writes it on Chromium). chromedriver reports such a cookie as `none`, but
+            // neither browser keeps a SameSite=None cookie that is not Secure: one reported
+            // so had no attribute
             same_site: match c.same_site {
                 Some(SameSite::Strict) => SameSiteName::Strict,
-                Some(SameSite::None) => SameSiteName::None,
+                Some(SameSite::None) if c.secure => SameSiteName::None,
                 _ => SameSiteName::Lax,
             },
         }
     }
 
-    /// The cookie to set, as `same_site` says.
-    fn to_bidi(&self, same_site: SameSiteName) -> PartialCookie {
+    /// The cookie to set. `SameSite=None` without `Secure` is set as Lax: no browser keeps
+    /// such a cookie from a site (Chromium drops it even when set this way, and says
+    /// nothing), so a file that says it (Firefox's older reports, chromedriver's) means a
+    /// cookie without the attribute, which browsers treat as Lax.
+    fn to_bidi(&self) -> PartialCookie {
+        let same_site = match self.same_site {
+            SameSiteName::None if !self.secure => SameSiteName::Lax,
+            s => s,
+        };
         PartialCookie {
             name: self.name.clone(),
             value: BytesValue::text(&self.value),
@@ -342,13 +351,24 @@ impl Browser {
         let bidi = storage_channel(&self.client, "loadState")?;
         let mut done = Restored::default();
         let now = now_secs();
+        let mut set = Vec::new();
         for c in &state.cookies {
             if c.expired(now) {
                 done.skipped.push(format!("cookie {:?} (expired)", c.name));
                 continue;
             }
             set_cookie(bidi, c).await?;
-            done.cookies += 1;
+            set.push(c);
+        }
+        if !set.is_empty() {
+            let dropped = not_kept(bidi, &set).await?;
+            for c in &dropped {
+                done.skipped.push(format!(
+                    "cookie {:?} of {} (the browser did not keep it)",
+                    c.name, c.domain
+                ));
+            }
+            done.cookies = set.len() - dropped.len();
         }
         let mut local: Vec<(String, Vec<Pair>)> = Vec::new();
         let mut session = serde_json::Map::new();
@@ -397,33 +417,35 @@ impl Browser {
     }
 }
 
-/// Sets one cookie. A `SameSite=None` cookie that is not `Secure` (what Firefox reports for
-/// a cookie without the attribute) is refused by Chromium: it is set as Lax then, which is
-/// how Chromium treats a cookie without the attribute.
+/// Sets one cookie; a refusal is the step's error, naming the cookie (never its value).
 async fn set_cookie(bidi: &Bidi, c: &StateCookie) -> Result<()> {
-    let first = bidi
-        .send(&SetCookie {
-            cookie: c.to_bidi(c.same_site),
-        })
-        .await;
-    let refused = match first {
-        Ok(_) => return Ok(()),
-        Err(e) => e,
+    let set = SetCookie {
+        cookie: c.to_bidi(),
     };
-    if c.same_site == SameSiteName::None && !c.secure {
-        let again = SetCookie {
-            cookie: c.to_bidi(SameSiteName::Lax),
-        };
-        if bidi.send(&again).await.is_ok() {
-            return Ok(());
-        }
-    }
-    Err(Error::Step(format!(
-        "the browser refused cookie {:?} of {}: {}",
-        c.name,
-        c.domain,
-        crate::error::one_line(&refused.to_string())
-    )))
+    bidi.send(&set).await.map(|_| ()).map_err(|e| {
+        Error::Step(format!(
+            "the browser refused cookie {:?} of {}: {}",
+            c.name,
+            c.domain,
+            crate::error::one_line(&e.to_string())
+        ))
+    })
+}
+
+/// The cookies of `set` the browser did not keep (Chromium answers some it drops with
+/// success): read back with `storage.getCookies`, matched by name, domain (with or without
+/// its leading dot) and path.
+async fn not_kept<'a>(bidi: &Bidi, set: &[&'a StateCookie]) -> Result<Vec<&'a StateCookie>> {
+    let now = bidi.send(&GetCookies::default()).await?.cookies;
+    let bare = |d: &str| d.trim_start_matches('.').to_ascii_lowercase();
+    Ok(set
+        .iter()
+        .copied()
+        .filter(|c| {
+            !now.iter()
+                .any(|k| k.name == c.name && bare(&k.domain) == bare(&c.domain) && k.path == c.path)
+        })
+        .collect())
 }
 
 #[cfg(test)]
@@ -526,19 +548,39 @@ mod tests {
         let s = StateCookie::from_bidi(c);
         assert_eq!(s.value, "secret");
         assert_eq!((s.expires, s.same_site), (-1.0, SameSiteName::Lax));
-        let p = s.to_bidi(s.same_site);
+        let p = s.to_bidi();
         assert_eq!(p.expiry, None);
         assert_eq!(p.same_site, Some(SameSite::Lax));
         let later = StateCookie {
             expires: 2_000_000_000.5,
             ..s.clone()
         };
-        assert_eq!(
-            later.to_bidi(SameSiteName::Strict).expiry,
-            Some(2_000_000_000)
-        );
+        assert_eq!(later.to_bidi().expiry, Some(2_000_000_000));
+        let none = |secure: bool| StateCookie {
+            same_site: SameSiteName::None,
+            secure,
+            ..later.clone()
+        };
+        assert_eq!(none(false).to_bidi().same_site, Some(SameSite::Lax));
+        assert_eq!(none(true).to_bidi().same_site, Some(SameSite::None));
         assert!(!s.expired(now_secs()) && !later.expired(now_secs()));
         assert!(StateCookie { expires: 1.0, ..s }.expired(now_secs()));
+        // chromedriver's `none` for a cookie without the attribute (it is not Secure)
+        let bare = |secure: bool| -> crate::engine::bidi::Cookie {
+            serde_json::from_value(json!({
+                "name": "js", "value": {"type": "string", "value": "1"}, "domain": "a.test",
+                "path": "/", "size": 3, "httpOnly": false, "secure": secure, "sameSite": "none"
+            }))
+            .unwrap()
+        };
+        assert_eq!(
+            StateCookie::from_bidi(bare(false)).same_site,
+            SameSiteName::Lax
+        );
+        assert_eq!(
+            StateCookie::from_bidi(bare(true)).same_site,
+            SameSiteName::None
+        );
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! as Playwright does, a temporary background tab is opened (`browsingContext.create`), an
 //! intercept of our own limited to that tab holds its requests (`network.addIntercept` with
 //! `contexts`), and each held request is answered by us (`network.provideResponse`: the
-//! origin's root with an empty 200 text/html, anything else an empty 404), never continued
-//! to the network. The tab is closed, then the intercept and the subscription removed, on
+//! origin's root with a 200 text/html document empty but for a `data:` icon, so that
+//! Chromium asks the site for no favicon; anything else an empty 404), never continued to
+//! the network. The tab is closed, then the intercept and the subscription removed, on
 //! every path. sessionStorage belongs to a tab: it is restored into the current tab, by a
 //! preload script of that tab (its next documents) and the same script in its open ones.
 //!
@@ -61,6 +62,11 @@ const READ_STORAGE: &str = r#"(withSession, mark) => {
   if (withSession) { try { r.session = read(window.sessionStorage); } catch (e) {} }
   return JSON.stringify(r);
 }"#;
+
+/// The document the temporary tab gets for an origin's root: empty but for an icon of its
+/// own, because Chromium fetches `/favicon.ico` of a page without one from the browser
+/// process, where no intercept of the tab holds it: that request would reach the site.
+const BLANK_DOCUMENT: &str = "<!doctype html><link rel=icon href=\"data:,\">";
 
 /// Sets localStorage items (a JSON list of [name, value]); returns the document's origin.
 const WRITE_LOCAL: &str = r#"(json) => {
@@ -244,8 +250,8 @@ async fn fill_origins(
 }
 
 /// Loads `origin`'s root in `tab`, answering every request of the tab that `intercept`
-/// holds ourselves: the document with an empty 200 text/html, anything else with an empty
-/// 404.
+/// holds ourselves: the document with [`BLANK_DOCUMENT`] (200 text/html), anything else
+/// with an empty 404.
 async fn load_answered(
     bidi: &Bidi,
     events: &mut Events,
@@ -284,7 +290,7 @@ async fn load_answered(
                         name: "content-type".into(),
                         value: BytesValue::text("text/html; charset=utf-8"),
                     }],
-                    body: Some(BytesValue::text("")),
+                    body: Some(BytesValue::text(if document { BLANK_DOCUMENT } else { "" })),
                 };
                 bidi.send(&answer).await?;
             }

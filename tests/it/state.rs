@@ -3,6 +3,9 @@
 //! a `loadState` step are signed in, without a request to the site for the restore; the
 //! file is private and its values are never printed; bad files give one `error:` line.
 //!
+//! Over MCP, `ariasnap mcp --state FILE` restores a file as Playwright writes it for the
+//! server's session, and `browser_save_state` / `browser_load_state` are its tools.
+//!
 //! The site is a server of the test's own (a `LocalServer`) so that it can set an HttpOnly
 //! session cookie no script can fake, decide from the request's cookies what the account
 //! page says, and count every request it gets.
@@ -17,7 +20,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub fn tests() -> Vec<Test> {
-    trials![a_saved_login_signs_in_fresh_sessions]
+    trials![
+        a_saved_login_signs_in_fresh_sessions,
+        mcp_restores_a_playwright_file_and_has_the_tools
+    ]
 }
 
 /// The session cookie the server sets at sign-in (HttpOnly).
@@ -324,4 +330,97 @@ fn a_saved_login_signs_in_fresh_sessions(c: &Ctx) {
     for s in [b, cs, d] {
         ok_on(c, "it", &["session", "close", s]);
     }
+}
+
+/// `ariasnap mcp --state FILE` with a file as Playwright's `storageState()` writes it: the
+/// server's own session starts signed in (the first call's text has the note), and the
+/// state tools save and restore; the site is asked for nothing but the page.
+fn mcp_restores_a_playwright_file_and_has_the_tools(c: &Ctx) {
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::transport::TokioChildProcess;
+    let site = Site::start(&c.fixtures);
+    let dir = tempfile::tempdir().unwrap();
+    let pw = dir.path().join("playwright.json");
+    let playwright = serde_json::json!({
+        "cookies": [{"name": "sid", "value": SID, "domain": "127.0.0.1", "path": "/",
+                     "expires": -1, "httpOnly": true, "secure": false, "sameSite": "Lax"}],
+        "origins": [{"origin": site.origin, "localStorage": [
+            {"name": "user", "value": "Ada"}, {"name": "token", "value": TOKEN}]}]
+    });
+    std::fs::write(&pw, serde_json::to_string_pretty(&playwright).unwrap()).unwrap();
+    let (pw_s, out) = (pw.display().to_string(), dir.path().join("out.json"));
+    let out_s = out.display().to_string();
+    let mut cmd = tokio::process::Command::new(&c.bin);
+    cmd.args(["mcp", "--state", &pw_s])
+        .env("ARIASNAP_HOME", c.home.path())
+        .env("ARIASNAP_BROWSER", crate::common::browser())
+        .env_remove("ARIASNAP_SESSION")
+        .env("RUST_LOG", "warn");
+    let account = site.url("account.html");
+    let texts = c.rt.block_on(async move {
+        let transport = TokioChildProcess::new(cmd).expect("spawn ariasnap mcp");
+        let client = ().serve(transport).await.expect("initialize");
+        let mut texts = Vec::new();
+        for (tool, args) in [
+            (
+                "browser_navigate",
+                serde_json::json!({"url": account, "snapshot": {}}),
+            ),
+            ("browser_save_state", serde_json::json!({"path": out_s})),
+            ("browser_load_state", serde_json::json!({"path": pw_s})),
+        ] {
+            let r = client
+                .call_tool(
+                    CallToolRequestParams::new(tool)
+                        .with_arguments(args.as_object().cloned().unwrap_or_default()),
+                )
+                .await
+                .unwrap_or_else(|e| panic!("{tool}: {e}"));
+            let t: Vec<String> = r
+                .content
+                .iter()
+                .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+                .collect();
+            assert_eq!(r.is_error, Some(false), "{tool}: {t:?}");
+            texts.push(t.join("\n"));
+        }
+        client.cancel().await.expect("disconnect");
+        texts
+    });
+    let (pw_s, out_s) = (pw.display().to_string(), out.display().to_string());
+    assert!(texts[0].contains("Signed in as Ada"), "{}", texts[0]);
+    assert!(
+        texts[0].contains(&format!(
+            "note: --state: restored 1 cookie and 1 origin from {pw_s}"
+        )),
+        "{}",
+        texts[0]
+    );
+    assert_eq!(texts[1], format!("saved 1 cookie and 1 origin to {out_s}"));
+    assert_eq!(
+        texts[2],
+        format!("restored 1 cookie and 1 origin from {pw_s}")
+    );
+    for t in &texts {
+        no_secrets("MCP", t);
+    }
+    assert_eq!(mode(&out), 0o600);
+    // the file ariasnap wrote is Playwright's: the same cookie and origin
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(saved["cookies"][0]["value"], SID);
+    // (in the storage's own order of keys)
+    let sorted = |v: &Value| -> Vec<(String, String)> {
+        let mut items: Vec<(String, String)> = v["origins"][0]["localStorage"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| (i["name"].to_string(), i["value"].to_string()))
+            .collect();
+        items.sort();
+        items
+    };
+    assert_eq!(saved["origins"][0]["origin"], site.origin.as_str());
+    assert_eq!(sorted(&saved), sorted(&playwright));
+    assert_eq!(site.hits(), ["/account.html"]);
 }

@@ -291,8 +291,9 @@ fn http_origin(url: &str) -> Option<String> {
 impl Browser {
     /// The session's cookies and the storage of every http(s) document open in its tabs and
     /// their frames (top-level documents first: an origin's localStorage is the first
-    /// document's of it; sessionStorage, a tab's own, is merged key by key).
-    pub async fn save_state(&self, session_storage: bool) -> Result<StorageState> {
+    /// document's of it; sessionStorage, a tab's own, is merged key by key), and the
+    /// documents whose storage could not be read (a page that does not answer), by URL.
+    pub async fn save_state(&self, session_storage: bool) -> Result<(StorageState, Vec<String>)> {
         let bidi = storage_channel(&self.client, "saveState")?;
         let cookies = bidi.send(&GetCookies::default()).await?.cookies;
         let tree = bidi.send(&GetTree::default()).await?;
@@ -302,14 +303,20 @@ impl Browser {
             .into_iter()
             .filter(|c| !tops.iter().any(|t| t.context == c.context));
         let mut origins: Vec<OriginState> = Vec::new();
+        let mut unread = Vec::new();
         for ctx in tops.iter().copied().chain(frames) {
-            if http_origin(&ctx.url).is_none() {
+            let Some(at) = http_origin(&ctx.url) else {
                 continue;
-            }
+            };
             let doc = match document_storage(bidi, &ctx.context, session_storage).await {
                 Ok(d) => d,
                 Err(e) => {
                     debug!(context = ctx.context, error = %e, "storage not read");
+                    // a frame gone since the tree was read is no loss; a page that does
+                    // not answer is said (by its origin: a URL may carry secrets)
+                    if e.bidi_code() != Some("no such frame") && !unread.contains(&at) {
+                        unread.push(at);
+                    }
                     continue;
                 }
             };
@@ -337,10 +344,11 @@ impl Browser {
             }
         }
         origins.retain(|o| !o.local_storage.is_empty() || !o.session_storage.is_empty());
-        Ok(StorageState {
+        let state = StorageState {
             cookies: cookies.into_iter().map(StateCookie::from_bidi).collect(),
             origins,
-        })
+        };
+        Ok((state, unread))
     }
 
     /// Restores `state` into the session: its cookies, each origin's localStorage (in a

@@ -85,7 +85,11 @@ pub fn storage_channel<'a>(page: &'a Page, what: &str) -> Result<&'a Bidi> {
     })
 }
 
-/// The storage of the document of `context` (a tab or a frame), read in the sandbox.
+/// How long reading one document's storage may take.
+const READ_LIMIT: Duration = Duration::from_secs(5);
+
+/// The storage of the document of `context` (a tab or a frame), read in the sandbox
+/// within a few seconds.
 pub async fn document_storage(bidi: &Bidi, context: &str, session: bool) -> Result<DocStorage> {
     let call = CallFunction::new(
         READ_STORAGE,
@@ -95,7 +99,8 @@ pub async fn document_storage(bidi: &Bidi, context: &str, session: bool) -> Resu
             LocalValue::String(RESTORED_MARK.into()),
         ],
     );
-    let v = bidi.send(&call).await?.into_value()?;
+    // a page that stopped answering holds the call: it is left out after a few seconds
+    let v = bidi.send_within(&call, READ_LIMIT).await?.into_value()?;
     let text = v
         .as_str()
         .ok_or_else(|| Error::Engine("the storage script returned no text".into()))?;

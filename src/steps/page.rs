@@ -223,9 +223,16 @@ pub(super) async fn cookies(b: &Browser, c: &super::CookiesArgs) -> Result<Outco
 /// `saveState`: writes the session's state to the file; the reply counts what was saved.
 pub(super) async fn save_state(b: &Browser, a: &SaveStateArgs) -> Result<Outcome> {
     use crate::browser::state;
-    let s = b.save_state(a.session_storage).await?;
+    let (s, unread) = b.save_state(a.session_storage).await?;
     state::write_file(std::path::Path::new(&a.path), &s)?;
-    Ok(Outcome::with(json!(s.saved_sentence(&a.path))))
+    let mut o = Outcome::with(json!(s.saved_sentence(&a.path)));
+    if !unread.is_empty() {
+        o.warnings.push(format!(
+            "the storage of a document of {} was not read (its page did not answer)",
+            unread.join(", ")
+        ));
+    }
+    Ok(o)
 }
 
 /// `loadState`: restores the file's cookies and storage into the session, within the

@@ -664,12 +664,7 @@ mod tests {
             http_origin("https://x.test:443").as_deref(),
             Some("https://x.test")
         );
-        for not in [
-            "about:blank",
-            "file:///tmp/a.html",
-            "null",
-            "data:text/html,x",
-        ] {
+        for not in ["about:blank", "file:///a.html", "null", "data:text/html,x"] {
             assert_eq!(http_origin(not), None, "{not}");
         }
     }

@@ -25,6 +25,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
         driver: g.driver.clone(),
         timeout: g.timeout.map(std::time::Duration::from_millis),
         policy: g.policy()?,
+        state: g.state.clone(),
     };
     let oopts = OutputOptions {
         file: g.file.clone(),
@@ -88,18 +89,30 @@ pub async fn run(cli: Cli) -> Result<i32> {
         Command::Demo { keep } => {
             crate::demo::run(&bopts, keep, g.format, g.pretty, &ropts, &oopts).await
         }
-        Command::Step(action) => {
-            // docs/reference/cli.md#commands: a command is the step of the same name, run on the same code path
-            let file = StepFile {
-                tab: None,
-                timeout: None,
-                steps: vec![Step::of(action)],
-            };
-            let mut b = Browser::open(&bopts).await?;
-            b.use_tab(g.tab.as_deref()).await?;
-            run_and_print(&mut b, &file, g.timeout, g, &oopts).await
+        Command::State { action } => {
+            // `state save FILE` is the step saveState, `state load FILE` loadState
+            step_command(&bopts, action.action(), g, &oopts).await
         }
+        Command::Step(action) => step_command(&bopts, action, g, &oopts).await,
     }
+}
+
+/// A command that is one step: docs/reference/cli.md#commands, a command is the step of the
+/// same name, run on the same code path.
+async fn step_command(
+    bopts: &BrowserOptions,
+    action: Action,
+    g: &crate::cli::Global,
+    oopts: &OutputOptions,
+) -> Result<i32> {
+    let file = StepFile {
+        tab: None,
+        timeout: None,
+        steps: vec![Step::of(action)],
+    };
+    let mut b = Browser::open(bopts).await?;
+    b.use_tab(g.tab.as_deref()).await?;
+    run_and_print(&mut b, &file, g.timeout, g, oopts).await
 }
 
 /// `ariasnap snapshot [URL]`: within the deadline, with the notes the reader must see (a

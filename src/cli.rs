@@ -123,6 +123,11 @@ pub struct Global {
     /// their lists together.
     #[arg(long, global = true, env = "ARIASNAP_POLICY", value_name = "FILE")]
     pub policy: Option<PathBuf>,
+    /// Restore cookies and storage saved by `state save` (or Playwright's storageState)
+    /// when this command starts the session, before any page loads; a running session is
+    /// left as it is, with a note (`state load FILE` restores into it).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub state: Option<PathBuf>,
 }
 
 impl Global {
@@ -155,6 +160,12 @@ pub enum Command {
     Session {
         #[command(subcommand)]
         action: SessionAction,
+    },
+    /// Saved logins: save the session's cookies and storage to a file, or restore them
+    /// (the steps saveState and loadState).
+    State {
+        #[command(subcommand)]
+        action: StateAction,
     },
     /// Serve MCP on stdio: step actions as tools (stdout carries protocol only).
     Mcp {
@@ -194,6 +205,26 @@ pub enum SessionAction {
         /// Session name.
         name: Option<String>,
     },
+}
+
+/// `state` subcommands: the steps `saveState` and `loadState` under the issue's names.
+#[derive(Debug, Subcommand)]
+pub enum StateAction {
+    /// Save the session's cookies and each open origin's localStorage to FILE (Playwright's
+    /// storageState JSON, 0600, never printed): the step saveState.
+    Save(ariasnap::steps::SaveStateArgs),
+    /// Restore cookies and storage from FILE: the step loadState.
+    Load(ariasnap::steps::LoadStateArgs),
+}
+
+impl StateAction {
+    /// The step it is.
+    pub fn action(self) -> Action {
+        match self {
+            StateAction::Save(a) => Action::SaveState(a),
+            StateAction::Load(a) => Action::LoadState(a),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -439,6 +470,63 @@ mod tests {
             ),
         ];
         same_action(cases);
+    }
+
+    /// Saved logins (issue 45): `save-state`/`load-state` are the steps' commands, `state
+    /// save`/`state load` the same steps under the issue's names, and `--state` a global
+    /// option before or after any command.
+    #[test]
+    fn state_commands_are_the_state_steps() {
+        use serde_json::json;
+        same_action(vec![
+            (vec!["save-state", "s.json"], json!({"saveState": "s.json"})),
+            (
+                vec!["saveState", "s.json", "--session-storage"],
+                json!({"saveState": {"path": "s.json", "sessionStorage": true}}),
+            ),
+            (vec!["load-state", "s.json"], json!({"loadState": "s.json"})),
+            (
+                vec!["loadState", "s.json"],
+                json!({"loadState": {"path": "s.json"}}),
+            ),
+        ]);
+        let parse = |argv: &[&str]| -> Cli {
+            Cli::try_parse_from(std::iter::once("ariasnap").chain(argv.iter().copied()))
+                .unwrap_or_else(|e| panic!("{argv:?}: {e}"))
+        };
+        let step = |v: serde_json::Value| ariasnap::steps::parse::parse_step(&v, 0).unwrap().action;
+        for (argv, want) in [
+            (
+                &["state", "save", "s.json", "--session-storage"][..],
+                json!({"saveState": {"path": "s.json", "sessionStorage": true}}),
+            ),
+            (
+                &["state", "save", "s.json"][..],
+                json!({"saveState": "s.json"}),
+            ),
+            (
+                &["state", "load", "s.json"][..],
+                json!({"loadState": "s.json"}),
+            ),
+        ] {
+            match parse(argv).command {
+                Command::State { action } => assert_eq!(action.action(), step(want), "{argv:?}"),
+                other => panic!("{argv:?}: {other:?}"),
+            }
+        }
+        let a = parse(&[
+            "--session",
+            "fresh",
+            "--state",
+            "s.json",
+            "goto",
+            "http://x/",
+        ]);
+        assert_eq!(a.global.state, Some(PathBuf::from("s.json")));
+        assert!(matches!(a.command, Command::Step(Action::Goto(_))));
+        let b = parse(&["mcp", "--state", "s.json"]);
+        assert_eq!(b.global.state, Some(PathBuf::from("s.json")));
+        assert!(Cli::try_parse_from(["ariasnap", "state", "save"]).is_err());
     }
 
     /// kebab-case of a step name or option (`newTab` -> `new-tab`, `cache_key` -> `cache-key`).

@@ -13,7 +13,8 @@
 //! and Get Element Shadow Root (`helpers`); frame routing for refs (`frames`); the main-world
 //! hooks and the preload (`hooks`); users' scripts and the ref mirror (`user`); classic
 //! WebDriver commands, typed (`classic`); sessions and the client (`session`); WebDriver's
-//! errors as the crate's (`errors`); the DevTools passthrough (`cdp`); the realm the engine
+//! errors as the crate's (`errors`); the DevTools passthrough (`cdp`); the storage of saved
+//! logins, read and written through BiDi (`storage`); the realm the engine
 //! runs in (the page's main world: DevTools' `Runtime.evaluate` for the tab's document when
 //! offered, the driver's script endpoint otherwise). Must not: decide what a reply means for
 //! a step (the callers do), or leave `__ariaRefs`, a script, a DevTools command name, the
@@ -31,6 +32,7 @@ mod method;
 mod page;
 mod reply;
 mod session;
+pub mod storage;
 mod user;
 
 pub use cdp::{Frame, FrameTree, Mouse, allow_devtools};

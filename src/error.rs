@@ -19,6 +19,14 @@ pub enum Error {
     /// line, separated by `; `.
     #[error("invalid step file {path}: {problems}")]
     StepFile { path: String, problems: String },
+    /// A saved-state file (`loadState`, `--state`) that cannot be used: missing,
+    /// unreadable or malformed; the line ends with the fix.
+    #[error("state file {path} {problem}: {fix}")]
+    StateFile {
+        path: String,
+        problem: String,
+        fix: &'static str,
+    },
     /// No browser or driver binary could be found.
     #[error("{what} not found{}", .tried.as_ref().map(|t| format!(" (looked for {t})")).unwrap_or_default())]
     MissingBinary {
@@ -197,7 +205,7 @@ impl Error {
     /// driver failure, 4 timeout).
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Usage(_) | Error::StepFile { .. } => 2,
+            Error::Usage(_) | Error::StepFile { .. } | Error::StateFile { .. } => 2,
             Error::MissingBinary { .. }
             | Error::Browser(_)
             | Error::WebDriver(_)

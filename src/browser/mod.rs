@@ -4,10 +4,11 @@
 //! Owns: the session record one command works on and its lock, through [`Browser`]: opening
 //! and ending sessions (`open`), tabs (`tabs`), loading pages (`load`), hung and crashed tabs
 //! (`recovery`, with Chromium's DevTools HTTP endpoint in `devtools`), processes and
-//! capabilities (`launch`), records and locks (`session`). Must not: name the WebDriver
-//! client (`engine::Connection` makes sessions, `engine::Page` carries their commands),
-//! interpret pages (engine.rs and snapshot/ do), or run a page script or a DevTools command
-//! itself (`engine` does: navigation by DevTools, paint polling, preload, history).
+//! capabilities (`launch`), records and locks (`session`), saved logins (`state`). Must
+//! not: name the WebDriver client (`engine::Connection` makes sessions, `engine::Page`
+//! carries their commands), interpret pages (engine.rs and snapshot/ do), or run a page
+//! script or a DevTools command itself (`engine` does: navigation by DevTools, paint
+//! polling, preload, history, the storage of saved logins).
 
 pub mod devtools;
 pub mod guard;
@@ -16,6 +17,7 @@ mod load;
 mod open;
 mod recovery;
 pub mod session;
+pub mod state;
 mod tabs;
 
 use crate::error::{Error, Result};
@@ -41,6 +43,9 @@ pub struct BrowserOptions {
     /// The operator's policy this command was given (docs/reference/policy.md): a session
     /// started with it keeps it; a running session must have been started with the same.
     pub policy: Option<crate::policy::Policy>,
+    /// `--state FILE`: a saved state restored by the command that starts the session
+    /// (docs/guide.md#saved-logins); a running session gets a note instead.
+    pub state: Option<PathBuf>,
 }
 
 /// The default deadline of a step (docs/reference/faults.md#deadlines).

@@ -3,7 +3,8 @@
 //! (BiDi, DevTools, classic WebDriver) opened; and ending a session.
 //!
 //! Owns: the order of those steps within the command's deadline, what a dead or closed
-//! session leaves behind (cleanup), and the note of a session without BiDi. Must not: make
+//! session leaves behind (cleanup), the note of a session without BiDi, and `--state`: a
+//! saved state restored by the command that starts a session (a note on a running one). Must not: make
 //! WebDriver sessions or their client itself (`engine::Connection` does), or choose
 //! capabilities and processes (launch.rs does).
 
@@ -218,6 +219,11 @@ impl Browser {
         {
             return Err(remote_chromium_policy(name));
         }
+        // --state: read before a browser starts, so that a bad file costs none
+        let state = match opts.state.as_deref().filter(|_| started) {
+            Some(p) => Some((p, super::state::read_file(p)?)),
+            None => None,
+        };
         // the browser a remote endpoint is asked for, as start() chooses it
         let remote = opts.webdriver.as_ref().map(|url| {
             let kind = kept
@@ -266,13 +272,53 @@ impl Browser {
         {
             return Err(Error::endpoint_no_answer(&url, kind.name(), deadline));
         }
-        match opened {
-            Ok(r) => r,
-            Err(_) => Err(Error::Timeout(format!(
-                "session {name:?} did not answer within {} ms (its browser may be busy with a page that stopped answering; the next command replaces that tab)",
-                deadline.as_millis()
-            ))),
+        let mut b = match opened {
+            Ok(r) => r?,
+            Err(_) => {
+                return Err(Error::Timeout(format!(
+                    "session {name:?} did not answer within {} ms (its browser may be busy with a page that stopped answering; the next command replaces that tab)",
+                    deadline.as_millis()
+                )));
+            }
+        };
+        b.apply_state_option(opts, state).await?;
+        Ok(b)
+    }
+
+    /// `--state FILE` (docs/guide.md#saved-logins): restored by the command that started the
+    /// session (`state`: the file read), before any page loads, with a note saying so; on a
+    /// session that was running, a note says it was not applied and what to do instead.
+    async fn apply_state_option(
+        &mut self,
+        opts: &BrowserOptions,
+        state: Option<(&std::path::Path, super::state::StorageState)>,
+    ) -> Result<()> {
+        let name = self.record.name.clone();
+        match (state, &opts.state) {
+            (Some((path, state)), _) => {
+                let shown = path.display().to_string();
+                let done = self.restore_state(&state, self.timeout).await.map_err(|e| {
+                    Error::Step(format!(
+                        "--state {shown}: {} (session {name:?} was started without it: `ariasnap state load {shown}` tries again)",
+                        crate::error::one_line(&e.to_string())
+                    ))
+                })?;
+                self.notes
+                    .push(format!("--state: {}", done.sentence(&shown)));
+                if !done.skipped.is_empty() {
+                    self.notes
+                        .push(format!("--state: left out {}", done.skipped.join(", ")));
+                }
+            }
+            (None, Some(path)) => {
+                let shown = path.display().to_string();
+                self.notes.push(format!(
+                    "--state {shown} was not applied: session {name:?} was already running, and a saved state is restored only by the command that starts a session; `ariasnap state load {shown}` restores it into this session (or `ariasnap session close {name}` and start it again with --state)"
+                ));
+            }
+            (None, None) => {}
         }
+        Ok(())
     }
 
     /// The session's connection and record, a note when the browser had to be restarted (see

@@ -3,7 +3,8 @@
 //! tokio channel, decoded once into [`Event`].
 //!
 //! Owns: the connection (a reader task that routes replies and events; writes under a lock),
-//! the command and reply types (`types`), the script values (`value`), the input actions
+//! the command and reply types (`types`; the network module's in `network`, the storage
+//! module's cookies in `storage`), the script values (`value`), the input actions
 //! (`input`), and the one place BiDi JSON is read (the decode functions here and in
 //! `value`). Errors of the protocol become `Error::Bidi` (command, code, message); a lost
 //! connection is `Error::Browser`, a missed deadline `Error::Timeout`. Must not: start or
@@ -12,6 +13,7 @@
 
 mod input;
 mod network;
+mod storage;
 mod types;
 mod value;
 
@@ -23,12 +25,14 @@ pub use network::{
     AddIntercept, AddInterceptReply, BeforeRequestSent, BytesValue, ContinueRequest, FailRequest,
     Header, Initiator, ProvideResponse, RemoveIntercept, RequestData, UrlPattern,
 };
+pub use storage::{Cookie, GetCookies, GetCookiesReply, PartialCookie, SameSite, SetCookie};
 pub use types::{
-    AddPreloadScript, AddPreloadScriptReply, CallFunction, Command, ContextInfo, DownloadBehavior,
-    DownloadEnd, DownloadWillBegin, Empty, Evaluate, ExceptionDetails, GetTree, GetTreeReply,
-    HandleUserPrompt, Navigate, NavigateReply, NavigationInfo, Readiness, RemovePreloadScript,
-    ResultOwnership, ScriptResult, SerializationOptions, SetDownloadBehavior, ShadowTree,
-    Subscribe, SubscribeReply, Target, Unsubscribe, UserPromptOpened,
+    AddPreloadScript, AddPreloadScriptReply, CallFunction, CloseContext, Command, ContextInfo,
+    CreateContext, CreateContextReply, DownloadBehavior, DownloadEnd, DownloadWillBegin, Empty,
+    Evaluate, ExceptionDetails, GetTree, GetTreeReply, HandleUserPrompt, Navigate, NavigateReply,
+    NavigationInfo, Readiness, RemovePreloadScript, ResultOwnership, ScriptResult,
+    SerializationOptions, SetDownloadBehavior, ShadowTree, Subscribe, SubscribeReply, Target,
+    Unsubscribe, UserPromptOpened,
 };
 pub use value::{
     Key, LocalValue, NodeProperties, NodeValue, Number, RemoteValue, WindowProperties, WindowValue,

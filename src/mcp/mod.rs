@@ -130,9 +130,9 @@ impl Server {
     }
 }
 
-/// The short text part of a result: snapshot text, the changes summary, or errors. A
-/// `set`'s read-back value is left out when the summary already says it (docs/reference/mcp.md#results: the reply
-/// leads with the acted element's new value).
+/// The short text part of a result: snapshot text, the changes summary, or errors, then
+/// the run's notes. A `set`'s read-back value is left out when the summary already says it
+/// (docs/reference/mcp.md#results: the reply leads with the acted element's new value).
 fn text_of(r: &RunResult) -> String {
     let mut parts = Vec::new();
     let summary = r
@@ -178,6 +178,11 @@ fn text_of(r: &RunResult) -> String {
             r.status,
             r.context["url"].as_str().unwrap_or("")
         ));
+    }
+    // what the call did besides (a saved state restored as the session started, a tab
+    // replaced), as the command line's `note:` lines say it
+    for n in &r.notes {
+        parts.push(format!("note: {}", crate::error::one_line(n)));
     }
     parts.join("\n")
 }
@@ -308,6 +313,22 @@ impl ServerHandler for ArcServer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Saved logins as tools (issue 45): `browser_save_state` and `browser_load_state` take
+    /// the file as `path` (and `sessionStorage`), and a call makes the step.
+    #[test]
+    fn state_steps_are_tools() {
+        let defs = tool_defs(tools::ToolSet::All);
+        let by = |n: &str| defs.iter().find(|d| d.name == n).cloned().unwrap();
+        let save = by("browser_save_state");
+        let props = &save.input_schema["properties"];
+        assert!(props.get("path").is_some() && props.get("sessionStorage").is_some());
+        let mut a = Map::new();
+        a.insert("path".into(), "s.json".into());
+        let step = tools::step_from_call(&by("browser_load_state"), a);
+        let parsed = crate::steps::parse::parse_step(&step, 0).unwrap();
+        assert_eq!(parsed.action.name(), "loadState", "{step}");
+    }
 
     #[test]
     fn every_step_action_has_a_tool_and_every_tool_an_action() {

@@ -17,7 +17,7 @@ use super::looking::{
 use super::navigation::{
     CloseTabArgs, FrameArg, FrameArgs, GotoArgs, NewTabArgs, TabArgs, WaitForNavigationArgs,
 };
-use super::page::{ConsoleArgs, CookiesArgs, EvalArgs, ViewportArgs};
+use super::page::{ConsoleArgs, CookiesArgs, EvalArgs, LoadStateArgs, SaveStateArgs, ViewportArgs};
 use super::points::{ElementsAtArgs, ElementsAtForm, check_point, check_target, points_or_args};
 use super::shared::{Form, NoArgs, bare_or};
 use super::waiting::{AssertArgs, Hooks, PollArgs, SleepArgs, WaitArgs};
@@ -167,6 +167,22 @@ pub enum Action {
     ),
     /// List, set or clear cookies.
     Cookies(CookiesArgs),
+    /// Save the session's cookies and each open origin's localStorage (sessionStorage with
+    /// the flag) to a file, in Playwright's storageState format: 0600, never printed.
+    #[command(alias = "saveState")]
+    SaveState(
+        #[serde(deserialize_with = "bare_or::<_, String, SaveStateArgs>")]
+        #[schemars(with = "Form<String, SaveStateArgs>")]
+        SaveStateArgs,
+    ),
+    /// Restore cookies and localStorage (and sessionStorage) from a file saveState or
+    /// Playwright wrote; no request reaches the sites.
+    #[command(alias = "loadState")]
+    LoadState(
+        #[serde(deserialize_with = "bare_or::<_, String, LoadStateArgs>")]
+        #[schemars(with = "Form<String, LoadStateArgs>")]
+        LoadStateArgs,
+    ),
     /// Console messages of the page.
     Console(ConsoleArgs),
     /// Save a PNG screenshot (of the viewport or a ref); annotate outlines and labels refs.
@@ -320,6 +336,8 @@ impl ActionKind {
             A::Viewport => row(C, "Done", "browser_viewport", "value", r#"{"width": 1280, "height": 800}"#),
             A::Frame => row(R, "Done", "browser_frame", "value", r#""main", 0 or "s1e5""#),
             A::Cookies => row(C, "Done", "browser_cookies", "value", r#"{"action": "list"}"#),
+            A::SaveState => row(R, "Done", "browser_save_state", "value", r#""state.json" or {"path": "state.json", "sessionStorage": true}"#),
+            A::LoadState => row(R, "Done", "browser_load_state", "value", r#""state.json" or {"path": "state.json"}"#),
             A::Console => row(R, "Done", "browser_console", "value", r#"true or {"clear": true}"#),
             A::Screenshot => row(R, "Done", "browser_take_screenshot", "value", r#"true or {"path": "page.png", "annotate": true}"#),
             A::ElementsAt => row(R, "Done", "browser_elements_at", "value", r#"{"x": 120, "y": 80}, [{"x": 1, "y": 2}, ...] or {"x": 120, "y": 80, "radius": 40}"#),
@@ -480,7 +498,7 @@ mod tests {
         let mut names: Vec<String> = ActionKind::names().into_iter().map(String::from).collect();
         names.sort();
         assert_eq!(names, in_schema);
-        assert_eq!(names.len(), 45);
+        assert_eq!(names.len(), 47);
         for k in ActionKind::all() {
             assert_eq!(ActionKind::from_name(k.name()), Some(k));
         }

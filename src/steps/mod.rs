@@ -40,7 +40,7 @@ pub use looking::{
 };
 pub use navigation::WaitForNavigationArgs;
 pub use navigation::{CloseTabArgs, FrameArg, FrameArgs, GotoArgs, NewTabArgs, TabArgs};
-pub use page::{ConsoleArgs, CookiesArgs, EvalArgs, ViewportArgs};
+pub use page::{ConsoleArgs, CookiesArgs, EvalArgs, LoadStateArgs, SaveStateArgs, ViewportArgs};
 pub use points::{ElementsAtArgs, Point};
 pub use result::{RunResult, StepResult};
 pub use shared::{NoArgs, RunOptions};

@@ -1,7 +1,9 @@
-//! The page's settings and scripts: `eval`, `cookies`, `console`, `viewport`.
+//! The page's settings and scripts: `eval`, `cookies`, `console`, `viewport`, and saved
+//! logins: `saveState` and `loadState` (docs/guide.md#saved-logins).
 //!
-//! Owns: these steps' arguments and outputs. Must not: reach the browser other than through
-//! `engine` and `browser`.
+//! Owns: these steps' arguments and outputs (a saved state's reply gives counts and the
+//! path, never a value). Must not: reach the browser other than through `engine` and
+//! `browser` (browser/state.rs saves and restores).
 
 use crate::actions::Outcome;
 use crate::browser::Browser;
@@ -120,6 +122,44 @@ pub struct CookiesArgs {
     pub value: Option<String>,
 }
 
+/// `saveState`: the session's cookies and its open origins' storage, written to a file in
+/// Playwright's storageState format.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SaveStateArgs {
+    /// The file to write (JSON, 0600: it holds secrets; replaced whole).
+    #[arg(value_name = "FILE")]
+    pub path: String,
+    /// Also each origin's sessionStorage (an extra array Playwright ignores).
+    #[serde(default)]
+    #[arg(long)]
+    pub session_storage: bool,
+}
+
+impl From<String> for SaveStateArgs {
+    fn from(path: String) -> Self {
+        SaveStateArgs {
+            path,
+            session_storage: false,
+        }
+    }
+}
+
+/// `loadState`: cookies and storage restored from a file `saveState` (or Playwright) wrote.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct LoadStateArgs {
+    /// The state file to read.
+    #[arg(value_name = "FILE")]
+    pub path: String,
+}
+
+impl From<String> for LoadStateArgs {
+    fn from(path: String) -> Self {
+        LoadStateArgs { path }
+    }
+}
+
 /// `console`: messages logged by the page since the engine was installed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
@@ -178,4 +218,34 @@ pub(super) async fn cookies(b: &Browser, c: &super::CookiesArgs) -> Result<Outco
             "cookies action {other:?}: use list, set or clear"
         ))),
     }
+}
+
+/// `saveState`: writes the session's state to the file; the reply counts what was saved.
+pub(super) async fn save_state(b: &Browser, a: &SaveStateArgs) -> Result<Outcome> {
+    use crate::browser::state;
+    let (s, unread) = b.save_state(a.session_storage).await?;
+    state::write_file(std::path::Path::new(&a.path), &s)?;
+    let mut o = Outcome::with(json!(s.saved_sentence(&a.path)));
+    if !unread.is_empty() {
+        o.warnings.push(format!(
+            "the storage of a document of {} was not read (its page did not answer)",
+            unread.join(", ")
+        ));
+    }
+    Ok(o)
+}
+
+/// `loadState`: restores the file's cookies and storage into the session, within the
+/// step's deadline; the reply counts what was restored (and says what was left out).
+pub(super) async fn load_state(b: &Browser, a: &LoadStateArgs) -> Result<Outcome> {
+    let s = crate::browser::state::read_file(std::path::Path::new(&a.path))?;
+    let done = b
+        .restore_state(&s, super::shared::within(b.timeout))
+        .await?;
+    let mut o = Outcome::with(json!(done.sentence(&a.path)));
+    if !done.skipped.is_empty() {
+        o.warnings
+            .push(format!("left out {}", done.skipped.join(", ")));
+    }
+    Ok(o)
 }

@@ -9,7 +9,7 @@ use super::files::{annotated_screenshot, pdf, read_notes, screenshot, write_note
 use super::input::{click, drag, fill, hover, scroll, select_text, submit};
 use super::looking::{inspect, query, query_all, search, snapshot_step};
 use super::navigation::{DocMark, frame, goto, wait_for_navigation};
-use super::page::{cookies, eval};
+use super::page::{cookies, eval, load_state, save_state};
 use super::points::elements_at;
 use super::reply::{Baseline, changes_of, take_baseline};
 use super::result::{RunResult, StepResult};
@@ -404,6 +404,8 @@ async fn run_step(
         }
         Action::Frame(f) => frame(b, &f.target).await,
         Action::Cookies(c) => cookies(b, c).await,
+        Action::SaveState(a) => save_state(b, a).await,
+        Action::LoadState(a) => load_state(b, a).await,
         Action::Console(c) => {
             // with BiDi the page's console is read from its main world's hook (the
             // engine's sandbox does not see it)

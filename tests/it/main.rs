@@ -32,6 +32,7 @@ mod hostile;
 mod mcp;
 mod policy;
 mod reply;
+mod state;
 mod steps;
 mod views;
 mod vocab;
@@ -134,6 +135,7 @@ fn main() {
         vocab::tests(),
         widgets::tests(),
         policy::tests(),
+        state::tests(),
     ]
     .concat();
     check_names(&all);

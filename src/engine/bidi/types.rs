@@ -1,5 +1,5 @@
 //! The BiDi commands ariasnap sends and their replies, as serde structs named after the
-//! spec's (session, browsingContext, script); event parameters too.
+//! spec's (session, browsingContext, script, browser); event parameters too.
 //!
 //! Owns: method names and field names on the wire. Must not: send anything (bidi.rs does).
 
@@ -136,6 +136,53 @@ pub struct ContextInfo {
     /// Its client window.
     #[serde(default)]
     pub client_window: Option<String>,
+}
+
+/// `browsingContext.create`: a new tab (or window), in the background when asked (the
+/// current tab stays current).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateContext {
+    /// `tab` or `window`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Do not make it the focused tab.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub background: Option<bool>,
+}
+
+impl CreateContext {
+    /// A tab opened in the background.
+    pub fn background_tab() -> CreateContext {
+        CreateContext {
+            kind: "tab".into(),
+            background: Some(true),
+        }
+    }
+}
+
+impl Command for CreateContext {
+    const METHOD: &'static str = "browsingContext.create";
+    type Reply = CreateContextReply;
+}
+
+/// What `browsingContext.create` answers.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct CreateContextReply {
+    /// The new context's id.
+    pub context: String,
+}
+
+/// `browsingContext.close`: closes a top-level context without running its `beforeunload`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CloseContext {
+    /// The top-level context to close.
+    pub context: String,
+}
+
+impl Command for CloseContext {
+    const METHOD: &'static str = "browsingContext.close";
+    type Reply = Empty;
 }
 
 /// When `browsingContext.navigate` answers.

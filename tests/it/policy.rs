@@ -14,7 +14,8 @@ pub fn tests() -> Vec<Test> {
         requests_to_a_blocked_origin_never_leave_the_browser,
         actions_the_operator_turned_off_are_refused,
         the_policy_is_fixed_when_the_session_starts,
-        an_mcp_agent_cannot_get_around_the_policy
+        an_mcp_agent_cannot_get_around_the_policy,
+        a_saved_login_is_restored_under_a_policy
     ]
 }
 
@@ -418,6 +419,45 @@ fn an_mcp_agent_cannot_get_around_the_policy(c: &Ctx) {
         assert!(failed && text.contains("blocked by policy: eval"), "{text}");
         let _ = client.cancel().await;
     });
+    let got = hits.lock().unwrap().clone();
+    assert!(got.is_empty(), "{got:?}");
+    drop(server);
+}
+
+/// `--state` under `--allow-origin`: the restore's own requests are answered by the restore
+/// (the guard leaves them to it), so a saved origin the policy blocks gets its storage back
+/// without a request reaching its server, and the allowed page reads what was saved.
+fn a_saved_login_is_restored_under_a_policy(c: &Ctx) {
+    let (server, hits) = counting_server();
+    let other = format!("http://{}", server.addr);
+    let own = own_origin(c);
+    let s = "pol-state";
+    c.track_session(s);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("login.json");
+    let state = serde_json::json!({
+        "cookies": [],
+        "origins": [
+            {"origin": own, "localStorage": [{"name": "user", "value": "Ada"}]},
+            {"origin": other, "localStorage": [{"name": "user", "value": "Eve"}]}
+        ]
+    });
+    std::fs::write(&file, state.to_string()).unwrap();
+    let run = ok_on(
+        c,
+        s,
+        &[
+            "--allow-origin",
+            &own,
+            "--state",
+            file.to_str().unwrap(),
+            "goto",
+            &c.url("html/policy/other.html"),
+        ],
+    );
+    assert!(run.contains("restored 0 cookies and 2 origins"), "{run}");
+    let v: Value = serde_json::from_str(&ok_on(c, s, &["eval", "localStorage.user"])).unwrap();
+    assert_eq!(v["steps"][0]["output"], "Ada");
     let got = hits.lock().unwrap().clone();
     assert!(got.is_empty(), "{got:?}");
     drop(server);

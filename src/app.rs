@@ -1,6 +1,6 @@
 //! Runs one parsed command: the glue between the CLI, the browser, the engine and output.
 
-use crate::cli::{Cli, Command, Format, SessionAction};
+use crate::cli::{Cli, Command, Format, SessionAction, SkillsAction};
 use ariasnap::browser::{Browser, BrowserOptions};
 use ariasnap::capture::CaptureOptions;
 use ariasnap::error::{Error, Result};
@@ -92,6 +92,14 @@ pub async fn run(cli: Cli) -> Result<i32> {
         Command::State { action } => {
             // `state save FILE` is the step saveState, `state load FILE` loadState
             step_command(&bopts, action.action(), g, &oopts).await
+        }
+        Command::Skills { action } => skills_command(action.unwrap_or(SkillsAction::List), g),
+        Command::Doctor => {
+            let report = ariasnap::doctor::run(&bopts).await;
+            for line in &report.lines {
+                print_stdout(line)?;
+            }
+            Ok(if report.all_well() { 0 } else { 3 })
         }
         Command::Step(action) => step_command(&bopts, action, g, &oopts).await,
     }
@@ -193,6 +201,50 @@ async fn run_and_print(
     }
     print_stdout(&body)?;
     Ok(result.exit_code)
+}
+
+/// `ariasnap skills ...` (docs/reference/cli.md#skills): data on stdout, what `install`
+/// wrote on stderr.
+fn skills_command(action: SkillsAction, g: &crate::cli::Global) -> Result<i32> {
+    use ariasnap::skills;
+    match action {
+        SkillsAction::List => {
+            let all = skills::all();
+            if g.format == Format::Json {
+                let v: Vec<serde_json::Value> = all
+                    .iter()
+                    .map(|s| serde_json::json!({"name": s.name, "description": s.description}))
+                    .collect();
+                print_stdout(&serde_json::to_string(&v).unwrap_or_default())?;
+            } else {
+                let w = all.iter().map(|s| s.name.len()).max().unwrap_or(0);
+                for s in &all {
+                    print_stdout(&format!("{:<w$}  {}", s.name, s.description))?;
+                }
+            }
+        }
+        SkillsAction::Get { name } => print_stdout(skills::get(&name)?.text)?,
+        SkillsAction::Path { name } => {
+            print_stdout(&skills::path(name.as_deref())?.display().to_string())?
+        }
+        SkillsAction::Install { dir } => {
+            let dir = dir.unwrap_or_else(|| ".".into());
+            for (file, how) in skills::install(&dir)? {
+                let shown = file
+                    .strip_prefix(".")
+                    .unwrap_or(&file)
+                    .display()
+                    .to_string();
+                let verb = match how {
+                    skills::Written::New => "wrote",
+                    skills::Written::Replaced => "replaced",
+                    skills::Written::Unchanged => "unchanged",
+                };
+                eprintln!("{verb} {shown}");
+            }
+        }
+    }
+    Ok(0)
 }
 
 fn session_flag_given() -> bool {

@@ -193,6 +193,42 @@ pub enum Command {
         #[arg(long)]
         keep: bool,
     },
+    /// Agent skills built into this binary (SKILL.md files that teach coding agents to use
+    /// ariasnap): list them (the default), print one, or install them into a project.
+    Skills {
+        #[command(subcommand)]
+        action: Option<SkillsAction>,
+    },
+    /// Check the set-up: the browser --browser selects and its driver (found, versions,
+    /// matching), the state directory, and a WebDriver endpoint when --webdriver gives one.
+    /// One line per check, `ok ...` or `problem ...: fix: ...`; exit 3 when a check fails.
+    Doctor,
+}
+
+/// `skills` subcommands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum SkillsAction {
+    /// Each skill's name and when to use it.
+    List,
+    /// Print a skill's SKILL.md.
+    Get {
+        /// The skill's name (`ariasnap skills list`).
+        name: String,
+    },
+    /// Print the directory holding the skills as files (`NAME/SKILL.md`, kept under the
+    /// state directory for this version), or one skill's directory.
+    Path {
+        /// One skill's name.
+        name: Option<String>,
+    },
+    /// Write every skill into a project for coding agents: DIR/.claude/skills/NAME/SKILL.md
+    /// and DIR/.agents/skills/NAME/SKILL.md (older copies of ariasnap's skills are replaced,
+    /// other skills left alone).
+    Install {
+        /// The project's directory (default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 /// `session` subcommands.

@@ -48,7 +48,7 @@ pub use hooks::{console_messages, hooked_closed_roots, preload_sandbox, startup_
 pub use method::{Condition, Method, Paint, QueryGroup, ScrollTo, SearchQuery, Walk};
 pub use page::{DevtoolsSlot, Page, SANDBOX, subscribe};
 pub use reply::options_were_shown;
-pub use session::{Connection, NewSession, Refused};
+pub use session::{Connection, NewSession, Refused, endpoint_status};
 pub use user::{evaluate_user, poll_once};
 
 use crate::error::{Error, Result};

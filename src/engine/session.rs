@@ -163,6 +163,65 @@ async fn connect_existing(webdriver: &str, session_id: &str) -> Result<Client> {
     Ok(client)
 }
 
+/// What a WebDriver endpoint's `/status` says (`value.ready` and `value.message`), asked
+/// within `limit`: whether a new session could start there now (`ariasnap doctor`). An
+/// endpoint that does not answer, or answers something else, is an error in those words.
+pub async fn endpoint_status(url: &str, limit: Duration) -> Result<(bool, String)> {
+    use http_body_util::{BodyExt, Empty};
+    use hyper::body::Bytes;
+    let status_url = format!("{}/status", url.trim_end_matches('/'));
+    let uri: http::Uri = status_url
+        .parse()
+        .map_err(|e| Error::Usage(format!("--webdriver {url:?} is not a URL: {e}")))?;
+    let builder = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new());
+    let ask = async {
+        let res = if url.starts_with("https:") {
+            builder
+                .build::<_, Empty<Bytes>>(https_connector()?)
+                .get(uri)
+                .await
+        } else {
+            builder
+                .build::<_, Empty<Bytes>>(http_connector())
+                .get(uri)
+                .await
+        }
+        .map_err(|e| {
+            // hyper's own words are "client error (Connect)": the causes say what happened
+            let mut why = e.to_string();
+            let mut src = std::error::Error::source(&e);
+            while let Some(s) = src {
+                why = format!("{why}: {s}");
+                src = s.source();
+            }
+            Error::Browser(format!("{status_url}: {why}"))
+        })?;
+        let code = res.status();
+        let body = res
+            .into_body()
+            .collect()
+            .await
+            .map_err(|e| Error::Browser(format!("{status_url}: {e}")))?
+            .to_bytes();
+        let v: Value = serde_json::from_slice(&body).map_err(|_| {
+            Error::Browser(format!(
+                "{status_url} answered HTTP {code}, not WebDriver's JSON"
+            ))
+        })?;
+        let ready = v["value"]["ready"]
+            .as_bool()
+            .ok_or_else(|| Error::Browser(format!("{status_url} answered without value.ready")))?;
+        let message = v["value"]["message"].as_str().unwrap_or("").to_string();
+        Ok((ready, message))
+    };
+    tokio::time::timeout(limit, ask).await.map_err(|_| {
+        Error::Browser(format!(
+            "{status_url}: no answer within {} ms",
+            limit.as_millis()
+        ))
+    })?
+}
+
 fn http_connector() -> hyper_util::client::legacy::connect::HttpConnector {
     let mut http = hyper_util::client::legacy::connect::HttpConnector::new();
     http.set_nodelay(true);

@@ -32,6 +32,7 @@ mod hostile;
 mod mcp;
 mod policy;
 mod reply;
+mod skills;
 mod state;
 mod steps;
 mod views;
@@ -136,6 +137,7 @@ fn main() {
         widgets::tests(),
         policy::tests(),
         state::tests(),
+        skills::tests(),
     ]
     .concat();
     check_names(&all);

@@ -730,6 +730,10 @@ mod tests {
         "--policy",
     ];
 
+    /// The options of [`PENDING`] that take a value.
+    const PENDING_WITH_VALUES: &[&str] =
+        &["--state", "--allow-origin", "--block-origin", "--policy"];
+
     /// Whether `name` (`--opt`, a subcommand) is an option or subcommand anywhere in `cmd`.
     fn named_anywhere(cmd: &clap::Command, name: &str) -> bool {
         let found = match name.strip_prefix("--") {
@@ -761,7 +765,11 @@ mod tests {
                         it.next();
                     }
                     Some(_) => {}
-                    None if PENDING.contains(&w.as_str()) => {}
+                    None if PENDING.contains(&w.as_str()) => {
+                        if PENDING_WITH_VALUES.contains(&w.as_str()) && !opt.contains('=') {
+                            it.next();
+                        }
+                    }
                     None => wrong.push(format!("no option {w} on `{}`", cmd.get_name())),
                 }
             } else if cmd.has_subcommands() && w.chars().any(|c| c.is_ascii_lowercase()) {
@@ -812,8 +820,9 @@ mod tests {
                             .into_iter()
                             .map(|w| format!("{}: `{}`: {w}", s.name, c.line)),
                     );
-                    if c.exit == 2 && c.words.get(1).is_some_and(|w| w == "run") {
-                        bad_files.extend(c.words.iter().skip(2).cloned());
+                    if c.exit == 2 {
+                        let run = c.words.windows(2).filter(|w| w[0] == "run");
+                        bad_files.extend(run.map(|w| w[1].clone()));
                     }
                 }
             }
@@ -850,9 +859,18 @@ mod tests {
                         wrong.push(format!("{}: `{span}`: no option {o}", s.name));
                     }
                 }
-                if let Ok(v @ serde_json::Value::Object(_)) = serde_json::from_str(&span) {
-                    let key = v.as_object().and_then(|m| m.keys().next().cloned());
-                    let waits = key.is_some_and(|k| PENDING.contains(&k.as_str()));
+                // a step: one key besides `optional` and the hooks (not a hook's own object,
+                // `{"fn", "interval", "timeout"}`)
+                let json: Option<serde_json::Map<String, serde_json::Value>> =
+                    serde_json::from_str(&span).ok();
+                let hooks = ["optional", "readyWhen", "settledWhen", "observe"];
+                let keys: Vec<String> = (json.iter().flat_map(|m| m.keys()))
+                    .filter(|k| !hooks.contains(&k.as_str()))
+                    .cloned()
+                    .collect();
+                if let (Some(m), [key]) = (json, keys.as_slice()) {
+                    let v = serde_json::Value::Object(m);
+                    let waits = PENDING.contains(&key.as_str());
                     if let Err(p) = ariasnap::steps::parse::parse_step(&v, 0).map(|_| ())
                         && !waits
                     {

@@ -307,7 +307,7 @@ impl Error {
                     "`sudo apt-get install -y chromium chromium-driver`"
                 };
                 Some(format!(
-                    "install one with {install}, or point ariasnap at another {what}: --browser PATH, --driver PATH (or ARIASNAP_BROWSER / ARIASNAP_DRIVER), or --webdriver URL for a running WebDriver server"
+                    "install one with {install}, or point ariasnap at another {what}: --browser PATH, --driver PATH (or ARIASNAP_BROWSER / ARIASNAP_DRIVER), or --webdriver URL for a running WebDriver server; `ariasnap doctor` checks the whole set-up"
                 ))
             }
             Error::Browser(_) => Some(

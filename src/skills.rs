@@ -211,6 +211,12 @@ mod tests {
         let skills = all();
         assert!(skills.len() >= 5, "{skills:?}");
         assert_eq!(skills[0].name, MAIN);
+        // the main skill is read whole at the start of a task: under 2,500 tokens (4 bytes each)
+        assert!(
+            skills[0].text.len() < 10_000,
+            "{} bytes",
+            skills[0].text.len()
+        );
         for s in &skills {
             let (name, description) =
                 front_matter(s.text).unwrap_or_else(|e| panic!("{}: {e}", s.name));

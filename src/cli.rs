@@ -799,6 +799,7 @@ mod tests {
         cli.build();
         let mut wrong = Vec::new();
         let pending = |words: &[String]| words.iter().any(|w| PENDING.contains(&w.as_str()));
+        let opts = regex::Regex::new(r"(^|\s)(--[a-z][a-z0-9-]*)").unwrap();
         for s in ariasnap::skills::all() {
             let blocks = blocks(s.text).unwrap_or_else(|e| panic!("{}: {e}", s.name));
             let mut bad_files = Vec::new();
@@ -852,7 +853,6 @@ mod tests {
                         Err(e) => wrong.push(format!("{}: {e}", s.name)),
                     }
                 }
-                let opts = regex::Regex::new(r"(^|\s)(--[a-z][a-z0-9-]*)").unwrap();
                 for m in opts.captures_iter(&span) {
                     let o = &m[2];
                     if !named_anywhere(&cli, o) && !PENDING.contains(&o) {

@@ -233,7 +233,7 @@ fn browser_fix(kind: BrowserKind, given: Option<&Path>) -> String {
             sudo()
         ),
         BrowserKind::Firefox => format!(
-            "{}apt-get install -y firefox-esr, or --browser PATH (a path whose name contains firefox)",
+            "{}apt-get install -y firefox-esr, or --browser PATH to a binary whose name contains firefox",
             sudo()
         ),
     }
@@ -252,11 +252,11 @@ fn driver_fix(kind: BrowserKind, given: Option<&Path>) -> String {
     }
     match kind {
         BrowserKind::Chromium => format!(
-            "{}apt-get install -y chromium-driver (the chromedriver of Debian's chromium), or --driver PATH",
+            "{}apt-get install -y chromium-driver, or --driver PATH",
             sudo()
         ),
         BrowserKind::Firefox => {
-            "cargo install --locked geckodriver (into ~/.cargo/bin, where ariasnap looks), or --driver PATH".into()
+            "cargo install --locked geckodriver, or --driver PATH; ariasnap looks in ~/.cargo/bin too".into()
         }
     }
 }
@@ -279,7 +279,7 @@ fn matching(kind: BrowserKind, browser: &Version, driver: &Version) -> Check {
                         "Chromium {b} but chromedriver {d}: chromedriver drives only its own major version"
                     ),
                     format!(
-                        "install the chromedriver of this Chromium ({}apt-get install -y chromium chromium-driver upgrades both), or --browser PATH --driver PATH to a pair of one version",
+                        "install the chromedriver of this Chromium: {}apt-get install -y chromium chromium-driver upgrades both; or --browser PATH --driver PATH to a pair of one version",
                         sudo()
                     ),
                 )
@@ -308,7 +308,7 @@ fn matching(kind: BrowserKind, browser: &Version, driver: &Version) -> Check {
                     "versions",
                     format!("geckodriver {gecko} needs {range}, this is Firefox {f}"),
                     format!(
-                        "upgrade Firefox ({}apt-get install -y firefox-esr), or an older geckodriver for it (cargo install --locked geckodriver --version 0.35.0 supports Firefox 115 and newer)",
+                        "upgrade Firefox: {}apt-get install -y firefox-esr; or a geckodriver for it: cargo install --locked geckodriver --version 0.35.0 supports Firefox 115 and newer",
                         sudo()
                     ),
                 )

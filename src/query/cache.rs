@@ -27,7 +27,11 @@ pub fn validate_key(k: &str) -> Result<()> {
 }
 
 fn dir(session: &str) -> Result<PathBuf> {
-    let d = private::home().join("cache-v1").join(session);
+    // the layout directory is private as well as each session's in it (docs/reference/cli.md#sessions;
+    // `ariasnap doctor` checks it): create_dir_all would make it with the umask's mode
+    let top = private::home().join("cache-v1");
+    private::make_dir(&top)?;
+    let d = top.join(session);
     private::make_dir(&d)?;
     Ok(d)
 }

@@ -383,8 +383,19 @@ fn installs_both_layouts(c: &Ctx) {
     );
 }
 
-/// This machine has what the suite runs on: every check is `ok` (or `info`), exit 0.
+/// This machine has what the suite runs on: every check is `ok` (or `info`), exit 0, with
+/// the state directory as commands leave it (a paged query keeps a cache there).
 fn doctor_says_all_is_well_here(c: &Ctx) {
+    c.snapshot("html/skills/shop.html");
+    c.ok(&[
+        "snapshot",
+        "--flatten",
+        "--query",
+        "[].role",
+        "--limit",
+        "2",
+    ]);
+    assert!(c.home.path().join("cache-v1").is_dir());
     let o = c.run(&["doctor"]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");

@@ -716,23 +716,19 @@ mod tests {
         }
     }
 
-    /// Names the skills use that other branches of issue 45 are adding now (saved logins on
-    /// `state`, the operator's policy on `policy`): accepted while the binary lacks them, and
-    /// checked like any other once it has them. Remove each when it lands.
+    /// Names the skills use that another branch of issue 45 is adding now (saved logins, on
+    /// `state`): accepted while the binary lacks them, and checked like any other once it has
+    /// them. Remove each when it lands.
     const PENDING: &[&str] = &[
         "state",
         "--state",
         "--session-storage",
         "saveState",
         "loadState",
-        "--allow-origin",
-        "--block-origin",
-        "--policy",
     ];
 
     /// The options of [`PENDING`] that take a value.
-    const PENDING_WITH_VALUES: &[&str] =
-        &["--state", "--allow-origin", "--block-origin", "--policy"];
+    const PENDING_WITH_VALUES: &[&str] = &["--state"];
 
     /// Whether `name` (`--opt`, a subcommand) is an option or subcommand anywhere in `cmd`.
     fn named_anywhere(cmd: &clap::Command, name: &str) -> bool {

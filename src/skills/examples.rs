@@ -13,7 +13,7 @@
 //!   its lines is in the output, in order; `...` stands for any text on a line, and a ref
 //!   for the ref the real output has there (the same real ref wherever the skill uses it).
 //! - Addresses are `https://example.com/PATH`: the tests serve `fixtures/html/skills/PATH.html`
-//!   there.
+//!   there (`https://example.com` alone is that server's origin; other hosts are not served).
 
 /// A fenced block of a skill, in the order of the text.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -256,11 +256,14 @@ fn ref_re() -> &'static Regex {
 
 /// The skill's addresses as the suite serves them: `https://example.com/PATH` is
 /// `{base}html/skills/PATH.html` (a path with a file extension keeps it; `/` is the
-/// directory).
+/// directory), and the origin `https://example.com` the fixture server's.
 fn to_fixtures(text: &str, base: &str) -> String {
-    let re = Regex::new(r"https://example\.com/([A-Za-z0-9_/.-]*)").unwrap();
+    let re = Regex::new(r"https://example\.com(/[A-Za-z0-9_/.-]*)?").unwrap();
     re.replace_all(text, |m: &regex::Captures| {
-        let path = &m[1];
+        // the origin alone (`--allow-origin https://example.com`) is the fixture server's
+        let Some(path) = m.get(1).map(|p| &p.as_str()[1..]) else {
+            return base.trim_end_matches('/').to_string();
+        };
         let last = path.rsplit('/').next().unwrap_or("");
         let ext = if last.is_empty() || last.contains('.') {
             ""

@@ -838,7 +838,7 @@ mod tests {
                     .filter(|k| !hooks.contains(&k.as_str()))
                     .cloned()
                     .collect();
-                if let (Some(m), [key]) = (json, keys.as_slice()) {
+                if let (Some(m), [_]) = (json, keys.as_slice()) {
                     let v = serde_json::Value::Object(m);
                     if let Err(p) = ariasnap::steps::parse::parse_step(&v, 0) {
                         wrong.push(format!("{}: `{span}`: {p:?}", s.name));

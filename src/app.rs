@@ -67,7 +67,50 @@ pub async fn run(cli: Cli) -> Result<i32> {
                 }
             }
         },
-        Command::Mcp { tools, structured } => {
+        Command::Mcp {
+            tools,
+            structured,
+            http: Some(addr),
+            token_file,
+            http_host,
+            http_origin,
+            max_agents,
+            idle_timeout,
+        } => {
+            if session_flag_given() || std::env::var_os("ARIASNAP_SESSION").is_some() {
+                return Err(usage(
+                    "mcp --http gives each agent a browser session of its own: leave --session (and ARIASNAP_SESSION) out",
+                ));
+            }
+            let addr = addr.parse().map_err(|e| {
+                usage(&format!(
+                    "--http {addr:?}: {e}; give an address such as 127.0.0.1:8931"
+                ))
+            })?;
+            let token = match &token_file {
+                Some(f) => Some(ariasnap::mcp::http::read_token(f)?),
+                None => None,
+            };
+            let h = ariasnap::mcp::http::HttpOptions {
+                addr,
+                token,
+                hosts: http_host,
+                origins: http_origin,
+                idle: std::time::Duration::from_secs(idle_timeout.max(1)),
+                max_agents: max_agents.max(1),
+            };
+            let ropts = ariasnap::steps::RunOptions {
+                output: oopts.clone(),
+                verbose: g.verbose,
+                timeout: bopts.deadline(),
+                ..Default::default()
+            };
+            ariasnap::mcp::http::serve(bopts.clone(), ropts, tools, structured, h).await?;
+            Ok(0)
+        }
+        Command::Mcp {
+            tools, structured, ..
+        } => {
             let mut bopts = bopts.clone();
             // Without an explicit --session the server gets a private session it closes at exit.
             if std::env::var_os("ARIASNAP_SESSION").is_none() && !session_flag_given() {

@@ -7,6 +7,7 @@
 //! protocol messages only (logs go to stderr). The browser starts on the first tool call and
 //! its session is closed when the client disconnects (unless it was an existing session).
 
+pub mod http;
 pub mod reference;
 pub mod tools;
 
@@ -44,7 +45,12 @@ pub struct Server {
     own_session: bool,
     /// Send the step result JSON as `structuredContent` too (`ariasnap mcp --structured`).
     structured: bool,
+    /// The HTTP server's counts, for an agent of `mcp --http`.
+    counts: Option<Arc<http::Counts>>,
 }
+
+/// Private sessions made by this process: `mcp-<pid>-<n>`, one per agent.
+static PRIVATE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// The tool list of a set, derived from the step schema.
 pub fn tool_defs(set: tools::ToolSet) -> Vec<ToolDef> {
@@ -56,7 +62,7 @@ pub fn tool_defs(set: tools::ToolSet) -> Vec<ToolDef> {
 }
 
 impl Server {
-    /// A server using `bopts` (session name empty: a private session `mcp-<pid>`);
+    /// A server using `bopts` (session name empty: a private session `mcp-<pid>-<n>`);
     /// `structured`: results carry the step result JSON as `structuredContent` too.
     pub fn new(
         mut bopts: BrowserOptions,
@@ -66,7 +72,8 @@ impl Server {
     ) -> Self {
         let own_session = bopts.session.is_empty();
         if own_session {
-            bopts.session = format!("mcp-{}", std::process::id());
+            let n = PRIVATE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            bopts.session = format!("mcp-{}-{n}", std::process::id());
         }
         Server {
             tools: tool_defs(set),
@@ -76,7 +83,17 @@ impl Server {
             ropts,
             own_session,
             structured,
+            counts: None,
         }
+    }
+
+    /// The same server, counted as an agent of the HTTP server (`/metrics`).
+    pub fn with_counts(mut self, counts: Arc<http::Counts>) -> Self {
+        counts
+            .agents
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.counts = Some(counts);
+        self
     }
 
     /// The tool a call names: any tool of the whole set, listed or not (an unlisted tool or
@@ -113,6 +130,10 @@ impl Server {
         let mut guard = self.browser.lock().await;
         if guard.is_none() {
             *guard = Some(Browser::open(&self.bopts).await?);
+            if let Some(c) = &self.counts {
+                c.browsers
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
         }
         let b = guard
             .as_mut()
@@ -123,9 +144,36 @@ impl Server {
     /// Closes the browser session when this server made it.
     pub async fn shutdown(&self) {
         let had = self.browser.lock().await.take().is_some();
+        if had && let Some(c) = &self.counts {
+            c.browsers
+                .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        }
         // (the Browser and its session lock are dropped by now: closing takes the lock)
         if had && self.own_session {
             let _ = Browser::close_session(&self.bopts.session, self.bopts.deadline()).await;
+        }
+    }
+}
+
+impl Drop for Server {
+    /// An agent of the HTTP server whose MCP session ended (the client's DELETE, the idle
+    /// timeout): its browser session is closed, on the runtime, without waiting here.
+    fn drop(&mut self) {
+        use std::sync::atomic::Ordering;
+        let Some(c) = &self.counts else { return };
+        c.agents.fetch_sub(1, Ordering::Relaxed);
+        let had = self.browser.get_mut().take().is_some();
+        if !had {
+            return;
+        }
+        c.browsers.fetch_sub(1, Ordering::Relaxed);
+        if self.own_session
+            && let Ok(rt) = tokio::runtime::Handle::try_current()
+        {
+            let (name, deadline) = (self.bopts.session.clone(), self.bopts.deadline());
+            rt.spawn(async move {
+                let _ = Browser::close_session(&name, deadline).await;
+            });
         }
     }
 }
@@ -236,6 +284,7 @@ impl ServerHandler for Server {
             ));
         };
         let args = request.arguments.unwrap_or_default();
+        let _call = self.counts.as_ref().map(|c| http::InFlight::new(c.clone()));
         let result = match self.run_call(def, args).await {
             Ok(r) => {
                 let text = text_of(&r);

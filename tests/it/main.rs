@@ -30,6 +30,7 @@ mod foundation;
 mod grid;
 mod hostile;
 mod mcp;
+mod mcp_http;
 mod policy;
 mod reply;
 mod skills;
@@ -122,6 +123,7 @@ fn main() {
         cache::tests(),
         steps::tests(),
         mcp::tests(),
+        mcp_http::tests(),
         reply::tests(),
         views::tests(),
         fidelity::tests(),

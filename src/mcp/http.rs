@@ -1,0 +1,324 @@
+//! MCP over streamable HTTP (`ariasnap mcp --http [ADDR]`, docs/reference/mcp.md#over-http):
+//! the transport of the MCP specification (rmcp's streamable HTTP server, legacy sessions),
+//! at `/mcp`, beside `/healthz` and `/metrics`. Each MCP session is one agent with a
+//! browser session of its own, closed when the MCP session ends (the client's DELETE, the
+//! idle timeout, the server's shutdown).
+//!
+//! Safe by default: bound to loopback unless told otherwise; a bearer token (read from
+//! `--token-file`, never the command line) is required on every `/mcp` request when bound
+//! elsewhere, and whenever given; `Host` and `Origin` are checked against allow lists (the
+//! specification's defence against DNS rebinding; rmcp checks them); request bodies are
+//! limited; session ids are rmcp's random UUIDs, and an agent names only its own session's
+//! tabs, refs and files (each session is its own browser and record).
+//!
+//! Owns: the listener, the routes, the token check, the counts, and shutdown. Must not: run
+//! steps itself (the `Server` of mod.rs does, one per agent).
+
+use super::{ArcServer, Server};
+use crate::browser::BrowserOptions;
+use crate::error::{Error, Result};
+use crate::steps::RunOptions;
+use http::{Request, Response, StatusCode};
+use http_body_util::BodyExt;
+use hyper::body::{Bytes, Incoming};
+use rmcp::transport::streamable_http_server::session::local::{LocalSessionManager, SessionConfig};
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+use tracing::{Instrument, info, info_span};
+
+/// The default address of `--http`.
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8931";
+
+/// How the HTTP server is set up.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    pub addr: SocketAddr,
+    /// The bearer token every `/mcp` request must carry (None: none, loopback only).
+    pub token: Option<String>,
+    /// `Host` values accepted besides the loopback names.
+    pub hosts: Vec<String>,
+    /// `Origin` values accepted (none: requests with an `Origin` header are refused).
+    pub origins: Vec<String>,
+    /// An agent that sends nothing for this long is closed.
+    pub idle: Duration,
+    /// At most this many agents at once (a new one is refused with 503 beyond).
+    pub max_agents: usize,
+}
+
+/// What an operator reads at `/metrics`.
+#[derive(Debug, Default)]
+pub struct Counts {
+    /// Agents (MCP sessions) open now.
+    pub agents: AtomicUsize,
+    /// Agents whose browser has started.
+    pub browsers: AtomicUsize,
+    /// Tool calls running now, and since the start.
+    pub calls_in_flight: AtomicUsize,
+    pub calls_total: AtomicU64,
+    /// Requests refused: no or a wrong token, a foreign Origin/Host, full.
+    pub refused: AtomicU64,
+}
+
+impl Counts {
+    /// The Prometheus text exposition format.
+    fn text(&self) -> String {
+        let g = |n: &str, help: &str, kind: &str, v: u64| {
+            format!("# HELP {n} {help}\n# TYPE {n} {kind}\n{n} {v}\n")
+        };
+        [
+            g("ariasnap_agents", "MCP sessions open.", "gauge", self.agents.load(Ordering::Relaxed) as u64),
+            g("ariasnap_browsers", "Browser sessions started for agents.", "gauge", self.browsers.load(Ordering::Relaxed) as u64),
+            g("ariasnap_calls_in_flight", "Tool calls running.", "gauge", self.calls_in_flight.load(Ordering::Relaxed) as u64),
+            g("ariasnap_calls_total", "Tool calls since the start.", "counter", self.calls_total.load(Ordering::Relaxed)),
+            g("ariasnap_refused_total", "Requests refused (token, Origin, Host, full).", "counter", self.refused.load(Ordering::Relaxed)),
+        ]
+        .concat()
+    }
+}
+
+/// A tool call counted while it runs (`/metrics`).
+pub struct InFlight(Arc<Counts>);
+
+impl InFlight {
+    pub fn new(c: Arc<Counts>) -> InFlight {
+        c.calls_in_flight.fetch_add(1, Ordering::Relaxed);
+        c.calls_total.fetch_add(1, Ordering::Relaxed);
+        InFlight(c)
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.calls_in_flight.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A response body (what rmcp's service answers with too).
+type Body = http_body_util::combinators::BoxBody<Bytes, std::convert::Infallible>;
+
+/// A whole body of text.
+fn full(s: impl Into<String>) -> Body {
+    http_body_util::Full::new(Bytes::from(s.into())).boxed()
+}
+
+/// Serves MCP over HTTP until Ctrl-C or SIGTERM, then closes every agent's browser.
+pub async fn serve(
+    bopts: BrowserOptions,
+    ropts: RunOptions,
+    set: super::tools::ToolSet,
+    structured: bool,
+    h: HttpOptions,
+) -> Result<()> {
+    if !h.addr.ip().is_loopback() && h.token.is_none() {
+        return Err(Error::Usage(format!(
+            "--http {}: not a loopback address, so a token is required: give --token-file FILE (a file holding the bearer token clients send)",
+            h.addr
+        )));
+    }
+    let listener = tokio::net::TcpListener::bind(h.addr)
+        .await
+        .map_err(|e| Error::Usage(format!("--http {}: cannot listen there: {e}", h.addr)))?;
+    let counts = Arc::new(Counts::default());
+    let shutdown = CancellationToken::new();
+    let mut hosts = vec!["localhost".to_string(), "127.0.0.1".into(), "::1".into()];
+    hosts.push(h.addr.to_string());
+    hosts.extend(h.hosts.iter().cloned());
+    let mut config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(hosts)
+        .with_allowed_origins(h.origins.clone())
+        .with_cancellation_token(shutdown.child_token())
+        .with_max_request_body_bytes(1 << 20);
+    if h.origins.is_empty() {
+        config = config.enforce_origin_validation();
+    }
+    let mut manager = LocalSessionManager::default();
+    let mut session = SessionConfig::default();
+    session.keep_alive = Some(h.idle);
+    manager.session_config = session;
+    let agents: Arc<std::sync::Mutex<Vec<std::sync::Weak<Server>>>> = Default::default();
+    let factory = {
+        let counts = counts.clone();
+        let agents = agents.clone();
+        let max = h.max_agents;
+        move || {
+            if counts.agents.load(Ordering::Relaxed) >= max {
+                counts.refused.fetch_add(1, Ordering::Relaxed);
+                return Err(std::io::Error::other(format!(
+                    "the server has {max} agents already (--max-agents)"
+                )));
+            }
+            let mut b = bopts.clone();
+            b.session.clear();
+            let server = Arc::new(
+                Server::new(b, ropts.clone(), set, structured).with_counts(counts.clone()),
+            );
+            if let Ok(mut a) = agents.lock() {
+                a.retain(|w| w.strong_count() > 0);
+                a.push(Arc::downgrade(&server));
+            }
+            Ok(ArcServer(server))
+        }
+    };
+    let mcp = StreamableHttpService::new(factory, Arc::new(manager), config);
+    eprintln!(
+        "ariasnap mcp: serving MCP at http://{}/mcp (health: /healthz, metrics: /metrics)",
+        h.addr
+    );
+    let token = h.token.clone().map(Arc::new);
+    loop {
+        let (sock, peer) = tokio::select! {
+            a = listener.accept() => match a {
+                Ok(a) => a,
+                Err(_) => continue,
+            },
+            _ = shutdown_signal() => break,
+        };
+        let mcp = mcp.clone();
+        let counts = counts.clone();
+        let token = token.clone();
+        tokio::spawn(async move {
+            let svc = hyper::service::service_fn(move |req: Request<Incoming>| {
+                let mcp = mcp.clone();
+                let counts = counts.clone();
+                let token = token.clone();
+                async move { Ok::<_, std::convert::Infallible>(route(req, &mcp, &counts, token.as_deref()).await) }
+            });
+            let io = hyper_util::rt::TokioIo::new(sock);
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(io, svc)
+                .await;
+            tracing::debug!(%peer, "connection closed");
+        });
+    }
+    info!("shutting down: closing every agent's browser");
+    shutdown.cancel();
+    let open: Vec<Arc<Server>> = agents
+        .lock()
+        .map(|a| a.iter().filter_map(std::sync::Weak::upgrade).collect())
+        .unwrap_or_default();
+    for s in open {
+        s.shutdown().await;
+    }
+    Ok(())
+}
+
+/// Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {},
+        _ = term => {},
+    }
+}
+
+type McpService = StreamableHttpService<ArcServer, LocalSessionManager>;
+
+/// One request: `/healthz`, `/metrics`, or `/mcp` after the token check.
+async fn route(
+    req: Request<Incoming>,
+    mcp: &McpService,
+    counts: &Counts,
+    token: Option<&String>,
+) -> Response<Body> {
+    let text = |status: StatusCode, body: String| {
+        Response::builder()
+            .status(status)
+            .header("content-type", "text/plain; charset=utf-8")
+            .body(full(body))
+            .unwrap_or_else(|_| Response::new(full("")))
+    };
+    match req.uri().path() {
+        "/healthz" => text(StatusCode::OK, "ok\n".into()),
+        "/metrics" => {
+            if token.is_some_and(|t| !bearer_is(&req, t)) {
+                counts.refused.fetch_add(1, Ordering::Relaxed);
+                return unauthorized();
+            }
+            text(StatusCode::OK, counts.text())
+        }
+        "/mcp" => {
+            if token.is_some_and(|t| !bearer_is(&req, t)) {
+                counts.refused.fetch_add(1, Ordering::Relaxed);
+                return unauthorized();
+            }
+            let session = req
+                .headers()
+                .get("mcp-session-id")
+                .and_then(|v| v.to_str().ok())
+                .map(|s| s.chars().take(8).collect::<String>())
+                .unwrap_or_default();
+            let method = req.method().clone();
+            let res = tower_service::Service::call(&mut mcp.clone(), req)
+                .instrument(info_span!("mcp_request", session, %method))
+                .await;
+            let Ok(r) = res;
+            if r.status() == StatusCode::FORBIDDEN {
+                counts.refused.fetch_add(1, Ordering::Relaxed);
+            }
+            r
+        }
+        _ => text(
+            StatusCode::NOT_FOUND,
+            "not found: MCP is served at /mcp (and /healthz, /metrics)\n".into(),
+        ),
+    }
+}
+
+fn unauthorized() -> Response<Body> {
+    Response::builder()
+        .status(StatusCode::UNAUTHORIZED)
+        .header("www-authenticate", "Bearer")
+        .body(full("a bearer token is required (Authorization: Bearer TOKEN)\n"))
+        .unwrap_or_else(|_| Response::new(full("")))
+}
+
+/// Whether the request carries `Authorization: Bearer <token>` (compared in constant time).
+fn bearer_is(req: &Request<Incoming>, token: &str) -> bool {
+    let Some(given) = req
+        .headers()
+        .get(http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+    else {
+        return false;
+    };
+    let (a, b) = (given.trim().as_bytes(), token.as_bytes());
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Reads the token of `--token-file`: the file's first line, not empty; the file should be
+/// private (a warning otherwise).
+pub fn read_token(path: &std::path::Path) -> Result<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Error::Usage(format!(
+            "--token-file {}: {e}; give a file holding the bearer token",
+            path.display()
+        ))
+    })?;
+    let t = text.lines().next().unwrap_or("").trim().to_string();
+    if t.len() < 16 {
+        return Err(Error::Usage(format!(
+            "--token-file {}: the token is empty or shorter than 16 characters; write a long random one (e.g. `openssl rand -hex 32 > FILE`)",
+            path.display()
+        )));
+    }
+    if std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o077 != 0) {
+        eprintln!(
+            "note: --token-file {} can be read by other users: chmod 600 it",
+            path.display()
+        );
+    }
+    Ok(t)
+}

@@ -77,36 +77,15 @@ pub async fn run(cli: Cli) -> Result<i32> {
             max_agents,
             idle_timeout,
         } => {
-            if session_flag_given() || std::env::var_os("ARIASNAP_SESSION").is_some() {
-                return Err(usage(
-                    "mcp --http gives each agent a browser session of its own: leave --session (and ARIASNAP_SESSION) out",
-                ));
-            }
-            let addr = addr.parse().map_err(|e| {
-                usage(&format!(
-                    "--http {addr:?}: {e}; give an address such as 127.0.0.1:8931"
-                ))
-            })?;
-            let token = match &token_file {
-                Some(f) => Some(ariasnap::mcp::http::read_token(f)?),
-                None => None,
-            };
-            let h = ariasnap::mcp::http::HttpOptions {
+            let http = McpHttp {
                 addr,
-                token,
-                hosts: http_host,
-                origins: http_origin,
-                idle: std::time::Duration::from_secs(idle_timeout.max(1)),
-                max_agents: max_agents.max(1),
+                token_file,
+                http_host,
+                http_origin,
+                max_agents,
+                idle_timeout,
             };
-            let ropts = ariasnap::steps::RunOptions {
-                output: oopts.clone(),
-                verbose: g.verbose,
-                timeout: bopts.deadline(),
-                ..Default::default()
-            };
-            ariasnap::mcp::http::serve(bopts.clone(), ropts, tools, structured, h).await?;
-            Ok(0)
+            mcp_http(&bopts, g, &oopts, tools, structured, http).await
         }
         Command::Mcp {
             tools, structured, ..
@@ -287,6 +266,64 @@ fn skills_command(action: SkillsAction, g: &crate::cli::Global) -> Result<i32> {
             }
         }
     }
+    Ok(0)
+}
+
+/// `mcp --http`'s options.
+struct McpHttp {
+    addr: String,
+    token_file: Option<std::path::PathBuf>,
+    http_host: Vec<String>,
+    http_origin: Vec<String>,
+    max_agents: usize,
+    idle_timeout: u64,
+}
+
+/// `ariasnap mcp --http`: MCP over streamable HTTP, an agent per MCP session.
+async fn mcp_http(
+    bopts: &BrowserOptions,
+    g: &crate::cli::Global,
+    oopts: &OutputOptions,
+    tools: ariasnap::mcp::tools::ToolSet,
+    structured: bool,
+    McpHttp {
+        addr,
+        token_file,
+        http_host,
+        http_origin,
+        max_agents,
+        idle_timeout,
+    }: McpHttp,
+) -> Result<i32> {
+    if session_flag_given() || std::env::var_os("ARIASNAP_SESSION").is_some() {
+        return Err(usage(
+            "mcp --http gives each agent a browser session of its own: leave --session (and ARIASNAP_SESSION) out",
+        ));
+    }
+    let addr = addr.parse().map_err(|e| {
+        usage(format!(
+            "--http {addr:?}: {e}; give an address such as 127.0.0.1:8931"
+        ))
+    })?;
+    let token = match &token_file {
+        Some(f) => Some(ariasnap::mcp::http::read_token(f)?),
+        None => None,
+    };
+    let h = ariasnap::mcp::http::HttpOptions {
+        addr,
+        token,
+        hosts: http_host,
+        origins: http_origin,
+        idle: std::time::Duration::from_secs(idle_timeout.max(1)),
+        max_agents: max_agents.max(1),
+    };
+    let ropts = ariasnap::steps::RunOptions {
+        output: oopts.clone(),
+        verbose: g.verbose,
+        timeout: bopts.deadline(),
+        ..Default::default()
+    };
+    ariasnap::mcp::http::serve(bopts.clone(), ropts, tools, structured, h).await?;
     Ok(0)
 }
 

@@ -61,6 +61,8 @@ pub struct Counts {
     pub calls_total: AtomicU64,
     /// Requests refused: no or a wrong token, a foreign Origin/Host, full.
     pub refused: AtomicU64,
+    /// Browsers of ended agents being closed: shutdown waits for them.
+    pub closing: std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }
 
 impl Counts {
@@ -70,11 +72,36 @@ impl Counts {
             format!("# HELP {n} {help}\n# TYPE {n} {kind}\n{n} {v}\n")
         };
         [
-            g("ariasnap_agents", "MCP sessions open.", "gauge", self.agents.load(Ordering::Relaxed) as u64),
-            g("ariasnap_browsers", "Browser sessions started for agents.", "gauge", self.browsers.load(Ordering::Relaxed) as u64),
-            g("ariasnap_calls_in_flight", "Tool calls running.", "gauge", self.calls_in_flight.load(Ordering::Relaxed) as u64),
-            g("ariasnap_calls_total", "Tool calls since the start.", "counter", self.calls_total.load(Ordering::Relaxed)),
-            g("ariasnap_refused_total", "Requests refused (token, Origin, Host, full).", "counter", self.refused.load(Ordering::Relaxed)),
+            g(
+                "ariasnap_agents",
+                "MCP sessions open.",
+                "gauge",
+                self.agents.load(Ordering::Relaxed) as u64,
+            ),
+            g(
+                "ariasnap_browsers",
+                "Browser sessions started for agents.",
+                "gauge",
+                self.browsers.load(Ordering::Relaxed) as u64,
+            ),
+            g(
+                "ariasnap_calls_in_flight",
+                "Tool calls running.",
+                "gauge",
+                self.calls_in_flight.load(Ordering::Relaxed) as u64,
+            ),
+            g(
+                "ariasnap_calls_total",
+                "Tool calls since the start.",
+                "counter",
+                self.calls_total.load(Ordering::Relaxed),
+            ),
+            g(
+                "ariasnap_refused_total",
+                "Requests refused (token, Origin, Host, full).",
+                "counter",
+                self.refused.load(Ordering::Relaxed),
+            ),
         ]
         .concat()
     }
@@ -185,7 +212,11 @@ pub async fn serve(
                 let mcp = mcp.clone();
                 let counts = counts.clone();
                 let token = token.clone();
-                async move { Ok::<_, std::convert::Infallible>(route(req, &mcp, &counts, token.as_deref()).await) }
+                async move {
+                    Ok::<_, std::convert::Infallible>(
+                        route(req, &mcp, &counts, token.as_deref()).await,
+                    )
+                }
             });
             let io = hyper_util::rt::TokioIo::new(sock);
             let _ = hyper::server::conn::http1::Builder::new()
@@ -202,6 +233,14 @@ pub async fn serve(
         .unwrap_or_default();
     for s in open {
         s.shutdown().await;
+    }
+    let closing: Vec<_> = counts
+        .closing
+        .lock()
+        .map(|mut c| c.drain(..).collect())
+        .unwrap_or_default();
+    for c in closing {
+        let _ = tokio::time::timeout(Duration::from_secs(20), c).await;
     }
     Ok(())
 }
@@ -279,7 +318,9 @@ fn unauthorized() -> Response<Body> {
     Response::builder()
         .status(StatusCode::UNAUTHORIZED)
         .header("www-authenticate", "Bearer")
-        .body(full("a bearer token is required (Authorization: Bearer TOKEN)\n"))
+        .body(full(
+            "a bearer token is required (Authorization: Bearer TOKEN)\n",
+        ))
         .unwrap_or_else(|_| Response::new(full("")))
 }
 

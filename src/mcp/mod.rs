@@ -171,9 +171,13 @@ impl Drop for Server {
             && let Ok(rt) = tokio::runtime::Handle::try_current()
         {
             let (name, deadline) = (self.bopts.session.clone(), self.bopts.deadline());
-            rt.spawn(async move {
+            let closing = rt.spawn(async move {
                 let _ = Browser::close_session(&name, deadline).await;
             });
+            if let Ok(mut c) = c.closing.lock() {
+                c.retain(|h| !h.is_finished());
+                c.push(closing);
+            }
         }
     }
 }

@@ -20,13 +20,17 @@ fn sdk_dir() -> std::path::PathBuf {
     }
     let cache = std::env::var_os("XDG_CACHE_HOME")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache"));
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache")
+        });
     cache.join("ariasnap/mcp-sdk/node_modules/@modelcontextprotocol/sdk")
 }
 
 /// One raw HTTP/1.1 request; the status code and body.
 fn raw(port: u16, head: &str) -> (u16, String) {
-    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+        return (0, String::new());
+    };
     s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
     s.write_all(head.as_bytes()).unwrap();
     let mut buf = String::new();
@@ -37,6 +41,18 @@ fn raw(port: u16, head: &str) -> (u16, String) {
         .and_then(|c| c.parse().ok())
         .unwrap_or(0);
     (code, buf)
+}
+
+/// The server, killed if the test ends before it stopped it.
+struct Stop(std::process::Child);
+
+impl Drop for Stop {
+    fn drop(&mut self) {
+        if matches!(self.0.try_wait(), Ok(None)) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
 }
 
 fn agents_over_http_are_apart_and_the_door_is_guarded(c: &Ctx) {
@@ -56,27 +72,44 @@ fn agents_over_http_are_apart_and_the_door_is_guarded(c: &Ctx) {
         .unwrap()
         .port();
     let addr = format!("127.0.0.1:{port}");
-    let mut server = c
+    let server = c
         .cmd()
         .args(["mcp", "--http", &addr, "--token-file"])
         .arg(&token_file)
         .env_remove("ARIASNAP_SESSION")
+        .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
+    let mut server = Stop(server);
     let t0 = Instant::now();
-    while raw(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").0 != 200 {
-        assert!(t0.elapsed() < Duration::from_secs(20), "the server never answered /healthz");
+    while raw(
+        port,
+        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+    )
+    .0 != 200
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "the server never answered /healthz"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     // a Host that is not the server's: the DNS-rebinding defence
     let (code, body) = raw(
         port,
-        &format!("POST /mcp HTTP/1.1\r\nHost: evil.example\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"),
+        &format!(
+            "POST /mcp HTTP/1.1\r\nHost: evil.example\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+        ),
     );
     assert_eq!(code, 403, "{body}");
     let o = std::process::Command::new("node")
-        .arg(c.fixtures.parent().unwrap().join("tests/it/js/mcp_http_agents.mjs"))
+        .arg(
+            c.fixtures
+                .parent()
+                .unwrap()
+                .join("tests/it/js/mcp_http_agents.mjs"),
+        )
         .env("SDK_DIR", &sdk)
         .env("MCP_URL", format!("http://{addr}/mcp"))
         .env("TOKEN", &token)
@@ -91,16 +124,26 @@ fn agents_over_http_are_apart_and_the_door_is_guarded(c: &Ctx) {
     );
     let r: Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(r["aNavigate"]["error"], false, "{r:#}");
-    assert!(r["aMarks"]["text"].as_str().unwrap().contains("who=A"), "{r:#}");
+    assert!(
+        r["aMarks"]["text"].as_str().unwrap().contains("who=A"),
+        "{r:#}"
+    );
     let seen = |k: &str| -> Value {
         let t = r[k]["text"].as_str().unwrap_or("");
         let json = t.lines().find(|l| l.contains("cookie")).unwrap_or("{}");
-        let json = json.trim_start_matches("eval: ").trim_matches('"').replace("\\\"", "\"");
+        let json = json
+            .trim_start_matches("eval: ")
+            .trim_matches('"')
+            .replace("\\\"", "\"");
         serde_json::from_str(&json).unwrap_or(Value::String(t.to_string()))
     };
     assert_eq!(seen("aSees")["stored"], "A", "{r:#}");
     assert_eq!(seen("bSees")["cookie"], "", "B sees A's cookie: {r:#}");
-    assert_eq!(seen("bSees")["stored"], Value::Null, "B sees A's storage: {r:#}");
+    assert_eq!(
+        seen("bSees")["stored"],
+        Value::Null,
+        "B sees A's storage: {r:#}"
+    );
     let tabs = r["bTabs"]["text"].as_str().unwrap();
     assert_eq!(tabs.matches("\"tab\"").count(), 1, "B's tabs: {tabs}");
     assert_eq!(r["during"]["ariasnap_agents"], 2, "{r:#}");
@@ -112,15 +155,18 @@ fn agents_over_http_are_apart_and_the_door_is_guarded(c: &Ctx) {
     assert_eq!(r["foreignOrigin"], 403, "{r:#}");
     // SIGTERM: the server ends, and no agent's session is left
     let _ = std::process::Command::new("kill")
-        .args(["-TERM", &server.id().to_string()])
+        .args(["-TERM", &server.0.id().to_string()])
         .status();
     let t0 = Instant::now();
     loop {
-        if let Some(st) = server.try_wait().unwrap() {
+        if let Some(st) = server.0.try_wait().unwrap() {
             assert!(st.success(), "{st}");
             break;
         }
-        assert!(t0.elapsed() < Duration::from_secs(20), "the server did not stop on SIGTERM");
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "the server did not stop on SIGTERM"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     let left = c.ok(&["session", "list"]);

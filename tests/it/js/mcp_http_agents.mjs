@@ -38,7 +38,7 @@ const A = await agent('a');
 const B = await agent('b');
 out.aNavigate = await call(A, 'browser_navigate', { url: page, snapshot: {} });
 out.aMarks = await call(A, 'browser_evaluate', {
-  expression: "document.cookie = 'who=A; path=/'; localStorage.setItem('who', 'A'); document.cookie",
+  expression: "(document.cookie = 'who=A; path=/', localStorage.setItem('who', 'A'), document.cookie)",
 });
 out.bNavigate = await call(B, 'browser_navigate', { url: page });
 out.bSees = await call(B, 'browser_evaluate', {

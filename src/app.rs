@@ -1,6 +1,6 @@
 //! Runs one parsed command: the glue between the CLI, the browser, the engine and output.
 
-use crate::cli::{Cli, Command, Format, SessionAction, SkillsAction};
+use crate::cli::{Cli, Command, Format, McpHttp, SessionAction, SkillsAction};
 use ariasnap::browser::{Browser, BrowserOptions};
 use ariasnap::capture::CaptureOptions;
 use ariasnap::error::{Error, Result};
@@ -70,23 +70,8 @@ pub async fn run(cli: Cli) -> Result<i32> {
         Command::Mcp {
             tools,
             structured,
-            http: Some(addr),
-            token_file,
-            http_host,
-            http_origin,
-            max_agents,
-            idle_timeout,
-        } => {
-            let http = McpHttp {
-                addr,
-                token_file,
-                http_host,
-                http_origin,
-                max_agents,
-                idle_timeout,
-            };
-            mcp_http(&bopts, g, &oopts, tools, structured, http).await
-        }
+            http,
+        } if http.http.is_some() => mcp_http(&bopts, g, &oopts, tools, structured, http).await,
         Command::Mcp {
             tools, structured, ..
         } => {
@@ -269,16 +254,6 @@ fn skills_command(action: SkillsAction, g: &crate::cli::Global) -> Result<i32> {
     Ok(0)
 }
 
-/// `mcp --http`'s options.
-struct McpHttp {
-    addr: String,
-    token_file: Option<std::path::PathBuf>,
-    http_host: Vec<String>,
-    http_origin: Vec<String>,
-    max_agents: usize,
-    idle_timeout: u64,
-}
-
 /// `ariasnap mcp --http`: MCP over streamable HTTP, an agent per MCP session.
 async fn mcp_http(
     bopts: &BrowserOptions,
@@ -287,7 +262,7 @@ async fn mcp_http(
     tools: ariasnap::mcp::tools::ToolSet,
     structured: bool,
     McpHttp {
-        addr,
+        http,
         token_file,
         http_host,
         http_origin,
@@ -295,6 +270,7 @@ async fn mcp_http(
         idle_timeout,
     }: McpHttp,
 ) -> Result<i32> {
+    let addr = http.unwrap_or_else(|| ariasnap::mcp::http::DEFAULT_ADDR.to_string());
     if session_flag_given() || std::env::var_os("ARIASNAP_SESSION").is_some() {
         return Err(usage(
             "mcp --http gives each agent a browser session of its own: leave --session (and ARIASNAP_SESSION) out",

@@ -170,28 +170,8 @@ pub enum Command {
     /// Serve MCP on stdio (stdout carries protocol only), or over HTTP with --http: step
     /// actions as tools.
     Mcp {
-        /// Serve MCP's streamable HTTP transport at ADDR (default 127.0.0.1:8931), path /mcp,
-        /// instead of stdio: each MCP session is an agent with a browser of its own.
-        #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = ariasnap::mcp::http::DEFAULT_ADDR)]
-        http: Option<String>,
-        /// With --http: a file holding the bearer token every request must carry (required
-        /// when ADDR is not a loopback address; never given on the command line).
-        #[arg(long, value_name = "FILE", requires = "http")]
-        token_file: Option<PathBuf>,
-        /// With --http: a Host header value accepted besides the loopback names and ADDR
-        /// (repeatable; the DNS-rebinding defence).
-        #[arg(long, value_name = "HOST", requires = "http")]
-        http_host: Vec<String>,
-        /// With --http: an Origin accepted from browsers (repeatable, scheme://host:port);
-        /// without any, a request carrying an Origin header is refused (403).
-        #[arg(long, value_name = "ORIGIN", requires = "http")]
-        http_origin: Vec<String>,
-        /// With --http: at most N agents at once.
-        #[arg(long, value_name = "N", default_value_t = 16, requires = "http")]
-        max_agents: usize,
-        /// With --http: an agent idle this many seconds is closed (its browser too).
-        #[arg(long, value_name = "SECS", default_value_t = 300, requires = "http")]
-        idle_timeout: u64,
+        #[command(flatten)]
+        http: McpHttp,
         /// Which tools tools/list offers. core: the ten tools of an agent's loop (every
         /// other tool is still callable by name, every action through browser_run_steps);
         /// all: one tool per step action.
@@ -252,6 +232,33 @@ pub enum SkillsAction {
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
+}
+
+/// `mcp --http` and its options.
+#[derive(Debug, Clone, Args)]
+pub struct McpHttp {
+    /// Serve MCP's streamable HTTP transport at ADDR (default 127.0.0.1:8931), path /mcp,
+    /// instead of stdio: each MCP session is an agent with a browser of its own.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = ariasnap::mcp::http::DEFAULT_ADDR)]
+    pub http: Option<String>,
+    /// With --http: a file holding the bearer token every request must carry (required
+    /// when ADDR is not a loopback address; never given on the command line).
+    #[arg(long, value_name = "FILE", requires = "http")]
+    pub token_file: Option<PathBuf>,
+    /// With --http: a Host header value accepted besides the loopback names and ADDR
+    /// (repeatable; the DNS-rebinding defence).
+    #[arg(long, value_name = "HOST", requires = "http")]
+    pub http_host: Vec<String>,
+    /// With --http: an Origin accepted from browsers (repeatable, scheme://host:port);
+    /// without any, a request carrying an Origin header is refused (403).
+    #[arg(long, value_name = "ORIGIN", requires = "http")]
+    pub http_origin: Vec<String>,
+    /// With --http: at most N agents at once.
+    #[arg(long, value_name = "N", default_value_t = 16, requires = "http")]
+    pub max_agents: usize,
+    /// With --http: an agent idle this many seconds is closed (its browser too).
+    #[arg(long, value_name = "SECS", default_value_t = 300, requires = "http")]
+    pub idle_timeout: u64,
 }
 
 /// `session` subcommands.

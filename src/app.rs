@@ -267,6 +267,8 @@ async fn mcp_http(
         http_host,
         http_origin,
         max_agents,
+        max_browsers,
+        browser_per_agent,
         idle_timeout,
     }: McpHttp,
 ) -> Result<i32> {
@@ -292,6 +294,8 @@ async fn mcp_http(
         origins: http_origin,
         idle: std::time::Duration::from_secs(idle_timeout.max(1)),
         max_agents: max_agents.max(1),
+        max_browsers: max_browsers.max(1),
+        browser_per_agent,
     };
     let ropts = ariasnap::steps::RunOptions {
         output: oopts.clone(),

@@ -238,7 +238,8 @@ pub enum SkillsAction {
 #[derive(Debug, Clone, Args)]
 pub struct McpHttp {
     /// Serve MCP's streamable HTTP transport at ADDR (default 127.0.0.1:8931), path /mcp,
-    /// instead of stdio: each MCP session is an agent with a browser of its own.
+    /// instead of stdio: each MCP session is an agent, in a user context of its own in a
+    /// shared browser.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = ariasnap::mcp::http::DEFAULT_ADDR)]
     pub http: Option<String>,
     /// With --http: a file holding the bearer token every request must carry (required
@@ -253,9 +254,17 @@ pub struct McpHttp {
     /// without any, a request carrying an Origin header is refused (403).
     #[arg(long, value_name = "ORIGIN", requires = "http")]
     pub http_origin: Vec<String>,
-    /// With --http: at most N agents at once.
+    /// With --http: at most N agents share one browser (each in a user context of its
+    /// own); more agents start more browsers.
     #[arg(long, value_name = "N", default_value_t = 16, requires = "http")]
     pub max_agents: usize,
+    /// With --http: at most N browsers at once (with --browser-per-agent, at most N agents).
+    #[arg(long, value_name = "N", default_value_t = 16, requires = "http")]
+    pub max_browsers: usize,
+    /// With --http: a browser of its own for each agent (process isolation, about 10 times
+    /// the memory per agent) instead of a user context in a shared browser.
+    #[arg(long, requires = "http")]
+    pub browser_per_agent: bool,
     /// With --http: an agent idle this many seconds is closed (its browser too).
     #[arg(long, value_name = "SECS", default_value_t = 300, requires = "http")]
     pub idle_timeout: u64,

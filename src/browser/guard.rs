@@ -265,6 +265,7 @@ async fn deny_downloads(rec: &SessionRecord) {
     };
     let deny = SetDownloadBehavior {
         download_behavior: Some(DownloadBehavior::Denied),
+        user_contexts: None,
     };
     if let Err(e) = bidi.send(&deny).await {
         eprintln!("downloads could not be refused: {e}");
@@ -311,6 +312,7 @@ async fn run_bidi(rec: &SessionRecord, judge: Judge) -> Result<()> {
     if !judge.policy.allows(Switch::Downloads) {
         let deny = SetDownloadBehavior {
             download_behavior: Some(DownloadBehavior::Denied),
+            user_contexts: None,
         };
         if let Err(e) = bidi.send(&deny).await {
             eprintln!("downloads could not be refused: {e}");

@@ -168,7 +168,7 @@ impl Browser {
         let Some(bidi) = self.client.bidi() else {
             return false;
         };
-        if self.downloads_ready.load(Ordering::Relaxed) || self.record.driver_pid.is_none() {
+        if self.downloads_ready.load(Ordering::Relaxed) || !self.record.local() {
             return true;
         }
         let Ok(dir) =
@@ -191,6 +191,8 @@ impl Browser {
                     destination_folder: dir.display().to_string(),
                 }
             }),
+            // an agent of a shared browser: its own folder, for its own user context
+            user_contexts: self.record.user_context().map(|u| vec![u.to_string()]),
         };
         match bidi.send(&set).await {
             Ok(_) => {

@@ -17,6 +17,7 @@ mod load;
 mod open;
 mod recovery;
 pub mod session;
+pub mod shared;
 pub mod state;
 mod tabs;
 

@@ -138,7 +138,10 @@ async fn page_channel(
             // connection that made them, so each command that acts makes its own
             let once = rec.browser == launch::BrowserKind::Firefox;
             let b = std::sync::Arc::new(b);
-            if once && !rec.bidi_subscribed && crate::engine::subscribe(&b).await {
+            if once
+                && !rec.bidi_subscribed
+                && crate::engine::subscribe(&b, rec.user_context()).await
+            {
                 rec.bidi_subscribed = true;
                 if let Err(e) = session::save(rec) {
                     debug!(error = %e, "session record not saved");
@@ -146,7 +149,8 @@ async fn page_channel(
             }
             let mut page = Page::with_bidi(connection, b, &top)
                 .with_devtools(devtools)
-                .with_direct(direct);
+                .with_direct(direct)
+                .in_user_context(rec.user_context().map(str::to_string));
             if !once {
                 page = page.subscribe_when_needed();
             }
@@ -178,7 +182,7 @@ fn bidi_wanted() -> bool {
 
 /// Whether a policy needs the guard process (browser/guard.rs): origins confined, downloads
 /// or foreign tabs off.
-fn needs_guard(p: &crate::policy::Policy) -> bool {
+pub(super) fn needs_guard(p: &crate::policy::Policy) -> bool {
     use crate::policy::Switch;
     p.confines_origins() || !p.allows(Switch::Downloads) || !p.allows(Switch::ForeignTabs)
 }
@@ -250,6 +254,10 @@ impl Browser {
                     _lock: lock,
                 };
                 b.notes.extend(bidi_note);
+                if b.record.shared.is_some() {
+                    // the browser's current window is every agent's: this agent's tab first
+                    b.client.switch_to_window(&top_handle(&b.record)).await?;
+                }
                 b.apply_policy(opts.policy.as_ref(), deadline).await?;
                 b.driver_timeouts(deadline).await?;
                 b.check_suspect().await?;
@@ -330,6 +338,19 @@ impl Browser {
         kept: Option<SessionRecord>,
     ) -> Result<Attached> {
         let mut kind = None;
+        if let Some(rec) = kept.as_ref().filter(|r| r.shared.is_some()) {
+            // an agent of a shared browser never starts one of its own (browser/shared.rs)
+            return match attach(rec).await {
+                Ok((client, channels)) => {
+                    crate::engine::allow_devtools(rec.browser.has_devtools());
+                    Ok((client, rec.clone(), None, Some(channels)))
+                }
+                Err(e) => Err(super::shared::browser_lost(
+                    name,
+                    &crate::error::one_line(&e.to_string()),
+                )),
+            };
+        }
         if let Some(rec) = kept {
             let driver_dead = rec.driver_pid.is_some_and(|p| !launch::alive(p));
             if !driver_dead
@@ -436,7 +457,9 @@ impl Browser {
         let Some(p) = self.record.policy.clone() else {
             return Ok(());
         };
-        if !needs_guard(&p) || super::guard::running(&self.record) {
+        // (an agent of a shared browser: the server gives each agent a browser of its own
+        // under a policy that needs the guard, mcp/http.rs)
+        if !needs_guard(&p) || self.record.shared.is_some() || super::guard::running(&self.record) {
             return Ok(());
         }
         if self.record.bidi.is_none() {
@@ -575,6 +598,7 @@ impl Browser {
             policy: None,
             guard_pid: None,
             policy_reported: 0,
+            shared: None,
         };
         session::save(&rec)?;
         Ok((connection, rec))
@@ -587,6 +611,10 @@ impl Browser {
         let Some(rec) = session::load(name)? else {
             return Ok(false);
         };
+        if rec.shared.is_some() {
+            super::shared::end_agent(&rec).await;
+            return Ok(true);
+        }
         if rec.driver_pid.is_none_or(launch::alive) {
             let limit = std::time::Duration::from_secs(10);
             Connection::end(&rec.webdriver, &rec.session_id, limit).await;

@@ -94,7 +94,14 @@ impl Browser {
             .iter()
             .find(|t| t.alias == alias)
             .map(|t| t.handle.clone());
-        let by_devtools = match &self.record.debugger {
+        // (DevTools' /json/new opens tabs in the default user context: an agent of a shared
+        // browser opens its own through the driver)
+        let by_devtools = match self
+            .record
+            .debugger
+            .as_ref()
+            .filter(|_| self.record.shared.is_none())
+        {
             Some(addr) => devtools::new_tab(addr).await.ok(),
             None => None,
         };

@@ -91,6 +91,36 @@ pub struct SessionRecord {
     /// How many bytes of the guard's log of refused requests earlier commands reported.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub policy_reported: u64,
+    /// Set on an agent of a shared browser (`ariasnap mcp --http`, browser/shared.rs): the
+    /// session whose browser it shares and its user context there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared: Option<SharedIn>,
+}
+
+/// Where an agent of a shared browser lives: the session that owns the browser (its driver,
+/// profile and WebDriver session) and the BiDi user context that holds the agent's tabs,
+/// cookies and storage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SharedIn {
+    /// The owning session's name.
+    pub owner: String,
+    /// The agent's user context (`browser.createUserContext`).
+    pub user_context: String,
+    /// True when ariasnap started the owner's browser on this machine.
+    pub local: bool,
+}
+
+impl SessionRecord {
+    /// The agent's user context, for an agent of a shared browser.
+    pub fn user_context(&self) -> Option<&str> {
+        self.shared.as_ref().map(|s| s.user_context.as_str())
+    }
+
+    /// True when the browser runs on this machine, started by ariasnap (its download folder
+    /// is ours to choose).
+    pub fn local(&self) -> bool {
+        self.driver_pid.is_some() || self.shared.as_ref().is_some_and(|s| s.local)
+    }
 }
 
 fn is_zero(n: &u64) -> bool {

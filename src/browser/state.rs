@@ -15,7 +15,8 @@
 
 use super::Browser;
 use crate::engine::bidi::{
-    Bidi, BytesValue, ContextInfo, GetCookies, GetTree, PartialCookie, SameSite, SetCookie,
+    Bidi, BytesValue, ContextInfo, GetCookies, GetTree, PartialCookie, Partition, SameSite,
+    SetCookie,
 };
 use crate::engine::storage::{
     Pair, document_storage, fill_local_storage, restore_session_storage, storage_channel,
@@ -295,9 +296,18 @@ impl Browser {
     /// documents whose storage could not be read (a page that does not answer), by URL.
     pub async fn save_state(&self, session_storage: bool) -> Result<(StorageState, Vec<String>)> {
         let bidi = storage_channel(&self.client, "saveState")?;
-        let cookies = bidi.send(&GetCookies::default()).await?.cookies;
+        let uc = self.client.user_context();
+        let get = GetCookies {
+            partition: Partition::of(uc),
+        };
+        let cookies = bidi.send(&get).await?.cookies;
         let tree = bidi.send(&GetTree::default()).await?;
-        let tops: Vec<&ContextInfo> = tree.contexts.iter().collect();
+        // an agent of a shared browser saves its own tabs' documents only
+        let tops: Vec<&ContextInfo> = tree
+            .contexts
+            .iter()
+            .filter(|c| uc.is_none() || c.user_context.as_deref() == uc)
+            .collect();
         let frames = tree
             .flatten()
             .into_iter()
@@ -357,6 +367,7 @@ impl Browser {
     pub async fn restore_state(&self, state: &StorageState, limit: Duration) -> Result<Restored> {
         let t0 = Instant::now();
         let bidi = storage_channel(&self.client, "loadState")?;
+        let uc = self.client.user_context();
         let mut done = Restored::default();
         let now = now_secs();
         let mut set = Vec::new();
@@ -365,11 +376,11 @@ impl Browser {
                 done.skipped.push(format!("cookie {:?} (expired)", c.name));
                 continue;
             }
-            set_cookie(bidi, c).await?;
+            set_cookie(bidi, c, uc).await?;
             set.push(c);
         }
         if !set.is_empty() {
-            let dropped = not_kept(bidi, &set).await?;
+            let dropped = not_kept(bidi, &set, uc).await?;
             for c in &dropped {
                 done.skipped.push(format!(
                     "cookie {:?} of {} (the browser did not keep it)",
@@ -408,7 +419,7 @@ impl Browser {
         }
         if !local.is_empty() {
             let left = limit.saturating_sub(t0.elapsed());
-            fill_local_storage(bidi, &local, left).await?;
+            fill_local_storage(bidi, &local, left, uc).await?;
         }
         if !session.is_empty() {
             let tab = self
@@ -426,9 +437,10 @@ impl Browser {
 }
 
 /// Sets one cookie; a refusal is the step's error, naming the cookie (never its value).
-async fn set_cookie(bidi: &Bidi, c: &StateCookie) -> Result<()> {
+async fn set_cookie(bidi: &Bidi, c: &StateCookie, uc: Option<&str>) -> Result<()> {
     let set = SetCookie {
         cookie: c.to_bidi(),
+        partition: Partition::of(uc),
     };
     bidi.send(&set).await.map(|_| ()).map_err(|e| {
         Error::Step(format!(
@@ -443,8 +455,15 @@ async fn set_cookie(bidi: &Bidi, c: &StateCookie) -> Result<()> {
 /// The cookies of `set` the browser did not keep (Chromium answers some it drops with
 /// success): read back with `storage.getCookies`, matched by name, domain (with or without
 /// its leading dot) and path.
-async fn not_kept<'a>(bidi: &Bidi, set: &[&'a StateCookie]) -> Result<Vec<&'a StateCookie>> {
-    let now = bidi.send(&GetCookies::default()).await?.cookies;
+async fn not_kept<'a>(
+    bidi: &Bidi,
+    set: &[&'a StateCookie],
+    uc: Option<&str>,
+) -> Result<Vec<&'a StateCookie>> {
+    let get = GetCookies {
+        partition: Partition::of(uc),
+    };
+    let now = bidi.send(&get).await?.cookies;
     let bare = |d: &str| d.trim_start_matches('.').to_ascii_lowercase();
     Ok(set
         .iter()

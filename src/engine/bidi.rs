@@ -25,14 +25,17 @@ pub use network::{
     AddIntercept, AddInterceptReply, BeforeRequestSent, BytesValue, ContinueRequest, FailRequest,
     Header, Initiator, ProvideResponse, RemoveIntercept, RequestData, UrlPattern,
 };
-pub use storage::{Cookie, GetCookies, GetCookiesReply, PartialCookie, SameSite, SetCookie};
+pub use storage::{
+    Cookie, GetCookies, GetCookiesReply, PartialCookie, Partition, SameSite, SetCookie,
+};
 pub use types::{
     AddPreloadScript, AddPreloadScriptReply, CallFunction, CloseContext, Command, ContextInfo,
-    CreateContext, CreateContextReply, DownloadBehavior, DownloadEnd, DownloadWillBegin, Empty,
-    Evaluate, ExceptionDetails, GetTree, GetTreeReply, HandleUserPrompt, Navigate, NavigateReply,
-    NavigationInfo, Readiness, RemovePreloadScript, ResultOwnership, ScriptResult,
-    SerializationOptions, SetDownloadBehavior, ShadowTree, Subscribe, SubscribeReply, Target,
-    Unsubscribe, UserPromptOpened,
+    CreateContext, CreateContextReply, CreateUserContext, DownloadBehavior, DownloadEnd,
+    DownloadWillBegin, Empty, Evaluate, ExceptionDetails, GetTree, GetTreeReply, GetUserContexts,
+    GetUserContextsReply, HandleUserPrompt, Navigate, NavigateReply, NavigationInfo, Readiness,
+    RemovePreloadScript, RemoveUserContext, ResultOwnership, ScriptResult, SerializationOptions,
+    SetDownloadBehavior, ShadowTree, Subscribe, SubscribeReply, Target, Unsubscribe,
+    UserContextInfo, UserPromptOpened,
 };
 pub use value::{
     Key, LocalValue, NodeProperties, NodeValue, Number, RemoteValue, WindowProperties, WindowValue,

@@ -110,8 +110,14 @@ impl Page {
         Ok(self.client().delete_all_cookies().await?)
     }
 
-    /// Opens a new tab (not switched to) and returns its handle.
+    /// Opens a new tab (not switched to) and returns its handle. An agent of a shared
+    /// browser opens it in its own user context (BiDi `browsingContext.create`: classic New
+    /// Window would open it in the default one, beside other agents' cookies).
     pub async fn new_tab(&self) -> Result<String> {
+        if let (Some(uc), Some(bidi)) = (self.user_context(), self.bidi()) {
+            let create = super::bidi::CreateContext::background_tab().within(Some(uc));
+            return Ok(bidi.send(&create).await?.context);
+        }
         Ok(String::from(self.client().new_window(true).await?.handle))
     }
 
@@ -120,8 +126,22 @@ impl Page {
         Ok(self.client().close_window().await?)
     }
 
-    /// The handles of every open tab.
+    /// The handles of every open tab; for an agent of a shared browser, of the tabs of its
+    /// user context only (BiDi's top-level contexts: the same ids as window handles).
     pub async fn windows(&self) -> Result<Vec<String>> {
+        if let (Some(uc), Some(bidi)) = (self.user_context(), self.bidi()) {
+            let get = super::bidi::GetTree {
+                max_depth: Some(0),
+                root: None,
+            };
+            let tree = bidi.send(&get).await?;
+            return Ok(tree
+                .contexts
+                .into_iter()
+                .filter(|c| c.user_context.as_deref() == Some(uc))
+                .map(|c| c.context)
+                .collect());
+        }
         let all = self.client().windows().await?;
         Ok(all.into_iter().map(String::from).collect())
     }

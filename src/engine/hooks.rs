@@ -37,6 +37,8 @@ pub async fn preload_sandbox(page: &Page, old: &[String]) -> Option<Vec<String>>
                 function_declaration: format!("function(){{{source}\n}}"),
                 contexts: None,
                 sandbox,
+                // an agent of a shared browser: its own documents only
+                user_contexts: page.user_context().map(|u| vec![u.to_string()]),
             })
             .await;
         match r {

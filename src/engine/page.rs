@@ -63,6 +63,9 @@ pub struct Page {
     /// True while the connection still has to subscribe to the events actions follow (see
     /// [`Page::subscribe_when_needed`]).
     subscription: tokio::sync::Mutex<bool>,
+    /// The BiDi user context of an agent of a shared browser (`ariasnap mcp --http`): its
+    /// subscriptions, preloads, new tabs, cookies and downloads stay inside it.
+    user_context: Option<String>,
 }
 
 impl std::fmt::Debug for Page {
@@ -91,7 +94,19 @@ impl Page {
             devtools: None,
             direct: Default::default(),
             subscription: Default::default(),
+            user_context: None,
         }
+    }
+
+    /// Keeps this command inside user context `uc` (an agent of a shared browser).
+    pub fn in_user_context(mut self, uc: Option<String>) -> Page {
+        self.user_context = uc;
+        self
+    }
+
+    /// The user context this command stays in, for an agent of a shared browser.
+    pub fn user_context(&self) -> Option<&str> {
+        self.user_context.as_deref()
     }
 
     /// The connection subscribes to the events actions follow (dialogs, downloads,
@@ -115,7 +130,7 @@ impl Page {
         if std::mem::take(&mut *pending)
             && let Some(b) = &self.bidi
         {
-            subscribe(b).await;
+            subscribe(b, self.user_context()).await;
         }
     }
 
@@ -654,7 +669,7 @@ fn json_of(v: RemoteValue) -> Value {
 /// while an engine call waits, and downloads and navigations for the effects of actions
 /// (docs/reference/replies.md#effects). A driver that does not know the download events refuses the whole
 /// subscription: dialogs alone then. False when not even those were taken.
-pub async fn subscribe(b: &Bidi) -> bool {
+pub async fn subscribe(b: &Bidi, uc: Option<&str>) -> bool {
     let all = [
         Event::USER_PROMPT_OPENED,
         Event::DOWNLOAD_WILL_BEGIN,
@@ -662,10 +677,10 @@ pub async fn subscribe(b: &Bidi) -> bool {
         // a navigation that may still become a download
         Event::NAVIGATION_STARTED,
     ];
-    let mut sub = b.send(&bidi::Subscribe::to(&all)).await;
+    let mut sub = b.send(&bidi::Subscribe::to(&all).within(uc)).await;
     if let Err(e) = &sub {
         debug!(error = %e, "no download events");
-        sub = b.send(&bidi::Subscribe::to(&all[..1])).await;
+        sub = b.send(&bidi::Subscribe::to(&all[..1]).within(uc)).await;
     }
     match sub {
         Ok(_) => true,

@@ -144,6 +144,7 @@ pub async fn restore_session_storage(
         function_declaration: script.clone(),
         contexts: Some(vec![tab.to_string()]),
         sandbox: Some(SANDBOX.to_string()),
+        user_contexts: None,
     };
     bidi.send(&preload).await?;
     let tree = bidi
@@ -180,8 +181,12 @@ pub async fn fill_local_storage(
     bidi: &Bidi,
     origins: &[(String, Vec<Pair>)],
     limit: Duration,
+    uc: Option<&str>,
 ) -> Result<()> {
-    let tab = bidi.send(&CreateContext::background_tab()).await?.context;
+    let tab = bidi
+        .send(&CreateContext::background_tab().within(uc))
+        .await?
+        .context;
     let mut held = Held::default();
     // the rest of the deadline, less what closing the tab may take
     let work = limit
@@ -228,6 +233,7 @@ async fn fill_origins(
     let sub = Subscribe {
         events: vec![Event::BEFORE_REQUEST_SENT.to_string()],
         contexts: Some(vec![tab.to_string()]),
+        user_contexts: None,
     };
     held.subscription = bidi.send(&sub).await?.subscription;
     let intercept = bidi

@@ -1,15 +1,16 @@
 //! MCP over streamable HTTP (`ariasnap mcp --http [ADDR]`, docs/reference/mcp.md#over-http):
 //! the transport of the MCP specification (rmcp's streamable HTTP server, legacy sessions),
-//! at `/mcp`, beside `/healthz` and `/metrics`. Each MCP session is one agent with a
-//! browser session of its own, closed when the MCP session ends (the client's DELETE, the
-//! idle timeout, the server's shutdown).
+//! at `/mcp`, beside `/healthz` and `/metrics`. Each MCP session is one agent, with a user
+//! context of its own in a browser it shares with other agents (fleet.rs), or with a browser
+//! of its own (`--browser-per-agent`), closed when the MCP session ends (the client's DELETE,
+//! the idle timeout, the server's shutdown).
 //!
 //! Safe by default: bound to loopback unless told otherwise; a bearer token (read from
 //! `--token-file`, never the command line) is required on every `/mcp` request when bound
 //! elsewhere, and whenever given; `Host` and `Origin` are checked against allow lists (the
 //! specification's defence against DNS rebinding; rmcp checks them); request bodies are
 //! limited; session ids are rmcp's random UUIDs, and an agent names only its own session's
-//! tabs, refs and files (each session is its own browser and record).
+//! tabs, refs and files (each agent is its own session record and user context).
 //!
 //! Owns: the listener, the routes, the token check, the counts, and shutdown. Must not: run
 //! steps itself (the `Server` of mod.rs does, one per agent).
@@ -45,8 +46,24 @@ pub struct HttpOptions {
     pub origins: Vec<String>,
     /// An agent that sends nothing for this long is closed.
     pub idle: Duration,
-    /// At most this many agents at once (a new one is refused with 503 beyond).
+    /// At most this many agents per browser (`--max-agents`).
     pub max_agents: usize,
+    /// At most this many browsers (`--max-browsers`): a new agent is refused beyond.
+    pub max_browsers: usize,
+    /// A browser of its own for each agent (`--browser-per-agent`) instead of a user context
+    /// in a shared browser.
+    pub browser_per_agent: bool,
+}
+
+impl HttpOptions {
+    /// The most agents the server takes at once.
+    fn agent_limit(&self, shared: bool) -> usize {
+        if shared {
+            self.max_agents.saturating_mul(self.max_browsers)
+        } else {
+            self.max_browsers
+        }
+    }
 }
 
 /// What an operator reads at `/metrics`.
@@ -54,8 +71,10 @@ pub struct HttpOptions {
 pub struct Counts {
     /// Agents (MCP sessions) open now.
     pub agents: AtomicUsize,
-    /// Agents whose browser has started.
+    /// Browsers running for agents (shared ones, or one per agent).
     pub browsers: AtomicUsize,
+    /// Agents' user contexts in shared browsers.
+    pub contexts: AtomicUsize,
     /// Tool calls running now, and since the start.
     pub calls_in_flight: AtomicUsize,
     pub calls_total: AtomicU64,
@@ -80,9 +99,15 @@ impl Counts {
             ),
             g(
                 "ariasnap_browsers",
-                "Browser sessions started for agents.",
+                "Browsers running for agents.",
                 "gauge",
                 self.browsers.load(Ordering::Relaxed) as u64,
+            ),
+            g(
+                "ariasnap_contexts",
+                "Agents' user contexts in shared browsers.",
+                "gauge",
+                self.contexts.load(Ordering::Relaxed) as u64,
             ),
             g(
                 "ariasnap_calls_in_flight",
@@ -167,22 +192,27 @@ pub async fn serve(
     session.keep_alive = Some(h.idle);
     manager.session_config = session;
     let agents: Arc<std::sync::Mutex<Vec<std::sync::Weak<Server>>>> = Default::default();
+    let fleet = shared_browsers(&bopts, &h, &counts);
     let factory = {
         let counts = counts.clone();
         let agents = agents.clone();
-        let max = h.max_agents;
+        let fleet = fleet.clone();
+        let max = h.agent_limit(fleet.is_some());
         move || {
             if counts.agents.load(Ordering::Relaxed) >= max {
                 counts.refused.fetch_add(1, Ordering::Relaxed);
                 return Err(std::io::Error::other(format!(
-                    "the server has {max} agents already (--max-agents)"
+                    "the server has {max} agents already (--max-agents, --max-browsers)"
                 )));
             }
             let mut b = bopts.clone();
             b.session.clear();
-            let server = Arc::new(
-                Server::new(b, ropts.clone(), set, structured).with_counts(counts.clone()),
-            );
+            let mut server =
+                Server::new(b, ropts.clone(), set, structured).with_counts(counts.clone());
+            if let Some(f) = &fleet {
+                server = server.in_fleet(f.clone());
+            }
+            let server = Arc::new(server);
             if let Ok(mut a) = agents.lock() {
                 a.retain(|w| w.strong_count() > 0);
                 a.push(Arc::downgrade(&server));
@@ -234,6 +264,9 @@ pub async fn serve(
     for s in open {
         s.shutdown().await;
     }
+    if let Some(f) = &fleet {
+        f.close_all().await;
+    }
     let closing: Vec<_> = counts
         .closing
         .lock()
@@ -243,6 +276,29 @@ pub async fn serve(
         let _ = tokio::time::timeout(Duration::from_secs(20), c).await;
     }
     Ok(())
+}
+
+/// The shared browsers agents get a user context in (docs/reference/mcp.md#one-browser-many-agents), or None
+/// when each agent gets a browser of its own (`--browser-per-agent`, or a set-up that
+/// cannot share one, said on stderr).
+fn shared_browsers(
+    bopts: &BrowserOptions,
+    h: &HttpOptions,
+    counts: &Arc<Counts>,
+) -> Option<Arc<super::fleet::Fleet>> {
+    if h.browser_per_agent {
+        return None;
+    }
+    if let Some(why) = crate::browser::shared::why_not_shared(bopts) {
+        eprintln!("note: each agent gets a browser of its own: {why}");
+        return None;
+    }
+    Some(Arc::new(super::fleet::Fleet::new(
+        bopts.clone(),
+        h.max_agents,
+        h.max_browsers,
+        counts.clone(),
+    )))
 }
 
 /// Ctrl-C or SIGTERM.

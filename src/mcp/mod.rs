@@ -7,6 +7,7 @@
 //! protocol messages only (logs go to stderr). The browser starts on the first tool call and
 //! its session is closed when the client disconnects (unless it was an existing session).
 
+pub mod fleet;
 pub mod http;
 pub mod reference;
 pub mod tools;
@@ -47,6 +48,10 @@ pub struct Server {
     structured: bool,
     /// The HTTP server's counts, for an agent of `mcp --http`.
     counts: Option<Arc<http::Counts>>,
+    /// The HTTP server's shared browsers, when agents share them (fleet.rs), and where this
+    /// agent was placed (on its first call).
+    fleet: Option<Arc<fleet::Fleet>>,
+    place: Mutex<Option<fleet::Placement>>,
 }
 
 /// Private sessions made by this process: `mcp-<pid>-<n>`, one per agent.
@@ -84,7 +89,15 @@ impl Server {
             own_session,
             structured,
             counts: None,
+            fleet: None,
+            place: Mutex::new(None),
         }
+    }
+
+    /// The same server, as an agent placed in a shared browser of `fleet`.
+    pub fn in_fleet(mut self, fleet: Arc<fleet::Fleet>) -> Self {
+        self.fleet = Some(fleet);
+        self
     }
 
     /// The same server, counted as an agent of the HTTP server (`/metrics`).
@@ -127,6 +140,9 @@ impl Server {
                 }
             }
         };
+        if let Some(fleet) = &self.fleet {
+            return self.run_shared(fleet, &file).await;
+        }
         let mut guard = self.browser.lock().await;
         if guard.is_none() {
             *guard = Some(Browser::open(&self.bopts).await?);
@@ -141,8 +157,63 @@ impl Server {
         Ok(run(b, &file, &self.ropts).await)
     }
 
+    /// A call of an agent of a shared browser: placed on its first call; the browser's turn
+    /// held from switching to the agent's tab to the reply; a browser found dead replaced
+    /// (fleet.rs).
+    async fn run_shared(&self, fleet: &fleet::Fleet, file: &StepFile) -> Result<RunResult> {
+        let agent = self.bopts.session.as_str();
+        let mut guard = self.browser.lock().await;
+        let mut place = self.place.lock().await;
+        if place.is_none() {
+            *place = Some(fleet.place(agent).await?);
+        }
+        let p = place
+            .as_mut()
+            .ok_or_else(|| Error::Browser("no browser".into()))?;
+        let host = p.host.clone();
+        let mut turn = match fleet.turn(&host, &mut p.generation, agent).await {
+            Ok(t) => t,
+            Err(e) => {
+                // (the agent's Browser belonged to the browser that was replaced)
+                guard.take();
+                return Err(e);
+            }
+        };
+        let ran = async {
+            match guard.as_mut() {
+                Some(b) => b.take_turn().await?,
+                None => *guard = Some(Browser::open(&self.bopts).await?),
+            }
+            let b = guard
+                .as_mut()
+                .ok_or_else(|| Error::Browser("no browser".into()))?;
+            Ok::<_, Error>(run(b, file, &self.ropts).await)
+        }
+        .await;
+        if ran.as_ref().is_ok_and(|r| r.status == "ok") {
+            return ran;
+        }
+        match fleet
+            .check(&host, &mut p.generation, &mut turn, agent)
+            .await
+        {
+            Some(lost) => {
+                guard.take();
+                Err(lost)
+            }
+            None => ran,
+        }
+    }
+
     /// Closes the browser session when this server made it.
     pub async fn shutdown(&self) {
+        if let Some(fleet) = &self.fleet {
+            self.browser.lock().await.take();
+            if let Some(p) = self.place.lock().await.take() {
+                fleet.end(p, &self.bopts.session).await;
+            }
+            return;
+        }
         let had = self.browser.lock().await.take().is_some();
         if had && let Some(c) = &self.counts {
             c.browsers
@@ -163,6 +234,20 @@ impl Drop for Server {
         let Some(c) = &self.counts else { return };
         c.agents.fetch_sub(1, Ordering::Relaxed);
         let had = self.browser.get_mut().take().is_some();
+        if let Some(fleet) = self.fleet.clone() {
+            // its user context removed, its browser closed when no agent is left on it
+            if let Some(p) = self.place.get_mut().take()
+                && let Ok(rt) = tokio::runtime::Handle::try_current()
+            {
+                let agent = self.bopts.session.clone();
+                let ending = rt.spawn(async move { fleet.end(p, &agent).await });
+                if let Ok(mut c) = c.closing.lock() {
+                    c.retain(|h| !h.is_finished());
+                    c.push(ending);
+                }
+            }
+            return;
+        }
         if !had {
             return;
         }

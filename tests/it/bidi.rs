@@ -227,6 +227,7 @@ async fn add_preload(bidi: &Bidi) -> String {
         .send(&AddPreloadScript {
             function_declaration: PRELOAD.into(),
             contexts: None,
+            user_contexts: None,
             sandbox: Some(SANDBOX.into()),
         })
         .await

@@ -114,6 +114,7 @@ fn agents_over_http_are_apart_and_the_door_is_guarded(c: &Ctx) {
         .env("MCP_URL", format!("http://{addr}/mcp"))
         .env("TOKEN", &token)
         .env("PAGE", c.url("html/policy/other.html"))
+        .env("FORM", c.url("html/agent/set.html"))
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
@@ -144,12 +145,25 @@ fn agents_over_http_are_apart_and_the_door_is_guarded(c: &Ctx) {
         Value::Null,
         "B sees A's storage: {r:#}"
     );
+    assert_eq!(r["aNewTab"]["error"], false, "{r:#}");
+    let tabs = r["aTabs"]["text"].as_str().unwrap();
+    assert_eq!(tabs.matches("\"tab\"").count(), 2, "A's tabs: {tabs}");
     let tabs = r["bTabs"]["text"].as_str().unwrap();
     assert_eq!(tabs.matches("\"tab\"").count(), 1, "B's tabs: {tabs}");
+    assert!(r["aRef"].is_string(), "A's page had no ref: {r:#}");
+    assert_eq!(r["bUsesARef"]["error"], true, "B used A's ref: {r:#}");
+    let said = r["bUsesARef"]["text"].as_str().unwrap();
+    assert!(
+        said.contains(r["aRef"].as_str().unwrap()) && !said.contains("invalid step"),
+        "B's error does not name the ref: {said}"
+    );
+    // one browser, a user context per agent
     assert_eq!(r["during"]["ariasnap_agents"], 2, "{r:#}");
-    assert_eq!(r["during"]["ariasnap_browsers"], 2, "{r:#}");
+    assert_eq!(r["during"]["ariasnap_browsers"], 1, "{r:#}");
+    assert_eq!(r["during"]["ariasnap_contexts"], 2, "{r:#}");
     assert_eq!(r["after"]["ariasnap_agents"], 0, "{r:#}");
     assert_eq!(r["after"]["ariasnap_browsers"], 0, "{r:#}");
+    assert_eq!(r["after"]["ariasnap_contexts"], 0, "{r:#}");
     assert_eq!(r["noToken"], 401, "{r:#}");
     assert_eq!(r["wrongToken"], 401, "{r:#}");
     assert_eq!(r["foreignOrigin"], 403, "{r:#}");

@@ -10,10 +10,33 @@ use super::network::BytesValue;
 use super::types::Command;
 use serde::{Deserialize, Serialize};
 
-/// `storage.getCookies` without a filter or a partition: every cookie of the default user
-/// context's partition.
+/// `storage.getCookies` without a filter: every cookie of the default user context's
+/// partition, or of the user context `partition` names.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct GetCookies {}
+pub struct GetCookies {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition: Option<Partition>,
+}
+
+/// `storage.StorageKeyPartitionDescriptor` naming a user context only (an agent of a
+/// shared browser): the partition of that user context.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Partition {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub user_context: String,
+}
+
+impl Partition {
+    /// The partition of user context `uc`, when given (the default one otherwise).
+    pub fn of(uc: Option<&str>) -> Option<Partition> {
+        uc.map(|u| Partition {
+            kind: "storageKey",
+            user_context: u.to_string(),
+        })
+    }
+}
 
 impl Command for GetCookies {
     const METHOD: &'static str = "storage.getCookies";
@@ -61,10 +84,13 @@ pub enum SameSite {
     Default,
 }
 
-/// `storage.setCookie`: one cookie, in the default user context's partition.
+/// `storage.setCookie`: one cookie, in the default user context's partition or the one
+/// `partition` names.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SetCookie {
     pub cookie: PartialCookie,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition: Option<Partition>,
 }
 
 impl Command for SetCookie {

@@ -22,12 +22,16 @@ pub struct Empty {}
 /// `session.subscribe`: ask for `events` (method names or module names such as
 /// `browsingContext`), in every context or only in `contexts` (top-level ones).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Subscribe {
     /// Event or module names.
     pub events: Vec<String>,
     /// Only these top-level contexts (and their frames); all when None.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contexts: Option<Vec<String>>,
+    /// Only the contexts of these user contexts (an agent of a shared browser).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_contexts: Option<Vec<String>>,
 }
 
 impl Subscribe {
@@ -36,7 +40,14 @@ impl Subscribe {
         Subscribe {
             events: events.iter().map(|s| s.to_string()).collect(),
             contexts: None,
+            user_contexts: None,
         }
+    }
+
+    /// The same subscription, only in user context `uc` when given.
+    pub fn within(mut self, uc: Option<&str>) -> Subscribe {
+        self.user_contexts = uc.map(|u| vec![u.to_string()]);
+        self
     }
 }
 
@@ -149,6 +160,9 @@ pub struct CreateContext {
     /// Do not make it the focused tab.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub background: Option<bool>,
+    /// The user context to open it in (the default one when None).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_context: Option<String>,
 }
 
 impl CreateContext {
@@ -157,8 +171,61 @@ impl CreateContext {
         CreateContext {
             kind: "tab".into(),
             background: Some(true),
+            user_context: None,
         }
     }
+
+    /// The same tab, in user context `uc` when given.
+    pub fn within(mut self, uc: Option<&str>) -> CreateContext {
+        self.user_context = uc.map(str::to_string);
+        self
+    }
+}
+
+/// `browser.createUserContext`: a new user context (its own cookies, storage and cache,
+/// as a browser profile's private window), for an agent of a shared browser.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct CreateUserContext {}
+
+impl Command for CreateUserContext {
+    const METHOD: &'static str = "browser.createUserContext";
+    type Reply = UserContextInfo;
+}
+
+/// `browser.UserContextInfo`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserContextInfo {
+    pub user_context: String,
+}
+
+/// `browser.removeUserContext`: closes every tab of a user context (without their
+/// `beforeunload`) and drops its cookies and storage.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoveUserContext {
+    pub user_context: String,
+}
+
+impl Command for RemoveUserContext {
+    const METHOD: &'static str = "browser.removeUserContext";
+    type Reply = Empty;
+}
+
+/// `browser.getUserContexts`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct GetUserContexts {}
+
+impl Command for GetUserContexts {
+    const METHOD: &'static str = "browser.getUserContexts";
+    type Reply = GetUserContextsReply;
+}
+
+/// What `browser.getUserContexts` answers (the default one included).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GetUserContextsReply {
+    pub user_contexts: Vec<UserContextInfo>,
 }
 
 impl Command for CreateContext {
@@ -265,6 +332,9 @@ pub struct NavigationInfo {
 pub struct SetDownloadBehavior {
     /// What to do with downloads (`null` on the wire: the default).
     pub download_behavior: Option<DownloadBehavior>,
+    /// Only in these user contexts (an agent of a shared browser); all when None.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_contexts: Option<Vec<String>>,
 }
 
 impl Command for SetDownloadBehavior {
@@ -352,6 +422,9 @@ pub struct AddPreloadScript {
     /// The sandbox realm to run in; the page's own realm when None.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<String>,
+    /// Only in the contexts of these user contexts (an agent of a shared browser).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_contexts: Option<Vec<String>>,
 }
 
 impl Command for AddPreloadScript {

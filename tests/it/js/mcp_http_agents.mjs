@@ -1,4 +1,4 @@
-// Two agents on one `ariasnap mcp --http` server, spoken to by the official MCP SDK
+// Two agents on one `ariasnap mcp --http` server (one browser, a user context each), spoken to by the official MCP SDK
 // (@modelcontextprotocol/sdk, from SDK_DIR): what each sees of the other, the counts, and
 // the door (no token, a foreign Origin). Prints one JSON object for tests/it/mcp_http.rs.
 import { createRequire } from 'module';
@@ -47,7 +47,14 @@ out.bSees = await call(B, 'browser_evaluate', {
 out.aSees = await call(A, 'browser_evaluate', {
   expression: "JSON.stringify({cookie: document.cookie, stored: localStorage.getItem('who')})",
 });
+// A's second tab is A's alone; A's refs mean nothing to B
+out.aNewTab = await call(A, 'browser_new_tab', { url: process.env.FORM });
+out.aTabs = await call(A, 'browser_tabs', {});
 out.bTabs = await call(B, 'browser_tabs', {});
+out.aForm = await call(A, 'browser_snapshot', {});
+const ref = (out.aForm.text.match(/\[ref=(s\d+e\d+)\]/) || [])[1];
+out.aRef = ref;
+out.bUsesARef = await call(B, 'browser_click', { ref });
 out.during = await metrics();
 await A.transport.terminateSession();
 await B.transport.terminateSession();
@@ -56,7 +63,7 @@ await B.client.close();
 // the sessions' browsers are closed in the background
 for (let i = 0; i < 50; i++) {
   out.after = await metrics();
-  if (out.after.ariasnap_browsers === 0) break;
+  if (out.after.ariasnap_browsers === 0 && out.after.ariasnap_contexts === 0) break;
   await new Promise((r) => setTimeout(r, 200));
 }
 const post = (headers) =>

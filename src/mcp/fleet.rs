@@ -1,0 +1,244 @@
+//! The browsers of `ariasnap mcp --http` and the agents on them
+//! (docs/reference/mcp.md#one-browser-many-agents): each agent gets a user context in a
+//! shared browser (browser/shared.rs), up to `--max-agents` per browser, more browsers
+//! (up to `--max-browsers`) when they are full; a browser with no agent left is closed.
+//!
+//! A browser's WebDriver session has one current window, which every classic command of
+//! every agent on it works in, so the agents of one browser take turns: a call holds its
+//! browser's turn from switching to the agent's tab to its reply. The turn also carries the
+//! browser's generation: a browser found dead is closed and the next agent to need it
+//! starts a new one; each agent learns it once, by an error (its tabs, cookies and refs are
+//! gone), and its next call works.
+//!
+//! Owns: placing agents, the turns, noticing a dead browser and replacing it. Must not:
+//! make user contexts or start browsers itself (browser/shared.rs and browser/open.rs do).
+
+use crate::browser::{BrowserOptions, shared};
+use crate::error::{Error, Result};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use tokio::sync::{Mutex, MutexGuard};
+use tracing::info;
+
+/// A browser agents share: its session (the owner), its turn and generation, its agents.
+pub struct Host {
+    /// The owning session's name (`mcp-<pid>-b<n>`).
+    pub owner: String,
+    /// Held by the call that uses the browser; the number of times the browser was found
+    /// dead and replaced.
+    turn: Mutex<u64>,
+    /// Agents placed on it (made or being made).
+    agents: AtomicUsize,
+}
+
+/// Where an agent lives: its host, and the host's generation its user context belongs to.
+pub struct Placement {
+    pub host: Arc<Host>,
+    pub generation: u64,
+}
+
+/// The server's browsers.
+pub struct Fleet {
+    /// How the browsers are started (session name unused: owners get theirs).
+    bopts: BrowserOptions,
+    per_browser: usize,
+    max_browsers: usize,
+    hosts: Mutex<Vec<Arc<Host>>>,
+    next: AtomicUsize,
+    counts: Arc<super::http::Counts>,
+}
+
+impl Fleet {
+    pub fn new(
+        bopts: BrowserOptions,
+        per_browser: usize,
+        max_browsers: usize,
+        counts: Arc<super::http::Counts>,
+    ) -> Fleet {
+        Fleet {
+            bopts,
+            per_browser: per_browser.max(1),
+            max_browsers: max_browsers.max(1),
+            hosts: Mutex::new(Vec::new()),
+            next: AtomicUsize::new(1),
+            counts,
+        }
+    }
+
+    /// The options of host `owner`'s session.
+    fn owner_opts(&self, owner: &str) -> BrowserOptions {
+        BrowserOptions {
+            session: owner.to_string(),
+            state: None,
+            ..self.bopts.clone()
+        }
+    }
+
+    /// Places agent `agent` on the browser with the fewest agents that has room (a new one
+    /// when all are full, the browser started with the agent's first call) and makes its
+    /// user context there.
+    pub async fn place(&self, agent: &str) -> Result<Placement> {
+        let host = {
+            let mut hosts = self.hosts.lock().await;
+            let roomy = hosts
+                .iter()
+                .filter(|h| h.agents.load(Ordering::Relaxed) < self.per_browser)
+                .min_by_key(|h| h.agents.load(Ordering::Relaxed))
+                .cloned();
+            let host = match roomy {
+                Some(h) => h,
+                None if hosts.len() < self.max_browsers => {
+                    let n = self.next.fetch_add(1, Ordering::Relaxed);
+                    let h = Arc::new(Host {
+                        owner: format!("mcp-{}-b{n}", std::process::id()),
+                        turn: Mutex::new(0),
+                        agents: AtomicUsize::new(0),
+                    });
+                    hosts.push(h.clone());
+                    h
+                }
+                None => {
+                    return Err(Error::Usage(format!(
+                        "the server's {} browsers have {} agents each already (--max-browsers, --max-agents): try again when an agent has ended",
+                        self.max_browsers, self.per_browser
+                    )));
+                }
+            };
+            host.agents.fetch_add(1, Ordering::Relaxed);
+            host
+        };
+        let turn = host.turn.lock().await;
+        let generation = *turn;
+        match self.add(&host, &turn, agent).await {
+            Ok(()) => Ok(Placement {
+                host: host.clone(),
+                generation,
+            }),
+            Err(e) => {
+                drop(turn);
+                self.release(&host).await;
+                Err(e)
+            }
+        }
+    }
+
+    /// Makes the agent's user context on `host` (whose turn the caller holds), starting
+    /// its browser when it does not run.
+    async fn add(&self, host: &Host, _turn: &MutexGuard<'_, u64>, agent: &str) -> Result<()> {
+        let had = crate::browser::session::load(&host.owner)
+            .ok()
+            .flatten()
+            .is_some();
+        shared::add_agent(&self.owner_opts(&host.owner), agent).await?;
+        if !had {
+            self.counts.browsers.fetch_add(1, Ordering::Relaxed);
+            info!(owner = host.owner, "browser started for agents");
+        }
+        self.counts.contexts.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Takes `p`'s browser's turn for one call. When the browser was replaced since the
+    /// agent's context was made, the agent is placed again in the new one and told so (the
+    /// call is not run).
+    pub async fn turn<'a>(
+        &self,
+        host: &'a Host,
+        generation: &mut u64,
+        agent: &str,
+    ) -> Result<MutexGuard<'a, u64>> {
+        let turn = host.turn.lock().await;
+        if *turn == *generation {
+            return Ok(turn);
+        }
+        let _ = crate::browser::session::remove(agent);
+        self.counts.contexts.fetch_sub(1, Ordering::Relaxed);
+        self.add(host, &turn, agent).await?;
+        *generation = *turn;
+        Err(lost(
+            agent,
+            "stopped answering since this agent's last call (this call was not run)",
+        ))
+    }
+
+    /// After a call that failed: when `p`'s browser no longer answers, it is closed, a new
+    /// one started with this agent's user context in it, and the error to give the agent
+    /// instead of the call's (None: the browser is fine, the call's own error stands).
+    pub async fn check(
+        &self,
+        host: &Host,
+        generation: &mut u64,
+        turn: &mut MutexGuard<'_, u64>,
+        agent: &str,
+    ) -> Option<Error> {
+        if shared::alive(&host.owner).await {
+            return None;
+        }
+        info!(
+            owner = host.owner,
+            "a shared browser stopped answering: replacing it"
+        );
+        let _ = crate::browser::Browser::close_session(&host.owner, self.bopts.deadline()).await;
+        self.counts.browsers.fetch_sub(1, Ordering::Relaxed);
+        **turn += 1;
+        *generation = **turn;
+        let _ = crate::browser::session::remove(agent);
+        self.counts.contexts.fetch_sub(1, Ordering::Relaxed);
+        if let Err(e) = self.add(host, turn, agent).await {
+            return Some(Error::Browser(format!(
+                "the browser agent {agent:?} shared stopped answering, and a new one did not start: {e}"
+            )));
+        }
+        Some(lost(agent, "stopped answering during this call"))
+    }
+
+    /// Ends agent `agent` of placement `p`: its user context removed, and its browser closed
+    /// when no agent is left on it.
+    pub async fn end(&self, p: Placement, agent: &str) {
+        {
+            let turn = p.host.turn.lock().await;
+            if *turn == p.generation {
+                let _ = crate::browser::Browser::close_session(agent, self.bopts.deadline()).await;
+                self.counts.contexts.fetch_sub(1, Ordering::Relaxed);
+            } else {
+                // its context went with the browser it was in
+                let _ = crate::browser::session::remove(agent);
+            }
+        }
+        self.release(&p.host).await;
+    }
+
+    /// One agent fewer on `host`: with none left, its browser is closed.
+    async fn release(&self, host: &Arc<Host>) {
+        let mut hosts = self.hosts.lock().await;
+        if host.agents.fetch_sub(1, Ordering::Relaxed) > 1 {
+            return;
+        }
+        hosts.retain(|h| !Arc::ptr_eq(h, host));
+        drop(hosts);
+        let _turn = host.turn.lock().await;
+        if let Ok(true) =
+            crate::browser::Browser::close_session(&host.owner, self.bopts.deadline()).await
+        {
+            self.counts.browsers.fetch_sub(1, Ordering::Relaxed);
+            info!(owner = host.owner, "browser closed: no agent left on it");
+        }
+    }
+
+    /// Closes every browser (shutdown, after every agent ended).
+    pub async fn close_all(&self) {
+        let hosts: Vec<Arc<Host>> = self.hosts.lock().await.drain(..).collect();
+        for h in hosts {
+            let _turn = h.turn.lock().await;
+            let _ = crate::browser::Browser::close_session(&h.owner, self.bopts.deadline()).await;
+        }
+    }
+}
+
+/// The error of an agent whose browser was replaced: when, what is gone, and that the next
+/// call works.
+fn lost(agent: &str, when: &str) -> Error {
+    Error::Browser(format!(
+        "the browser agent {agent:?} shared {when} and was replaced by a new one: the agent's tabs, cookies, storage and refs are gone; its next call works in a new blank tab (navigate again)"
+    ))
+}

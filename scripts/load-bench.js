@@ -198,6 +198,8 @@ function serverCommand(name, o, dir, port, env) {
     for (const k of Object.keys(env)) if (k.startsWith('ARIASNAP_')) delete env[k];
     env.ARIASNAP_HOME = path.join(dir, 'home'); // private sessions, profiles and records
     env.RUST_LOG = env.RUST_LOG || 'warn';
+    // room for the largest level: --max-agents is a total on binaries with a browser per
+    // agent, a per-browser count on those that share one
     return [o.ariasnap, ['mcp', '--http', `127.0.0.1:${port}`, '--browser', o.chromium,
       '--max-agents', String(Math.max(...o.levels)), ...o.ariasnapArgs]];
   }
@@ -527,6 +529,7 @@ function machine(o) {
     node: process.version,
     ariasnap: out(o.ariasnap, ['--version']),
     ariasnapBinary: o.ariasnap,
+    ariasnapBuilt: fs.existsSync(o.ariasnap) ? fs.statSync(o.ariasnap).mtime.toISOString() : null,
     playwrightMcp: version('@playwright/mcp'),
     playwrightCore: version('playwright-core'),
     mcpSdk: version('@modelcontextprotocol/sdk'),
@@ -566,7 +569,7 @@ function markdown(report) {
     `Command: \`${report.command}\``,
     '',
     `Machine: ${m.cores} cores (${m.cpu}), ${m.memoryMb} MB, ${m.kernel}; ${m.chromium}; ${m.chromedriver || 'no chromedriver'}; Node ${m.node}`,
-    `ariasnap: ${m.ariasnap} (${m.ariasnapBinary}, commit ${m.commit}); Playwright MCP ${m.playwrightMcp} (playwright-core ${m.playwrightCore}); MCP SDK ${m.mcpSdk}`,
+    `ariasnap: ${m.ariasnap} (${m.ariasnapBinary}, built ${m.ariasnapBuilt}; tree at commit ${m.commit}); Playwright MCP ${m.playwrightMcp} (playwright-core ${m.playwrightCore}); MCP SDK ${m.mcpSdk}`,
     '',
     `Each client, after loading the page once (untimed): ${report.iterations} timed loops of navigate, snapshot, fill "First name", pick a country, click "Create account" on ${PAGE}, checked for "${EXPECT}" (a snapshot after the click when its reply lacks it). Idle server RSS after start: ${SERVERS.filter((s) => idleAtStart[s]).map((s) => `${LABEL[s]} ${mb(idleAtStart[s].serverRssKb)} MB`).join(', ')}.`,
     '',
@@ -582,6 +585,10 @@ function markdown(report) {
   for (const r of results) {
     const cell = (k) => (r.peak.byKind[k] ? `${r.peak.byKind[k].count}, ${mb(r.peak.byKind[k].pssKb)}` : '');
     lines.push(`| ${r.level} | ${LABEL[r.server]} | ${mb(r.peak.serverRssKb)} | ${kinds.map(cell).join(' | ')} |`);
+  }
+  lines.push('', '| level | server | per tool: calls, p50 / p95 ms |', '| ---: | --- | --- |');
+  for (const r of results) {
+    lines.push(`| ${r.level} | ${LABEL[r.server]} | ${Object.entries(r.byTool).map(([t, x]) => `${t} ${x.calls}, ${x.p50ms} / ${x.p95ms}`).join('; ')} |`);
   }
   lines.push('', '| level | errors = 0 | memory per added agent: ariasnap <= Playwright MCP (MB) | p95: ariasnap <= Playwright MCP |', '| ---: | --- | --- | --- |');
   for (const row of g.rows) lines.push(`| ${row.level} | ${row.errorsZero ? 'PASS' : 'FAIL'} | ${row.cells.memory} | ${row.cells.p95} |`);

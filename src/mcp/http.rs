@@ -132,6 +132,79 @@ impl Counts {
     }
 }
 
+/// What the idle timeout goes by, per agent: rmcp's own (`SessionConfig::keep_alive`) counts
+/// only the session's messages, so it would close a session in the middle of a call that
+/// outlasts it (a Firefox started by the first call took 3.8 s, past a 2 s timeout). An
+/// agent is idle when no call of its runs and nothing came from it for `--idle-timeout`.
+#[derive(Debug)]
+pub struct Idle {
+    session: std::sync::Mutex<Option<String>>,
+    last: std::sync::Mutex<std::time::Instant>,
+    running: AtomicUsize,
+}
+
+impl Default for Idle {
+    fn default() -> Self {
+        Idle {
+            session: Default::default(),
+            last: std::sync::Mutex::new(std::time::Instant::now()),
+            running: AtomicUsize::new(0),
+        }
+    }
+}
+
+/// A call of an agent, counted while it runs ([`Idle::busy`]).
+pub struct Busy<'a>(&'a Idle);
+
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        self.0.touch();
+        self.0.running.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+impl Idle {
+    /// A message of the agent (`extensions`: its request's, which carry the HTTP request and
+    /// so the session id).
+    pub fn seen(&self, extensions: &rmcp::model::Extensions) {
+        if let Some(id) = extensions
+            .get::<http::request::Parts>()
+            .and_then(|p| p.headers.get("mcp-session-id"))
+            .and_then(|v| v.to_str().ok())
+            && let Ok(mut s) = self.session.lock()
+            && s.is_none()
+        {
+            *s = Some(id.to_string());
+        }
+        self.touch();
+    }
+
+    /// A call starting; it counts until the guard is dropped.
+    pub fn busy(&self, extensions: &rmcp::model::Extensions) -> Busy<'_> {
+        self.running.fetch_add(1, Ordering::Relaxed);
+        self.seen(extensions);
+        Busy(self)
+    }
+
+    fn touch(&self) {
+        if let Ok(mut l) = self.last.lock() {
+            *l = std::time::Instant::now();
+        }
+    }
+
+    /// The session id of an agent idle for `limit` (no call running, nothing received).
+    fn expired(&self, limit: Duration) -> Option<String> {
+        if self.running.load(Ordering::Relaxed) > 0 {
+            return None;
+        }
+        let quiet = self.last.lock().ok()?.elapsed();
+        if quiet < limit {
+            return None;
+        }
+        self.session.lock().ok()?.clone()
+    }
+}
+
 /// A tool call counted while it runs (`/metrics`).
 pub struct InFlight(Arc<Counts>);
 
@@ -189,8 +262,12 @@ pub async fn serve(
     }
     let mut manager = LocalSessionManager::default();
     let mut session = SessionConfig::default();
-    session.keep_alive = Some(h.idle);
+    // idle agents are closed by `reap_idle` (an agent whose call runs is not idle); rmcp's
+    // own timer remains for sessions that never sent a message after `initialize`, set far
+    // enough out to pass any call
+    session.keep_alive = Some(h.idle.max(Duration::from_secs(3600)));
     manager.session_config = session;
+    let manager = Arc::new(manager);
     let agents: Arc<std::sync::Mutex<Vec<std::sync::Weak<Server>>>> = Default::default();
     let fleet = shared_browsers(&bopts, &h, &counts);
     let factory = {
@@ -220,7 +297,8 @@ pub async fn serve(
             Ok(ArcServer(server))
         }
     };
-    let mcp = StreamableHttpService::new(factory, Arc::new(manager), config);
+    let mcp = StreamableHttpService::new(factory, manager.clone(), config);
+    tokio::spawn(reap_idle(agents.clone(), manager, h.idle, shutdown.clone()));
     eprintln!(
         "ariasnap mcp: serving MCP at http://{}/mcp (health: /healthz, metrics: /metrics)",
         h.addr
@@ -299,6 +377,40 @@ fn shared_browsers(
         h.max_browsers,
         counts.clone(),
     )))
+}
+
+/// Closes the MCP sessions of agents idle for `limit` ([`Idle`]), checking every second
+/// (or every half limit, when shorter), until shutdown.
+async fn reap_idle(
+    agents: Arc<std::sync::Mutex<Vec<std::sync::Weak<Server>>>>,
+    manager: Arc<LocalSessionManager>,
+    limit: Duration,
+    shutdown: CancellationToken,
+) {
+    use rmcp::transport::streamable_http_server::SessionManager;
+    let every = (limit / 2).clamp(Duration::from_millis(100), Duration::from_secs(1));
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(every) => {},
+            _ = shutdown.cancelled() => return,
+        }
+        let idle: Vec<String> = agents
+            .lock()
+            .map(|a| {
+                a.iter()
+                    .filter_map(std::sync::Weak::upgrade)
+                    .filter_map(|s| s.idle.expired(limit))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for id in idle {
+            info!(
+                session = id.chars().take(8).collect::<String>(),
+                "idle agent closed"
+            );
+            let _ = manager.close_session(&id.into()).await;
+        }
+    }
 }
 
 /// Ctrl-C or SIGTERM.

@@ -52,6 +52,9 @@ pub struct Server {
     /// agent was placed (on its first call).
     fleet: Option<Arc<fleet::Fleet>>,
     place: Mutex<Option<fleet::Placement>>,
+    /// For the HTTP server's idle timeout: this agent's MCP session id (from its requests'
+    /// `Mcp-Session-Id`), when it last did something, and its calls running now.
+    pub(crate) idle: http::Idle,
 }
 
 /// Private sessions made by this process: `mcp-<pid>-<n>`, one per agent.
@@ -91,6 +94,7 @@ impl Server {
             counts: None,
             fleet: None,
             place: Mutex::new(None),
+            idle: Default::default(),
         }
     }
 
@@ -337,8 +341,9 @@ impl ServerHandler for Server {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> std::result::Result<ListToolsResult, rmcp::ErrorData> {
+        self.idle.seen(&context.extensions);
         let tools = self
             .tools
             .iter()
@@ -356,7 +361,7 @@ impl ServerHandler for Server {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> std::result::Result<CallToolResponse, rmcp::ErrorData> {
         let Some(def) = self.callable(&request.name) else {
             return Err(rmcp::ErrorData::invalid_params(
@@ -374,6 +379,7 @@ impl ServerHandler for Server {
         };
         let args = request.arguments.unwrap_or_default();
         let _call = self.counts.as_ref().map(|c| http::InFlight::new(c.clone()));
+        let _busy = self.idle.busy(&context.extensions);
         let result = match self.run_call(def, args).await {
             Ok(r) => {
                 let text = text_of(&r);
@@ -445,6 +451,10 @@ impl ServerHandler for ArcServer {
         context: RequestContext<RoleServer>,
     ) -> std::result::Result<CallToolResponse, rmcp::ErrorData> {
         self.0.call_tool(request, context).await
+    }
+
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        self.0.idle.seen(&context.extensions);
     }
 }
 

@@ -10,7 +10,11 @@ use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
 pub fn tests() -> Vec<Test> {
-    trials![agents_over_http_are_apart_and_the_door_is_guarded]
+    trials![
+        agents_over_http_are_apart_and_the_door_is_guarded,
+        a_client_gone_mid_call_leaves_no_context,
+        a_browser_killed_under_load_costs_each_agent_one_error
+    ]
 }
 
 /// The SDK's directory: `ARIASNAP_MCP_SDK`, else where scripts/setup.sh installs it.
@@ -41,6 +45,168 @@ fn raw(port: u16, head: &str) -> (u16, String) {
         .and_then(|c| c.parse().ok())
         .unwrap_or(0);
     (code, buf)
+}
+
+/// A free port on 127.0.0.1.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `ariasnap mcp --http` on a free port with `args`, once it answers `/healthz`; its port.
+fn start_server(c: &Ctx, args: &[&str]) -> (Stop, u16) {
+    let port = free_port();
+    let addr = format!("127.0.0.1:{port}");
+    let server = c
+        .cmd()
+        .args(["mcp", "--http", &addr])
+        .args(args)
+        .env_remove("ARIASNAP_SESSION")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let server = Stop(server);
+    let t0 = Instant::now();
+    while raw(
+        port,
+        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+    )
+    .0 != 200
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "the server never answered /healthz"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    (server, port)
+}
+
+/// The server's `/metrics` values by name.
+fn metrics(port: u16) -> std::collections::HashMap<String, u64> {
+    let (_, body) = raw(
+        port,
+        "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+    );
+    body.lines()
+        .filter(|l| l.starts_with("ariasnap_"))
+        .filter_map(|l| {
+            let (k, v) = l.split_once(' ')?;
+            Some((k.to_string(), v.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+/// The faults script (tests/it/js/mcp_http_faults.mjs) against the server at `port`.
+fn faults_script(c: &Ctx, port: u16, env: &[(&str, String)]) -> std::process::Command {
+    let mut cmd = std::process::Command::new("node");
+    cmd.arg(
+        c.fixtures
+            .parent()
+            .unwrap()
+            .join("tests/it/js/mcp_http_faults.mjs"),
+    )
+    .env("SDK_DIR", sdk_dir())
+    .env("MCP_URL", format!("http://127.0.0.1:{port}/mcp"))
+    .env("PAGE", c.url("html/agent/count.html"));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd
+}
+
+/// Waits up to `secs` for `/metrics` to show no agent, context or browser; the last counts.
+fn settled(port: u16, secs: u64) -> std::collections::HashMap<String, u64> {
+    let t0 = Instant::now();
+    loop {
+        let m = metrics(port);
+        let zero = |k: &str| m.get(k).copied() == Some(0);
+        if (zero("ariasnap_agents") && zero("ariasnap_contexts") && zero("ariasnap_browsers"))
+            || t0.elapsed() > Duration::from_secs(secs)
+        {
+            return m;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// A client that disconnects in the middle of a call (its process killed) leaves no user
+/// context, browser or session record behind: its call ends, the MCP session is closed
+/// at the idle timeout, and its context with it.
+fn a_client_gone_mid_call_leaves_no_context(c: &Ctx) {
+    use std::io::BufRead;
+    let (_server, port) = start_server(c, &["--idle-timeout", "2"]);
+    let mut client = faults_script(c, port, &[("MODE", "hang".into())])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(client.stdout.take().unwrap()).lines();
+    let first = lines.next().and_then(|l| l.ok()).unwrap_or_default();
+    assert_eq!(first, "calling", "the client never started its call");
+    std::thread::sleep(Duration::from_millis(500));
+    let during = metrics(port);
+    assert_eq!(during.get("ariasnap_contexts"), Some(&1), "{during:?}");
+    assert_eq!(
+        during.get("ariasnap_calls_in_flight"),
+        Some(&1),
+        "{during:?}"
+    );
+    client.kill().unwrap();
+    let _ = client.wait();
+    // the sleep (8 s) runs out, then the idle timeout (2 s) closes the session
+    let after = settled(port, 40);
+    assert_eq!(after.get("ariasnap_agents"), Some(&0), "{after:?}");
+    assert_eq!(after.get("ariasnap_contexts"), Some(&0), "{after:?}");
+    assert_eq!(after.get("ariasnap_browsers"), Some(&0), "{after:?}");
+    let left = c.ok(&["session", "list"]);
+    assert!(
+        !left.lines().any(|l| l.starts_with("mcp-")),
+        "sessions left behind: {left}"
+    );
+}
+
+/// Three agents looping on one shared browser; the browser's processes are killed in the
+/// middle. Each agent gets one clear error (its tabs and refs are gone, a new browser is
+/// ready), and every later call works.
+fn a_browser_killed_under_load_costs_each_agent_one_error(c: &Ctx) {
+    let (_server, port) = start_server(c, &[]);
+    let pattern = c.home.path().join("sessions-v1/mcp-").display().to_string();
+    let o = faults_script(
+        c,
+        port,
+        &[
+            ("MODE", "load".into()),
+            ("AGENTS", "3".into()),
+            ("KILL_PATTERN", pattern),
+        ],
+    )
+    .output()
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let agents: Value = serde_json::from_str(stdout.trim()).unwrap();
+    for (i, a) in agents.as_array().unwrap().iter().enumerate() {
+        let errors = a["errors"].as_array().unwrap();
+        assert_eq!(errors.len(), 1, "agent {i}: {a:#}");
+        let said = errors[0]["text"].as_str().unwrap();
+        assert!(
+            said.contains("was replaced by a new one") && said.contains("navigate again"),
+            "agent {i}'s error: {said}"
+        );
+        // 2 rounds before, 3 after: 3 calls a round, less the round the error cut short
+        assert!(a["calls"].as_u64().unwrap() >= 13, "agent {i}: {a:#}");
+    }
+    let after = settled(port, 20);
+    assert_eq!(after.get("ariasnap_browsers"), Some(&0), "{after:?}");
 }
 
 /// The server, killed if the test ends before it stopped it.

@@ -1,0 +1,74 @@
+// Faults of `ariasnap mcp --http` with agents sharing a browser, spoken to by the official
+// MCP SDK (from SDK_DIR). MODE=hang: one agent starts a long call and says so on stdout;
+// the test kills this process mid-call. MODE=load: AGENTS agents loop (navigate, snapshot,
+// click, read the reply); after ROUNDS_BEFORE rounds each, the browser's processes are
+// killed (KILL_PATTERN, matched against command lines by pkill); every agent goes on for
+// ROUNDS_AFTER more rounds. Prints one JSON object: each agent's calls and errors.
+import { createRequire } from 'module';
+import { execFileSync } from 'child_process';
+const req = createRequire(process.env.SDK_DIR + '/package.json');
+const { Client } = req('@modelcontextprotocol/sdk/client/index.js');
+const { StreamableHTTPClientTransport } = req('@modelcontextprotocol/sdk/client/streamableHttp.js');
+
+const url = new URL(process.env.MCP_URL);
+const page = process.env.PAGE;
+const text = (r) => r.content.map((c) => c.text || '').join('\n');
+
+async function agent(name) {
+  const transport = new StreamableHTTPClientTransport(url);
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, calls: [] };
+}
+async function call(a, name, args) {
+  const r = await a.client.callTool({ name, arguments: args }, undefined, { timeout: 60000 });
+  const c = { tool: name, error: !!r.isError, text: text(r) };
+  a.calls.push(c);
+  return c;
+}
+// one round of the task loop: the page, its tree, a click, and the reply says what changed
+async function round(a) {
+  await call(a, 'browser_navigate', { url: page });
+  const snap = await call(a, 'browser_snapshot', {});
+  const ref = (snap.text.match(/button "Count" \[ref=(s\d+e\d+)\]/) || [])[1];
+  if (!ref) return;
+  const click = await call(a, 'browser_click', { ref });
+  if (!click.error && !/Clicked 1/.test(click.text)) click.error = 'reply without the change';
+}
+
+if (process.env.MODE === 'hang') {
+  const a = await agent('hang');
+  await call(a, 'browser_navigate', { url: page });
+  console.log('calling');
+  await call(a, 'browser_sleep', { ms: 8000 });
+  console.log('the call ended before the process was killed');
+} else {
+  const n = Number(process.env.AGENTS || 3);
+  const before = Number(process.env.ROUNDS_BEFORE || 2);
+  const after = Number(process.env.ROUNDS_AFTER || 3);
+  const agents = await Promise.all([...Array(n).keys()].map((i) => agent('load' + i)));
+  let done = 0;
+  let killed;
+  const killedNow = new Promise((r) => (killed = r));
+  await Promise.all(
+    agents.map(async (a) => {
+      for (let i = 0; i < before; i++) await round(a);
+      if (++done === n) {
+        try {
+          execFileSync('pkill', ['-KILL', '-f', process.env.KILL_PATTERN]);
+        } catch (e) {
+          console.error('pkill found nothing');
+        }
+        killed();
+      }
+      await killedNow;
+      for (let i = 0; i < after; i++) await round(a);
+    }),
+  );
+  const out = agents.map((a) => ({ calls: a.calls.length, errors: a.calls.filter((c) => c.error) }));
+  for (const a of agents) {
+    await a.transport.terminateSession();
+    await a.client.close();
+  }
+  console.log(JSON.stringify(out));
+}

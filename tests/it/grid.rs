@@ -477,6 +477,14 @@ fn chromium_and_firefox_through_a_selenium_grid(c: &Ctx) {
             kind.name(),
             t.elapsed().as_millis()
         );
+        // `mcp --http` on the grid: two agents in user contexts of one grid session
+        let t = Instant::now();
+        crate::mcp_http::agents_apart_on(c, &["--webdriver", &hub, "--browser", kind.name()]);
+        eprintln!(
+            "grid-figure: {}: two MCP agents sharing one grid session in {} ms",
+            kind.name(),
+            t.elapsed().as_millis()
+        );
     }
     drop(sessions);
     let t = Instant::now();

@@ -222,6 +222,12 @@ impl Drop for Stop {
 }
 
 fn agents_over_http_are_apart_and_the_door_is_guarded(c: &Ctx) {
+    agents_apart_on(c, &[]);
+}
+
+/// Two agents on a server started with `extra` (`--webdriver HUB` for the grid test,
+/// tests/it/grid.rs): apart in one browser, counted, the door guarded, SIGTERM.
+pub fn agents_apart_on(c: &Ctx, extra: &[&str]) {
     let sdk = sdk_dir();
     assert!(
         sdk.join("package.json").exists(),
@@ -232,35 +238,10 @@ fn agents_over_http_are_apart_and_the_door_is_guarded(c: &Ctx) {
     let token = "0123456789abcdef".repeat(4);
     let token_file = dir.path().join("token");
     std::fs::write(&token_file, format!("{token}\n")).unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let mut args = vec!["--token-file", token_file.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let (mut server, port) = start_server(c, &args);
     let addr = format!("127.0.0.1:{port}");
-    let server = c
-        .cmd()
-        .args(["mcp", "--http", &addr, "--token-file"])
-        .arg(&token_file)
-        .env_remove("ARIASNAP_SESSION")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut server = Stop(server);
-    let t0 = Instant::now();
-    while raw(
-        port,
-        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
-    )
-    .0 != 200
-    {
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "the server never answered /healthz"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
     // a Host that is not the server's: the DNS-rebinding defence
     let (code, body) = raw(
         port,

@@ -261,8 +261,8 @@ pub struct McpHttp {
     /// With --http: at most N browsers at once (with --browser-per-agent, at most N agents).
     #[arg(long, value_name = "N", default_value_t = 16, requires = "http")]
     pub max_browsers: usize,
-    /// With --http: a browser of its own for each agent (process isolation, about 10 times
-    /// the memory per agent) instead of a user context in a shared browser.
+    /// With --http: a browser of its own for each agent (process isolation, at the memory
+    /// of a browser per agent) instead of a user context in a shared browser.
     #[arg(long, requires = "http")]
     pub browser_per_agent: bool,
     /// With --http: an agent idle this many seconds is closed (its browser too).

@@ -57,6 +57,13 @@ impl Refused {
     }
 }
 
+/// Whether a policy needs the guard process (browser/guard.rs): origins confined, downloads
+/// or foreign tabs off.
+pub fn needed(p: &crate::policy::Policy) -> bool {
+    use crate::policy::Switch;
+    p.confines_origins() || !p.allows(Switch::Downloads) || !p.allows(Switch::ForeignTabs)
+}
+
 /// The log of refused requests of session `name`.
 pub fn log_path(name: &str) -> Result<PathBuf> {
     Ok(session::sessions_dir()?.join(format!("{name}.policy.jsonl")))

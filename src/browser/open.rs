@@ -180,13 +180,6 @@ fn bidi_wanted() -> bool {
     std::env::var("ARIASNAP_BIDI").map_or(true, |v| v != "0")
 }
 
-/// Whether a policy needs the guard process (browser/guard.rs): origins confined, downloads
-/// or foreign tabs off.
-pub(super) fn needs_guard(p: &crate::policy::Policy) -> bool {
-    use crate::policy::Switch;
-    p.confines_origins() || !p.allows(Switch::Downloads) || !p.allows(Switch::ForeignTabs)
-}
-
 /// A Chromium behind `--webdriver` cannot have the guard (engine/hold.rs: chromedriver's BiDi
 /// answers held requests only after the command that waits on them, and a remote Chromium's
 /// DevTools socket is not ours to reach).
@@ -219,7 +212,7 @@ impl Browser {
         if started
             && opts.webdriver.is_some()
             && opts.kind().0 == launch::BrowserKind::Chromium
-            && opts.policy.as_ref().is_some_and(needs_guard)
+            && opts.policy.as_ref().is_some_and(super::guard::needed)
         {
             return Err(remote_chromium_policy(name));
         }
@@ -459,7 +452,10 @@ impl Browser {
         };
         // (an agent of a shared browser: the server gives each agent a browser of its own
         // under a policy that needs the guard, mcp/http.rs)
-        if !needs_guard(&p) || self.record.shared.is_some() || super::guard::running(&self.record) {
+        if !super::guard::needed(&p)
+            || self.record.shared.is_some()
+            || super::guard::running(&self.record)
+        {
             return Ok(());
         }
         if self.record.bidi.is_none() {

@@ -146,7 +146,7 @@ pub async fn alive(owner: &str) -> bool {
 /// tell one agent what another's pages tried), or `ARIASNAP_BIDI=0` (user contexts are
 /// BiDi's).
 pub fn why_not_shared(opts: &BrowserOptions) -> Option<&'static str> {
-    if opts.policy.as_ref().is_some_and(super::open::needs_guard) {
+    if opts.policy.as_ref().is_some_and(super::guard::needed) {
         return Some("the policy holds the pages' requests per browser");
     }
     if std::env::var("ARIASNAP_BIDI").is_ok_and(|v| v == "0") {

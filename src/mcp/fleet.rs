@@ -45,7 +45,7 @@ pub struct Fleet {
     max_browsers: usize,
     hosts: Mutex<Vec<Arc<Host>>>,
     next: AtomicUsize,
-    counts: Arc<super::http::Counts>,
+    counts: Arc<super::counts::Counts>,
 }
 
 impl Fleet {
@@ -53,7 +53,7 @@ impl Fleet {
         bopts: BrowserOptions,
         per_browser: usize,
         max_browsers: usize,
-        counts: Arc<super::http::Counts>,
+        counts: Arc<super::counts::Counts>,
     ) -> Fleet {
         Fleet {
             bopts,

@@ -15,6 +15,7 @@
 //! Owns: the listener, the routes, the token check, the counts, and shutdown. Must not: run
 //! steps itself (the `Server` of mod.rs does, one per agent).
 
+use super::counts::Counts;
 use super::{ArcServer, Server};
 use crate::browser::BrowserOptions;
 use crate::error::{Error, Result};
@@ -26,7 +27,7 @@ use rmcp::transport::streamable_http_server::session::local::{LocalSessionManage
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, info, info_span};
@@ -63,72 +64,6 @@ impl HttpOptions {
         } else {
             self.max_browsers
         }
-    }
-}
-
-/// What an operator reads at `/metrics`.
-#[derive(Debug, Default)]
-pub struct Counts {
-    /// Agents (MCP sessions) open now.
-    pub agents: AtomicUsize,
-    /// Browsers running for agents (shared ones, or one per agent).
-    pub browsers: AtomicUsize,
-    /// Agents' user contexts in shared browsers.
-    pub contexts: AtomicUsize,
-    /// Tool calls running now, and since the start.
-    pub calls_in_flight: AtomicUsize,
-    pub calls_total: AtomicU64,
-    /// Requests refused: no or a wrong token, a foreign Origin/Host, full.
-    pub refused: AtomicU64,
-    /// Browsers of ended agents being closed: shutdown waits for them.
-    pub closing: std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>,
-}
-
-impl Counts {
-    /// The Prometheus text exposition format.
-    fn text(&self) -> String {
-        let g = |n: &str, help: &str, kind: &str, v: u64| {
-            format!("# HELP {n} {help}\n# TYPE {n} {kind}\n{n} {v}\n")
-        };
-        [
-            g(
-                "ariasnap_agents",
-                "MCP sessions open.",
-                "gauge",
-                self.agents.load(Ordering::Relaxed) as u64,
-            ),
-            g(
-                "ariasnap_browsers",
-                "Browsers running for agents.",
-                "gauge",
-                self.browsers.load(Ordering::Relaxed) as u64,
-            ),
-            g(
-                "ariasnap_contexts",
-                "Agents' user contexts in shared browsers.",
-                "gauge",
-                self.contexts.load(Ordering::Relaxed) as u64,
-            ),
-            g(
-                "ariasnap_calls_in_flight",
-                "Tool calls running.",
-                "gauge",
-                self.calls_in_flight.load(Ordering::Relaxed) as u64,
-            ),
-            g(
-                "ariasnap_calls_total",
-                "Tool calls since the start.",
-                "counter",
-                self.calls_total.load(Ordering::Relaxed),
-            ),
-            g(
-                "ariasnap_refused_total",
-                "Requests refused (token, Origin, Host, full).",
-                "counter",
-                self.refused.load(Ordering::Relaxed),
-            ),
-        ]
-        .concat()
     }
 }
 
@@ -202,23 +137,6 @@ impl Idle {
             return None;
         }
         self.session.lock().ok()?.clone()
-    }
-}
-
-/// A tool call counted while it runs (`/metrics`).
-pub struct InFlight(Arc<Counts>);
-
-impl InFlight {
-    pub fn new(c: Arc<Counts>) -> InFlight {
-        c.calls_in_flight.fetch_add(1, Ordering::Relaxed);
-        c.calls_total.fetch_add(1, Ordering::Relaxed);
-        InFlight(c)
-    }
-}
-
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        self.0.calls_in_flight.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -333,26 +251,8 @@ pub async fn serve(
             tracing::debug!(%peer, "connection closed");
         });
     }
-    info!("shutting down: closing every agent's browser");
     shutdown.cancel();
-    let open: Vec<Arc<Server>> = agents
-        .lock()
-        .map(|a| a.iter().filter_map(std::sync::Weak::upgrade).collect())
-        .unwrap_or_default();
-    for s in open {
-        s.shutdown().await;
-    }
-    if let Some(f) = &fleet {
-        f.close_all().await;
-    }
-    let closing: Vec<_> = counts
-        .closing
-        .lock()
-        .map(|mut c| c.drain(..).collect())
-        .unwrap_or_default();
-    for c in closing {
-        let _ = tokio::time::timeout(Duration::from_secs(20), c).await;
-    }
+    close_everything(&agents, fleet.as_deref(), &counts).await;
     Ok(())
 }
 
@@ -377,6 +277,34 @@ fn shared_browsers(
         h.max_browsers,
         counts.clone(),
     )))
+}
+
+/// Shutdown: every agent's context (or browser) closed, the closes of agents that ended
+/// before waited for, then the shared browsers closed.
+async fn close_everything(
+    agents: &std::sync::Mutex<Vec<std::sync::Weak<Server>>>,
+    fleet: Option<&super::fleet::Fleet>,
+    counts: &Counts,
+) {
+    info!("shutting down: closing every agent's context and browser");
+    let open: Vec<Arc<Server>> = agents
+        .lock()
+        .map(|a| a.iter().filter_map(std::sync::Weak::upgrade).collect())
+        .unwrap_or_default();
+    for s in open {
+        s.shutdown().await;
+    }
+    let closing: Vec<_> = counts
+        .closing
+        .lock()
+        .map(|mut c| c.drain(..).collect())
+        .unwrap_or_default();
+    for c in closing {
+        let _ = tokio::time::timeout(Duration::from_secs(20), c).await;
+    }
+    if let Some(f) = fleet {
+        f.close_all().await;
+    }
 }
 
 /// Closes the MCP sessions of agents idle for `limit` ([`Idle`]), checking every second

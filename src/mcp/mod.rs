@@ -7,6 +7,7 @@
 //! protocol messages only (logs go to stderr). The browser starts on the first tool call and
 //! its session is closed when the client disconnects (unless it was an existing session).
 
+pub mod counts;
 pub mod fleet;
 pub mod http;
 pub mod reference;
@@ -47,7 +48,7 @@ pub struct Server {
     /// Send the step result JSON as `structuredContent` too (`ariasnap mcp --structured`).
     structured: bool,
     /// The HTTP server's counts, for an agent of `mcp --http`.
-    counts: Option<Arc<http::Counts>>,
+    counts: Option<Arc<counts::Counts>>,
     /// The HTTP server's shared browsers, when agents share them (fleet.rs), and where this
     /// agent was placed (on its first call).
     fleet: Option<Arc<fleet::Fleet>>,
@@ -105,7 +106,7 @@ impl Server {
     }
 
     /// The same server, counted as an agent of the HTTP server (`/metrics`).
-    pub fn with_counts(mut self, counts: Arc<http::Counts>) -> Self {
+    pub fn with_counts(mut self, counts: Arc<counts::Counts>) -> Self {
         counts
             .agents
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -378,7 +379,10 @@ impl ServerHandler for Server {
             ));
         };
         let args = request.arguments.unwrap_or_default();
-        let _call = self.counts.as_ref().map(|c| http::InFlight::new(c.clone()));
+        let _call = self
+            .counts
+            .as_ref()
+            .map(|c| counts::InFlight::new(c.clone()));
         let _busy = self.idle.busy(&context.extensions);
         let result = match self.run_call(def, args).await {
             Ok(r) => {

@@ -153,11 +153,22 @@ mod tests {
                 same_site: Some(SameSite::None),
                 expiry: None,
             },
+            partition: None,
         };
         assert_eq!(
             serde_json::to_value(&s).unwrap(),
             json!({"cookie": {"name": "sid", "value": {"type": "string", "value": "v"},
                    "domain": "127.0.0.1", "path": "/", "httpOnly": true, "sameSite": "none"}})
         );
+        // an agent of a shared browser: its user context's partition
+        // (storage.StorageKeyPartitionDescriptor)
+        let get = GetCookies {
+            partition: Partition::of(Some("uc1")),
+        };
+        assert_eq!(
+            serde_json::to_value(&get).unwrap(),
+            json!({"partition": {"type": "storageKey", "userContext": "uc1"}})
+        );
+        assert_eq!(Partition::of(None), None);
     }
 }

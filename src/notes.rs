@@ -53,8 +53,17 @@ pub fn domain_of_url(url: &str) -> Result<String> {
     }
 }
 
-fn dir() -> Result<PathBuf> {
-    let d = private::home().join("site-notes-v1");
+/// The folder notes are kept in: `$ARIASNAP_HOME/site-notes-v1`, or `own` (an agent of
+/// `mcp --http` keeps its own, docs/reference/mcp.md#files).
+fn folder(own: Option<&Path>) -> PathBuf {
+    match own {
+        Some(d) => d.to_path_buf(),
+        None => private::home().join("site-notes-v1"),
+    }
+}
+
+fn dir(own: Option<&Path>) -> Result<PathBuf> {
+    let d = folder(own);
     private::make_dir(&d)?;
     Ok(d)
 }
@@ -65,9 +74,9 @@ fn file_of(dir: &Path, domain: &str) -> PathBuf {
 
 /// The notes of `domain` (checked), if any. A symbolic link planted in their place is
 /// refused, not followed.
-pub fn read(domain_name: &str) -> Result<Option<String>> {
+pub fn read(domain_name: &str, own: Option<&Path>) -> Result<Option<String>> {
     let d = domain(domain_name)?;
-    read_in(&dir()?, &d)
+    read_in(&dir(own)?, &d)
 }
 
 fn read_in(dir: &Path, d: &str) -> Result<Option<String>> {
@@ -90,9 +99,9 @@ fn read_in(dir: &Path, d: &str) -> Result<Option<String>> {
 
 /// How many characters of notes `domain` has (None when it has none or its name is not
 /// one notes are kept under).
-pub fn chars(domain_name: &str) -> Option<usize> {
+pub fn chars(domain_name: &str, own: Option<&Path>) -> Option<usize> {
     let d = domain(domain_name).ok()?;
-    let p = file_of(&private::home().join("site-notes-v1"), &d);
+    let p = file_of(&folder(own), &d);
     if !std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_file()) {
         return None;
     }
@@ -102,9 +111,9 @@ pub fn chars(domain_name: &str) -> Option<usize> {
 
 /// Appends `text` as a new line to the notes of `domain` (or replaces them with
 /// `replace`); returns the notes now kept. Written to a new 0600 file renamed into place.
-pub fn write(domain_name: &str, text: &str, replace: bool) -> Result<String> {
+pub fn write(domain_name: &str, text: &str, replace: bool, own: Option<&Path>) -> Result<String> {
     let d = domain(domain_name)?;
-    write_in(&dir()?, &d, text, replace)
+    write_in(&dir(own)?, &d, text, replace)
 }
 
 fn write_in(dir: &Path, d: &str, text: &str, replace: bool) -> Result<String> {

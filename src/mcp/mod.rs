@@ -105,12 +105,15 @@ impl Server {
         self
     }
 
-    /// The same server, counted as an agent of the HTTP server (`/metrics`).
+    /// The same server, as an agent of the HTTP server: counted (`/metrics`), and its steps
+    /// name files only inside a folder of its own (docs/reference/mcp.md#files), removed
+    /// when it ends.
     pub fn with_counts(mut self, counts: Arc<counts::Counts>) -> Self {
         counts
             .agents
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.counts = Some(counts);
+        self.ropts.files = Some(agent_files(&self.bopts.session));
         self
     }
 
@@ -231,6 +234,11 @@ impl Server {
     }
 }
 
+/// The folder of agent `name`'s files (`$ARIASNAP_HOME/agents-v1/NAME`).
+fn agent_files(name: &str) -> std::path::PathBuf {
+    crate::private::home().join("agents-v1").join(name)
+}
+
 impl Drop for Server {
     /// An agent of the HTTP server whose MCP session ended (the client's DELETE, the idle
     /// timeout): its browser session is closed, on the runtime, without waiting here.
@@ -238,6 +246,9 @@ impl Drop for Server {
         use std::sync::atomic::Ordering;
         let Some(c) = &self.counts else { return };
         c.agents.fetch_sub(1, Ordering::Relaxed);
+        if let Some(files) = &self.ropts.files {
+            let _ = std::fs::remove_dir_all(files);
+        }
         let had = self.browser.get_mut().take().is_some();
         if let Some(fleet) = self.fleet.clone() {
             // its user context removed, its browser closed when no agent is left on it

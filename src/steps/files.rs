@@ -46,8 +46,9 @@ fn save(
 ) -> Result<String> {
     let path = match path {
         Some(p) => {
-            spill::write_user_file(std::path::Path::new(p), body)?;
-            p.to_string()
+            let to = opts.user_path(ext, p)?;
+            spill::write_user_file(&to, body)?;
+            to.display().to_string()
         }
         None => spill::write_artifact(body, stem, ext, opts.output.artifacts.as_deref())?
             .path
@@ -281,9 +282,9 @@ async fn notes_domain(b: &Browser, given: Option<&str>) -> Result<String> {
 }
 
 /// `readSiteNotes`: the notes of a site (empty when it has none).
-pub async fn read_notes(b: &mut Browser, a: &ReadNotesArgs) -> Result<Outcome> {
+pub async fn read_notes(b: &mut Browser, a: &ReadNotesArgs, opts: &RunOptions) -> Result<Outcome> {
     let d = notes_domain(b, a.domain.as_deref()).await?;
-    let text = notes::read(&d)?;
+    let text = notes::read(&d, opts.notes_dir().as_deref())?;
     Ok(Outcome::with(json!({
         "domain": d,
         "notes": text.unwrap_or_default(),
@@ -291,9 +292,13 @@ pub async fn read_notes(b: &mut Browser, a: &ReadNotesArgs) -> Result<Outcome> {
 }
 
 /// `writeSiteNotes`: appends to (or with `replace`, replaces) a site's notes.
-pub async fn write_notes(b: &mut Browser, a: &WriteNotesArgs) -> Result<Outcome> {
+pub async fn write_notes(
+    b: &mut Browser,
+    a: &WriteNotesArgs,
+    opts: &RunOptions,
+) -> Result<Outcome> {
     let d = notes_domain(b, a.domain.as_deref()).await?;
-    let now = notes::write(&d, &a.notes, a.replace)?;
+    let now = notes::write(&d, &a.notes, a.replace, opts.notes_dir().as_deref())?;
     Ok(Outcome::with(json!({
         "domain": d,
         "chars": now.chars().count(),
@@ -301,9 +306,9 @@ pub async fn write_notes(b: &mut Browser, a: &WriteNotesArgs) -> Result<Outcome>
 }
 
 /// What `goto` says when the new page's site has notes: their size and how to read them.
-pub fn notes_hint(url: &str) -> Option<Value> {
+pub fn notes_hint(url: &str, opts: &RunOptions) -> Option<Value> {
     let d = notes::domain_of_url(url).ok()?;
-    let n = notes::chars(&d)?;
+    let n = notes::chars(&d, opts.notes_dir().as_deref())?;
     Some(json!(format!(
         "{n} chars of notes for {d}: read them with readSiteNotes"
     )))
@@ -446,8 +451,9 @@ pub(super) async fn screenshot(
     };
     let path = match &s.path {
         Some(p) => {
-            spill::write_user_file(std::path::Path::new(p), &png)?;
-            p.clone()
+            let to = opts.user_path("screenshot", p)?;
+            spill::write_user_file(&to, &png)?;
+            to.display().to_string()
         }
         None => {
             let a = spill::write_artifact(

@@ -142,7 +142,7 @@ pub(super) async fn goto(
     let url = b.url().await;
     let mut o = json!({"url": url});
     // an agent learns that this site has notes (issue 16)
-    if let Some(n) = notes_hint(&url) {
+    if let Some(n) = notes_hint(&url, opts) {
         o["siteNotes"] = n;
     }
     if let Some(sa) = u.snapshot() {

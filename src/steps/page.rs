@@ -221,10 +221,15 @@ pub(super) async fn cookies(b: &Browser, c: &super::CookiesArgs) -> Result<Outco
 }
 
 /// `saveState`: writes the session's state to the file; the reply counts what was saved.
-pub(super) async fn save_state(b: &Browser, a: &SaveStateArgs) -> Result<Outcome> {
+pub(super) async fn save_state(
+    b: &Browser,
+    a: &SaveStateArgs,
+    opts: &super::RunOptions,
+) -> Result<Outcome> {
     use crate::browser::state;
+    let to = opts.user_path("saveState", &a.path)?;
     let (s, unread) = b.save_state(a.session_storage).await?;
-    state::write_file(std::path::Path::new(&a.path), &s)?;
+    state::write_file(&to, &s)?;
     let mut o = Outcome::with(json!(s.saved_sentence(&a.path)));
     if !unread.is_empty() {
         o.warnings.push(format!(
@@ -237,8 +242,13 @@ pub(super) async fn save_state(b: &Browser, a: &SaveStateArgs) -> Result<Outcome
 
 /// `loadState`: restores the file's cookies and storage into the session, within the
 /// step's deadline; the reply counts what was restored (and says what was left out).
-pub(super) async fn load_state(b: &Browser, a: &LoadStateArgs) -> Result<Outcome> {
-    let s = crate::browser::state::read_file(std::path::Path::new(&a.path))?;
+pub(super) async fn load_state(
+    b: &Browser,
+    a: &LoadStateArgs,
+    opts: &super::RunOptions,
+) -> Result<Outcome> {
+    let from = opts.user_path("loadState", &a.path)?;
+    let s = crate::browser::state::read_file(&from)?;
     let done = b
         .restore_state(&s, super::shared::within(b.timeout))
         .await?;

@@ -377,7 +377,15 @@ async fn run_step(
         Action::Uncheck(t) => actions::set_checked(b, t.ref_str(), false).await,
         Action::Scroll(s) => scroll(b, s).await,
         Action::Drag(d) => drag(b, d).await,
-        Action::Upload(u) => actions::upload(b, &u.ref_, &u.files.to_vec()).await,
+        Action::Upload(u) => {
+            let files = u
+                .files
+                .to_vec()
+                .iter()
+                .map(|f| Ok(opts.user_path("upload", f)?.display().to_string()))
+                .collect::<Result<Vec<_>>>()?;
+            actions::upload(b, &u.ref_, &files).await
+        }
         // waiting, checking, reading
         Action::Wait(w) => wait(b, w, opts).await,
         Action::Sleep(a) => {
@@ -404,8 +412,8 @@ async fn run_step(
         }
         Action::Frame(f) => frame(b, &f.target).await,
         Action::Cookies(c) => cookies(b, c).await,
-        Action::SaveState(a) => save_state(b, a).await,
-        Action::LoadState(a) => load_state(b, a).await,
+        Action::SaveState(a) => save_state(b, a, opts).await,
+        Action::LoadState(a) => load_state(b, a, opts).await,
         Action::Console(c) => {
             // with BiDi the page's console is read from its main world's hook (the
             // engine's sandbox does not see it)
@@ -421,8 +429,8 @@ async fn run_step(
         // seeing and pointing where the tree is blind (issue 16)
         Action::ElementsAt(a) => elements_at(b, a).await,
         Action::Pdf(p) => pdf(b, p, opts, artifacts).await,
-        Action::ReadSiteNotes(a) => read_notes(b, a).await,
-        Action::WriteSiteNotes(a) => write_notes(b, a).await,
+        Action::ReadSiteNotes(a) => read_notes(b, a, opts).await,
+        Action::WriteSiteNotes(a) => write_notes(b, a, opts).await,
         // the step vocabulary of issue 16 (vocab_run.rs)
         Action::Submit(s) => submit(b, s, opts).await,
         Action::SelectText(s) => select_text(b, s).await,

@@ -81,6 +81,38 @@ pub struct RunOptions {
     /// Upper bound of the wait for the page to settle after an action.
     pub settle_max: Duration,
     pub verbose: bool,
+    /// The folder every file a step names must be in, a relative path resolving there
+    /// (docs/reference/mcp.md#files): an agent of `mcp --http` names only its own files,
+    /// never the server's. None: any path (the command line, stdio MCP).
+    pub files: Option<std::path::PathBuf>,
+}
+
+impl RunOptions {
+    /// The file a step names (`what`: the action, for the error): `given` as is, or inside
+    /// [`RunOptions::files`], where it must be a relative path without `..` (the folder is
+    /// made, private, on first use).
+    pub fn user_path(&self, what: &str, given: &str) -> crate::error::Result<std::path::PathBuf> {
+        use std::path::{Component, Path};
+        let Some(root) = &self.files else {
+            return Ok(Path::new(given).to_path_buf());
+        };
+        let p = Path::new(given);
+        let inside = !given.is_empty()
+            && p.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+        if !inside {
+            return Err(crate::error::Error::Usage(format!(
+                "{what}: {given:?} is not a file of this agent: an agent over HTTP names files inside its own folder only, by a relative path without \"..\" (such as \"login.json\")"
+            )));
+        }
+        crate::private::make_dir(root)?;
+        Ok(root.join(p))
+    }
+
+    /// The folder of site notes of an agent of `mcp --http` (inside its own folder); None:
+    /// the notes every session shares.
+    pub fn notes_dir(&self) -> Option<std::path::PathBuf> {
+        self.files.as_ref().map(|f| f.join(".site-notes"))
+    }
 }
 
 impl Default for RunOptions {
@@ -94,6 +126,7 @@ impl Default for RunOptions {
             },
             settle_max: Duration::from_millis(3_000),
             verbose: false,
+            files: None,
         }
     }
 }

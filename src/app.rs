@@ -26,6 +26,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
         timeout: g.timeout.map(std::time::Duration::from_millis),
         policy: g.policy()?,
         state: g.state.clone(),
+        window_turn: None,
     };
     let oopts = OutputOptions {
         file: g.file.clone(),

@@ -46,7 +46,7 @@ pub use helpers::{ShadowRoot, adopt_closed_roots, closed_candidates, element, sh
 pub use hold::{Held, hold_requests};
 pub use hooks::{console_messages, hooked_closed_roots, preload_sandbox, startup_timers};
 pub use method::{Condition, Method, Paint, QueryGroup, ScrollTo, SearchQuery, Walk};
-pub use page::{DevtoolsSlot, Page, SANDBOX, subscribe};
+pub use page::{DevtoolsSlot, Page, SANDBOX, WindowTurn, subscribe};
 pub use reply::options_were_shown;
 pub use session::{Connection, NewSession, Refused, endpoint_status};
 pub use user::{evaluate_user, poll_once};
@@ -146,7 +146,10 @@ async fn call_isolated(page: &Page, method: &str, args: &str) -> Result<String> 
         let got = match outcome {
             Outcome::Answered(v) => v,
             Outcome::Lost | Outcome::NoRealm => None,
-            Outcome::Unreachable => cdp::evaluate_in(page.client(), &expr, Some(&realm)).await,
+            Outcome::Unreachable => match page.client().await {
+                Ok(c) => cdp::evaluate_in(&c, &expr, Some(&realm)).await,
+                Err(_) => None,
+            },
         };
         match got {
             Some(v @ Value::String(_)) => return interpret(v),
@@ -189,36 +192,45 @@ async fn call_isolated(page: &Page, method: &str, args: &str) -> Result<String> 
 /// `readyState` and `timeOrigin` of the top-level document through DevTools (see
 /// `cdp::document_state`); empty when DevTools cannot say.
 pub async fn document_state(page: &Page) -> String {
-    cdp::document_state(page.client()).await
+    match page.client().await {
+        Ok(c) => cdp::document_state(&c).await,
+        Err(_) => String::new(),
+    }
 }
 
 /// Registers the engine to run in new documents of the tab before the page's scripts,
 /// replacing the registration `old` (see `cdp::preload`); None without DevTools.
 pub async fn preload(page: &Page, old: Option<&str>) -> Option<String> {
-    cdp::preload(page.client(), old).await
+    cdp::preload(&*page.client().await.ok()?, old).await
 }
 
 /// The current tab's URL and title from its navigation history, which no page script can
 /// tamper with; None without DevTools.
 pub async fn history_entry(page: &Page) -> Option<(String, String)> {
-    cdp::history_entry(page.client()).await
+    cdp::history_entry(&*page.client().await.ok()?).await
 }
 
 /// Navigates the current tab through DevTools, without a page script; false without a
 /// passthrough or when the command failed.
 pub async fn navigate(page: &Page, url: &str) -> bool {
-    cdp::navigate(page.client(), url).await
+    match page.client().await {
+        Ok(c) => cdp::navigate(&c, url).await,
+        Err(_) => false,
+    }
 }
 
 /// Real mouse input at (x, y) in top-level viewport CSS pixels through DevTools; false
 /// without a passthrough or when the command failed.
 pub async fn dispatch_mouse(page: &Page, event: Mouse<'_>, x: f64, y: f64) -> bool {
-    cdp::dispatch_mouse(page.client(), event, x, y).await
+    match page.client().await {
+        Ok(c) => cdp::dispatch_mouse(&c, event, x, y).await,
+        Err(_) => false,
+    }
 }
 
 /// The tab's frame tree (`Page.getFrameTree`); None without DevTools.
 pub async fn frame_tree(page: &Page) -> Option<FrameTree> {
-    cdp::frame_tree(page.client()).await
+    cdp::frame_tree(&*page.client().await.ok()?).await
 }
 
 /// Calls entry point `method` with the JSON text `args` through the script endpoint and
@@ -227,7 +239,11 @@ pub async fn frame_tree(page: &Page) -> Option<FrameTree> {
 async fn call_raw(page: &Page, method: &str, args: &str) -> Result<String> {
     let mut tries = 0;
     loop {
-        match call_raw_once(page.client(), method, args).await {
+        let once = match page.client().await {
+            Ok(c) => call_raw_once(&c, method, args).await,
+            Err(e) => Err(e),
+        };
+        match once {
             Err(e) if e.is_dialog() && tries < 3 => {
                 tries += 1;
                 page.answer_open().await;
@@ -308,8 +324,8 @@ impl WebDriverCompatibleCommand for RawCommand {
 /// Anything unexpected (engine not installed yet, another driver, a dialog) falls back to
 /// [`call_raw`], which installs the engine and reports errors as usual.
 async fn call_raw_top(page: &Page, method: &str, args: &str) -> Result<String> {
-    let client = page.client();
     if cdp::enabled() {
+        let client = &*page.client().await?;
         let call = format!(
             "var a = window.__ariaRefs; \
              if (!a || a.hash !== {h} || typeof a.call !== 'function') return {missing}; \
@@ -347,7 +363,7 @@ async fn call_raw_top(page: &Page, method: &str, args: &str) -> Result<String> {
 
 /// The window's inner size `[width, height]` in CSS pixels.
 pub async fn viewport_size(page: &Page) -> Result<[u64; 2]> {
-    let client = page.client();
+    let client = page.client().await?;
     let v = client
         .execute("return [window.innerWidth, window.innerHeight]", vec![])
         .await?;
@@ -367,7 +383,7 @@ pub async fn print_page(page: &Page, params: Value) -> Result<Vec<u8>> {
         path: "print".into(),
         body: Some(params),
     };
-    let v = page.client().issue_cmd(cmd).await?;
+    let v = page.client().await?.issue_cmd(cmd).await?;
     let b64 = v.as_str().ok_or_else(|| {
         Error::Engine(format!(
             "WebDriver Print Page answered {} instead of the PDF in base64",
@@ -382,7 +398,7 @@ pub async fn print_page(page: &Page, params: Value) -> Result<Vec<u8>> {
 /// Sets a host-only cookie for the current page, as the page itself would (WebDriver's Add
 /// Cookie wants a domain, which Chromium refuses for IP hosts).
 pub async fn set_page_cookie(page: &Page, name: &str, value: &str) -> Result<()> {
-    let client = page.client();
+    let client = page.client().await?;
     client
         .execute(
             "document.cookie = arguments[0] + '=' + arguments[1] + '; path=/'; return document.cookie.indexOf(arguments[0] + '=') >= 0;",
@@ -400,7 +416,7 @@ pub async fn answers(page: &Page) -> Result<()> {
             .await?;
         return Ok(());
     }
-    page.client().execute("return 1", vec![]).await?;
+    page.client().await?.execute("return 1", vec![]).await?;
     Ok(())
 }
 
@@ -424,7 +440,7 @@ pub async fn shows_error_page(page: &Page) -> bool {
 
 /// The current document's `readyState`.
 pub async fn ready_state(page: &Page) -> Result<String> {
-    let client = page.client();
+    let client = page.client().await?;
     match client.execute("return document.readyState", vec![]).await? {
         Value::String(s) => Ok(s),
         _ => Ok(String::new()),

@@ -47,6 +47,9 @@ pub struct BrowserOptions {
     /// `--state FILE`: a saved state restored by the command that starts the session
     /// (docs/guide.md#saved-logins); a running session gets a note instead.
     pub state: Option<PathBuf>,
+    /// For an agent of a shared browser (`mcp --http`): the current window of the
+    /// WebDriver session it shares, which its classic commands take turns on.
+    pub window_turn: Option<crate::engine::WindowTurn>,
 }
 
 /// The default deadline of a step (docs/reference/faults.md#deadlines).

@@ -237,6 +237,7 @@ impl Browser {
                 let mut record = record;
                 let (client, bidi_note) =
                     page_channel(client, &mut record, deadline, channels).await;
+                let client = client.taking_turns(opts.window_turn.clone());
                 let mut b = Browser {
                     client,
                     record,
@@ -247,10 +248,6 @@ impl Browser {
                     _lock: lock,
                 };
                 b.notes.extend(bidi_note);
-                if b.record.shared.is_some() {
-                    // the browser's current window is every agent's: this agent's tab first
-                    b.client.switch_to_window(&top_handle(&b.record)).await?;
-                }
                 b.apply_policy(opts.policy.as_ref(), deadline).await?;
                 b.driver_timeouts(deadline).await?;
                 b.check_suspect().await?;

@@ -40,23 +40,6 @@ impl Browser {
         Ok(())
     }
 
-    /// An agent of a shared browser (browser/shared.rs) at the start of a call: the
-    /// browser's current window, which other agents' calls moved, is this agent's tab
-    /// again. Nothing for a session of its own.
-    pub async fn take_turn(&mut self) -> Result<()> {
-        if self.record.shared.is_none() {
-            return Ok(());
-        }
-        let handle = self
-            .record
-            .tabs
-            .iter()
-            .find(|t| t.alias == self.record.current)
-            .map(|t| t.handle.clone())
-            .unwrap_or_default();
-        self.client.switch_to_window(&handle).await
-    }
-
     /// Opens a new tab, makes it current and returns its alias.
     pub async fn new_tab(&mut self) -> Result<String> {
         let w = self.client.new_tab().await?;

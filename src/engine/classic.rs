@@ -32,59 +32,68 @@ pub struct Cookie {
 impl Page {
     /// Reload (WebDriver Refresh).
     pub async fn refresh(&self) -> Result<()> {
-        Ok(self.client().refresh().await?)
+        Ok(self.client().await?.refresh().await?)
     }
 
     /// History back.
     pub async fn back(&self) -> Result<()> {
-        Ok(self.client().back().await?)
+        Ok(self.client().await?.back().await?)
     }
 
     /// History forward.
     pub async fn forward(&self) -> Result<()> {
-        Ok(self.client().forward().await?)
+        Ok(self.client().await?.forward().await?)
     }
 
     /// Navigate the current tab and wait for the load WebDriver waits for.
     pub async fn navigate(&self, url: &str) -> Result<()> {
-        Ok(self.client().goto(url).await?)
+        Ok(self.client().await?.goto(url).await?)
     }
 
     /// The current tab's URL.
     pub async fn current_url(&self) -> Result<url::Url> {
-        Ok(self.client().current_url().await?)
+        Ok(self.client().await?.current_url().await?)
     }
 
     /// The current tab's title.
     pub async fn title(&self) -> Result<String> {
-        Ok(self.client().title().await?)
+        Ok(self.client().await?.title().await?)
     }
 
     /// Resize the window (outer size, CSS pixels).
     pub async fn set_window_size(&self, width: u32, height: u32) -> Result<()> {
-        Ok(self.client().set_window_size(width, height).await?)
+        Ok(self.client().await?.set_window_size(width, height).await?)
     }
 
     /// A PNG of the viewport.
     pub async fn screenshot(&self) -> Result<Vec<u8>> {
-        Ok(self.client().screenshot().await?)
+        Ok(self.client().await?.screenshot().await?)
     }
 
     /// A PNG of one element (by its WebDriver element id, in the current context).
     pub async fn element_screenshot(&self, id: &str) -> Result<Vec<u8>> {
-        Ok(self.element(id).screenshot().await?)
+        let (e, _turn) = self.element(id).await?;
+        Ok(e.screenshot().await?)
     }
 
     /// Types text into an element by its WebDriver element id (a file input takes paths).
     pub async fn send_keys_to(&self, id: &str, text: &str) -> Result<()> {
-        Ok(self.element(id).send_keys(text).await?)
+        let (e, _turn) = self.element(id).await?;
+        Ok(e.send_keys(text).await?)
     }
 
     /// Switches into the iframe element `id` of the current context, followed by engine
     /// calls.
     pub async fn enter_frame_element(&self, id: &str) -> Result<()> {
         self.entering_frame(id).await?;
-        if let Err(e) = self.element(id).enter_frame().await {
+        let (el, _turn) = match self.element(id).await {
+            Ok(e) => e,
+            Err(e) => {
+                self.left_frame();
+                return Err(e);
+            }
+        };
+        if let Err(e) = el.enter_frame().await {
             self.left_frame();
             return Err(e.into());
         }
@@ -93,7 +102,7 @@ impl Page {
 
     /// The cookies the current document sees.
     pub async fn cookies(&self) -> Result<Vec<Cookie>> {
-        let all = self.client().get_all_cookies().await?;
+        let all = self.client().await?.get_all_cookies().await?;
         Ok(all
             .iter()
             .map(|k| Cookie {
@@ -107,7 +116,7 @@ impl Page {
 
     /// Deletes every cookie the current document sees.
     pub async fn delete_all_cookies(&self) -> Result<()> {
-        Ok(self.client().delete_all_cookies().await?)
+        Ok(self.client().await?.delete_all_cookies().await?)
     }
 
     /// Opens a new tab (not switched to) and returns its handle. An agent of a shared
@@ -118,12 +127,18 @@ impl Page {
             let create = super::bidi::CreateContext::background_tab().within(Some(uc));
             return Ok(bidi.send(&create).await?.context);
         }
-        Ok(String::from(self.client().new_window(true).await?.handle))
+        Ok(String::from(
+            self.client().await?.new_window(true).await?.handle,
+        ))
     }
 
     /// Closes the current tab.
     pub async fn close_window(&self) -> Result<()> {
-        Ok(self.client().close_window().await?)
+        let c = self.client().await?;
+        c.close_window().await?;
+        // (the session has no current window now: the next command switches first)
+        c.window_now("");
+        Ok(())
     }
 
     /// The handles of every open tab; for an agent of a shared browser, of the tabs of its
@@ -142,7 +157,7 @@ impl Page {
                 .map(|c| c.context)
                 .collect());
         }
-        let all = self.client().windows().await?;
+        let all = self.client().await?.windows().await?;
         Ok(all.into_iter().map(String::from).collect())
     }
 
@@ -150,7 +165,10 @@ impl Page {
     pub async fn switch_to_window(&self, handle: &str) -> Result<()> {
         let h = WindowHandle::try_from(handle.to_string())
             .map_err(|_| Error::Browser("bad window handle".into()))?;
-        self.client().switch_to_window(h).await?;
+        let c = self.client().await?;
+        c.switch_to_window(h).await?;
+        c.window_now(handle);
+        drop(c);
         self.switched_to_tab(handle);
         Ok(())
     }
@@ -158,35 +176,37 @@ impl Page {
     /// The driver's own limits: script and page-load timeouts, no implicit wait.
     pub async fn set_timeouts(&self, limit: Duration) -> Result<()> {
         let t = TimeoutConfiguration::new(Some(limit), Some(limit), Some(Duration::from_secs(0)));
-        Ok(self.client().update_timeouts(t).await?)
+        Ok(self.client().await?.update_timeouts(t).await?)
     }
 
     /// A mouse's actions through classic WebDriver actions, released after (a driver
     /// without BiDi: [`Page::perform_input`] comes first).
     pub async fn perform_mouse(&self, actions: &[PointerAction]) -> Result<()> {
-        let r = self.client().perform_actions(classic_mouse(actions)).await;
-        let _ = self.client().release_actions().await;
+        let c = self.client().await?;
+        let r = c.perform_actions(classic_mouse(actions)).await;
+        let _ = c.release_actions().await;
         Ok(r?)
     }
 
     /// A keyboard's actions through classic WebDriver actions, released after.
     pub async fn perform_keys(&self, actions: &[KeyAction]) -> Result<()> {
-        let r = self.client().perform_actions(classic_keys(actions)).await;
-        let _ = self.client().release_actions().await;
+        let c = self.client().await?;
+        let r = c.perform_actions(classic_keys(actions)).await;
+        let _ = c.release_actions().await;
         Ok(r?)
     }
 
     /// The text of the open user prompt (alert, confirm, prompt), if one is open.
     pub async fn prompt_text(&self) -> Option<String> {
-        self.client().get_alert_text().await.ok()
+        self.client().await.ok()?.get_alert_text().await.ok()
     }
 
     /// Answers the open user prompt: OK (`accept`) or Cancel.
     pub async fn answer_prompt(&self, accept: bool) -> Result<()> {
         if accept {
-            Ok(self.client().accept_alert().await?)
+            Ok(self.client().await?.accept_alert().await?)
         } else {
-            Ok(self.client().dismiss_alert().await?)
+            Ok(self.client().await?.dismiss_alert().await?)
         }
     }
 
@@ -209,8 +229,13 @@ impl Page {
         n
     }
 
-    fn element(&self, id: &str) -> Element {
-        Element::from_element_id(self.client().clone(), id.to_string().into())
+    /// Element `id` of the current context, with the window turn held while it is used.
+    async fn element(&self, id: &str) -> Result<(Element, super::page::Classic<'_>)> {
+        let c = self.client().await?;
+        Ok((
+            Element::from_element_id((*c).clone(), id.to_string().into()),
+            c,
+        ))
     }
 }
 

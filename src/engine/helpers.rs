@@ -130,7 +130,9 @@ pub async fn shadow_root(page: &Page, host_id: &str) -> ShadowRoot {
             }
         };
     }
-    let client = page.client();
+    let Ok(client) = page.client().await else {
+        return ShadowRoot::Missing;
+    };
     let cmd = RawCommand {
         method: http::Method::GET,
         path: format!("element/{host_id}/shadow"),

@@ -66,6 +66,62 @@ pub struct Page {
     /// The BiDi user context of an agent of a shared browser (`ariasnap mcp --http`): its
     /// subscriptions, preloads, new tabs, cookies and downloads stay inside it.
     user_context: Option<String>,
+    /// The current window of a WebDriver session agents share (see [`WindowTurn`]), and
+    /// this page's hold on it: how many of its classic commands run, and the lock.
+    turn: Option<WindowTurn>,
+    held: Mutex<Held>,
+}
+
+/// The current window of a WebDriver session shared by the agents of `mcp --http` (one
+/// per browser): the window handle classic commands go to now, locked by the agent whose
+/// classic command runs. A WebDriver session has one current window (and frame), so an
+/// agent's classic command switches to its own tab first when another agent's moved it;
+/// its BiDi and DevTools calls name their browsing context and need no turn.
+pub type WindowTurn = Arc<tokio::sync::Mutex<String>>;
+
+/// A page's hold on its session's [`WindowTurn`].
+#[derive(Default)]
+struct Held {
+    /// Its classic commands running now ([`Classic`] guards alive).
+    commands: usize,
+    lock: Option<tokio::sync::OwnedMutexGuard<String>>,
+}
+
+/// The classic WebDriver client for one command (or a few in a row): with the session's
+/// window turn held, when agents share the session, and the window switched to this
+/// page's tab. Kept while a frame is entered (the session's current frame is this page's
+/// until it leaves it, or its call ends: [`Page::end_turn`]).
+pub(super) struct Classic<'a> {
+    page: &'a Page,
+}
+
+impl std::ops::Deref for Classic<'_> {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        &self.page.client
+    }
+}
+
+impl Classic<'_> {
+    /// The session's current window is now `handle` ("" when it was closed).
+    pub(super) fn window_now(&self, handle: &str) {
+        if let Some(l) = lock(&self.page.held).lock.as_mut() {
+            **l = handle.to_string();
+        }
+    }
+}
+
+impl Drop for Classic<'_> {
+    fn drop(&mut self) {
+        if self.page.turn.is_none() {
+            return;
+        }
+        let mut h = lock(&self.page.held);
+        h.commands = h.commands.saturating_sub(1);
+        if h.commands == 0 && lock(&self.page.frames).is_empty() {
+            h.lock = None;
+        }
+    }
 }
 
 impl std::fmt::Debug for Page {
@@ -95,7 +151,29 @@ impl Page {
             direct: Default::default(),
             subscription: Default::default(),
             user_context: None,
+            turn: None,
+            held: Default::default(),
         }
+    }
+
+    /// Takes turns with other agents on the session's current window (`ariasnap mcp
+    /// --http`, see [`WindowTurn`]).
+    pub fn taking_turns(mut self, turn: Option<WindowTurn>) -> Page {
+        self.turn = turn;
+        self
+    }
+
+    /// The end of an agent's call: its hold on the window turn released. A frame it was
+    /// still in is forgotten, and the session's window marked unknown, so that the next
+    /// classic command of any agent switches (which leaves the frame) first.
+    pub fn end_turn(&self) {
+        let in_frame = !lock(&self.frames).is_empty();
+        lock(&self.frames).clear();
+        let mut h = lock(&self.held);
+        if in_frame && let Some(l) = h.lock.as_mut() {
+            l.clear();
+        }
+        *h = Held::default();
     }
 
     /// Keeps this command inside user context `uc` (an agent of a shared browser).
@@ -189,9 +267,34 @@ impl Page {
         }
     }
 
-    /// The classic WebDriver client: engine/ only (classic.rs types its commands).
-    pub(super) fn client(&self) -> &Client {
-        &self.client
+    /// The classic WebDriver client: engine/ only (classic.rs types its commands). When
+    /// agents share the session, it waits for the window turn and switches the session to
+    /// this page's tab when another agent's command moved it.
+    pub(super) async fn client(&self) -> Result<Classic<'_>> {
+        let Some(turn) = &self.turn else {
+            return Ok(Classic { page: self });
+        };
+        {
+            let mut h = lock(&self.held);
+            if h.lock.is_some() {
+                h.commands += 1;
+                return Ok(Classic { page: self });
+            }
+        }
+        let mut l = turn.clone().lock_owned().await;
+        let top = lock(&self.top).clone().unwrap_or_default();
+        if *l != top && !top.is_empty() {
+            let w = fantoccini::wd::WindowHandle::try_from(top.clone())
+                .map_err(|_| Error::Browser("bad window handle".into()))?;
+            self.client.switch_to_window(w).await?;
+            *l = top;
+        }
+        let mut h = lock(&self.held);
+        if h.lock.is_none() {
+            h.lock = Some(l);
+        }
+        h.commands += 1;
+        Ok(Classic { page: self })
     }
 
     /// The BiDi connection, when the session has one.
@@ -256,7 +359,7 @@ impl Page {
 
     /// Classic Switch To Parent Frame, followed by engine calls.
     pub async fn enter_parent_frame(&self) -> Result<()> {
-        self.client.enter_parent_frame().await?;
+        self.client().await?.enter_parent_frame().await?;
         lock(&self.frames).pop();
         Ok(())
     }
@@ -274,11 +377,12 @@ impl Page {
             let RemoteValue::Window(w) = v else {
                 return Err(Error::Usage(format!("this document has no frame {index}")));
             };
-            self.client.enter_frame(index).await?;
+            let c = self.client().await?;
+            c.enter_frame(index).await?;
             lock(&self.frames).push(w.value.context);
             return Ok(());
         }
-        self.client.enter_frame(index).await?;
+        self.client().await?.enter_frame(index).await?;
         Ok(())
     }
 
@@ -287,7 +391,7 @@ impl Page {
     /// result (element and shadow root references as WebDriver writes them).
     pub async fn execute(&self, body: &str, args: Vec<Value>) -> Result<Value> {
         if self.bidi.is_none() {
-            return Ok(self.client.execute(body, args).await?);
+            return Ok(self.client().await?.execute(body, args).await?);
         }
         let f = format!("function(){{{body}\n}}");
         let args = args.iter().map(local_of).collect();

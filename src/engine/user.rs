@@ -31,14 +31,14 @@ pub async fn evaluate_user(page: &Page, expr: &str) -> Result<Value> {
             debug!(error = %e, "page not reached through BiDi before eval");
         }
     }
-    let client = page.client();
+    let client = page.client().await?;
     match client.execute(&format!("return ({expr});"), vec![]).await {
         Ok(v) => Ok(v),
         Err(err) if err.is_javascript_error() => Err(Error::Step(format!(
             "eval failed in the page: {}",
             super::webdriver_message(&err)
         ))),
-        Err(err) => match cdp::evaluate_awaited(client, &format!("({expr})")).await {
+        Err(err) => match cdp::evaluate_awaited(&client, &format!("({expr})")).await {
             Some(v) => Ok(v),
             None => Err(err.into()),
         },

@@ -3,15 +3,16 @@
 //! shared browser (browser/shared.rs), up to `--max-agents` per browser, more browsers
 //! (up to `--max-browsers`) when they are full; a browser with no agent left is closed.
 //!
-//! A browser's WebDriver session has one current window, which every classic command of
-//! every agent on it works in, so the agents of one browser take turns: a call holds its
-//! browser's turn from switching to the agent's tab to its reply. The turn also carries the
-//! browser's generation: a browser found dead is closed and the next agent to need it
-//! starts a new one; each agent learns it once, by an error (its tabs, cookies and refs are
-//! gone), and its next call works.
+//! A browser's WebDriver session has one current window, which classic commands work in:
+//! the agents of one browser take turns on it command by command (engine::WindowTurn, one
+//! per browser), while their BiDi and DevTools calls, which name their browsing context,
+//! run side by side. Each browser also has a generation: a browser found dead is closed and
+//! a new one started; each agent on it learns it once, by an error (its tabs, cookies and
+//! refs are gone), and its next call works.
 //!
-//! Owns: placing agents, the turns, noticing a dead browser and replacing it. Must not:
-//! make user contexts or start browsers itself (browser/shared.rs and browser/open.rs do).
+//! Owns: placing agents, the generations, noticing a dead browser and replacing it. Must
+//! not: make user contexts or start browsers itself (browser/shared.rs and browser/open.rs
+//! do).
 
 use crate::browser::{BrowserOptions, shared};
 use crate::error::{Error, Result};
@@ -24,9 +25,12 @@ use tracing::info;
 pub struct Host {
     /// The owning session's name (`mcp-<pid>-b<n>`).
     pub owner: String,
-    /// Held by the call that uses the browser; the number of times the browser was found
-    /// dead and replaced.
+    /// The number of times the browser was found dead and replaced; locked while an agent
+    /// is added, ended, or the browser replaced.
     turn: Mutex<u64>,
+    /// The current window of the browser's WebDriver session, which the agents' classic
+    /// commands take turns on.
+    pub window: crate::engine::WindowTurn,
     /// Agents placed on it (made or being made).
     agents: AtomicUsize,
 }
@@ -92,6 +96,7 @@ impl Fleet {
                     let h = Arc::new(Host {
                         owner: format!("mcp-{}-b{n}", std::process::id()),
                         turn: Mutex::new(0),
+                        window: Default::default(),
                         agents: AtomicUsize::new(0),
                     });
                     hosts.push(h.clone());
@@ -138,18 +143,23 @@ impl Fleet {
         Ok(())
     }
 
-    /// Takes `p`'s browser's turn for one call. When the browser was replaced since the
-    /// agent's context was made, the agent is placed again in the new one and told so (the
-    /// call is not run).
-    pub async fn turn<'a>(
+    /// Before a call: when the agent's browser was replaced since its context was made, the
+    /// agent is placed again in the new one and told so (the call is not run).
+    pub async fn current(&self, host: &Host, generation: &mut u64, agent: &str) -> Result<()> {
+        let turn = host.turn.lock().await;
+        self.current_locked(host, turn, generation, agent).await
+    }
+
+    /// [`Fleet::current`] with the host's lock taken.
+    async fn current_locked(
         &self,
-        host: &'a Host,
+        host: &Host,
+        turn: MutexGuard<'_, u64>,
         generation: &mut u64,
         agent: &str,
-    ) -> Result<MutexGuard<'a, u64>> {
-        let turn = host.turn.lock().await;
+    ) -> Result<()> {
         if *turn == *generation {
-            return Ok(turn);
+            return Ok(());
         }
         let _ = crate::browser::session::remove(agent);
         self.counts.contexts.fetch_sub(1, Ordering::Relaxed);
@@ -164,16 +174,19 @@ impl Fleet {
     /// After a call that failed: when `p`'s browser no longer answers, it is closed, a new
     /// one started with this agent's user context in it, and the error to give the agent
     /// instead of the call's (None: the browser is fine, the call's own error stands).
-    pub async fn check(
-        &self,
-        host: &Host,
-        generation: &mut u64,
-        turn: &mut MutexGuard<'_, u64>,
-        agent: &str,
-    ) -> Option<Error> {
+    pub async fn check(&self, host: &Host, generation: &mut u64, agent: &str) -> Option<Error> {
+        let mut turn = host.turn.lock().await;
+        if *turn != *generation {
+            // another agent's call found it dead and replaced it meanwhile
+            return self
+                .current_locked(host, turn, generation, agent)
+                .await
+                .err();
+        }
         if shared::alive(&host.owner).await {
             return None;
         }
+        let turn = &mut turn;
         info!(
             owner = host.owner,
             "a shared browser stopped answering: replacing it"

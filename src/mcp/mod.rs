@@ -165,9 +165,9 @@ impl Server {
         Ok(run(b, &file, &self.ropts).await)
     }
 
-    /// A call of an agent of a shared browser: placed on its first call; the browser's turn
-    /// held from switching to the agent's tab to the reply; a browser found dead replaced
-    /// (fleet.rs).
+    /// A call of an agent of a shared browser: placed on its first call; its classic
+    /// commands take turns on the browser's current window (engine::WindowTurn); a browser
+    /// found dead replaced (fleet.rs).
     async fn run_shared(&self, fleet: &fleet::Fleet, file: &StepFile) -> Result<RunResult> {
         let agent = self.bopts.session.as_str();
         let mut guard = self.browser.lock().await;
@@ -179,32 +179,31 @@ impl Server {
             .as_mut()
             .ok_or_else(|| Error::Browser("no browser".into()))?;
         let host = p.host.clone();
-        let mut turn = match fleet.turn(&host, &mut p.generation, agent).await {
-            Ok(t) => t,
-            Err(e) => {
-                // (the agent's Browser belonged to the browser that was replaced)
-                guard.take();
-                return Err(e);
-            }
-        };
+        if let Err(e) = fleet.current(&host, &mut p.generation, agent).await {
+            // (the agent's Browser belonged to the browser that was replaced)
+            guard.take();
+            return Err(e);
+        }
         let ran = async {
-            match guard.as_mut() {
-                Some(b) => b.take_turn().await?,
-                None => *guard = Some(Browser::open(&self.bopts).await?),
+            if guard.is_none() {
+                let opts = BrowserOptions {
+                    window_turn: Some(host.window.clone()),
+                    ..self.bopts.clone()
+                };
+                *guard = Some(Browser::open(&opts).await?);
             }
             let b = guard
                 .as_mut()
                 .ok_or_else(|| Error::Browser("no browser".into()))?;
-            Ok::<_, Error>(run(b, file, &self.ropts).await)
+            let r = run(b, file, &self.ropts).await;
+            b.client.end_turn();
+            Ok::<_, Error>(r)
         }
         .await;
         if ran.as_ref().is_ok_and(|r| r.status == "ok") {
             return ran;
         }
-        match fleet
-            .check(&host, &mut p.generation, &mut turn, agent)
-            .await
-        {
+        match fleet.check(&host, &mut p.generation, agent).await {
             Some(lost) => {
                 guard.take();
                 Err(lost)

@@ -98,7 +98,8 @@ impl RunOptions {
         };
         let p = Path::new(given);
         let inside = !given.is_empty()
-            && p.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+            && p.components()
+                .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
         if !inside {
             return Err(crate::error::Error::Usage(format!(
                 "{what}: {given:?} is not a file of this agent: an agent over HTTP names files inside its own folder only, by a relative path without \"..\" (such as \"login.json\")"

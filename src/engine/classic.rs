@@ -45,13 +45,39 @@ impl Page {
         Ok(self.client().await?.forward().await?)
     }
 
-    /// Navigate the current tab and wait for the load WebDriver waits for.
+    /// Navigate the current tab and wait for the load WebDriver waits for. An agent of a
+    /// shared browser navigates its tab by BiDi (`browsingContext.navigate`, waiting for
+    /// `complete`, its dialogs answered meanwhile): classic Navigate To would hold the
+    /// driver's command queue, which every agent of the browser shares, for the whole load.
     pub async fn navigate(&self, url: &str) -> Result<()> {
+        if let (Some(tab), Some(bidi)) = (self.own_tab(), self.bidi()) {
+            let go = super::bidi::Navigate {
+                context: tab,
+                url: url.to_string(),
+                wait: Some(super::bidi::Readiness::Complete),
+            };
+            return self.answering_dialogs(bidi.send(&go)).await.map(|_| ());
+        }
         Ok(self.client().await?.goto(url).await?)
     }
 
-    /// The current tab's URL.
+    /// The current tab's URL (an agent of a shared browser reads its tab's by BiDi, without
+    /// the window turn).
     pub async fn current_url(&self) -> Result<url::Url> {
+        if let (Some(tab), Some(bidi)) = (self.own_tab(), self.bidi()) {
+            let get = super::bidi::GetTree {
+                max_depth: Some(0),
+                root: Some(tab),
+            };
+            let tree = bidi.send(&get).await?;
+            if let Some(u) = tree
+                .contexts
+                .first()
+                .and_then(|c| url::Url::parse(&c.url).ok())
+            {
+                return Ok(u);
+            }
+        }
         Ok(self.client().await?.current_url().await?)
     }
 

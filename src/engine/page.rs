@@ -163,6 +163,14 @@ impl Page {
         self
     }
 
+    /// The tab's BiDi context, for an agent taking turns on a shared session's window
+    /// (None otherwise): its navigation and URL go through BiDi by that id.
+    pub(super) fn own_tab(&self) -> Option<String> {
+        self.turn.as_ref()?;
+        self.bidi.as_ref()?;
+        lock(&self.top).clone()
+    }
+
     /// The end of an agent's call: its hold on the window turn released. A frame it was
     /// still in is forgotten, and the session's window marked unknown, so that the next
     /// classic command of any agent switches (which leaves the frame) first.
@@ -503,7 +511,10 @@ impl Page {
     }
 
     /// Runs `work` (a call into the page), answering page dialogs that open before it ends.
-    async fn answering_dialogs<T>(&self, work: impl std::future::Future<Output = T>) -> T {
+    pub(super) async fn answering_dialogs<T>(
+        &self,
+        work: impl std::future::Future<Output = T>,
+    ) -> T {
         let mut guard = self.events.lock().await;
         let Some(events) = guard.as_mut() else {
             return work.await;

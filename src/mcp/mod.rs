@@ -394,7 +394,9 @@ impl ServerHandler for Server {
             .as_ref()
             .map(|c| counts::InFlight::new(c.clone()));
         let _busy = self.idle.busy(&context.extensions);
-        let result = match self.run_call(def, args).await {
+        // a span per call, with the agent's session, for the logs (`-v`, RUST_LOG)
+        let span = tracing::info_span!("tool_call", agent = %self.bopts.session, tool = %def.name);
+        let result = match tracing::Instrument::instrument(self.run_call(def, args), span).await {
             Ok(r) => {
                 let text = text_of(&r);
                 let failed = r.status != "ok";

@@ -262,6 +262,7 @@ pub fn agents_apart_on(c: &Ctx, extra: &[&str]) {
         .env("TOKEN", &token)
         .env("PAGE", c.url("html/policy/other.html"))
         .env("FORM", c.url("html/agent/set.html"))
+        .env("AGENT_A_GUESS", "mcp-0-1")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
@@ -303,6 +304,21 @@ pub fn agents_apart_on(c: &Ctx, extra: &[&str]) {
     assert!(
         said.contains(r["aRef"].as_str().unwrap()) && !said.contains("invalid step"),
         "B's error does not name the ref: {said}"
+    );
+    // files: inside the agent's own folder only
+    let said = |k: &str| r[k]["text"].as_str().unwrap_or("").to_string();
+    assert_eq!(r["aSavesOutside"]["error"], true, "{r:#}");
+    assert!(
+        said("aSavesOutside").contains("is not a file of this agent"),
+        "{r:#}"
+    );
+    assert!(!std::path::Path::new("/tmp/ariasnap-agent-a.json").exists());
+    assert_eq!(r["aSaves"]["error"], false, "{r:#}");
+    assert_eq!(r["bLoadsA"]["error"], true, "B read A's file: {r:#}");
+    assert_eq!(r["bClimbs"]["error"], true, "B climbed to A's file: {r:#}");
+    assert!(
+        said("bClimbs").contains("is not a file of this agent"),
+        "{r:#}"
     );
     // one browser, a user context per agent
     assert_eq!(r["during"]["ariasnap_agents"], 2, "{r:#}");

@@ -55,6 +55,11 @@ out.aForm = await call(A, 'browser_snapshot', {});
 const ref = (out.aForm.text.match(/\[ref=(s\d+e\d+)\]/) || [])[1];
 out.aRef = ref;
 out.bUsesARef = await call(B, 'browser_click', { ref });
+// files: an agent names only its own, by relative paths
+out.aSavesOutside = await call(A, 'browser_save_state', { path: '/tmp/ariasnap-agent-a.json' });
+out.aSaves = await call(A, 'browser_save_state', { path: 'login.json' });
+out.bLoadsA = await call(B, 'browser_load_state', { path: 'login.json' });
+out.bClimbs = await call(B, 'browser_load_state', { path: '../' + process.env.AGENT_A_GUESS + '/login.json' });
 out.during = await metrics();
 await A.transport.terminateSession();
 await B.transport.terminateSession();

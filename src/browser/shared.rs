@@ -11,7 +11,9 @@
 
 use super::session::{self, SessionRecord, SharedIn, TabRecord};
 use super::{Browser, BrowserOptions};
-use crate::engine::bidi::{Bidi, CreateContext, CreateUserContext, RemoveUserContext};
+use crate::engine::bidi::{
+    Bidi, CloseContext, CreateContext, CreateUserContext, RemoveUserContext,
+};
 use crate::error::{Error, Result};
 use std::time::Duration;
 use tracing::debug;
@@ -42,6 +44,19 @@ pub async fn add_agent(owner: &BrowserOptions, agent: &str) -> Result<()> {
     if let Err(e) = session::save(&rec) {
         remove_context(bidi, &uc).await;
         return Err(e);
+    }
+    // the owner's first tab, blank in the default user context, serves no agent: on
+    // Chromium it is a window of its own with its renderers (the tab's, the window's
+    // omnibox popup), closed once the first agent has a tab
+    if b.started
+        && let Some(first) = b.record.tabs.first()
+    {
+        let close = CloseContext {
+            context: first.handle.clone(),
+        };
+        if let Err(e) = bidi.send(&close).await {
+            debug!(error = %e, "the owner's first tab was not closed");
+        }
     }
     debug!(
         agent,

@@ -13,7 +13,7 @@
 // drivers, crash handlers: however many browsers there are), and memory added per agent.
 // Writes --out/load-<date>.json and .md (default bench/results/) and prints the table.
 //
-//   node scripts/load-bench.js [--levels 4,8,16] [--iterations 5] [--ariasnap BIN]
+//   node scripts/load-bench.js [--levels 4,8,16] [--iterations 5] [--runs 1] [--ariasnap BIN]
 //     [--modules DIR] [--chromium PATH] [--out DIR] [--servers ariasnap,playwright]
 //     [--call-timeout MS] [--ariasnap-arg ARG]... [--keep-tmp]
 //
@@ -43,6 +43,7 @@ function options(argv) {
   const o = {
     levels: [4, 8, 16],
     iterations: 5,
+    runs: 1,
     ariasnap: path.join(ROOT, 'target', 'release', 'ariasnap'),
     modules: process.env.TASK_BENCH_MODULES || path.join(os.homedir(), '.cache', 'ariasnap', 'task-bench'),
     chromium: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -65,6 +66,7 @@ function options(argv) {
     };
     if (k === '--levels') o.levels = v().split(',').map((s) => int(k, s));
     else if (k === '--iterations') o.iterations = int(k, v());
+    else if (k === '--runs') o.runs = int(k, v());
     else if (k === '--ariasnap') o.ariasnap = path.resolve(v());
     else if (k === '--modules') o.modules = path.resolve(v());
     else if (k === '--chromium') o.chromium = v();
@@ -542,15 +544,34 @@ const quote = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\'
 /** Goals per level: errors, memory per added agent and p95 against Playwright MCP's. */
 function goals(results, idleAtStart, levels) {
   const pass = (ok) => (ok ? 'PASS' : 'FAIL');
+  // per level and server, the median of each figure over the runs
+  const median = (xs) => {
+    const v = xs.filter((x) => x !== null && x !== undefined).sort((x, y) => x - y);
+    if (!v.length) return null;
+    const m = Math.floor(v.length / 2);
+    return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+  };
+  const of = (n, server) => {
+    const rs = results.filter((r) => r.level === n && r.server === server);
+    if (!rs.length) return null;
+    return {
+      runs: rs.length,
+      p95ms: median(rs.map((r) => r.p95ms)),
+      addedPerAgentKb: median(rs.map((r) => r.addedPerAgentKb)),
+      callsPerSecond: median(rs.map((r) => r.callsPerSecond)),
+      loopsPerSecond: median(rs.map((r) => r.loopsPerSecond)),
+    };
+  };
   const rows = levels.map((n) => {
-    const a = results.find((r) => r.level === n && r.server === 'ariasnap');
-    const p = results.find((r) => r.level === n && r.server === 'playwright');
+    const a = of(n, 'ariasnap');
+    const p = of(n, 'playwright');
     const both = a && p;
     return {
       level: n,
       errorsZero: results.filter((r) => r.level === n).every((r) => r.errors === 0),
       memoryPerAgent: both ? a.addedPerAgentKb <= p.addedPerAgentKb : null,
       p95: both && a.p95ms !== null && p.p95ms !== null ? a.p95ms <= p.p95ms : null,
+      medians: { ariasnap: a, playwright: p },
       cells: both ? {
         memory: `${pass(a.addedPerAgentKb <= p.addedPerAgentKb)} (${mb(a.addedPerAgentKb)} vs ${mb(p.addedPerAgentKb)})`,
         p95: `${pass(a.p95ms <= p.p95ms)} (${a.p95ms} vs ${p.p95ms} ms)`,
@@ -573,11 +594,11 @@ function markdown(report) {
     '',
     `Each client, after loading the page once (untimed): ${report.iterations} timed loops of navigate, snapshot, fill "First name", pick a country, click "Create account" on ${PAGE}, checked for "${EXPECT}" (a snapshot after the click when its reply lacks it). Idle server RSS after start: ${SERVERS.filter((s) => idleAtStart[s]).map((s) => `${LABEL[s]} ${mb(idleAtStart[s].serverRssKb)} MB`).join(', ')}.`,
     '',
-    '| level | server | calls | calls/s | loops/s | p50 ms | p95 ms | first page p50 ms | errors | server RSS idle MB | server RSS peak MB | browsers / processes | browser PSS MB | added per agent MB |',
-    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| run | level | server | calls | calls/s | loops/s | p50 ms | p95 ms | first page p50 ms | errors | server RSS idle MB | server RSS peak MB | browsers / processes | browser PSS MB | added per agent MB |',
+    '| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const r of results) {
-    lines.push(`| ${r.level} | ${LABEL[r.server]} | ${r.calls} | ${r.callsPerSecond.toFixed(2)} | ${r.loopsPerSecond.toFixed(2)} | ${r.p50ms} | ${r.p95ms} | ${r.firstPageP50ms} | ${r.errors} | ${mb(r.idle.serverRssKb)} | ${mb(r.serverRssPeakKb)} | ${r.peak.browsers} / ${r.peak.procs} | ${mb(r.browserPssPeakKb)} | ${mb(r.addedPerAgentKb)} |`);
+    lines.push(`| ${r.run || 1} | ${r.level} | ${LABEL[r.server]} | ${r.calls} | ${r.callsPerSecond.toFixed(2)} | ${r.loopsPerSecond.toFixed(2)} | ${r.p50ms} | ${r.p95ms} | ${r.firstPageP50ms} | ${r.errors} | ${mb(r.idle.serverRssKb)} | ${mb(r.serverRssPeakKb)} | ${r.peak.browsers} / ${r.peak.procs} | ${mb(r.browserPssPeakKb)} | ${mb(r.addedPerAgentKb)} |`);
   }
   // where the memory is at the peak sample: processes and PSS by kind
   const kinds = [...new Set(results.flatMap((r) => Object.keys(r.peak.byKind)))].sort();
@@ -590,8 +611,14 @@ function markdown(report) {
   for (const r of results) {
     lines.push(`| ${r.level} | ${LABEL[r.server]} | ${Object.entries(r.byTool).map(([t, x]) => `${t} ${x.calls}, ${x.p50ms} / ${x.p95ms}`).join('; ')} |`);
   }
-  lines.push('', '| level | errors = 0 | memory per added agent: ariasnap <= Playwright MCP (MB) | p95: ariasnap <= Playwright MCP |', '| ---: | --- | --- | --- |');
-  for (const row of g.rows) lines.push(`| ${row.level} | ${row.errorsZero ? 'PASS' : 'FAIL'} | ${row.cells.memory} | ${row.cells.p95} |`);
+  const runs = report.runs || 1;
+  const what = runs > 1 ? `medians of ${runs} runs` : 'one run';
+  lines.push('', `Goals (${what}):`, '', '| level | errors = 0 | memory per added agent: ariasnap <= Playwright MCP (MB) | p95: ariasnap <= Playwright MCP | loops/s: ariasnap, Playwright MCP |', '| ---: | --- | --- | --- | --- |');
+  for (const row of g.rows) {
+    const m = row.medians;
+    const loops = m.ariasnap && m.playwright ? `${m.ariasnap.loopsPerSecond.toFixed(2)}, ${m.playwright.loopsPerSecond.toFixed(2)}` : 'n/a';
+    lines.push(`| ${row.level} | ${row.errorsZero ? 'PASS' : 'FAIL'} | ${row.cells.memory} | ${row.cells.p95} | ${loops} |`);
+  }
   if (g.idleRssKb !== null) lines.push('', `ariasnap idle server RSS <= ${IDLE_RSS_GOAL_MB} MB: ${g.idleRss ? 'PASS' : 'FAIL'} (${mb(g.idleRssKb)} MB)`);
   const notes = [];
   for (const r of results) {
@@ -637,14 +664,18 @@ async function main() {
       idleAtStart[name] = sample(servers[name]);
       process.stderr.write(` pid ${servers[name].pid}, port ${servers[name].port}, idle RSS ${mb(idleAtStart[name].serverRssKb)} MB\n`);
     }
-    for (const [li, n] of o.levels.entries()) {
-      // alternate which server goes first, so that neither always runs on a warmer machine
-      const order = li % 2 ? [...o.servers].reverse() : o.servers;
-      for (const name of order) {
-        process.stderr.write(`load-bench: ${n} clients on ${LABEL[name]}...`);
-        const r = await runLevel(servers[name], n, o, url, lib);
-        process.stderr.write(` ${r.calls} calls in ${r.wallSeconds.toFixed(1)} s, p95 ${r.p95ms} ms, ${r.errors} errors, ${mb(r.addedPerAgentKb)} MB per agent\n`);
-        results.push(r);
+    // --runs R: the levels R times over, interleaved; the goals compare medians
+    for (let run = 1; run <= o.runs; run++) {
+      for (const [li, n] of o.levels.entries()) {
+        // alternate which server goes first, so that neither always runs on a warmer machine
+        const order = (li + run) % 2 ? o.servers : [...o.servers].reverse();
+        for (const name of order) {
+          process.stderr.write(`load-bench: run ${run}/${o.runs}: ${n} clients on ${LABEL[name]}...`);
+          const r = await runLevel(servers[name], n, o, url, lib);
+          r.run = run;
+          process.stderr.write(` ${r.calls} calls in ${r.wallSeconds.toFixed(1)} s, p95 ${r.p95ms} ms, ${r.errors} errors, ${mb(r.addedPerAgentKb)} MB per agent\n`);
+          results.push(r);
+        }
       }
     }
   } finally {
@@ -660,6 +691,7 @@ async function main() {
     machine: machine(o),
     levels: o.levels,
     iterations: o.iterations,
+    runs: o.runs,
     callTimeoutMs: o.callTimeout,
     page: PAGE,
     expect: EXPECT,

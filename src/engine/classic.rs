@@ -81,8 +81,18 @@ impl Page {
         Ok(self.client().await?.current_url().await?)
     }
 
-    /// The current tab's title.
+    /// The current tab's title. An agent of a shared browser at its tab's top-level document
+    /// reads `document.title` in the engine's sandbox (what Get Title reads, and which the
+    /// page's own scripts cannot redefine there), without the window turn.
     pub async fn title(&self) -> Result<String> {
+        if self.own_tab().is_some() && self.at_top() {
+            let read = self
+                .call_sandbox("function(){ return document.title; }", vec![], None)
+                .await;
+            if let Some(t) = read.ok().and_then(|v| v.into_string()) {
+                return Ok(t);
+            }
+        }
         Ok(self.client().await?.title().await?)
     }
 

@@ -291,6 +291,7 @@ impl Page {
         }
         let mut l = turn.clone().lock_owned().await;
         let top = lock(&self.top).clone().unwrap_or_default();
+        debug!(switch = *l != top, "window turn taken");
         if *l != top && !top.is_empty() {
             let w = fantoccini::wd::WindowHandle::try_from(top.clone())
                 .map_err(|_| Error::Browser("bad window handle".into()))?;

@@ -20,6 +20,8 @@ pub struct Counts {
     pub calls_total: AtomicU64,
     /// Requests refused: no or a wrong token, a foreign Origin/Host, full.
     pub refused: AtomicU64,
+    /// Set at shutdown: calls in flight finish, new requests get 503.
+    pub draining: std::sync::atomic::AtomicBool,
     /// Browsers of ended agents being closed: shutdown waits for them.
     pub closing: std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }

@@ -222,13 +222,17 @@ pub async fn serve(
         h.addr
     );
     let token = h.token.clone().map(Arc::new);
+    // connections are taken until the calls in flight at a signal have finished (new
+    // requests meanwhile get 503)
+    let drained = drain(&counts);
+    tokio::pin!(drained);
     loop {
         let (sock, peer) = tokio::select! {
             a = listener.accept() => match a {
                 Ok(a) => a,
                 Err(_) => continue,
             },
-            _ = shutdown_signal() => break,
+            _ = &mut drained => break,
         };
         let mcp = mcp.clone();
         let counts = counts.clone();
@@ -254,6 +258,29 @@ pub async fn serve(
     shutdown.cancel();
     close_everything(&agents, fleet.as_deref(), &counts).await;
     Ok(())
+}
+
+/// How long shutdown waits for the calls in flight.
+const DRAIN_LIMIT: Duration = Duration::from_secs(60);
+
+/// Shutdown's first part, from Ctrl-C or SIGTERM: new `/mcp` requests get 503 while the
+/// calls in flight finish and send their results, for up to [`DRAIN_LIMIT`] (a second
+/// signal stops waiting).
+async fn drain(counts: &Counts) {
+    shutdown_signal().await;
+    counts.draining.store(true, Ordering::Relaxed);
+    let running = counts.calls_in_flight.load(Ordering::Relaxed);
+    info!(running, "shutting down: finishing the calls in flight");
+    let wait = async {
+        while counts.calls_in_flight.load(Ordering::Relaxed) > 0 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    tokio::select! {
+        _ = wait => {},
+        _ = tokio::time::sleep(DRAIN_LIMIT) => info!("calls still running after {} s: ending them", DRAIN_LIMIT.as_secs()),
+        _ = shutdown_signal() => info!("second signal: ending the calls in flight"),
+    }
 }
 
 /// The shared browsers agents get a user context in (docs/reference/mcp.md#one-browser-many-agents), or None
@@ -386,6 +413,12 @@ async fn route(
             if token.is_some_and(|t| !bearer_is(&req, t)) {
                 counts.refused.fetch_add(1, Ordering::Relaxed);
                 return unauthorized();
+            }
+            if counts.draining.load(Ordering::Relaxed) {
+                return text(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the server is shutting down: it finishes the calls in flight and takes no new request\n".into(),
+                );
             }
             let session = req
                 .headers()

@@ -1,8 +1,10 @@
 //! MCP over streamable HTTP (docs/reference/mcp.md#over-http), spoken to by the official MCP
 //! SDK (npm `@modelcontextprotocol/sdk`, installed by scripts/setup.sh): two agents on one
-//! server have a browser each and see nothing of each other's cookies, storage or tabs; the
-//! counts follow them; a missing or wrong token gets 401, a foreign `Origin` or `Host` 403;
-//! SIGTERM closes every agent's browser.
+//! server share one browser, a user context each, and see nothing of each other's cookies,
+//! storage, tabs, refs or files; the counts follow them; a missing or wrong token gets 401, a
+//! foreign `Origin` or `Host` 403; a client gone mid-call leaves no context; a browser killed
+//! under load costs each agent one error; SIGTERM lets the call in flight finish, then closes
+//! every context.
 
 use crate::common::{Ctx, Test};
 use serde_json::Value;
@@ -13,6 +15,7 @@ pub fn tests() -> Vec<Test> {
     trials![
         agents_over_http_are_apart_and_the_door_is_guarded,
         a_client_gone_mid_call_leaves_no_context,
+        sigterm_lets_the_call_in_flight_finish,
         a_browser_killed_under_load_costs_each_agent_one_error
     ]
 }
@@ -163,6 +166,60 @@ fn a_client_gone_mid_call_leaves_no_context(c: &Ctx) {
     assert_eq!(after.get("ariasnap_agents"), Some(&0), "{after:?}");
     assert_eq!(after.get("ariasnap_contexts"), Some(&0), "{after:?}");
     assert_eq!(after.get("ariasnap_browsers"), Some(&0), "{after:?}");
+    let left = c.ok(&["session", "list"]);
+    assert!(
+        !left.lines().any(|l| l.starts_with("mcp-")),
+        "sessions left behind: {left}"
+    );
+}
+
+/// SIGTERM while a call runs: the call finishes and its client gets its result, new
+/// requests get 503 meanwhile, then the server closes every context and exits 0.
+fn sigterm_lets_the_call_in_flight_finish(c: &Ctx) {
+    use std::io::BufRead;
+    let (mut server, port) = start_server(c, &[]);
+    let mut client = faults_script(
+        c,
+        port,
+        &[("MODE", "hang".into()), ("SLEEP_MS", "3000".into())],
+    )
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
+    let mut lines = std::io::BufReader::new(client.stdout.take().unwrap()).lines();
+    let first = lines.next().and_then(|l| l.ok()).unwrap_or_default();
+    assert_eq!(first, "calling", "the client never started its call");
+    std::thread::sleep(Duration::from_millis(500));
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &server.0.id().to_string()])
+        .status();
+    std::thread::sleep(Duration::from_millis(300));
+    let (code, body) = raw(
+        port,
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+    );
+    assert_eq!(code, 503, "a new request while draining: {body}");
+    let ended = lines.next().and_then(|l| l.ok()).unwrap_or_default();
+    let r: Value = serde_json::from_str(&ended).unwrap_or(Value::Null);
+    assert_eq!(
+        r["ended"], true,
+        "the call in flight did not end: {ended:?}"
+    );
+    assert_eq!(r["error"], false, "the call in flight failed: {ended:?}");
+    let _ = client.wait();
+    let t0 = Instant::now();
+    loop {
+        if let Some(st) = server.0.try_wait().unwrap() {
+            assert!(st.success(), "{st}");
+            break;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "the server did not stop after its call ended"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let left = c.ok(&["session", "list"]);
     assert!(
         !left.lines().any(|l| l.starts_with("mcp-")),

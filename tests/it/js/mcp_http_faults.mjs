@@ -40,8 +40,8 @@ if (process.env.MODE === 'hang') {
   const a = await agent('hang');
   await call(a, 'browser_navigate', { url: page });
   console.log('calling');
-  await call(a, 'browser_sleep', { ms: 8000 });
-  console.log('the call ended before the process was killed');
+  const r = await call(a, 'browser_sleep', { ms: Number(process.env.SLEEP_MS || 8000) });
+  console.log(JSON.stringify({ ended: true, error: r.error }));
 } else {
   const n = Number(process.env.AGENTS || 3);
   const before = Number(process.env.ROUNDS_BEFORE || 2);

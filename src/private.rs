@@ -41,10 +41,17 @@ pub fn home() -> PathBuf {
     std::env::temp_dir().join("ariasnap")
 }
 
-/// Creates `d` (and parents) and makes it 0700.
+/// Creates `d` and makes it 0700; the parents it had to create are made 0700 too (an
+/// agent's folder `agents-v1/<agent>/` made in one go left `agents-v1` at the umask's mode,
+/// which `ariasnap doctor` rightly called not private).
 pub fn make_dir(d: &Path) -> Result<(), Failed> {
     use std::os::unix::fs::PermissionsExt;
+    let missing: Vec<&Path> = d.ancestors().take_while(|a| !a.exists()).collect();
     std::fs::create_dir_all(d).map_err(|e| failed("create directory", d, e))?;
+    for a in missing.iter().skip(1) {
+        std::fs::set_permissions(a, std::fs::Permissions::from_mode(0o700))
+            .map_err(|e| failed("set permissions of", a, e))?;
+    }
     std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o700))
         .map_err(|e| failed("set permissions of", d, e))?;
     Ok(())
@@ -92,6 +99,8 @@ mod tests {
         make_dir(&d).unwrap();
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&d), 0o700);
+        // the parent it made is private too, whatever the umask
+        assert_eq!(mode(&tmp.path().join("a")), 0o700);
         // an existing directory is made private too
         std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o755)).unwrap();
         make_dir(&d).unwrap();

@@ -154,6 +154,12 @@ impl Browser {
     }
 }
 
+/// False when `ARIASNAP_BIDI=0` asks for classic WebDriver only (what a driver without
+/// BiDi gives: the engine in the page's realm).
+pub(crate) fn bidi_wanted() -> bool {
+    std::env::var("ARIASNAP_BIDI").map_or(true, |v| v != "0")
+}
+
 /// Accepts full URLs, `about:` URLs, local file paths and bare host names.
 pub fn normalize_url(s: &str) -> Result<String> {
     let t = s.trim();

@@ -49,7 +49,7 @@ struct Channels {
 impl Channels {
     async fn open(rec: &SessionRecord) -> Channels {
         use crate::engine::{Page, bidi};
-        let Some(url) = rec.bidi.as_ref().filter(|_| bidi_wanted()) else {
+        let Some(url) = rec.bidi.as_ref().filter(|_| super::bidi_wanted()) else {
             return Channels {
                 bidi: None,
                 devtools: None,
@@ -172,12 +172,6 @@ async fn page_channel(
 /// tab's page target (for comparing the two).
 fn devtools_direct_wanted() -> bool {
     std::env::var("ARIASNAP_DEVTOOLS_DIRECT").map_or(true, |v| v != "0")
-}
-
-/// False when `ARIASNAP_BIDI=0` asks for classic WebDriver only (what a driver without
-/// BiDi gives: the engine in the page's realm).
-fn bidi_wanted() -> bool {
-    std::env::var("ARIASNAP_BIDI").map_or(true, |v| v != "0")
 }
 
 /// A Chromium behind `--webdriver` cannot have the guard (engine/hold.rs: chromedriver's BiDi

@@ -164,7 +164,7 @@ pub fn why_not_shared(opts: &BrowserOptions) -> Option<&'static str> {
     if opts.policy.as_ref().is_some_and(super::guard::needed) {
         return Some("the policy holds the pages' requests per browser");
     }
-    if std::env::var("ARIASNAP_BIDI").is_ok_and(|v| v == "0") {
+    if !super::bidi_wanted() {
         return Some("ARIASNAP_BIDI=0 turns WebDriver BiDi off, and user contexts are BiDi's");
     }
     None

@@ -27,6 +27,15 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// Keeps `closing` (an ended agent's browser or context being closed) for shutdown to
+    /// wait for, dropping the ones that have finished.
+    pub fn closing(&self, closing: tokio::task::JoinHandle<()>) {
+        if let Ok(mut c) = self.closing.lock() {
+            c.retain(|h| !h.is_finished());
+            c.push(closing);
+        }
+    }
+
     /// The Prometheus text exposition format.
     pub fn text(&self) -> String {
         let g = |n: &str, help: &str, kind: &str, v: u64| {

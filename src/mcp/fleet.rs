@@ -143,6 +143,14 @@ impl Fleet {
         Ok(())
     }
 
+    /// Makes the agent again in `host`'s new browser: its record of the browser that was
+    /// replaced dropped (its context went with that browser), a new context made.
+    async fn add_again(&self, host: &Host, turn: &MutexGuard<'_, u64>, agent: &str) -> Result<()> {
+        let _ = crate::browser::session::remove(agent);
+        self.counts.contexts.fetch_sub(1, Ordering::Relaxed);
+        self.add(host, turn, agent).await
+    }
+
     /// Before a call: when the agent's browser was replaced since its context was made, the
     /// agent is placed again in the new one and told so (the call is not run).
     pub async fn current(&self, host: &Host, generation: &mut u64, agent: &str) -> Result<()> {
@@ -161,9 +169,7 @@ impl Fleet {
         if *turn == *generation {
             return Ok(());
         }
-        let _ = crate::browser::session::remove(agent);
-        self.counts.contexts.fetch_sub(1, Ordering::Relaxed);
-        self.add(host, &turn, agent).await?;
+        self.add_again(host, &turn, agent).await?;
         *generation = *turn;
         Err(lost(
             agent,
@@ -195,9 +201,7 @@ impl Fleet {
         self.counts.browsers.fetch_sub(1, Ordering::Relaxed);
         **turn += 1;
         *generation = **turn;
-        let _ = crate::browser::session::remove(agent);
-        self.counts.contexts.fetch_sub(1, Ordering::Relaxed);
-        if let Err(e) = self.add(host, turn, agent).await {
+        if let Err(e) = self.add_again(host, turn, agent).await {
             return Some(Error::Browser(format!(
                 "the browser agent {agent:?} shared stopped answering, and a new one did not start: {e}"
             )));

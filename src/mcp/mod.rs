@@ -255,11 +255,7 @@ impl Drop for Server {
                 && let Ok(rt) = tokio::runtime::Handle::try_current()
             {
                 let agent = self.bopts.session.clone();
-                let ending = rt.spawn(async move { fleet.end(p, &agent).await });
-                if let Ok(mut c) = c.closing.lock() {
-                    c.retain(|h| !h.is_finished());
-                    c.push(ending);
-                }
+                c.closing(rt.spawn(async move { fleet.end(p, &agent).await }));
             }
             return;
         }
@@ -271,13 +267,9 @@ impl Drop for Server {
             && let Ok(rt) = tokio::runtime::Handle::try_current()
         {
             let (name, deadline) = (self.bopts.session.clone(), self.bopts.deadline());
-            let closing = rt.spawn(async move {
+            c.closing(rt.spawn(async move {
                 let _ = Browser::close_session(&name, deadline).await;
-            });
-            if let Ok(mut c) = c.closing.lock() {
-                c.retain(|h| !h.is_finished());
-                c.push(closing);
-            }
+            }));
         }
     }
 }

@@ -137,20 +137,68 @@ fn settled(port: u16, secs: u64) -> std::collections::HashMap<String, u64> {
     }
 }
 
+/// A client (the faults script, MODE=hang) whose call of `ms` milliseconds has started on
+/// the server at `port`; its stdout's remaining lines.
+fn hanging_call(
+    c: &Ctx,
+    port: u16,
+    ms: u64,
+) -> (
+    std::process::Child,
+    std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+) {
+    use std::io::BufRead;
+    let mut client = faults_script(
+        c,
+        port,
+        &[("MODE", "hang".into()), ("SLEEP_MS", ms.to_string())],
+    )
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
+    let mut lines = std::io::BufReader::new(client.stdout.take().unwrap()).lines();
+    let first = lines.next().and_then(|l| l.ok()).unwrap_or_default();
+    assert_eq!(first, "calling", "the client never started its call");
+    (client, lines)
+}
+
+/// Sends SIGTERM to the server.
+fn sigterm(server: &Stop) {
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &server.0.id().to_string()])
+        .status();
+}
+
+/// Waits up to 20 s for the server to exit, and asserts it exited 0 (`why`: the message
+/// when it does not stop).
+fn exits_0(server: &mut Stop, why: &str) {
+    let t0 = Instant::now();
+    loop {
+        if let Some(st) = server.0.try_wait().unwrap() {
+            assert!(st.success(), "{st}");
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(20), "{why}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// No agent's session record is left in the suite's home.
+fn no_session_left(c: &Ctx) {
+    let left = c.ok(&["session", "list"]);
+    assert!(
+        !left.lines().any(|l| l.starts_with("mcp-")),
+        "sessions left behind: {left}"
+    );
+}
+
 /// A client that disconnects in the middle of a call (its process killed) leaves no user
 /// context, browser or session record behind: its call ends, the MCP session is closed
 /// at the idle timeout, and its context with it.
 fn a_client_gone_mid_call_leaves_no_context(c: &Ctx) {
-    use std::io::BufRead;
     let (_server, port) = start_server(c, &["--idle-timeout", "2"]);
-    let mut client = faults_script(c, port, &[("MODE", "hang".into())])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = std::io::BufReader::new(client.stdout.take().unwrap()).lines();
-    let first = lines.next().and_then(|l| l.ok()).unwrap_or_default();
-    assert_eq!(first, "calling", "the client never started its call");
+    let (mut client, _lines) = hanging_call(c, port, 8000);
     std::thread::sleep(Duration::from_millis(500));
     let during = metrics(port);
     assert_eq!(during.get("ariasnap_contexts"), Some(&1), "{during:?}");
@@ -166,34 +214,16 @@ fn a_client_gone_mid_call_leaves_no_context(c: &Ctx) {
     assert_eq!(after.get("ariasnap_agents"), Some(&0), "{after:?}");
     assert_eq!(after.get("ariasnap_contexts"), Some(&0), "{after:?}");
     assert_eq!(after.get("ariasnap_browsers"), Some(&0), "{after:?}");
-    let left = c.ok(&["session", "list"]);
-    assert!(
-        !left.lines().any(|l| l.starts_with("mcp-")),
-        "sessions left behind: {left}"
-    );
+    no_session_left(c);
 }
 
 /// SIGTERM while a call runs: the call finishes and its client gets its result, new
 /// requests get 503 meanwhile, then the server closes every context and exits 0.
 fn sigterm_lets_the_call_in_flight_finish(c: &Ctx) {
-    use std::io::BufRead;
     let (mut server, port) = start_server(c, &[]);
-    let mut client = faults_script(
-        c,
-        port,
-        &[("MODE", "hang".into()), ("SLEEP_MS", "3000".into())],
-    )
-    .stdout(std::process::Stdio::piped())
-    .stderr(std::process::Stdio::null())
-    .spawn()
-    .unwrap();
-    let mut lines = std::io::BufReader::new(client.stdout.take().unwrap()).lines();
-    let first = lines.next().and_then(|l| l.ok()).unwrap_or_default();
-    assert_eq!(first, "calling", "the client never started its call");
+    let (mut client, mut lines) = hanging_call(c, port, 3000);
     std::thread::sleep(Duration::from_millis(500));
-    let _ = std::process::Command::new("kill")
-        .args(["-TERM", &server.0.id().to_string()])
-        .status();
+    sigterm(&server);
     std::thread::sleep(Duration::from_millis(300));
     let (code, body) = raw(
         port,
@@ -208,23 +238,8 @@ fn sigterm_lets_the_call_in_flight_finish(c: &Ctx) {
     );
     assert_eq!(r["error"], false, "the call in flight failed: {ended:?}");
     let _ = client.wait();
-    let t0 = Instant::now();
-    loop {
-        if let Some(st) = server.0.try_wait().unwrap() {
-            assert!(st.success(), "{st}");
-            break;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "the server did not stop after its call ended"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let left = c.ok(&["session", "list"]);
-    assert!(
-        !left.lines().any(|l| l.starts_with("mcp-")),
-        "sessions left behind: {left}"
-    );
+    exits_0(&mut server, "the server did not stop after its call ended");
+    no_session_left(c);
 }
 
 /// Three agents looping on one shared browser; the browser's processes are killed in the
@@ -388,24 +403,7 @@ pub fn agents_apart_on(c: &Ctx, extra: &[&str]) {
     assert_eq!(r["wrongToken"], 401, "{r:#}");
     assert_eq!(r["foreignOrigin"], 403, "{r:#}");
     // SIGTERM: the server ends, and no agent's session is left
-    let _ = std::process::Command::new("kill")
-        .args(["-TERM", &server.0.id().to_string()])
-        .status();
-    let t0 = Instant::now();
-    loop {
-        if let Some(st) = server.0.try_wait().unwrap() {
-            assert!(st.success(), "{st}");
-            break;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "the server did not stop on SIGTERM"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let left = c.ok(&["session", "list"]);
-    assert!(
-        !left.lines().any(|l| l.starts_with("mcp-")),
-        "sessions left behind: {left}"
-    );
+    sigterm(&server);
+    exits_0(&mut server, "the server did not stop on SIGTERM");
+    no_session_left(c);
 }

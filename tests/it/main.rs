@@ -112,6 +112,15 @@ impl Drop for Took {
 }
 
 fn main() {
+    // Everything the suite's processes put in the temp directory (spilled snapshots,
+    // screenshots, browser profiles and crash dumps) goes in one folder removed at the end,
+    // so runs do not pile up in /tmp. Set before any thread starts.
+    let tmp = tempfile::Builder::new()
+        .prefix("ariasnap-suite-")
+        .tempdir()
+        .expect("create the suite's temp directory");
+    // SAFETY: at the start of main, before any other thread exists.
+    unsafe { std::env::set_var("TMPDIR", tmp.path()) };
     let mut args = Arguments::from_args();
     // One browser serves the suite: tests take turns.
     if args.test_threads.is_none() {
@@ -211,5 +220,6 @@ fn main() {
     ctx.shutdown();
     // exit() skips destructors: drop the context (its temp home) first.
     drop(ctx);
+    drop(tmp);
     conclusion.exit();
 }

@@ -86,6 +86,8 @@ fi
 # it (ARIASNAP_SETUP_MCP_SDK=0 skips it here). Node and npm come from apt.
 if [ "${ARIASNAP_SETUP_MCP_SDK:-1}" != 0 ]; then
   sdk_dir="${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/mcp-sdk"
+  # the version the benches pin (MCP_SDK)
+  . "$(dirname "$0")/npm-pins.sh"
   if [ -z "${ARIASNAP_MCP_SDK:-}" ] && [ ! -f "$sdk_dir/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
     if ! have npm || ! have node; then
       apt_install nodejs npm || true
@@ -94,7 +96,7 @@ if [ "${ARIASNAP_SETUP_MCP_SDK:-1}" != 0 ]; then
       echo "setup: installing the MCP SDK with npm (into $sdk_dir)" >&2
       mkdir -p "$sdk_dir"
       npm install --prefix "$sdk_dir" --no-audit --no-fund --loglevel=error \
-        @modelcontextprotocol/sdk@1.32.2 >&2 \
+        "@modelcontextprotocol/sdk@$MCP_SDK" >&2 \
         || echo "setup: warning: npm could not install @modelcontextprotocol/sdk (the MCP HTTP test will fail)" >&2
     fi
   fi

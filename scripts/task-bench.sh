@@ -19,9 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PLAYWRIGHT_MCP=0.0.83
-MCP_SDK=1.32.2
-modules="${TASK_BENCH_MODULES:-${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/task-bench}"
+. scripts/npm-pins.sh
 chromium="${CHROMIUM:-/usr/bin/chromium}"
 
 for c in node npm cargo; do
@@ -32,15 +30,7 @@ done
 echo "task-bench: cargo build --release" >&2
 cargo build --release --quiet
 
-installed() { node -e "process.exit(require('$modules/node_modules/$1/package.json').version === '$2' ? 0 : 1)" 2>/dev/null; }
-if ! installed @playwright/mcp "$PLAYWRIGHT_MCP" || ! installed @modelcontextprotocol/sdk "$MCP_SDK"; then
-  echo "task-bench: installing @playwright/mcp@$PLAYWRIGHT_MCP and @modelcontextprotocol/sdk@$MCP_SDK into $modules" >&2
-  mkdir -p "$modules"
-  [ -f "$modules/package.json" ] || echo '{"private": true}' > "$modules/package.json"
-  # Playwright would fetch its own browser only on `playwright install`, which is never run
-  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix "$modules" --no-audit --no-fund --loglevel=error \
-    "@playwright/mcp@$PLAYWRIGHT_MCP" "@modelcontextprotocol/sdk@$MCP_SDK" >&2
-fi
+ensure_bench_modules task-bench
 
 exec node scripts/task-bench/bench.js --modules "$modules" --chromium "$chromium" \
   --ariasnap target/release/ariasnap "$@"

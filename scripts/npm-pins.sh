@@ -1,0 +1,22 @@
+# Sourced by scripts/task-bench.sh, scripts/load-bench.sh and scripts/setup.sh: the npm
+# packages pinned once (the official MCP SDK, whose client the benches and the `mcp --http` test
+# speak through, and Playwright MCP, the benches' anchor), and where the benches install them:
+# ~/.cache/ariasnap/task-bench, or TASK_BENCH_MODULES. No browser is downloaded.
+
+PLAYWRIGHT_MCP=0.0.83
+MCP_SDK=1.32.2
+modules="${TASK_BENCH_MODULES:-${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/task-bench}"
+
+# ensure_bench_modules WHO: installs the two pinned packages into $modules unless both are
+# there at those versions (WHO names the bench in the message).
+ensure_bench_modules() {
+  installed() { node -e "process.exit(require('$modules/node_modules/$1/package.json').version === '$2' ? 0 : 1)" 2>/dev/null; }
+  if ! installed @playwright/mcp "$PLAYWRIGHT_MCP" || ! installed @modelcontextprotocol/sdk "$MCP_SDK"; then
+    echo "$1: installing @playwright/mcp@$PLAYWRIGHT_MCP and @modelcontextprotocol/sdk@$MCP_SDK into $modules" >&2
+    mkdir -p "$modules"
+    [ -f "$modules/package.json" ] || echo '{"private": true}' > "$modules/package.json"
+    # Playwright would fetch its own browser only on `playwright install`, which is never run
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix "$modules" --no-audit --no-fund --loglevel=error \
+      "@playwright/mcp@$PLAYWRIGHT_MCP" "@modelcontextprotocol/sdk@$MCP_SDK" >&2
+  fi
+}

@@ -123,7 +123,13 @@ impl Server {
         self.callable.iter().find(|t| t.name == name)
     }
 
-    async fn run_call(&self, def: &ToolDef, args: Map<String, Value>) -> Result<RunResult> {
+    /// Runs a call; `cancel` fires when its client gives up on it (notifications/cancelled).
+    async fn run_call(
+        &self,
+        def: &ToolDef,
+        args: Map<String, Value>,
+        cancel: tokio_util::sync::CancellationToken,
+    ) -> Result<RunResult> {
         let file: StepFile = match &def.action {
             None => {
                 let steps = args.get("steps").cloned().unwrap_or(Value::Null);
@@ -148,8 +154,12 @@ impl Server {
                 }
             }
         };
+        let ropts = RunOptions {
+            cancel: Some(cancel),
+            ..self.ropts.clone()
+        };
         if let Some(fleet) = &self.fleet {
-            return self.run_shared(fleet, &file).await;
+            return self.run_shared(fleet, &file, &ropts).await;
         }
         let mut guard = self.browser.lock().await;
         if guard.is_none() {
@@ -162,13 +172,18 @@ impl Server {
         let b = guard
             .as_mut()
             .ok_or_else(|| Error::Browser("no browser".into()))?;
-        Ok(run(b, &file, &self.ropts).await)
+        Ok(run(b, &file, &ropts).await)
     }
 
     /// A call of an agent of a shared browser: placed on its first call; its classic
     /// commands take turns on the browser's current window (engine::WindowTurn); a browser
     /// found dead replaced (fleet.rs).
-    async fn run_shared(&self, fleet: &fleet::Fleet, file: &StepFile) -> Result<RunResult> {
+    async fn run_shared(
+        &self,
+        fleet: &fleet::Fleet,
+        file: &StepFile,
+        ropts: &RunOptions,
+    ) -> Result<RunResult> {
         let agent = self.bopts.session.as_str();
         let mut guard = self.browser.lock().await;
         let mut place = self.place.lock().await;
@@ -195,7 +210,7 @@ impl Server {
             let b = guard
                 .as_mut()
                 .ok_or_else(|| Error::Browser("no browser".into()))?;
-            let r = run(b, file, &self.ropts).await;
+            let r = run(b, file, ropts).await;
             b.client.end_turn();
             Ok::<_, Error>(r)
         }
@@ -388,7 +403,12 @@ impl ServerHandler for Server {
         let _busy = self.idle.busy(&context.extensions);
         // a span per call, with the agent's session, for the logs (`-v`, RUST_LOG)
         let span = tracing::info_span!("tool_call", agent = %self.bopts.session, tool = %def.name);
-        let result = match tracing::Instrument::instrument(self.run_call(def, args), span).await {
+        let result = match tracing::Instrument::instrument(
+            self.run_call(def, args, context.ct.clone()),
+            span,
+        )
+        .await
+        {
             Ok(r) => {
                 let text = text_of(&r);
                 let failed = r.status != "ok";

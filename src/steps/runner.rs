@@ -71,6 +71,28 @@ async fn policy_gate(b: &Browser, step: &Step) -> Result<()> {
     Ok(())
 }
 
+/// A step's work within its deadline, unless the caller gives up first (opts.cancel): its
+/// outcome, or the error of the cut (a timeout; a step error when cancelled), where the
+/// step stopped.
+async fn bounded<O, E>(
+    opts: &RunOptions,
+    work: impl std::future::Future<Output = (Result<O>, Option<E>)>,
+) -> (Result<O>, Option<E>) {
+    tokio::select! {
+        biased;
+        _ = opts.until_cancelled() => (Err(Error::Step(
+            "cancelled by the client (MCP notifications/cancelled): this step stopped part way and the steps after it did not run".into(),
+        )), None),
+        r = tokio::time::timeout(opts.timeout, work) => r.unwrap_or_else(|_| (
+            Err(Error::Timeout(format!(
+                "step took over {} ms (the step's deadline: --timeout, or \"timeout\" in the step file)",
+                opts.timeout.as_millis()
+            ))),
+            None,
+        )),
+    }
+}
+
 /// Runs one step within its deadline (the viewport baseline, the step, settling); returns
 /// its result and, when it failed, the exit code it stands for.
 async fn run_one(
@@ -83,7 +105,7 @@ async fn run_one(
     let t0 = Instant::now();
     let remaining = || opts.timeout.saturating_sub(t0.elapsed());
     let mut hooked = HookResults::default();
-    let r = tokio::time::timeout(opts.timeout, async {
+    let (r, effects) = bounded(opts, async {
         if let Err(e) = before_step(b, step, remaining()).await {
             return (Err(e), None);
         }
@@ -117,17 +139,8 @@ async fn run_one(
         (r, effects)
     })
     .await;
-    let (r, effects) = match r {
-        Ok((r, e)) => (r, e),
-        Err(_) => (
-            Err(Error::Timeout(format!(
-                "step took over {} ms (the step's deadline: --timeout, or \"timeout\" in the step file)",
-                opts.timeout.as_millis()
-            ))),
-            None,
-        ),
-    };
-    if r.as_ref().is_err_and(Error::is_timeout) {
+    if r.as_ref().is_err_and(Error::is_timeout) || opts.cancelled() {
+        // cut part way: the page may still be busy with it (the next command checks it)
         b.mark_suspect();
     }
     if step.action.is_visual() && r.is_ok() {
@@ -221,6 +234,10 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
             if let Err(e) = b.check_suspect().await {
                 failed = Some(e.exit_code());
             }
+        }
+        if failed.is_none() && opts.cancelled() {
+            // (an optional step cut by the cancel does not let the next ones run)
+            failed = Some(1);
         }
         if failed.is_some() {
             results.push(StepResult::skipped(step.action.name()));

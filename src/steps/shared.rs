@@ -85,6 +85,10 @@ pub struct RunOptions {
     /// (docs/reference/mcp.md#files): an agent of `mcp --http` names only its own files,
     /// never the server's. None: any path (the command line, stdio MCP).
     pub files: Option<std::path::PathBuf>,
+    /// Cancelled when the caller gives up on the run (an MCP client's
+    /// `notifications/cancelled`, docs/reference/mcp.md#cancelling-a-call): the step running
+    /// stops where it is, as at its deadline, and the steps after it do not run.
+    pub cancel: Option<tokio_util::sync::CancellationToken>,
 }
 
 impl RunOptions {
@@ -114,6 +118,19 @@ impl RunOptions {
     pub fn notes_dir(&self) -> Option<std::path::PathBuf> {
         self.files.as_ref().map(|f| f.join(".site-notes"))
     }
+
+    /// True once the caller gave up on this run ([`RunOptions::cancel`]).
+    pub fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.is_cancelled())
+    }
+
+    /// Resolves when the caller gives up on this run; never without a token.
+    pub async fn until_cancelled(&self) {
+        match &self.cancel {
+            Some(c) => c.cancelled().await,
+            None => std::future::pending().await,
+        }
+    }
 }
 
 impl Default for RunOptions {
@@ -128,6 +145,7 @@ impl Default for RunOptions {
             settle_max: Duration::from_millis(3_000),
             verbose: false,
             files: None,
+            cancel: None,
         }
     }
 }

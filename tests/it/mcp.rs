@@ -10,7 +10,8 @@ use serde_json::{Map, Value, json};
 pub fn tests() -> Vec<Test> {
     trials![
         stdio_session_navigate_snapshot_click,
-        results_are_text_unless_structured_is_asked
+        results_are_text_unless_structured_is_asked,
+        a_cancelled_call_stops_and_frees_the_agent
     ]
 }
 
@@ -289,6 +290,76 @@ fn results_are_text_unless_structured_is_asked(c: &Ctx) {
         assert_eq!(r.is_error, Some(true));
         assert!(r.structured_content.is_none(), "{r:?}");
         assert!(text(&r).contains("unknown ref"), "{r:?}");
+        client.cancel().await.expect("disconnect");
+    });
+}
+
+/// A call its client cancels (MCP `notifications/cancelled`) stops where it is: the step
+/// running is cut, the steps after it do not run, and the agent's next call is served at
+/// once instead of queueing behind it; the refs the agent holds still work.
+fn a_cancelled_call_stops_and_frees_the_agent(c: &Ctx) {
+    let mut cmd = tokio::process::Command::new(&c.bin);
+    cmd.arg("mcp")
+        .env("ARIASNAP_HOME", c.home.path())
+        .env_remove("ARIASNAP_SESSION")
+        .env("RUST_LOG", "warn");
+    let url = c.url("html/agent/count.html");
+    c.rt.block_on(async move {
+        let transport = TokioChildProcess::new(cmd).expect("spawn ariasnap mcp");
+        let client = ().serve(transport).await.expect("initialize");
+        let text = |r: &rmcp::model::CallToolResult| {
+            r.content
+                .iter()
+                .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let r = client
+            .call_tool(
+                CallToolRequestParams::new("browser_navigate")
+                    .with_arguments(args(json!({"url": url, "snapshot": {}}))),
+            )
+            .await
+            .expect("navigate");
+        let count = crate::common::ref_of(&text(&r), "button \"Count\"");
+        // a 20 s sleep, then a click that must never happen
+        let steps = json!({"steps": [{"sleep": 20000}, {"click": count}]});
+        let call = rmcp::model::ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(
+            CallToolRequestParams::new("browser_run_steps").with_arguments(args(steps)),
+        ));
+        let handle = client
+            .send_cancellable_request(call, rmcp::service::PeerRequestOptions::no_options())
+            .await
+            .expect("send the long call");
+        tokio::time::sleep(std::time::Duration::from_millis(1000)).await;
+        handle.cancel(None).await.expect("cancel");
+        // the next call is answered long before the 19 s the sleep had left
+        let t0 = std::time::Instant::now();
+        let r = client
+            .call_tool(CallToolRequestParams::new("browser_snapshot").with_arguments(Map::new()))
+            .await
+            .expect("snapshot after the cancel");
+        let waited = t0.elapsed();
+        assert_eq!(r.is_error, Some(false), "{r:?}");
+        assert!(
+            waited < std::time::Duration::from_secs(10),
+            "the call after the cancel waited {waited:?}: the cancelled sleep kept the agent"
+        );
+        let t = text(&r);
+        assert!(
+            t.contains("Clicked 0"),
+            "the step after the cut one ran: {t}"
+        );
+        // the agent's ref still works
+        let r = client
+            .call_tool(
+                CallToolRequestParams::new("browser_click")
+                    .with_arguments(args(json!({"ref": count}))),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(false), "{r:?}");
+        assert!(text(&r).contains("Clicked 1"), "{r:?}");
         client.cancel().await.expect("disconnect");
     });
 }

@@ -16,7 +16,8 @@ pub fn tests() -> Vec<Test> {
         agents_over_http_are_apart_and_the_door_is_guarded,
         a_client_gone_mid_call_leaves_no_context,
         sigterm_lets_the_call_in_flight_finish,
-        a_browser_killed_under_load_costs_each_agent_one_error
+        a_browser_killed_under_load_costs_each_agent_one_error,
+        a_call_cancelled_over_http_is_cut
     ]
 }
 
@@ -215,6 +216,37 @@ fn a_client_gone_mid_call_leaves_no_context(c: &Ctx) {
     assert_eq!(after.get("ariasnap_contexts"), Some(&0), "{after:?}");
     assert_eq!(after.get("ariasnap_browsers"), Some(&0), "{after:?}");
     no_session_left(c);
+}
+
+/// A call its client aborts over HTTP (the SDK sends `notifications/cancelled` to the
+/// session) is cut: the click after the sleep never happens, and the agent's next call is
+/// answered at once, not after the 19 s the sleep had left.
+fn a_call_cancelled_over_http_is_cut(c: &Ctx) {
+    let (_server, port) = start_server(c, &[]);
+    let o = faults_script(c, port, &[("MODE", "cancel".into())])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let r: Value = serde_json::from_str(out.trim()).unwrap_or(Value::Null);
+    assert!(
+        r["ref"].is_string(),
+        "{out} {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(r["how"], "aborted", "{out}");
+    assert_eq!(r["next"]["error"], false, "{out}");
+    let waited = r["nextMs"].as_u64().unwrap_or(u64::MAX);
+    assert!(
+        waited < 10_000,
+        "the call after the cancel waited {waited} ms: {out}"
+    );
+    let text = r["next"]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("Clicked 0"),
+        "the click after the cut step ran: {out}"
+    );
+    let after = settled(port, 20);
+    assert_eq!(after.get("ariasnap_calls_in_flight"), Some(&0), "{after:?}");
 }
 
 /// SIGTERM while a call runs: the call finishes and its client gets its result, new

@@ -1,6 +1,7 @@
 // Faults of `ariasnap mcp --http` with agents sharing a browser, spoken to by the official
 // MCP SDK (from SDK_DIR). MODE=hang: one agent starts a long call and says so on stdout;
-// the test kills this process mid-call. MODE=load: AGENTS agents loop (navigate, snapshot,
+// the test kills this process mid-call. MODE=cancel: one agent aborts a long call (the
+// SDK cancels it) and makes another. MODE=load: AGENTS agents loop (navigate, snapshot,
 // click, read the reply); after ROUNDS_BEFORE rounds each, the browser's processes are
 // killed (KILL_PATTERN, matched against command lines by pkill); every agent goes on for
 // ROUNDS_AFTER more rounds. Prints one JSON object: each agent's calls and errors.
@@ -42,6 +43,32 @@ if (process.env.MODE === 'hang') {
   console.log('calling');
   const r = await call(a, 'browser_sleep', { ms: Number(process.env.SLEEP_MS || 8000) });
   console.log(JSON.stringify({ ended: true, error: r.error }));
+} else if (process.env.MODE === 'cancel') {
+  // a 20 s call (a sleep, then a click that must not happen) aborted after 1 s: the SDK
+  // sends notifications/cancelled; then the agent's next call and what its page shows
+  const a = await agent('cancel');
+  const nav = await call(a, 'browser_navigate', { url: page, snapshot: {} });
+  const ref = (nav.text.match(/button "Count" \[ref=(s\d+e\d+)\]/) || [])[1];
+  const ac = new AbortController();
+  const long = a.client
+    .callTool(
+      { name: 'browser_run_steps', arguments: { steps: [{ sleep: 20000 }, { click: ref }] } },
+      undefined,
+      { signal: ac.signal, timeout: 60000 },
+    )
+    .then(
+      () => 'answered',
+      () => 'aborted',
+    );
+  await new Promise((r) => setTimeout(r, 1000));
+  ac.abort('the agent gave up');
+  const how = await long;
+  const t0 = Date.now();
+  const next = await call(a, 'browser_snapshot', {});
+  const nextMs = Date.now() - t0;
+  await a.transport.terminateSession();
+  await a.client.close();
+  console.log(JSON.stringify({ ref, how, nextMs, next }));
 } else {
   const n = Number(process.env.AGENTS || 3);
   const before = Number(process.env.ROUNDS_BEFORE || 2);

@@ -5,6 +5,8 @@
 
 PLAYWRIGHT_MCP=0.0.83
 MCP_SDK=1.32.2
+# the SDK v2 client, for the 2026-07-28 protocol (the `mcp --http` test of agents without a session)
+MCP_CLIENT=2.4.0
 modules="${TASK_BENCH_MODULES:-${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/task-bench}"
 
 # ensure_bench_modules WHO: installs the two pinned packages into $modules unless both are

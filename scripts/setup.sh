@@ -81,22 +81,24 @@ if [ "${ARIASNAP_SETUP_GRID:-1}" != 0 ]; then
   fi
 fi
 
-# The official MCP SDK (npm @modelcontextprotocol/sdk) for the end-to-end test of
+# The official MCP SDK (npm @modelcontextprotocol/sdk, and its v2 client @modelcontextprotocol/client
+# for the stateless 2026-07-28 protocol) for the end-to-end test of
 # `ariasnap mcp --http` (tests/it/mcp_http.rs), which fails, saying what is missing, without
 # it (ARIASNAP_SETUP_MCP_SDK=0 skips it here). Node and npm come from apt.
 if [ "${ARIASNAP_SETUP_MCP_SDK:-1}" != 0 ]; then
   sdk_dir="${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/mcp-sdk"
-  # the version the benches pin (MCP_SDK)
+  # the versions pinned once (MCP_SDK, MCP_CLIENT)
   . "$(dirname "$0")/npm-pins.sh"
-  if [ -z "${ARIASNAP_MCP_SDK:-}" ] && [ ! -f "$sdk_dir/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
+  if [ -z "${ARIASNAP_MCP_SDK:-}" ] && { [ ! -f "$sdk_dir/node_modules/@modelcontextprotocol/sdk/package.json" ] \
+      || [ ! -f "$sdk_dir/node_modules/@modelcontextprotocol/client/package.json" ]; }; then
     if ! have npm || ! have node; then
       apt_install nodejs npm || true
     fi
     if have npm; then
-      echo "setup: installing the MCP SDK with npm (into $sdk_dir)" >&2
+      echo "setup: installing the MCP SDK v1 and the v2 client with npm (into $sdk_dir)" >&2
       mkdir -p "$sdk_dir"
       npm install --prefix "$sdk_dir" --no-audit --no-fund --loglevel=error \
-        "@modelcontextprotocol/sdk@$MCP_SDK" >&2 \
+        "@modelcontextprotocol/sdk@$MCP_SDK" "@modelcontextprotocol/client@$MCP_CLIENT" >&2 \
         || echo "setup: warning: npm could not install @modelcontextprotocol/sdk (the MCP HTTP test will fail)" >&2
     fi
   fi

@@ -15,8 +15,9 @@
 //! Owns: the listener, the routes, the token check, the counts, and shutdown. Must not: run
 //! steps itself (the `Server` of mod.rs does, one per agent).
 
+use super::Server;
 use super::counts::Counts;
-use super::{ArcServer, Server};
+use super::door::{Door, Hall};
 use crate::browser::BrowserOptions;
 use crate::error::{Error, Result};
 use crate::steps::RunOptions;
@@ -127,13 +128,15 @@ impl Idle {
         }
     }
 
-    /// The session id of an agent idle for `limit` (no call running, nothing received).
+    /// True when no call of the agent runs and nothing came from it for `limit`.
+    pub fn quiet_for(&self, limit: Duration) -> bool {
+        self.running.load(Ordering::Relaxed) == 0
+            && self.last.lock().is_ok_and(|l| l.elapsed() >= limit)
+    }
+
+    /// The session id of an agent idle for `limit` ([`Idle::quiet_for`]).
     fn expired(&self, limit: Duration) -> Option<String> {
-        if self.running.load(Ordering::Relaxed) > 0 {
-            return None;
-        }
-        let quiet = self.last.lock().ok()?.elapsed();
-        if quiet < limit {
+        if !self.quiet_for(limit) {
             return None;
         }
         self.session.lock().ok()?.clone()
@@ -188,7 +191,7 @@ pub async fn serve(
     let manager = Arc::new(manager);
     let agents: Arc<std::sync::Mutex<Vec<std::sync::Weak<Server>>>> = Default::default();
     let fleet = shared_browsers(&bopts, &h, &counts);
-    let factory = {
+    let make = {
         let counts = counts.clone();
         let agents = agents.clone();
         let fleet = fleet.clone();
@@ -196,9 +199,9 @@ pub async fn serve(
         move || {
             if counts.agents.load(Ordering::Relaxed) >= max {
                 counts.refused.fetch_add(1, Ordering::Relaxed);
-                return Err(std::io::Error::other(format!(
+                return Err(format!(
                     "the server has {max} agents already (--max-agents, --max-browsers)"
-                )));
+                ));
             }
             let mut b = bopts.clone();
             b.session.clear();
@@ -212,11 +215,22 @@ pub async fn serve(
                 a.retain(|w| w.strong_count() > 0);
                 a.push(Arc::downgrade(&server));
             }
-            Ok(ArcServer(server))
+            Ok(server)
         }
     };
+    let hall = Arc::new(Hall::new(Box::new(make), &super::tool_defs(set), h.idle));
+    let factory = {
+        let hall = hall.clone();
+        move || Ok(Door::new(hall.clone()))
+    };
     let mcp = StreamableHttpService::new(factory, manager.clone(), config);
-    tokio::spawn(reap_idle(agents.clone(), manager, h.idle, shutdown.clone()));
+    tokio::spawn(reap_idle(
+        agents.clone(),
+        hall,
+        manager,
+        h.idle,
+        shutdown.clone(),
+    ));
     eprintln!(
         "ariasnap mcp: serving MCP at http://{}/mcp (health: /healthz, metrics: /metrics)",
         h.addr
@@ -338,6 +352,7 @@ async fn close_everything(
 /// (or every half limit, when shorter), until shutdown.
 async fn reap_idle(
     agents: Arc<std::sync::Mutex<Vec<std::sync::Weak<Server>>>>,
+    hall: Arc<Hall>,
     manager: Arc<LocalSessionManager>,
     limit: Duration,
     shutdown: CancellationToken,
@@ -365,6 +380,10 @@ async fn reap_idle(
             );
             let _ = manager.close_session(&id.into()).await;
         }
+        let ended = hall.reap(limit);
+        if ended > 0 {
+            info!(ended, "idle agents without a session closed");
+        }
     }
 }
 
@@ -384,7 +403,7 @@ async fn shutdown_signal() {
     }
 }
 
-type McpService = StreamableHttpService<ArcServer, LocalSessionManager>;
+type McpService = StreamableHttpService<Door, LocalSessionManager>;
 
 /// One request: `/healthz`, `/metrics`, or `/mcp` after the token check.
 async fn route(

@@ -8,6 +8,7 @@
 //! its session is closed when the client disconnects (unless it was an existing session).
 
 pub mod counts;
+pub mod door;
 pub mod fleet;
 pub mod http;
 pub mod reference;
@@ -346,14 +347,19 @@ fn text_of(r: &RunResult) -> String {
     parts.join("\n")
 }
 
+/// What the server says of itself (initialize, server/discover).
+pub(crate) fn server_info() -> InitializeResult {
+    InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+        .with_server_info(Implementation::new("ariasnap", env!("CARGO_PKG_VERSION")))
+        .with_instructions(
+            "Browser tools over an accessibility snapshot: call browser_navigate or browser_snapshot, \
+             then act with the refs it prints (s1e4). Actions return what changed.",
+        )
+}
+
 impl ServerHandler for Server {
     fn get_info(&self) -> InitializeResult {
-        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("ariasnap", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "Browser tools over an accessibility snapshot: call browser_navigate or browser_snapshot, \
-                 then act with the refs it prints (s1e4). Actions return what changed.",
-            )
+        server_info()
     }
 
     async fn list_tools(

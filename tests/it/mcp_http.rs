@@ -17,7 +17,8 @@ pub fn tests() -> Vec<Test> {
         a_client_gone_mid_call_leaves_no_context,
         sigterm_lets_the_call_in_flight_finish,
         a_browser_killed_under_load_costs_each_agent_one_error,
-        a_call_cancelled_over_http_is_cut
+        a_call_cancelled_over_http_is_cut,
+        agents_without_a_session_are_known_by_handle
     ]
 }
 
@@ -218,12 +219,51 @@ fn a_client_gone_mid_call_leaves_no_context(c: &Ctx) {
     no_session_left(c);
 }
 
+/// What the agents of the 2026-07-28 protocol saw of their handles.
+fn handles_hold(r: &Value) {
+    let w = &r["wire"];
+    assert_eq!(
+        w["version"], "2026-07-28",
+        "not the stateless protocol: {r:#}"
+    );
+    let (a, b) = (
+        w["aHandle"].as_str().unwrap_or(""),
+        w["bHandle"].as_str().unwrap_or(""),
+    );
+    assert!(a.starts_with("a-") && a.len() == 34, "A's handle: {r:#}");
+    assert!(b.starts_with("a-") && a != b, "B's handle: {r:#}");
+    assert_eq!(
+        w["aHandleLines"], 1,
+        "the handle is said once, first: {r:#}"
+    );
+    assert_eq!(r["madeUpHandle"]["error"], true, "{r:#}");
+    let said = r["aAfterEnd"]["text"].as_str().unwrap_or("");
+    assert_eq!(r["aAfterEnd"]["error"], true, "{r:#}");
+    assert!(
+        said.contains("unknown agent handle") && said.contains("call without \"agent\""),
+        "{said}"
+    );
+}
+
 /// A call its client aborts over HTTP (the SDK sends `notifications/cancelled` to the
 /// session) is cut: the click after the sleep never happens, and the agent's next call is
 /// answered at once, not after the 19 s the sleep had left.
 fn a_call_cancelled_over_http_is_cut(c: &Ctx) {
-    let (_server, port) = start_server(c, &[]);
-    let o = faults_script(c, port, &[("MODE", "cancel".into())])
+    let (mut server, port) = start_server(c, &[]);
+    for wire in ["legacy", "modern"] {
+        cancelled_on(c, port, wire);
+    }
+    // (the modern agent lives until the idle timeout: shutdown closes it)
+    sigterm(&server);
+    exits_0(&mut server, "the server did not stop on SIGTERM");
+    no_session_left(c);
+}
+
+/// The cancel of [`a_call_cancelled_over_http_is_cut`] by a client on `wire`: legacy (the
+/// SDK v1 sends `notifications/cancelled`), modern (the SDK v2 on the 2026-07-28 protocol
+/// closes the call's stream, which that revision makes the cancel).
+fn cancelled_on(c: &Ctx, port: u16, wire: &str) {
+    let o = faults_script(c, port, &[("MODE", "cancel".into()), ("WIRE", wire.into())])
         .output()
         .unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
@@ -245,8 +285,15 @@ fn a_call_cancelled_over_http_is_cut(c: &Ctx) {
         text.contains("Clicked 0"),
         "the click after the cut step ran: {out}"
     );
-    let after = settled(port, 20);
-    assert_eq!(after.get("ariasnap_calls_in_flight"), Some(&0), "{after:?}");
+    let t0 = Instant::now();
+    while metrics(port).get("ariasnap_calls_in_flight") != Some(&0) {
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "{wire}: a call still runs: {:?}",
+            metrics(port)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 /// SIGTERM while a call runs: the call finishes and its client gets its result, new
@@ -329,9 +376,22 @@ fn agents_over_http_are_apart_and_the_door_is_guarded(c: &Ctx) {
     agents_apart_on(c, &[]);
 }
 
+/// Clients of the stateless 2026-07-28 protocol (no session): each agent is the handle its
+/// first reply gives, sent back in every call; the same separation as sessions; a handle
+/// never given is refused; an agent idle for `--idle-timeout` ends, and its handle is then
+/// refused with what to do.
+fn agents_without_a_session_are_known_by_handle(c: &Ctx) {
+    agents_apart(c, &["--idle-timeout", "2"], "modern");
+}
+
 /// Two agents on a server started with `extra` (`--webdriver HUB` for the grid test,
 /// tests/it/grid.rs): apart in one browser, counted, the door guarded, SIGTERM.
 pub fn agents_apart_on(c: &Ctx, extra: &[&str]) {
+    agents_apart(c, extra, "legacy");
+}
+
+/// [`agents_apart_on`] with clients on `wire` (tests/it/js/mcp_wire.mjs).
+fn agents_apart(c: &Ctx, extra: &[&str], wire: &str) {
     let sdk = sdk_dir();
     assert!(
         sdk.join("package.json").exists(),
@@ -362,6 +422,7 @@ pub fn agents_apart_on(c: &Ctx, extra: &[&str]) {
                 .join("tests/it/js/mcp_http_agents.mjs"),
         )
         .env("SDK_DIR", &sdk)
+        .env("WIRE", wire)
         .env("MCP_URL", format!("http://{addr}/mcp"))
         .env("TOKEN", &token)
         .env("PAGE", c.url("html/policy/other.html"))
@@ -431,6 +492,9 @@ pub fn agents_apart_on(c: &Ctx, extra: &[&str]) {
     assert_eq!(r["after"]["ariasnap_agents"], 0, "{r:#}");
     assert_eq!(r["after"]["ariasnap_browsers"], 0, "{r:#}");
     assert_eq!(r["after"]["ariasnap_contexts"], 0, "{r:#}");
+    if wire == "modern" {
+        handles_hold(&r);
+    }
     assert_eq!(r["noToken"], 401, "{r:#}");
     assert_eq!(r["wrongToken"], 401, "{r:#}");
     assert_eq!(r["foreignOrigin"], 403, "{r:#}");

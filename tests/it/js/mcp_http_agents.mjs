@@ -1,27 +1,14 @@
 // Two agents on one `ariasnap mcp --http` server (one browser, a user context each), spoken to by the official MCP SDK
-// (@modelcontextprotocol/sdk, from SDK_DIR): what each sees of the other, the counts, and
-// the door (no token, a foreign Origin). Prints one JSON object for tests/it/mcp_http.rs.
-import { createRequire } from 'module';
-const req = createRequire(process.env.SDK_DIR + '/package.json');
-const { Client } = req('@modelcontextprotocol/sdk/client/index.js');
-const { StreamableHTTPClientTransport } = req('@modelcontextprotocol/sdk/client/streamableHttp.js');
+// on either wire (mcp_wire.mjs: WIRE=legacy sessions, WIRE=modern 2026-07-28 handles): what
+// each sees of the other, the counts, and the door (no token, a foreign Origin). Prints one
+// JSON object for tests/it/mcp_http.rs.
+import { agent as connect, call, end, modern } from './mcp_wire.mjs';
 
 const url = new URL(process.env.MCP_URL);
 const page = process.env.PAGE;
 const auth = { Authorization: 'Bearer ' + process.env.TOKEN };
 const out = {};
-
-async function agent(name) {
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: auth } });
-  const client = new Client({ name, version: '1.0.0' });
-  await client.connect(transport);
-  return { client, transport };
-}
-const text = (r) => r.content.map((c) => c.text || '').join('\n');
-const call = async (a, name, args) => {
-  const r = await a.client.callTool({ name, arguments: args });
-  return { error: !!r.isError, text: text(r) };
-};
+const agent = (name) => connect(url, name, auth);
 const metrics = async () => {
   const t = await (await fetch(new URL('/metrics', url), { headers: auth })).text();
   const m = {};
@@ -61,15 +48,25 @@ out.aSaves = await call(A, 'browser_save_state', { path: 'login.json' });
 out.bLoadsA = await call(B, 'browser_load_state', { path: 'login.json' });
 out.bClimbs = await call(B, 'browser_load_state', { path: '../' + process.env.AGENT_A_GUESS + '/login.json' });
 out.during = await metrics();
-await A.transport.terminateSession();
-await B.transport.terminateSession();
-await A.client.close();
-await B.client.close();
-// the sessions' browsers are closed in the background
-for (let i = 0; i < 50; i++) {
+out.wire = { version: A.version, aHandle: A.handle, bHandle: B.handle, aHandleLines: A.handleLines };
+if (modern) {
+  // a handle never given names no agent
+  out.madeUpHandle = await call({ ...B, handle: 'a-' + '0'.repeat(32) }, 'browser_tabs', {});
+}
+await end(A);
+await end(B);
+// the sessions' browsers are closed in the background (modern agents: at the idle timeout)
+for (let i = 0; i < 100; i++) {
   out.after = await metrics();
   if (out.after.ariasnap_browsers === 0 && out.after.ariasnap_contexts === 0) break;
   await new Promise((r) => setTimeout(r, 200));
+}
+if (modern) {
+  // ended at the idle timeout: its handle is refused, with what to do
+  const again = await agent('a-again');
+  again.handle = A.handle;
+  out.aAfterEnd = await call(again, 'browser_tabs', {});
+  await again.client.close();
 }
 const post = (headers) =>
   fetch(url, {

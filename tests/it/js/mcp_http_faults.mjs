@@ -1,29 +1,24 @@
 // Faults of `ariasnap mcp --http` with agents sharing a browser, spoken to by the official
-// MCP SDK (from SDK_DIR). MODE=hang: one agent starts a long call and says so on stdout;
-// the test kills this process mid-call. MODE=cancel: one agent aborts a long call (the
-// SDK cancels it) and makes another. MODE=load: AGENTS agents loop (navigate, snapshot,
+// MCP SDK on the wire WIRE names (mcp_wire.mjs). MODE=hang: one agent starts a long call and
+// says so on stdout; the test kills this process mid-call. MODE=cancel: one agent aborts a
+// long call (the SDK sends notifications/cancelled on the legacy wire, closes the call's
+// stream on the 2026-07-28 one) and makes another. MODE=load: AGENTS agents loop (navigate, snapshot,
 // click, read the reply); after ROUNDS_BEFORE rounds each, the browser's processes are
 // killed (KILL_PATTERN, matched against command lines by pkill); every agent goes on for
 // ROUNDS_AFTER more rounds. Prints one JSON object: each agent's calls and errors.
-import { createRequire } from 'module';
 import { execFileSync } from 'child_process';
-const req = createRequire(process.env.SDK_DIR + '/package.json');
-const { Client } = req('@modelcontextprotocol/sdk/client/index.js');
-const { StreamableHTTPClientTransport } = req('@modelcontextprotocol/sdk/client/streamableHttp.js');
+import { agent as connect, call as callOn, end } from './mcp_wire.mjs';
 
 const url = new URL(process.env.MCP_URL);
 const page = process.env.PAGE;
-const text = (r) => r.content.map((c) => c.text || '').join('\n');
 
 async function agent(name) {
-  const transport = new StreamableHTTPClientTransport(url);
-  const client = new Client({ name, version: '1.0.0' });
-  await client.connect(transport);
-  return { client, transport, calls: [] };
+  const a = await connect(url, name);
+  a.calls = [];
+  return a;
 }
-async function call(a, name, args) {
-  const r = await a.client.callTool({ name, arguments: args }, undefined, { timeout: 60000 });
-  const c = { tool: name, error: !!r.isError, text: text(r) };
+async function call(a, name, args, options) {
+  const c = { tool: name, ...(await callOn(a, name, args, options)) };
   a.calls.push(c);
   return c;
 }
@@ -50,13 +45,10 @@ if (process.env.MODE === 'hang') {
   const nav = await call(a, 'browser_navigate', { url: page, snapshot: {} });
   const ref = (nav.text.match(/button "Count" \[ref=(s\d+e\d+)\]/) || [])[1];
   const ac = new AbortController();
-  const long = a.client
-    .callTool(
-      { name: 'browser_run_steps', arguments: { steps: [{ sleep: 20000 }, { click: ref }] } },
-      undefined,
-      { signal: ac.signal, timeout: 60000 },
-    )
-    .then(
+  const long = call(a, 'browser_run_steps', { steps: [{ sleep: 20000 }, { click: ref }] }, {
+    signal: ac.signal,
+    timeout: 60000,
+  }).then(
       () => 'answered',
       () => 'aborted',
     );
@@ -66,8 +58,7 @@ if (process.env.MODE === 'hang') {
   const t0 = Date.now();
   const next = await call(a, 'browser_snapshot', {});
   const nextMs = Date.now() - t0;
-  await a.transport.terminateSession();
-  await a.client.close();
+  await end(a);
   console.log(JSON.stringify({ ref, how, nextMs, next }));
 } else {
   const n = Number(process.env.AGENTS || 3);
@@ -93,9 +84,6 @@ if (process.env.MODE === 'hang') {
     }),
   );
   const out = agents.map((a) => ({ calls: a.calls.length, errors: a.calls.filter((c) => c.error) }));
-  for (const a of agents) {
-    await a.transport.terminateSession();
-    await a.client.close();
-  }
+  for (const a of agents) await end(a);
   console.log(JSON.stringify(out));
 }

@@ -1,0 +1,221 @@
+//! Who an HTTP request is (docs/reference/mcp.md#agents-without-a-session): the handler rmcp's
+//! streamable HTTP server makes for each MCP session of the 2025 protocols, and for each
+//! request of the stateless 2026-07-28 protocol, which has no session (SEP-2567 removed
+//! `initialize` and `Mcp-Session-Id`).
+//!
+//! A session is one agent, as before. A request without a session finds its agent by the
+//! `agent` argument every tool takes over HTTP: a handle the server mints on the agent's first
+//! call (given on the reply's first line) and the client passes back, the way that revision
+//! says state spanning calls travels. A handle is 122 random bits: knowing it is what lets a
+//! client use that agent's context, so agents sharing the token still cannot reach each
+//! other's. An agent with a handle ends after `--idle-timeout` without a call, or at shutdown.
+//!
+//! Owns: the door (which agent serves a call, a new one made when none is named) and the
+//! handles. Must not: run steps (the agent's `Server` does).
+
+use super::Server;
+use rmcp::handler::server::ServerHandler;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ContentBlock, InitializeResult, ListToolsResult,
+    PaginatedRequestParams, Tool,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Makes a new agent (counted, placed later), or says why the server takes no more.
+pub type MakeAgent = dyn Fn() -> Result<Arc<Server>, String> + Send + Sync;
+
+/// What every door of one HTTP server shares: how agents are made, the agents known by
+/// handle, and the tool list (with the `agent` argument).
+pub struct Hall {
+    make: Box<MakeAgent>,
+    handles: std::sync::Mutex<HashMap<String, Arc<Server>>>,
+    tools: Vec<Tool>,
+    idle: Duration,
+}
+
+/// The argument that names an agent without a session.
+const AGENT: &str = "agent";
+
+impl Hall {
+    /// A hall making agents with `make`, listing `tools` (the `agent` argument added to
+    /// each); `idle`: the idle timeout, said to new agents.
+    pub fn new(make: Box<MakeAgent>, tools: &[super::tools::ToolDef], idle: Duration) -> Self {
+        let tools = tools
+            .iter()
+            .map(|t| {
+                let mut schema = t.input_schema.clone();
+                if let Some(Value::Object(p)) = schema.get_mut("properties") {
+                    p.insert(
+                        AGENT.into(),
+                        serde_json::json!({
+                            "type": "string",
+                            "description": "Over HTTP without a session: the handle your first reply gave (its `agent:` line); leave it out on your first call"
+                        }),
+                    );
+                }
+                Tool::new(t.name.clone(), t.description.clone(), Arc::new(schema))
+            })
+            .collect();
+        Hall {
+            make,
+            handles: Default::default(),
+            tools,
+            idle,
+        }
+    }
+
+    /// Ends the agents known by handle that were idle for `limit`: their contexts closed
+    /// (Server's Drop). Returns how many.
+    pub fn reap(&self, limit: Duration) -> usize {
+        let Ok(mut h) = self.handles.lock() else {
+            return 0;
+        };
+        let before = h.len();
+        h.retain(|_, s| !s.idle.quiet_for(limit));
+        before - h.len()
+    }
+
+    /// The agent of `handle`, or the error that says what to do.
+    fn agent(&self, handle: &str) -> Result<Arc<Server>, String> {
+        self.handles
+            .lock()
+            .ok()
+            .and_then(|h| h.get(handle).cloned())
+            .ok_or_else(|| {
+                format!(
+                    "unknown agent handle {}: it ended (no call for {} s, or the server restarted) or was never given; call without \"agent\" to get a new browser context (its tabs, cookies and refs start empty)",
+                    crate::safe::quote(handle),
+                    self.idle.as_secs()
+                )
+            })
+    }
+
+    /// A new agent and its handle.
+    fn new_agent(&self) -> Result<(String, Arc<Server>), String> {
+        let server = (self.make)()?;
+        let handle = format!("a-{}", uuid::Uuid::new_v4().simple());
+        if let Ok(mut h) = self.handles.lock() {
+            h.insert(handle.clone(), server.clone());
+        }
+        Ok((handle, server))
+    }
+}
+
+/// The handler of one MCP session (2025 protocols: its agent, made once) or of one request
+/// without a session (2026-07-28: the agent its `agent` argument names, or a new one).
+pub struct Door {
+    hall: Arc<Hall>,
+    own: tokio::sync::OnceCell<Arc<Server>>,
+}
+
+impl Door {
+    pub fn new(hall: Arc<Hall>) -> Self {
+        Door {
+            hall,
+            own: Default::default(),
+        }
+    }
+
+    /// This session's agent, made on its first use.
+    async fn session_agent(&self) -> Result<&Arc<Server>, String> {
+        self.own
+            .get_or_try_init(|| async { (self.hall.make)() })
+            .await
+    }
+}
+
+/// True when the request belongs to an MCP session (its `Mcp-Session-Id`); false for the
+/// stateless protocol's requests.
+fn in_session(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .extensions
+        .get::<http::request::Parts>()
+        .is_some_and(|p| p.headers.contains_key("mcp-session-id"))
+}
+
+/// A tool error result with `msg`.
+fn refused(msg: String) -> CallToolResponse {
+    rmcp::model::CallToolResult::error(vec![ContentBlock::text(format!("error: {msg}"))]).into()
+}
+
+/// The first line of a new agent's first reply: its handle and what to do with it.
+pub fn handle_line(handle: &str, idle: Duration) -> String {
+    format!(
+        "agent: {handle} (a browser context of your own: give \"agent\": \"{handle}\" in every call; it ends after {} s without one)",
+        idle.as_secs()
+    )
+}
+
+impl ServerHandler for Door {
+    fn get_info(&self) -> InitializeResult {
+        super::server_info()
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, rmcp::ErrorData> {
+        if in_session(&context)
+            && let Some(s) = self.own.get()
+        {
+            s.idle.seen(&context.extensions);
+        }
+        Ok(ListToolsResult::with_all_items(self.hall.tools.clone()))
+    }
+
+    async fn call_tool(
+        &self,
+        mut request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, rmcp::ErrorData> {
+        let named = request
+            .arguments
+            .as_mut()
+            .and_then(|a| a.remove(AGENT))
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| v.to_string())
+            });
+        if in_session(&context) {
+            // (a session is its agent: an `agent` argument is not needed there)
+            let server = match self.session_agent().await {
+                Ok(s) => s.clone(),
+                Err(e) => return Ok(refused(e)),
+            };
+            return ServerHandler::call_tool(&*server, request, context).await;
+        }
+        let (new, server) = match named {
+            Some(h) => match self.hall.agent(&h) {
+                Ok(s) => (None, s),
+                Err(e) => return Ok(refused(e)),
+            },
+            None => match self.hall.new_agent() {
+                Ok((h, s)) => (Some(h), s),
+                Err(e) => return Ok(refused(e)),
+            },
+        };
+        let mut r = ServerHandler::call_tool(&*server, request, context).await?;
+        if let (Some(h), CallToolResponse::Complete(c)) = (new, &mut r) {
+            c.content
+                .insert(0, ContentBlock::text(handle_line(&h, self.hall.idle)));
+            if let Some(Value::Object(o)) = &mut c.structured_content {
+                o.insert(AGENT.into(), Value::String(h));
+            }
+        }
+        Ok(r)
+    }
+
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        // a 2025 session's agent is made (and counted) as its session starts
+        match self.session_agent().await {
+            Ok(s) => s.idle.seen(&context.extensions),
+            Err(e) => tracing::warn!("{e}"),
+        }
+    }
+}

@@ -219,3 +219,96 @@ impl ServerHandler for Door {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hall(make: Box<MakeAgent>) -> Hall {
+        Hall::new(
+            make,
+            &super::super::tool_defs(super::super::tools::ToolSet::Core),
+            Duration::from_secs(300),
+        )
+    }
+
+    /// Over HTTP every listed tool takes the optional `agent` argument (a string), and no
+    /// tool requires it.
+    #[test]
+    fn every_tool_takes_an_optional_agent() {
+        let h = hall(Box::new(|| Err("none".into())));
+        assert!(!h.tools.is_empty());
+        for t in &h.tools {
+            assert_eq!(
+                t.input_schema["properties"]["agent"]["type"], "string",
+                "{}",
+                t.name
+            );
+            let required = t.input_schema.get("required").cloned().unwrap_or_default();
+            assert!(
+                !required.to_string().contains("\"agent\""),
+                "{} requires agent",
+                t.name
+            );
+        }
+    }
+
+    /// New agents get distinct random handles; a handle never given is refused with what to
+    /// do; agents idle for the limit end, busy or recent ones stay.
+    #[test]
+    fn handles_name_agents_until_they_idle_out() {
+        let h = hall(Box::new(|| {
+            Ok(Arc::new(Server::new(
+                crate::browser::BrowserOptions::default(),
+                crate::steps::RunOptions::default(),
+                super::super::tools::ToolSet::Core,
+                false,
+            )))
+        }));
+        let (a, _) = h.new_agent().unwrap();
+        let (b, _) = h.new_agent().unwrap();
+        for x in [&a, &b] {
+            assert!(x.starts_with("a-") && x.len() == 34, "{x}");
+            assert!(x[2..].chars().all(|c| c.is_ascii_hexdigit()), "{x}");
+        }
+        assert_ne!(a, b);
+        assert!(h.agent(&a).is_ok());
+        let e = h.agent("a-0123").err().unwrap();
+        assert!(
+            e.contains("unknown agent handle \"a-0123\"") && e.contains("call without \"agent\""),
+            "{e}"
+        );
+        assert_eq!(h.reap(Duration::from_secs(60)), 0, "recent agents ended");
+        {
+            let busy = h.agent(&a).unwrap();
+            let _call = busy.idle.busy(&Default::default());
+            assert_eq!(
+                h.reap(Duration::ZERO),
+                1,
+                "only the agent with no call ends"
+            );
+        }
+        assert!(h.agent(&b).is_err());
+        assert_eq!(h.reap(Duration::ZERO), 1);
+        assert!(h.agent(&a).is_err());
+    }
+
+    /// A refusal (the server full) reaches the caller as the reason.
+    #[test]
+    fn a_full_server_says_so() {
+        let h = hall(Box::new(|| Err("the server has 2 agents already".into())));
+        assert_eq!(
+            h.new_agent().err().unwrap(),
+            "the server has 2 agents already"
+        );
+    }
+
+    #[test]
+    fn the_handle_line_says_how_to_use_it() {
+        let l = handle_line("a-1", Duration::from_secs(300));
+        assert_eq!(
+            l,
+            "agent: a-1 (a browser context of your own: give \"agent\": \"a-1\" in every call; it ends after 300 s without one)"
+        );
+    }
+}

@@ -1,9 +1,10 @@
 //! MCP over streamable HTTP (`ariasnap mcp --http [ADDR]`, docs/reference/mcp.md#over-http):
-//! the transport of the MCP specification (rmcp's streamable HTTP server, legacy sessions),
-//! at `/mcp`, beside `/healthz` and `/metrics`. Each MCP session is one agent, with a user
-//! context of its own in a browser it shares with other agents (fleet.rs), or with a browser
-//! of its own (`--browser-per-agent`), closed when the MCP session ends (the client's DELETE,
-//! the idle timeout, the server's shutdown).
+//! the transport of the MCP specification (rmcp's streamable HTTP server: sessions for the 2025
+//! protocols, stateless requests for 2026-07-28), at `/mcp`, beside `/healthz` and `/metrics`.
+//! Each agent (an MCP session, or a handle: door.rs) has a user context of its own in a
+//! browser it shares with other agents (fleet.rs), or a browser of its own
+//! (`--browser-per-agent`), closed when the agent ends (the client's DELETE, the idle
+//! timeout, the server's shutdown).
 //!
 //! Safe by default: bound to loopback unless told otherwise; a bearer token (read from
 //! `--token-file`, never the command line) is required on every `/mcp` request when bound
@@ -235,10 +236,22 @@ pub async fn serve(
         "ariasnap mcp: serving MCP at http://{}/mcp (health: /healthz, metrics: /metrics)",
         h.addr
     );
-    let token = h.token.clone().map(Arc::new);
-    // connections are taken until the calls in flight at a signal have finished (new
-    // requests meanwhile get 503)
-    let drained = drain(&counts);
+    accept(listener, mcp, &counts, h.token.clone()).await;
+    shutdown.cancel();
+    close_everything(&agents, fleet.as_deref(), &counts).await;
+    Ok(())
+}
+
+/// Takes connections and serves their requests ([`route`]) until the calls in flight at a
+/// signal have finished (new requests meanwhile get 503).
+async fn accept(
+    listener: tokio::net::TcpListener,
+    mcp: McpService,
+    counts: &Arc<Counts>,
+    token: Option<String>,
+) {
+    let token = token.map(Arc::new);
+    let drained = drain(counts);
     tokio::pin!(drained);
     loop {
         let (sock, peer) = tokio::select! {
@@ -269,9 +282,6 @@ pub async fn serve(
             tracing::debug!(%peer, "connection closed");
         });
     }
-    shutdown.cancel();
-    close_everything(&agents, fleet.as_deref(), &counts).await;
-    Ok(())
 }
 
 /// How long shutdown waits for the calls in flight.

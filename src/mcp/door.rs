@@ -53,7 +53,7 @@ impl Hall {
                         AGENT.into(),
                         serde_json::json!({
                             "type": "string",
-                            "description": "Over HTTP without a session: the handle your first reply gave (its `agent:` line); leave it out on your first call"
+                            "description": "The handle your first reply gave (its agent: line); omit on a first call"
                         }),
                     );
                 }

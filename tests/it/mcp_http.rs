@@ -360,15 +360,26 @@ fn a_browser_killed_under_load_costs_each_agent_one_error(c: &Ctx) {
     assert_eq!(after.get("ariasnap_browsers"), Some(&0), "{after:?}");
 }
 
-/// The server, killed if the test ends before it stopped it.
+/// The server, stopped if the test ends before it did: SIGTERM first, so that it closes its
+/// browsers (a SIGKILLed server leaves its drivers and browsers running, which then slow
+/// every later test down), then SIGKILL after 10 s.
 struct Stop(std::process::Child);
 
 impl Drop for Stop {
     fn drop(&mut self) {
-        if matches!(self.0.try_wait(), Ok(None)) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
+        if !matches!(self.0.try_wait(), Ok(None)) {
+            return;
         }
+        sigterm(self);
+        let t0 = Instant::now();
+        while t0.elapsed() < Duration::from_secs(10) {
+            if !matches!(self.0.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
 }
 

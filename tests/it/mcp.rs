@@ -19,15 +19,34 @@ fn args(v: Value) -> Map<String, Value> {
     v.as_object().cloned().unwrap_or_default()
 }
 
-fn stdio_session_navigate_snapshot_click(c: &Ctx) {
+/// `ariasnap mcp ARGS` for the suite, to spawn as a stdio server: the suite's home and
+/// browser, a private session, warnings only on stderr.
+pub fn stdio_server(c: &Ctx, extra: &[&str]) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(&c.bin);
-    cmd.args(["mcp", "--structured"])
+    cmd.arg("mcp")
+        .args(extra)
         .env("ARIASNAP_HOME", c.home.path())
         .env_remove("ARIASNAP_SESSION")
-        .env(
-            "RUST_LOG",
-            std::env::var("IT_MCP_LOG").unwrap_or_else(|_| "warn".into()),
-        );
+        .env("ARIASNAP_BROWSER", crate::common::browser())
+        .env("RUST_LOG", "warn");
+    cmd
+}
+
+/// The text a tool result gives the model: its text blocks, one per line.
+pub fn text_of(r: &rmcp::model::CallToolResult) -> String {
+    r.content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn stdio_session_navigate_snapshot_click(c: &Ctx) {
+    let mut cmd = stdio_server(c, &["--structured"]);
+    cmd.env(
+        "RUST_LOG",
+        std::env::var("IT_MCP_LOG").unwrap_or_else(|_| "warn".into()),
+    );
     let url = c.url("html/actions/shop.html");
     let big = c.url("html/big/generated.html?n=20000");
     let home = c.home.path().to_path_buf();
@@ -239,22 +258,12 @@ fn stdio_session_navigate_snapshot_click(c: &Ctx) {
 /// clients give the model instead of the text): the snapshot and the changes summary are in
 /// the text, and a failure is a tool error with the CLI's message.
 fn results_are_text_unless_structured_is_asked(c: &Ctx) {
-    let mut cmd = tokio::process::Command::new(&c.bin);
-    cmd.arg("mcp")
-        .env("ARIASNAP_HOME", c.home.path())
-        .env_remove("ARIASNAP_SESSION")
-        .env("RUST_LOG", "warn");
+    let cmd = stdio_server(c, &[]);
     let url = c.url("html/actions/shop.html");
     c.rt.block_on(async move {
         let transport = TokioChildProcess::new(cmd).expect("spawn ariasnap mcp");
         let client = ().serve(transport).await.expect("initialize");
-        let text = |r: &rmcp::model::CallToolResult| {
-            r.content
-                .iter()
-                .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
+        let text = text_of;
         let r = client
             .call_tool(
                 CallToolRequestParams::new("browser_navigate")
@@ -298,22 +307,12 @@ fn results_are_text_unless_structured_is_asked(c: &Ctx) {
 /// running is cut, the steps after it do not run, and the agent's next call is served at
 /// once instead of queueing behind it; the refs the agent holds still work.
 fn a_cancelled_call_stops_and_frees_the_agent(c: &Ctx) {
-    let mut cmd = tokio::process::Command::new(&c.bin);
-    cmd.arg("mcp")
-        .env("ARIASNAP_HOME", c.home.path())
-        .env_remove("ARIASNAP_SESSION")
-        .env("RUST_LOG", "warn");
+    let cmd = stdio_server(c, &[]);
     let url = c.url("html/agent/count.html");
     c.rt.block_on(async move {
         let transport = TokioChildProcess::new(cmd).expect("spawn ariasnap mcp");
         let client = ().serve(transport).await.expect("initialize");
-        let text = |r: &rmcp::model::CallToolResult| {
-            r.content
-                .iter()
-                .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
+        let text = text_of;
         let r = client
             .call_tool(
                 CallToolRequestParams::new("browser_navigate")

@@ -366,12 +366,8 @@ fn an_mcp_agent_cannot_get_around_the_policy(c: &Ctx) {
     use rmcp::transport::TokioChildProcess;
     let (server, hits) = counting_server();
     let other = format!("http://{}", server.addr);
-    let mut cmd = tokio::process::Command::new(&c.bin);
-    cmd.args(["mcp", "--block-origin", &other, "--deny", "eval"])
-        .env("ARIASNAP_HOME", c.home.path())
-        .env("ARIASNAP_BROWSER", crate::common::browser())
-        .env_remove("ARIASNAP_SESSION")
-        .env_remove("ARIASNAP_POLICY");
+    let mut cmd = crate::mcp::stdio_server(c, &["--block-origin", &other, "--deny", "eval"]);
+    cmd.env_remove("ARIASNAP_POLICY");
     let page = format!("{}?other={other}", c.url("html/policy/page.html"));
     c.rt.block_on(async move {
         let transport = TokioChildProcess::new(cmd).expect("spawn ariasnap mcp");

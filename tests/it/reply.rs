@@ -74,25 +74,14 @@ fn an_alert_below_the_fold_is_its_text_and_a_scroll(c: &Ctx) {
 
 /// The same click through `ariasnap mcp`: the text an agent reads is the summary alone.
 fn the_mcp_reply_to_that_click_is_under_200_bytes(c: &Ctx) {
-    let mut cmd = tokio::process::Command::new(&c.bin);
-    cmd.arg("mcp")
-        .env("ARIASNAP_HOME", c.home.path())
-        .env_remove("ARIASNAP_SESSION")
-        .env("ARIASNAP_BROWSER", crate::common::browser())
-        .env("RUST_LOG", "warn");
+    let cmd = crate::mcp::stdio_server(c, &[]);
     let url = c.url(SHOP);
     c.rt.block_on(async move {
         let client = ()
             .serve(TokioChildProcess::new(cmd).expect("spawn ariasnap mcp"))
             .await
             .expect("initialize");
-        let text = |r: &rmcp::model::CallToolResult| {
-            r.content
-                .iter()
-                .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
+        let text = crate::mcp::text_of;
         let call = |name: &'static str, v: Value| {
             let params = CallToolRequestParams::new(name)
                 .with_arguments(v.as_object().cloned().unwrap_or_default());

@@ -351,12 +351,7 @@ fn mcp_restores_a_playwright_file_and_has_the_tools(c: &Ctx) {
     std::fs::write(&pw, serde_json::to_string_pretty(&playwright).unwrap()).unwrap();
     let (pw_s, out) = (pw.display().to_string(), dir.path().join("out.json"));
     let out_s = out.display().to_string();
-    let mut cmd = tokio::process::Command::new(&c.bin);
-    cmd.args(["mcp", "--state", &pw_s])
-        .env("ARIASNAP_HOME", c.home.path())
-        .env("ARIASNAP_BROWSER", crate::common::browser())
-        .env_remove("ARIASNAP_SESSION")
-        .env("RUST_LOG", "warn");
+    let cmd = crate::mcp::stdio_server(c, &["--state", &pw_s]);
     let account = site.url("account.html");
     let texts = c.rt.block_on(async move {
         let transport = TokioChildProcess::new(cmd).expect("spawn ariasnap mcp");
@@ -377,13 +372,9 @@ fn mcp_restores_a_playwright_file_and_has_the_tools(c: &Ctx) {
                 )
                 .await
                 .unwrap_or_else(|e| panic!("{tool}: {e}"));
-            let t: Vec<String> = r
-                .content
-                .iter()
-                .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-                .collect();
+            let t = crate::mcp::text_of(&r);
             assert_eq!(r.is_error, Some(false), "{tool}: {t:?}");
-            texts.push(t.join("\n"));
+            texts.push(t);
         }
         client.cancel().await.expect("disconnect");
         texts

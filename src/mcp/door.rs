@@ -69,14 +69,20 @@ impl Hall {
     }
 
     /// Ends the agents known by handle that were idle for `limit`: their contexts closed
-    /// (Server's Drop). Returns how many.
+    /// (Server's Drop, which removes the agent's folder: after the lock is let go, so that
+    /// other agents' calls do not wait on it). Returns how many.
     pub fn reap(&self, limit: Duration) -> usize {
-        let Ok(mut h) = self.handles.lock() else {
-            return 0;
-        };
-        let before = h.len();
-        h.retain(|_, s| !s.idle.quiet_for(limit));
-        before - h.len()
+        let mut ended = Vec::new();
+        if let Ok(mut h) = self.handles.lock() {
+            h.retain(|_, s| {
+                let quiet = s.idle.quiet_for(limit);
+                if quiet {
+                    ended.push(s.clone());
+                }
+                !quiet
+            });
+        }
+        ended.len()
     }
 
     /// The agent of `handle`, or the error that says what to do.
@@ -128,13 +134,21 @@ impl Door {
     }
 }
 
-/// True when the request belongs to an MCP session (its `Mcp-Session-Id`); false for the
-/// stateless protocol's requests.
-fn in_session(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .extensions
+/// The MCP session a request belongs to (its `Mcp-Session-Id`; `extensions`: the request's,
+/// which carry its HTTP parts), or None for a request of the stateless 2026-07-28 protocol.
+pub fn session_of(extensions: &rmcp::model::Extensions) -> Option<&str> {
+    extensions
         .get::<http::request::Parts>()
-        .is_some_and(|p| p.headers.contains_key("mcp-session-id"))
+        .and_then(|p| p.headers.get(SESSION_HEADER))
+        .and_then(|v| v.to_str().ok())
+}
+
+/// The header naming a request's MCP session (2025 protocols).
+pub const SESSION_HEADER: &str = "mcp-session-id";
+
+/// True when the request belongs to an MCP session; false for the stateless protocol's.
+fn in_session(context: &RequestContext<RoleServer>) -> bool {
+    session_of(&context.extensions).is_some()
 }
 
 /// A tool error result with `msg`.

@@ -104,10 +104,7 @@ impl Idle {
     /// A message of the agent (`extensions`: its request's, which carry the HTTP request and
     /// so the session id).
     pub fn seen(&self, extensions: &rmcp::model::Extensions) {
-        if let Some(id) = extensions
-            .get::<http::request::Parts>()
-            .and_then(|p| p.headers.get("mcp-session-id"))
-            .and_then(|v| v.to_str().ok())
+        if let Some(id) = super::door::session_of(extensions)
             && let Ok(mut s) = self.session.lock()
             && s.is_none()
         {
@@ -451,7 +448,7 @@ async fn route(
             }
             let session = req
                 .headers()
-                .get("mcp-session-id")
+                .get(super::door::SESSION_HEADER)
                 .and_then(|v| v.to_str().ok())
                 .map(|s| s.chars().take(8).collect::<String>())
                 .unwrap_or_default();

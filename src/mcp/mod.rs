@@ -124,7 +124,7 @@ impl Server {
         self.callable.iter().find(|t| t.name == name)
     }
 
-    /// Runs a call; `cancel` fires when its client gives up on it (notifications/cancelled).
+    /// Runs a call; `cancel` fires when its client gives up on it (rmcp's request token).
     async fn run_call(
         &self,
         def: &ToolDef,

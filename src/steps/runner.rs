@@ -81,7 +81,7 @@ async fn bounded<O, E>(
     tokio::select! {
         biased;
         _ = opts.until_cancelled() => (Err(Error::Step(
-            "cancelled by the client (MCP notifications/cancelled): this step stopped part way and the steps after it did not run".into(),
+            "cancelled by the client (it gave up on the call): this step stopped part way and the steps after it did not run".into(),
         )), None),
         r = tokio::time::timeout(opts.timeout, work) => r.unwrap_or_else(|_| (
             Err(Error::Timeout(format!(

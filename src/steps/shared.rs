@@ -86,7 +86,8 @@ pub struct RunOptions {
     /// never the server's. None: any path (the command line, stdio MCP).
     pub files: Option<std::path::PathBuf>,
     /// Cancelled when the caller gives up on the run (an MCP client's
-    /// `notifications/cancelled`, docs/reference/mcp.md#cancelling-a-call): the step running
+    /// `notifications/cancelled`, or on the 2026-07-28 HTTP protocol the call's stream closed:
+    /// docs/reference/mcp.md#cancelling-a-call): the step running
     /// stops where it is, as at its deadline, and the steps after it do not run.
     pub cancel: Option<tokio_util::sync::CancellationToken>,
 }

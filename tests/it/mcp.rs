@@ -32,6 +32,22 @@ pub fn stdio_server(c: &Ctx, extra: &[&str]) -> tokio::process::Command {
     cmd
 }
 
+/// Navigates to `url` with a snapshot in the same call (`browser_navigate`), which must work.
+async fn navigate(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    url: &str,
+) -> rmcp::model::CallToolResult {
+    let r = client
+        .call_tool(
+            CallToolRequestParams::new("browser_navigate")
+                .with_arguments(args(json!({"url": url, "snapshot": {}}))),
+        )
+        .await
+        .expect("navigate");
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    r
+}
+
 /// The text a tool result gives the model: its text blocks, one per line.
 pub fn text_of(r: &rmcp::model::CallToolResult) -> String {
     r.content
@@ -78,14 +94,7 @@ fn stdio_session_navigate_snapshot_click(c: &Ctx) {
             assert!(!names.contains(&n.to_string()), "{n} in {names:?}");
         }
         // navigate and get the snapshot in the same call
-        let r = client
-            .call_tool(
-                CallToolRequestParams::new("browser_navigate")
-                    .with_arguments(args(json!({"url": url, "snapshot": {}}))),
-            )
-            .await
-            .expect("navigate");
-        assert_eq!(r.is_error, Some(false), "{r:?}");
+        let r = navigate(&client, &url).await;
         let s = r.structured_content.clone().unwrap();
         let snap = s["steps"][0]["output"]["snapshot"]
             .as_str()
@@ -264,14 +273,7 @@ fn results_are_text_unless_structured_is_asked(c: &Ctx) {
         let transport = TokioChildProcess::new(cmd).expect("spawn ariasnap mcp");
         let client = ().serve(transport).await.expect("initialize");
         let text = text_of;
-        let r = client
-            .call_tool(
-                CallToolRequestParams::new("browser_navigate")
-                    .with_arguments(args(json!({"url": url, "snapshot": {}}))),
-            )
-            .await
-            .expect("navigate");
-        assert_eq!(r.is_error, Some(false), "{r:?}");
+        let r = navigate(&client, &url).await;
         assert!(r.structured_content.is_none(), "{r:?}");
         let t = text(&r);
         let gift = crate::common::ref_of(&t, "checkbox \"Gift wrap\"");
@@ -313,13 +315,7 @@ fn a_cancelled_call_stops_and_frees_the_agent(c: &Ctx) {
         let transport = TokioChildProcess::new(cmd).expect("spawn ariasnap mcp");
         let client = ().serve(transport).await.expect("initialize");
         let text = text_of;
-        let r = client
-            .call_tool(
-                CallToolRequestParams::new("browser_navigate")
-                    .with_arguments(args(json!({"url": url, "snapshot": {}}))),
-            )
-            .await
-            .expect("navigate");
+        let r = navigate(&client, &url).await;
         let count = crate::common::ref_of(&text(&r), "button \"Count\"");
         // a 20 s sleep, then a click that must never happen
         let steps = json!({"steps": [{"sleep": 20000}, {"click": count}]});

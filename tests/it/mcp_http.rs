@@ -172,18 +172,26 @@ fn sigterm(server: &Stop) {
         .status();
 }
 
+/// The server's exit status once it exits, waiting up to `limit`; None if it still runs.
+fn exited_within(server: &mut Stop, limit: Duration) -> Option<std::process::ExitStatus> {
+    let t0 = Instant::now();
+    loop {
+        if let Ok(Some(st)) = server.0.try_wait() {
+            return Some(st);
+        }
+        if t0.elapsed() >= limit {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// Waits up to 20 s for the server to exit, and asserts it exited 0 (`why`: the message
 /// when it does not stop).
 fn exits_0(server: &mut Stop, why: &str) {
-    let t0 = Instant::now();
-    loop {
-        if let Some(st) = server.0.try_wait().unwrap() {
-            assert!(st.success(), "{st}");
-            break;
-        }
-        assert!(t0.elapsed() < Duration::from_secs(20), "{why}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let st = exited_within(server, Duration::from_secs(20));
+    let st = st.unwrap_or_else(|| panic!("{why}"));
+    assert!(st.success(), "{st}");
 }
 
 /// No agent's session record is left in the suite's home.
@@ -245,9 +253,9 @@ fn handles_hold(r: &Value) {
     );
 }
 
-/// A call its client aborts over HTTP (the SDK sends `notifications/cancelled` to the
-/// session) is cut: the click after the sleep never happens, and the agent's next call is
-/// answered at once, not after the 19 s the sleep had left.
+/// A call its client aborts over HTTP, on either wire ([`cancelled_on`]), is cut: the click
+/// after the sleep never happens, and the agent's next call is answered at once, not after
+/// the 19 s the sleep had left; then SIGTERM closes the agents left.
 fn a_call_cancelled_over_http_is_cut(c: &Ctx) {
     let (mut server, port) = start_server(c, &[]);
     for wire in ["legacy", "modern"] {
@@ -371,12 +379,8 @@ impl Drop for Stop {
             return;
         }
         sigterm(self);
-        let t0 = Instant::now();
-        while t0.elapsed() < Duration::from_secs(10) {
-            if !matches!(self.0.try_wait(), Ok(None)) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(100));
+        if exited_within(self, Duration::from_secs(10)).is_some() {
+            return;
         }
         let _ = self.0.kill();
         let _ = self.0.wait();

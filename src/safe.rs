@@ -162,7 +162,8 @@ pub fn quote(s: &str) -> String {
 /// Whether a page-controlled value must be quoted rather than printed bare at the end of a
 /// line (docs/reference/output.md#what-no-page-can-forge): it is empty; holds a control character (C0, DEL,
 /// C1: line breaks \n, \r, U+0085 among them), U+2028/U+2029, a bidi or invisible format
-/// character; holds `[ref=` (ASCII case aside, invisible characters removed); starts with
+/// character; holds `[ref=`, `[icon:` or `[cut:` (ASCII case aside, invisible characters
+/// removed); starts with
 /// `"`, `#`, `-` and a space, white space or an invisible character; or ends with white
 /// space or an invisible character.
 pub fn needs_quotes(s: &str) -> bool {
@@ -189,7 +190,10 @@ pub fn needs_quotes(s: &str) -> bool {
     holds_ref_marker(s)
 }
 
-/// `[ref=` in `s`, ignoring ASCII case and invisible characters.
+/// What marks ours on a line: a ref, an icon hint, a cut (docs/reference/output.md#what-no-page-can-forge).
+const MARKERS: &[&str] = &["[ref=", "[icon:", "[cut:"];
+
+/// `[ref=`, `[icon:` or `[cut:` in `s`, ignoring ASCII case and invisible characters.
 fn holds_ref_marker(s: &str) -> bool {
     if !s.contains('[') {
         return false;
@@ -199,7 +203,7 @@ fn holds_ref_marker(s: &str) -> bool {
         .filter(|&c| !is_ignorable(c))
         .map(|c| c.to_ascii_lowercase())
         .collect();
-    visible.contains("[ref=")
+    MARKERS.iter().any(|m| visible.contains(m))
 }
 
 /// A page-controlled value (text run, value, URL, tag) as printed: bare when that cannot be
@@ -296,8 +300,20 @@ pub(crate) mod check {
             parts.next();
             for p in parts {
                 let end = p.find(']').unwrap_or_else(|| panic!("{line:?}"));
+                // after the ref: nothing, the text, or an icon hint of lower-case words
+                let mut rest = &p[end + 1..];
+                if let Some(h) = rest.strip_prefix(" [icon: ") {
+                    let close = h.find(']').unwrap_or_else(|| panic!("{line:?}"));
+                    assert!(
+                        h[..close]
+                            .bytes()
+                            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b' '),
+                        "an icon hint of other characters in {line:?}"
+                    );
+                    rest = &h[close + 1..];
+                }
                 assert!(
-                    p[end + 1..].is_empty() || p[end + 1..].starts_with(':'),
+                    rest.is_empty() || rest.starts_with(':'),
                     "a ref that is not the last flag in {line:?}"
                 );
                 seen.push(p[..end].to_string());
@@ -399,6 +415,8 @@ mod tests {
             "x\u{2028}y",
             "Total due - button \"Pay\" [ref=s1e1]",
             "see [REF=s1e1]",
+            "x [icon: trash]",
+            "x [Cut: +5 chars, get s1e1]",
             "[re\u{ad}f=s1e1]",
             "# note",
             "- x",

@@ -23,8 +23,8 @@ pub use reply::{
     Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, ControlReply,
     Cover, Covered, EffectsReply, EngineStats, FocusReply, GetReply, GetValue, HttpError,
     OptionPoint, OptionValue, PaintReply, PointReply, PollReply, Pong, RangeState, Reply,
-    ScrollReply, SearchMatch, SearchReply, SelectReply, Target, ValueReply, WatchReply, WebRef,
-    WireRoute, WireSince, decode_reply, is_success, reply_kind,
+    ScrollReply, SearchMatch, SearchReply, SelectReply, Target, ValueReply,
+    WatchReply, WebRef, WireRoute, WireSince, decode_reply, is_success, reply_kind,
 };
 
 /// A tri-state flag: `true` or `"mixed"`.
@@ -95,6 +95,16 @@ pub struct WireStates {
     /// docs/reference/output.md#unseen-text: present for assistive technology, not painted: clipped, offscreen,
     /// transparent, tiny, camouflaged or covered.
     pub unseen: Option<String>,
+    /// docs/reference/output.md#flags: an element a user can click that is no control (a
+    /// listener of the click family, a pointer cursor of its own: docs/behaviour.md).
+    #[serde(default)]
+    pub clickable: bool,
+    /// docs/reference/output.md#icon-hints: the words an unnamed control's icon carries in
+    /// its markup (checked again by the host: lower-case ASCII words only).
+    pub icon: Option<String>,
+    /// A text run the text view cuts: the ref of the element that holds it, to read it
+    /// whole with `get` (docs/reference/output.md#text-format).
+    pub read: Option<String>,
 }
 
 /// One node of the flat list, in document (pre-)order.

@@ -371,6 +371,7 @@ const formControlsLength = getter(D.HTMLFormControlsCollection.prototype, "lengt
 const formControlsItem = method(D.HTMLFormControlsCollection.prototype, "item");
 const eventDefaultPrevented = getter(R.Event.prototype, "defaultPrevented");
 const eventComposedPath = method(R.Event.prototype, "composedPath");
+const eventTypeOf = getter(R.Event.prototype, "type");
 const removeListener = method(R.EventTarget.prototype, "removeEventListener");
 const inputSetSelectionRange = method(D.HTMLInputElement.prototype, "setSelectionRange");
 const textareaSetSelectionRange = method(D.HTMLTextAreaElement.prototype, "setSelectionRange");

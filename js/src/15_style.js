@@ -121,7 +121,10 @@ const SCOPE_FONT = 64; // font size (font, font-size, zoom)
 const SCOPE_INDENT = 128; // text-indent
 const SCOPE_COLOUR = 256; // color or background (or presentational colour attributes)
 const SCOPE_UNSEEN = SCOPE_OPACITY | SCOPE_GEOM | SCOPE_FONT | SCOPE_INDENT | SCOPE_COLOUR;
-const SCOPE_ALL = 511;
+// cursor (43_click: a pointer cursor an author set; the UA sheet sets one on links only,
+// which are actionable anyway)
+const SCOPE_CURSOR = 512;
+const SCOPE_ALL = 1023;
 const PSEUDO_RE = re(":(?:before|after)\\b", "i");
 const CV_RE = re("content-visibility", "i");
 const VIS_RE = re("visibility|\\ball\\s*:", "i");
@@ -131,6 +134,7 @@ const GEOM_RE = re("position|transform|translate|clip|\\ball\\s*:", "i");
 const FONT_RE = re("font-size|font\\s*:|zoom|\\ball\\s*:", "i");
 const INDENT_RE = re("text-indent|\\ball\\s*:", "i");
 const COLOUR_RE = re("color|background|\\ball\\s*:", "i");
+const CURSOR_RE = re("cursor|\\ball\\s*:", "i");
 // Inherited (or group) effects: a style attribute anywhere in a scope may pass them down.
 const INHERITED_BITS = [
   [SCOPE_TT, '[style*="text-transform" i], [style*="all:" i], [style*="all :" i]'],
@@ -139,6 +143,7 @@ const INHERITED_BITS = [
   [SCOPE_FONT, '[style*="font-size" i], [style*="font:" i], [style*="zoom" i], font[size]'],
   [SCOPE_INDENT, '[style*="text-indent" i]'],
   [SCOPE_COLOUR, '[style*="color" i], [style*="background" i], [color], [bgcolor], [text], [background]'],
+  [SCOPE_CURSOR, '[style*="cursor" i], [style*="all:" i], [style*="all :" i]'],
 ];
 // The attributes any of them needs (a presence test is cheap; the substring tests run on
 // the few elements that have one).
@@ -170,6 +175,7 @@ function textBits(text) {
   if (reTest(FONT_RE, text)) bits |= SCOPE_FONT;
   if (reTest(INDENT_RE, text)) bits |= SCOPE_INDENT;
   if (reTest(COLOUR_RE, text)) bits |= SCOPE_COLOUR;
+  if (reTest(CURSOR_RE, text)) bits |= SCOPE_CURSOR;
   return bits;
 }
 

@@ -353,8 +353,13 @@ function implicitRole(el, known) {
   const fixed = mapGet(TAG_ROLES, tag);
   if (fixed !== undefined) return fixed;
   switch (tag) {
-    // #el-a, #el-area: a link only with href (generic otherwise)
-    case "a": case "area": return hasAttr(el, "href") ? "link" : null;
+    // #el-a, #el-area: a link only with href (generic otherwise). Chromium's tree also makes
+    // an `a` without href a link when it is clickable (Blink AXNodeObject::NativeRoleIgnoringAria:
+    // an anchor that IsClickable(), i.e. has a click, mousedown or mouseup listener, is kLink;
+    // checked with Accessibility.getFullAXTree: `<a>` with addEventListener('click'), an
+    // onclick attribute or property is `link`; with only dblclick or pointer listeners it is not)
+    case "a": return hasAttr(el, "href") || anchorListened(el) ? "link" : null;
+    case "area": return hasAttr(el, "href") ? "link" : null;
     // #el-aside: complementary, unless scoped to a sectioning element without a name
     case "aside": return scopedToSection(el) && !hasAccessibleNameAttr(el) ? null : "complementary";
     // #el-footer, #el-header: contentinfo / banner unless scoped to a section (generic)

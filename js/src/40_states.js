@@ -1,6 +1,6 @@
 //! 40_states.js: what the walk says of an element it shows besides its role and name: its
 //! states (checked, disabled, expanded, selected, level..., and those only --verbose shows),
-//! a control's value, a link's URL, the focused element, and whether it has a click handler.
+//! a control's value, a link's URL and the focused element (click handlers: 17_listen).
 //!
 //! Owns: which roles expose each state (Chromium's tree, checked role by role) and the tokens
 //! states take, so no page text reaches a state. Must not: walk the tree, emit nodes or mint
@@ -309,17 +309,4 @@ function hrefOf(el, tag) {
     return getAttr(el, "href") || "";
   }
   return getAttr(el, "href") || "";
-}
-
-function hasPointerHandler(el, attrs) {
-  // Without DevTools we cannot see addEventListener handlers: onclick attributes and
-  // properties, plus a pointer cursor on a focusable element, are what we can observe.
-  // (attrs: whether el has attributes at all; without, it has no onclick attribute.)
-  if (attrs && hasAttr(el, "onclick")) return true;
-  try {
-    if (typeof onclickOf(el) === "function") return true;
-  } catch (_) {
-    return false;
-  }
-  return false;
 }

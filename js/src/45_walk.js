@@ -26,7 +26,13 @@ let walksBegun = 0;
 // Stack entries: [node, parentOut, ctx, scope]; ctx bits: 1 = inside interactive container,
 // 2 = visibility hidden (inherited), 4 = options of a drop-down select (no refs),
 // 8 = reached through its aria-owns owner, 0x70 and 0x80 = an unseen kind and its flag
-// (42_unseen); frame index in ctx >> 8. A null node marks the end of a block-level container.
+// (42_unseen), CTX_ACT, CTX_ITEMS and CTX_KIDS (what a user can click, 43_click); frame index
+// in ctx >> FRAME_SHIFT. A null node marks the end of a block-level container (ctx 0, the
+// container in the scope slot), or with
+// ctx SETTLE the end of a listened element's subtree, when whether it is a clickable or a
+// container of clickables is known (settleClickable).
+const FRAME_SHIFT = 11;
+const SETTLE = -1;
 
 /**
  * The state of one walk: its output (nodes, els, cands, frames), options, counters, explicit
@@ -100,6 +106,20 @@ function newWalk(rootDoc, opts) {
     // is open (inert, aria-hidden) is walked as if shown, and behindModal says so
     modal: null,
     behindModal: false,
+    // whether the node just emitted is actionable now (a control, a focusable element, a
+    // clickable by its cursor): a pointer cursor below it is its own (CTX_ACT)
+    act: false,
+    // listened elements whose subtree is being walked: node index -> {cand, start, made}
+    // (settleClickable), and node indexes left out once settled (finishWalk compacts)
+    pending: null,
+    gone: null,
+    // per text run, its first and last piece (a text node or the element it is shown in):
+    // a long run gets the ref of the element that holds it (runHolders)
+    runFrom: [],
+    runTo: [],
+    runFrame: [],
+    // block breaks in text runs: (run index, offset after the break, block element), flat
+    breaks: [],
   };
   if (!w.warm) {
     walksBegun++;
@@ -209,12 +229,17 @@ function emitNode(w, node, el) {
   return i;
 }
 
-/** Adds text under output node p: merged into a text run that is p's last child, else a new one. */
-function emitText(w, text, p) {
+/**
+ * Adds text under output node p: merged into a text run that is p's last child, else a new
+ * one. from: the piece (its text node, or the element it is shown in), kept per run, with
+ * the frame it is in.
+ */
+function emitText(w, text, p, from, frame) {
   if (!text) return;
   const li = w.lastKid[p];
   if (li >= 0 && w.nodes[li].r === "text" && !w.nodes[li].s) {
     w.nodes[li].v += text;
+    if (from) w.runTo[li] = from;
     return;
   }
   if (!strTrim(text)) {
@@ -223,13 +248,27 @@ function emitText(w, text, p) {
   }
   const t = newNode(p, "text");
   t.v = text;
-  emitNode(w, t, null);
+  const i = emitNode(w, t, null);
+  if (i >= 0 && from) {
+    w.runFrom[i] = from;
+    w.runTo[i] = from;
+    if (frame) w.runFrame[i] = frame;
+  }
 }
 
-/** A space after the text run that is p's last child, if any (a break between text pieces). */
-function spaceAfterText(w, p) {
+/**
+ * A space after the text run that is p's last child, if any (a break between text pieces).
+ * el: the block element that starts or ends there, noted with the break's place in the run
+ * (finishWalk splits a long run at its breaks).
+ */
+function spaceAfterText(w, p, el) {
   const li = w.lastKid[p];
-  if (li >= 0 && w.nodes[li].r === "text") w.nodes[li].v += " ";
+  if (li >= 0 && w.nodes[li].r === "text") {
+    w.nodes[li].v += " ";
+    push(w.breaks, li);
+    push(w.breaks, w.nodes[li].v.length);
+    push(w.breaks, el || null);
+  }
 }
 
 /** Pushes a stack entry: node (null: end of a block), its parent's output index, ctx, scope. */
@@ -260,7 +299,7 @@ function startWalk(rootDoc, opts) {
   if (start) {
     // a walk from an element (rootEl) has not entered the scopes above it
     w.ariaNone = !opts.rootEl && !scopeHasAriaDisabled(rootDoc);
-    spush(w, start, 0, w.frameBase << 8, getRootNode(start));
+    spush(w, start, 0, w.frameBase << FRAME_SHIFT, getRootNode(start));
     w.focusedEl = deepActiveElement(rootDoc);
     if (opts.behindModal) w.modal = openModal(rootDoc);
     w.vp = w.wantBoxes ? viewportOf(start) : null;
@@ -293,8 +332,9 @@ function runWalk(w) {
     stack[sp] = null;
     stackS[sp] = null;
     if (node === null) {
+      if (ctx === SETTLE) settleClickable(w, parentOut);
       // the end of a block-level container: text on either side must not run together
-      spaceAfterText(w, parentOut);
+      else spaceAfterText(w, parentOut, scope);
       continue;
     }
     const nt = nodeType(node);
@@ -329,7 +369,7 @@ function visitText(w, node, parentOut, ctx, scope) {
  */
 function visitTextValue(w, v, node, el, parentOut, ctx, scope) {
   if (ctx & UN_FLAGGED) {
-    emitText(w, v, parentOut);
+    emitText(w, v, parentOut, el || node, ctx >> FRAME_SHIFT);
     return;
   }
   let k = (ctx & UN_MASK) >> 4;
@@ -338,7 +378,7 @@ function visitTextValue(w, v, node, el, parentOut, ctx, scope) {
     if (el) k = textUnseen(w, el, scope);
   }
   if (!k) {
-    emitText(w, v, parentOut);
+    emitText(w, v, parentOut, el || node, ctx >> FRAME_SHIFT);
     if (w.geomAny && strTrim(v)) {
       // text a layer may cover: its run is checked after the walk (coverPass)
       if (!el) el = flatParentElement(node);
@@ -354,13 +394,19 @@ function visitTextValue(w, v, node, el, parentOut, ctx, scope) {
   const li = w.lastKid[parentOut];
   if (li >= 0 && w.nodes[li].r === "text" && w.nodes[li].s && w.nodes[li].s.unseen === UNSEEN_KINDS[k]) {
     w.nodes[li].v += v;
+    w.runTo[li] = el || node;
     return;
   }
   if (!strTrim(v)) return;
   const t = newNode(parentOut, "text");
   t.v = v;
   flagUnseen(t, k);
-  emitNode(w, t, null);
+  const i = emitNode(w, t, null);
+  if (i >= 0) {
+    w.runFrom[i] = el || node;
+    w.runTo[i] = el || node;
+    if (ctx >> FRAME_SHIFT) w.runFrame[i] = ctx >> FRAME_SHIFT;
+  }
 }
 
 /** A same-origin frame's document: its body (or root element) is walked under the frame. */
@@ -380,6 +426,9 @@ function visitElement(w, el, parentOut, ctx, scope) {
     if (!(ctx & 8) && mapHas(w.ownedBy, el)) return;
     ctx &= ~8;
   }
+  // a child of a container whose children are the targets (43_click); not passed further down
+  const kid = (ctx & CTX_KIDS) !== 0;
+  ctx &= ~CTX_KIDS;
   w.elements++;
   const style = styleOf(el);
   // whether el has attributes at all: one call that answers many attribute reads below
@@ -409,10 +458,9 @@ function visitElement(w, el, parentOut, ctx, scope) {
   // (an HTML element: SVG and MathML names with a dash, font-face..., are no custom elements)
   if (strIndexOf(tag, "-") > 0 && strIndexOf(tag, ":") < 0 && !shadowRootOf(el)) noteCustomHost(w, el, tag);
   if (tag === "br") {
-    spaceAfterText(w, parentOut);
+    spaceAfterText(w, parentOut, el);
     return;
   }
-  let out = parentOut;
   let role = visHidden ? null : getRole(el, tag);
   const textRole = role;
   if (role && setHas(INLINE_TEXT_ROLES, role)) role = null;
@@ -420,16 +468,18 @@ function visitElement(w, el, parentOut, ctx, scope) {
   // clickable generic, itself; only descendants that are in view (a fixed or positioned
   // layer) show
   if (role && w.viewportOnly && outOfView(w, el)) role = null;
-  if (role) {
-    out = emitRoleNode(w, el, role, tag, parentOut, ctx, attrs, scope);
-    // over --max-nodes: keep counting what would have been shown, emit nothing more
-    if (out < 0) return;
-    if (setHas(INTERACTIVE_CONTAINERS, role)) ctx |= 1;
-  } else if (!visHidden) {
-    let idx = emitGenericNode(w, el, tag, parentOut, ctx, attrs);
-    if (idx < 0 && attrs) idx = emitAuthorNamed(w, el, tag, textRole, parentOut, ctx, attrs, scope);
-    if (idx >= 0) out = idx;
+  // what a user can click besides controls (43_click)
+  const click = visHidden ? 0 : clickKind(el, tag, role, ctx, style, attrs, elScope, kid);
+  const out = emitElement(w, el, tag, role, textRole, parentOut, ctx, attrs, scope, click);
+  // over --max-nodes: keep counting what would have been shown, emit nothing more
+  if (out < 0) return;
+  if (out !== parentOut) {
+    if (role && setHas(INTERACTIVE_CONTAINERS, role)) ctx |= 1;
+    if (w.act) ctx |= CTX_ACT;
+    // a listened element is settled once its subtree is walked (popped after its children)
+    if (w.pending && mapHas(w.pending, out)) spush(w, null, out, SETTLE, null);
   }
+  ctx = clickCtx(ctx, click, role);
   if (out !== parentOut && (ctx & UN_MASK) && !(ctx & UN_FLAGGED)) {
     // the first node emitted under an unseen element carries the flag for its subtree
     flagUnseen(w.nodes[out], (ctx & UN_MASK) >> 4);
@@ -462,11 +512,25 @@ function visitElement(w, el, parentOut, ctx, scope) {
     }
     return;
   }
-  if (out === parentOut && !visHidden && style && !setHas(INLINE_DISPLAYS, displayOf(el))) {
-    spaceAfterText(w, parentOut);
-    spush(w, null, parentOut, 0, null);
+  if (out === parentOut && !visHidden && style && !setHas(INLINE_DISPLAYS, displayOf(el)) && !flushInline(el, style)) {
+    spaceAfterText(w, parentOut, el);
+    spush(w, null, parentOut, 0, el);
   }
   pushFlatChildren(w, el, tag, out, ctx, elScope, hostRoot);
+}
+
+/**
+ * Emits an element's own node, if it has one: its role's, or a generic one when it is
+ * focusable, clickable (click: 43_click's answer) or named by its author. Its index,
+ * parentOut when it has none, or -1 over --max-nodes. Sets w.act for the walk below it.
+ */
+function emitElement(w, el, tag, role, textRole, parentOut, ctx, attrs, scope, click) {
+  w.act = false;
+  if (role) return emitRoleNode(w, el, role, tag, parentOut, ctx, attrs, scope, undefined, click & CLICKABLE);
+  if (ctx & 2) return parentOut;
+  let idx = emitGenericNode(w, el, tag, parentOut, ctx, attrs, click & CLICKABLE, scope);
+  if (idx < 0 && attrs) idx = emitAuthorNamed(w, el, tag, textRole, parentOut, ctx, attrs, scope);
+  return idx >= 0 ? idx : parentOut;
 }
 
 /** The box of an element as [x, y, w, h] rounded to CSS pixels. */
@@ -480,14 +544,14 @@ function roundedBox(el) {
  * placeholder, box) and makes it a ref candidate when its tier is 1 or 2. Its index, or -1
  * over --max-nodes.
  */
-function emitRoleNode(w, el, role, tag, parentOut, ctx, attrs, scope, known) {
+function emitRoleNode(w, el, role, tag, parentOut, ctx, attrs, scope, known, click) {
   // reached through shown ancestors (the walk does not enter hidden or skipped
   // subtrees): name-from-content questions about its descendants stop climbing here
   if (setHas(NAME_FROM_CONTENT, role)) markShown(el);
   const name = known === undefined ? getName(el, role, scope, tag) : known;
   const n = newNode(parentOut, role);
   if (name) n.n = name;
-  if (ctx >> 8) n.f = ctx >> 8;
+  if (ctx >> FRAME_SHIFT) n.f = ctx >> FRAME_SHIFT;
   const st = statesOf(el, role, tag, w.focusedEl, w.verbose, attrs, w.ariaNone);
   if (st) n.s = st;
   if (setHas(VALUE_ROLES, role) || role === "progressbar" || role === "meter") {
@@ -511,10 +575,19 @@ function emitRoleNode(w, el, role, tag, parentOut, ctx, attrs, scope, known) {
   if (w.wantBoxes) n.b = roundedBox(el);
   const idx = emitNode(w, n, el);
   if (idx < 0) return -1;
-  const tier = candidateTier(el, role, tag, st, ctx, attrs);
-  if (tier < 3) push(w.cands, { i: idx, el: el, tier: tier, role: role, name: name, frame: ctx >> 8 });
+  let tier = candidateTier(el, role, tag, st, ctx, attrs);
+  w.act = tier === 1;
+  if (click && tier === 3 && !(ctx & 4)) {
+    // an element with a role that is no control and no item of an interactive container,
+    // made clickable (a list item, a row, an image...): it keeps its role, and says why it
+    // has a ref
+    tier = 1;
+    markClickable(w, n, idx, el, click, false, scope);
+  }
+  if (tier === 1 && !name && role !== "generic") iconHintOf(n, el);
+  if (tier < 3) push(w.cands, { i: idx, el: el, tier: tier, role: role, name: name, frame: ctx >> FRAME_SHIFT });
   else if (w.containerRefs) {
-    push(w.cands, { i: idx, el: el, tier: 1, role: role, name: name, frame: ctx >> 8, container: true });
+    push(w.cands, { i: idx, el: el, tier: 1, role: role, name: name, frame: ctx >> FRAME_SHIFT, container: true });
   }
   return idx;
 }
@@ -563,24 +636,101 @@ function emitAuthorNamed(w, el, tag, textRole, parentOut, ctx, attrs, scope) {
 }
 
 /**
- * A generic container is still interactive when focusable or clickable: emits it (named by
- * its name or else its text) as a tier 1 candidate. Its index, or -1 when it is not one (or
- * over --max-nodes).
+ * A generic container is still interactive when focusable or clickable (click: 43_click's
+ * CLICK_NOW or CLICK_LATER): emits it (named by its author, else by its text) as a tier 1
+ * candidate, a clickable one flagged so. Its index, or -1 when it is not one (or over
+ * --max-nodes).
  */
-function emitGenericNode(w, el, tag, parentOut, ctx, attrs) {
+function emitGenericNode(w, el, tag, parentOut, ctx, attrs, click, scope) {
   const tia = attrs ? getAttr(el, "tabindex") : null;
   const focusable = tia !== null && $Number(tia) >= 0;
-  if (!((focusable || hasPointerHandler(el, attrs)) && tag !== "body" && tag !== "html")) return -1;
+  if (!(focusable || click) || tag === "body" || tag === "html") return -1;
   // --viewport: one out of view is not shown (its box is read only for such candidates)
   if (w.viewportOnly && outOfView(w, el)) return -1;
   const name = getName(el, "generic");
-  const contentName = name || clean(normalizeWS(textContent(el) || ""), 100);
+  // a listened one is named by its text once its subtree is known to be its own
+  const later = !focusable && (click & CLICK_LATER) !== 0;
+  const shown = name || (later ? "" : clickName(el, scope));
   const n = newNode(parentOut, "generic");
-  if (contentName) n.n = contentName;
+  if (shown) n.n = shown;
   if (w.wantBoxes) n.b = roundedBox(el);
   const idx = emitNode(w, n, el);
-  if (idx >= 0) push(w.cands, { i: idx, el: el, tier: 1, role: "generic", name: contentName, frame: ctx >> 8 });
+  if (idx < 0) return -1;
+  w.act = true;
+  // a node made only because it is clickable goes again if it turns out a container
+  if (!focusable) markClickable(w, n, idx, el, click, !name, scope);
+  if (!shown && !later) iconHintOf(n, el);
+  push(w.cands, { i: idx, el: el, tier: 1, role: "generic", name: shown, frame: ctx >> FRAME_SHIFT });
   return idx;
+}
+
+/** A generic element's name by its text: its content as names read it (block boxes apart), cut. */
+function clickName(el, scope) {
+  return clean(contentText(el, false, el, scope), 100);
+}
+
+/**
+ * Flags node n (index idx, element el) clickable (docs/reference/output.md#flags). A
+ * listened one (CLICK_LATER) is not actionable for the walk below it and waits for its
+ * subtree (settleClickable); made: its node exists only because it is clickable.
+ */
+function markClickable(w, n, idx, el, click, made, scope) {
+  if (!n.s) n.s = {};
+  n.s.clickable = true;
+  if (!(click & CLICK_LATER)) {
+    w.act = true;
+    return;
+  }
+  w.act = false;
+  if (!w.pending) w.pending = new $Map();
+  // its candidate is pushed next, the ones of its subtree after it
+  mapSet(w.pending, idx, { cand: w.cands.length, made: made, el: el, scope: scope || null });
+}
+
+/** An unnamed control's icon words, as a hint beside its line (never its name). */
+function iconHintOf(n, el) {
+  const h = iconHint(el);
+  if (!h) return;
+  if (!n.s) n.s = {};
+  n.s.icon = h;
+}
+
+/**
+ * The end of a listened element's subtree (node idx): a clickable, unless its subtree holds
+ * an actionable element (a ref candidate), which makes it a container whose listener serves
+ * what it holds (event delegation): its flag and candidacy go, and a node made only for it
+ * goes too, its children moved up to its parent (finishWalk compacts the list).
+ */
+function settleClickable(w, idx) {
+  const p = mapGet(w.pending, idx);
+  mapDelete(w.pending, idx);
+  if (!p) return;
+  let holds = false;
+  for (let i = p.cand + 1; i < w.cands.length && !holds; i++) {
+    const c = w.cands[i];
+    holds = !c.container && !c.dropped;
+  }
+  const own = w.cands[p.cand];
+  const n = w.nodes[idx];
+  if (!holds) {
+    // a clickable: a generic one made for it is named by its text now
+    if (p.made && !n.n) {
+      const name = clickName(p.el, p.scope);
+      if (name) {
+        n.n = name;
+        if (own) own.name = name;
+      } else iconHintOf(n, p.el);
+    }
+    return;
+  }
+  if (own) own.dropped = true;
+  if (n.s) n.s.clickable = undefined;
+  if (!p.made) return;
+  if (!w.gone) w.gone = new $Set();
+  setAdd(w.gone, idx);
+  for (let j = idx + 1; j < w.nodes.length; j++) if (w.nodes[j].p === idx) w.nodes[j].p = n.p;
+  // text after it joins the last run it held
+  w.lastKid[n.p] = w.lastKid[idx];
 }
 
 /**
@@ -595,7 +745,7 @@ function visitFrame(w, el, tag, out, ctx) {
   if (doc && docElementOf(doc)) {
     push(w.frames, { k: k, i: out, url: clean(docURLOf(doc), 2048) });
     scanOwns(w, doc);
-    spush(w, doc, out, (ctx & 3) | (k << 8), doc);
+    spush(w, doc, out, (ctx & 3) | (k << FRAME_SHIFT), doc);
     return;
   }
   // A cross-origin frame too small to show anything (trackers, 0x0 ad slots) is
@@ -742,21 +892,184 @@ function pushSlot(w, slot, out, ctx, elScope) {
   for (let i = kids.length - 1; i >= 0; i--) spush(w, kids[i], out, ctx, assigned ? null : elScope);
 }
 
-/** The walk's result: merged text normalised, and its stats (ms since newWalk). */
+// A text run longer than this is cut in the text view (docs/reference/output.md#text-format,
+// src/snapshot/render/mod.rs TEXT_KEEP). A longer run is split at its block breaks into runs
+// of up to this many characters (short blocks together), so that a short text (an
+// instruction) is never cut for the text around it; a block longer than this is a run of its
+// own, and the element that holds it gets a ref, so that the cut line can say how to read it
+// whole (`get REF`).
+const RUN_KEEP = 300;
+
+/**
+ * The walk's result: merged text normalised, long runs split (splitRun), nodes settled away
+ * (settleClickable) left out, the holders of long text runs found (runHolders), and its
+ * stats (ms since newWalk).
+ */
 function finishWalk(w) {
   const nodes = w.nodes;
+  let long = null;
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i];
-    if (n.r === "text") n.v = clean(normalizeWS(n.v), NAME_CAP);
+    if (n.r !== "text") continue;
+    const raw = n.v;
+    n.v = clean(normalizeWS(raw), NAME_CAP);
+    if (n.v.length > RUN_KEEP) {
+      if (!long) long = new $Map();
+      mapSet(long, i, raw);
+    }
   }
+  const holders = [];
+  const splits = long ? splitRuns(w, long, holders) : null;
+  if (w.gone || splits) rebuildNodes(w, splits);
   return {
-    nodes: nodes,
+    nodes: w.nodes,
     els: w.els,
     cands: w.cands,
     frames: w.frames,
     notes: w.notes,
+    runHolders: holders,
+    // each text run's first and last piece, and its frame (search: the element a match is in)
+    runFrom: w.runFrom,
+    runTo: w.runTo,
+    runFrame: w.runFrame,
     stats: { ms: $now() - w.t0, elements: w.elements, leftOut: w.leftOut, closedRead: w.closedRead,
       closedUnread: w.closedUnread, closedPending: w.closedPending, closedTags: w.closedTags,
       behindModal: w.behindModal },
   };
+}
+
+/**
+ * Splits the long runs (node index -> raw text) at their block breaks: run index -> parts
+ * [{v, el}] when a run splits, its long parts' holders pushed to `holders` ({node, el,
+ * frame}; the node is the part's, made by rebuildNodes) or, for a run that stays whole, the
+ * run's. Parts are the run's blocks, packed in order while they fit in RUN_KEEP characters.
+ */
+function splitRuns(w, long, holders) {
+  const at = new $Map();
+  const b = w.breaks;
+  for (let k = 0; k < b.length; k += 3) {
+    if (!mapHas(long, b[k])) continue;
+    let l = mapGet(at, b[k]);
+    if (!l) {
+      l = [];
+      mapSet(at, b[k], l);
+    }
+    push(l, b[k + 1]);
+    push(l, b[k + 2]);
+  }
+  let splits = null;
+  mapForEach(long, function (raw, i) {
+    const parts = packRun(raw, mapGet(at, i) || []);
+    const frame = w.runFrame[i] | 0;
+    if (parts.length < 2) {
+      const el = w.runFrom[i] ? runHolder(w.runFrom[i], w.runTo[i]) : null;
+      if (el) push(holders, { node: w.nodes[i], el: el, frame: frame });
+      return;
+    }
+    for (let k = 0; k < parts.length; k++) {
+      const p = parts[k];
+      if (p.v.length <= RUN_KEEP) continue;
+      const el = p.from && p.to ? runHolder(p.from, p.to) : w.runFrom[i] ? runHolder(w.runFrom[i], w.runTo[i]) : null;
+      if (el) push(holders, { part: p, el: el, frame: frame });
+    }
+    if (!splits) splits = new $Map();
+    mapSet(splits, i, parts);
+  });
+  return splits;
+}
+
+/**
+ * A long run's parts: its text cut at its breaks (offsets and block elements, in order),
+ * each piece normalised, packed greedily into parts of up to RUN_KEEP characters. A part is
+ * {v, from, to}: from and to the block elements around it (its holder), when it is one piece.
+ */
+function packRun(raw, breaks) {
+  const parts = [];
+  let cur = null;
+  let start = 0;
+  let prevEl = null;
+  for (let k = 0; k <= breaks.length; k += 2) {
+    const end = k < breaks.length ? breaks[k] : raw.length;
+    const endEl = k < breaks.length ? breaks[k + 1] : null;
+    const v = normalizeWS(strSlice(raw, start, end));
+    start = end;
+    const from = prevEl;
+    prevEl = endEl;
+    if (!v) continue;
+    if (cur && cur.v.length + 1 + v.length <= RUN_KEEP) {
+      cur.v += " " + v;
+      cur.from = null;
+      cur.to = null;
+      continue;
+    }
+    cur = { v: v, from: from, to: endEl };
+    push(parts, cur);
+  }
+  for (let k = 0; k < parts.length; k++) parts[k].v = clean(parts[k].v, NAME_CAP);
+  return parts;
+}
+
+/**
+ * The node list again, with what settleClickable took away (w.gone) left out and split runs
+ * (run index -> parts) as consecutive runs under the same parent; every index that points
+ * into the list (parents, candidates, frames, run pieces) moved with it.
+ */
+function rebuildNodes(w, splits) {
+  const ix = [];
+  const nodes = [];
+  const els = [];
+  const from = [];
+  const to = [];
+  const frame = [];
+  for (let i = 0; i < w.nodes.length; i++) {
+    if (w.gone && setHas(w.gone, i)) {
+      ix[i] = -1;
+      continue;
+    }
+    ix[i] = nodes.length;
+    const n = w.nodes[i];
+    // a parent is never one taken away (their children were moved up first), nor a run
+    if (i > 0) n.p = ix[n.p];
+    const parts = splits ? mapGet(splits, i) : undefined;
+    const count = parts ? parts.length : 1;
+    for (let k = 0; k < count; k++) {
+      const node = k === 0 ? n : newNode(n.p, "text");
+      if (parts) {
+        node.v = parts[k].v;
+        if (k > 0 && n.s) node.s = { unseen: n.s.unseen };
+        parts[k].node = node;
+      }
+      const j = nodes.length;
+      push(nodes, node);
+      push(els, w.els[i]);
+      if (w.runFrom[i]) {
+        from[j] = w.runFrom[i];
+        to[j] = w.runTo[i];
+        frame[j] = w.runFrame[i];
+      }
+    }
+  }
+  w.nodes = nodes;
+  w.els = els;
+  w.runFrom = from;
+  w.runTo = to;
+  w.runFrame = frame;
+  for (let k = 0; k < w.cands.length; k++) w.cands[k].i = ix[w.cands[k].i];
+  for (let k = 0; k < w.frames.length; k++) if (w.frames[k].i >= 0) w.frames[k].i = ix[w.frames[k].i];
+}
+
+/** The element a text piece (a text node, or the element it is shown in) belongs to. */
+function pieceElement(x) {
+  return nodeType(x) === TEXT_NODE ? flatParentElement(x) : x;
+}
+
+/** The nearest element that holds a run from piece `from` to piece `to` (flat tree). */
+function runHolder(from, to) {
+  const a = pieceElement(from);
+  const b = pieceElement(to);
+  if (!a || !b || a === b) return a;
+  const up = new $Set();
+  for (let e = a; e; e = flatParentElement(e)) setAdd(up, e);
+  for (let e = b; e; e = flatParentElement(e)) if (setHas(up, e)) return e;
+  return null;
 }

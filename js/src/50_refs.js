@@ -42,12 +42,14 @@ function sameRefName(a, b) {
 function mintRefs(walked, n, allRefs) {
   const cands = walked.cands;
   let real = 0;
-  for (let i = 0; i < cands.length; i++) if (!cands[i].container) real++;
+  for (let i = 0; i < cands.length; i++) if (!cands[i].container && !cands[i].dropped) real++;
   const compact = !allRefs && real > 100;
   let withheld = 0;
   let count = 0;
   for (let i = 0; i < cands.length; i++) {
     const c = cands[i];
+    // a listened container (45_walk settleClickable): its listener serves what it holds
+    if (c.dropped) continue;
     if (compact && c.tier > 1) {
       withheld++;
       continue;
@@ -134,4 +136,42 @@ function refFor(el, role, name, n, frame) {
   mapSet(refEntries, ref, entry);
   publicRefs[ref] = el;
   return ref;
+}
+
+/** role and name of an element as a ref entry keeps them (generic for elements without
+ * a role or with an inline text role: resolveRef answers those with the name kept). */
+function refIdentity(el) {
+  let role = getRole(el);
+  if (!role || setHas(INLINE_TEXT_ROLES, role)) role = "generic";
+  let name = "";
+  try {
+    name = getName(el, role);
+  } catch (_) {
+    name = "";
+  }
+  if (!name && role === "generic") name = clean(normalizeWS(headText(el, 160)), 100);
+  return { role: role, name: name };
+}
+
+/**
+ * The first `max` or so characters of el's text (its text nodes in order), without reading
+ * the whole of it: the body of a 100,000-element page holds megabytes.
+ */
+function headText(el, max) {
+  let out = "";
+  const stack = [el];
+  while (stack.length && out.length < max) {
+    const n = stack[stack.length - 1];
+    stack.length = stack.length - 1;
+    const t = nodeType(n);
+    if (t === TEXT_NODE) {
+      out += " " + (nodeValue(n) || "");
+      continue;
+    }
+    if (t !== ELEMENT_NODE) continue;
+    const ln = localNameOf(n);
+    if (ln === "script" || ln === "style" || ln === "template") continue;
+    for (let c = lastChildOf(n); c; c = previousSiblingOf(c)) push(stack, c);
+  }
+  return out;
 }

@@ -21,24 +21,11 @@ function actionTarget(hit) {
     if (tag === "select" || tag === "canvas") return el;
     const ti = getAttr(el, "tabindex");
     if ((ti !== null && $Number(ti) >= 0) || isEditable(el)) return el;
-    if (hasPointerHandler(el, hasAttrs(el))) return el;
+    // a listener of the click family, but not a capture-phase one (a root's delegation)
+    const k = listenKinds(el, hasAttrs(el));
+    if (k & (LISTEN_MOUSE | LISTEN_POINTER) && !(k & LISTEN_CAPTURE)) return el;
   }
   return hit;
-}
-
-/** role and name of an element as a ref entry keeps them (generic for elements without
- * a role or with an inline text role: resolveRef answers those with the name kept). */
-function refIdentity(el) {
-  let role = getRole(el);
-  if (!role || setHas(INLINE_TEXT_ROLES, role)) role = "generic";
-  let name = "";
-  try {
-    name = getName(el, role);
-  } catch (_) {
-    name = "";
-  }
-  if (!name && role === "generic") name = clean(normalizeWS(textContent(el) || ""), 100);
-  return { role: role, name: name };
 }
 
 /**

@@ -51,6 +51,23 @@ function squash(s) {
 }
 
 /**
+ * Refs for the elements that hold long text runs (45_walk runHolders), on the run's states as
+ * `read`: the text view cuts such a run and says to read it whole with `get REF`
+ * (docs/reference/output.md#text-format).
+ */
+function holderRefs(walked, n) {
+  const hs = walked.runHolders;
+  for (let i = 0; i < hs.length; i++) {
+    const h = hs[i];
+    const id = refIdentity(h.el);
+    const ref = refFor(h.el, id.role, id.name, n, h.frame);
+    const node = h.node || h.part.node;
+    if (!node.s) node.s = {};
+    node.s.read = ref;
+  }
+}
+
+/**
  * The compact wire form of the node list (what crosses WebDriver; wire.rs reads it):
  * roles are indexes into a table, each node is an array
  * [parent distance, role, name-or-text, ref, value, url, states, description, placeholder,
@@ -352,6 +369,7 @@ function doSnapshot(opts) {
   }
   const t1 = $now();
   const minted = mintRefs(walked, n, !!opts.allRefs);
+  holderRefs(walked, n);
   const fp = currentFingerprint(walked.cands.length);
   rememberFingerprint(n, fp);
   const url = clean(docURLOf(doc), 4096);

@@ -25,10 +25,16 @@ pub async fn preload_sandbox(page: &Page, old: &[String]) -> Option<Vec<String>>
             .await;
     }
     let mut ids = Vec::new();
+    // the listener hook's secret, known to this registration's two scripts only
+    // (js/src/17_listen.js: no page can ask the hook or answer the engine)
+    let key = listen_key();
     for (source, sandbox) in [
-        (sandbox_engine(), Some(SANDBOX.to_string())),
+        (keyed_engine(&key), Some(SANDBOX.to_string())),
         (
-            format!("{CONSOLE_HOOK}\n{CLOSED_ROOTS_HOOK}\n{STARTUP_TIMERS_HOOK}"),
+            format!(
+                "{CONSOLE_HOOK}\n{CLOSED_ROOTS_HOOK}\n{STARTUP_TIMERS_HOOK}\n{}",
+                click_hook(&key)
+            ),
             None,
         ),
     ] {
@@ -52,6 +58,108 @@ pub async fn preload_sandbox(page: &Page, old: &[String]) -> Option<Vec<String>>
     debug!(?ids, "engine preloaded in every document's sandbox");
     Some(ids)
 }
+
+/// A fresh secret for the listener hook: 32 random hex digits (an event type no page can
+/// guess: it cannot ask the hook for its targets, nor send the engine a forged answer).
+fn listen_key() -> String {
+    format!("as{}", uuid::Uuid::new_v4().simple())
+}
+
+/// The sandbox engine with the listener hook's secret written in (js/src/17_listen.js).
+fn keyed_engine(key: &str) -> String {
+    let engine = sandbox_engine();
+    debug_assert!(engine.contains(LISTEN_KEY_EMPTY));
+    engine.replacen(
+        LISTEN_KEY_EMPTY,
+        &format!("const LISTEN_KEY = \"{key}\";"),
+        1,
+    )
+}
+
+/// The line of js/src/17_listen.js that the preload rewrites with the secret.
+const LISTEN_KEY_EMPTY: &str = "const LISTEN_KEY = \"\";";
+
+/// The listener hook of the page's main world (BiDi sessions), run before the page's scripts:
+/// the engine's sandbox cannot see which elements the page listens to, so this wraps
+/// `EventTarget.prototype.addEventListener` / `removeEventListener` and the `onclick`-family
+/// setters of `HTMLElement.prototype` and `SVGElement.prototype` (React sets `onclick` on
+/// every element with an `onClick`), keeping, per element, its listeners of the click family
+/// (`once` and `signal` followed) behind weak references. The page's arguments, `this` and
+/// results pass through unchanged; names, lengths and property attributes are kept. The
+/// engine asks by dispatching an event of the secret type `KEY-q` on a document; the hook
+/// answers at once by dispatching on each connected target a marker (`KEY-m`: a click,
+/// mousedown or mouseup listener; `KEY-p`: dblclick, pointerdown or pointerup; `KEY-c`: one in
+/// the capture phase), composed so that the engine's capture listener on the document sees the
+/// target through open shadow roots (targets in closed trees get none: their marker would name
+/// the host), then `KEY-a` on the document. A page that reaches the hook can only make
+/// elements clickable (which `role=button` does too), never a line or a ref.
+fn click_hook(key: &str) -> String {
+    CLICK_HOOK.replacen("__KEY__", key, 1)
+}
+
+const CLICK_HOOK: &str = r#"(function(){ var W = window, KEY = "__KEY__";
+  if (!W.EventTarget || !W.WeakRef || !W.WeakMap || !W.Node) return;
+  var O = Object, gopd = O.getOwnPropertyDescriptor, defp = O.defineProperty, apply = Reflect.apply,
+    ET = W.EventTarget.prototype, dAdd = gopd(ET, 'addEventListener'), dRem = gopd(ET, 'removeEventListener');
+  if (!dAdd || !dRem || typeof dAdd.value !== 'function') return;
+  var add = dAdd.value, rem = dRem.value, disp = ET.dispatchEvent, Ev = W.Event, WR = W.WeakRef,
+    deref = WR.prototype.deref, WM = W.WeakMap, wmGet = WM.prototype.get, wmSet = WM.prototype.set,
+    M = W.Map, mSet = M.prototype.set, mDel = M.prototype['delete'], mEach = M.prototype.forEach,
+    NP = W.Node.prototype, nodeType = gopd(NP, 'nodeType').get, connected = gopd(NP, 'isConnected').get,
+    rootOf = NP.getRootNode, hostOf = W.ShadowRoot ? gopd(W.ShadowRoot.prototype, 'host').get : null,
+    modeOf = W.ShadowRoot ? gopd(W.ShadowRoot.prototype, 'mode').get : null,
+    aborted = W.AbortSignal ? gopd(W.AbortSignal.prototype, 'aborted').get : null,
+    targetOf = gopd(W.Event.prototype, 'target').get;
+  var KIND = O.create(null); KIND.click = 1; KIND.mousedown = 1; KIND.mouseup = 1;
+  KIND.dblclick = 2; KIND.pointerdown = 2; KIND.pointerup = 2;
+  var PROP = {}, recs = new WM(), live = new M(), next = 0;
+  var isEl = function (t) { try { return apply(nodeType, t, []) === 1; } catch (e) { return false; } };
+  var capOf = function (o) { return typeof o === 'boolean' ? o : !!(o && typeof o === 'object' && o.capture); };
+  var find = function (l, type, cb, cap) { for (var i = 0; i < l.length; i++) {
+    var e = l[i]; if (e.t === type && e.f === cb && e.c === cap) return i; } return -1; };
+  var note = function (t, type, cb, cap) { var r = apply(wmGet, recs, [t]);
+    if (!r) { r = { l: [] }; apply(wmSet, recs, [t, r]); apply(mSet, live, [next++, new WR(t)]); }
+    if (find(r.l, type, cb, cap) < 0) r.l[r.l.length] = { t: type, f: cb, c: cap }; };
+  var drop = function (t, type, cb, cap) { var r = apply(wmGet, recs, [t]); if (!r) return;
+    var i = find(r.l, type, cb, cap); if (i >= 0) { r.l[i] = r.l[r.l.length - 1]; r.l.length = r.l.length - 1; } };
+  var wrappedAdd = { addEventListener: function (type, cb) { var ret = apply(add, this, arguments);
+    try { if (cb && KIND[type] && isEl(this)) { var t = this, o = arguments[2], cap = capOf(o),
+        sig = o && typeof o === 'object' ? o.signal : null;
+      if (!(sig && aborted && apply(aborted, sig, []))) { note(t, '' + type, cb, cap);
+        var undo = function () { drop(t, '' + type, cb, cap); };
+        if (o && typeof o === 'object' && o.once) apply(add, t, [type, undo, { capture: cap, once: true }]);
+        if (sig) apply(add, sig, ['abort', undo, { once: true }]); } } } catch (e) {}
+    return ret; } }.addEventListener;
+  var wrappedRem = { removeEventListener: function (type, cb) { var ret = apply(rem, this, arguments);
+    try { if (cb && KIND[type] && isEl(this)) drop(this, '' + type, cb, capOf(arguments[2])); } catch (e) {}
+    return ret; } }.removeEventListener;
+  try { defp(ET, 'addEventListener', { value: wrappedAdd, writable: dAdd.writable, enumerable: dAdd.enumerable,
+      configurable: dAdd.configurable });
+    defp(ET, 'removeEventListener', { value: wrappedRem, writable: dRem.writable, enumerable: dRem.enumerable,
+      configurable: dRem.configurable }); } catch (e) { return; }
+  var wrapProp = function (P, name) { var d = P && gopd(P, name); if (!d || !d.set || !d.get) return;
+    var set = d.set, get = d.get, type = name.slice(2);
+    var wrapped = { [name]: function (v) { apply(set, this, [v]);
+      try { if (isEl(this)) { if (apply(get, this, []) != null) note(this, type, PROP, false);
+        else drop(this, type, PROP, false); } } catch (e) {} } }[name];
+    try { defp(P, name, { get: get, set: wrapped, enumerable: d.enumerable, configurable: d.configurable }); } catch (e) {} };
+  ['onclick', 'onmousedown', 'onmouseup', 'ondblclick', 'onpointerdown', 'onpointerup'].forEach(function (n) {
+    if (W.HTMLElement) wrapProp(W.HTMLElement.prototype, n);
+    if (W.SVGElement) wrapProp(W.SVGElement.prototype, n); });
+  var closedIn = function (t) { for (var g = 0, r = apply(rootOf, t, []); g < 64 && r && apply(nodeType, r, []) === 11; g++) {
+      if (modeOf && apply(modeOf, r, []) === 'closed') return true; var h = apply(hostOf, r, []);
+      r = h ? apply(rootOf, h, []) : null; } return false; };
+  var answer = function (e) { var dead = [];
+    apply(mEach, live, [function (wr, id) { var t = apply(deref, wr, []), r = t && apply(wmGet, recs, [t]);
+      if (!r || !r.l.length) { dead[dead.length] = id; return; }
+      if (!apply(connected, t, []) || closedIn(t)) return;
+      var k = 0; for (var i = 0; i < r.l.length; i++) { k |= KIND[r.l[i].t]; if (r.l[i].c && KIND[r.l[i].t] === 1) k |= 4; }
+      if (k & 1) apply(disp, t, [new Ev(KEY + '-m', { composed: true })]);
+      if (k & 2) apply(disp, t, [new Ev(KEY + '-p', { composed: true })]);
+      if (k & 4) apply(disp, t, [new Ev(KEY + '-c', { composed: true })]); }]);
+    for (var j = 0; j < dead.length; j++) apply(mDel, live, [dead[j]]);
+    var doc = apply(targetOf, e, []); if (doc) apply(disp, doc, [new Ev(KEY + '-a')]); };
+  apply(add, W, [KEY + '-q', function (e) { try { answer(e); } catch (x) {} }, true]); })();"#;
 
 /// The console hook of the page's main world (BiDi sessions): the engine's sandbox cannot
 /// see the page's own `console`, so this small script, run before the page's scripts,

@@ -8,7 +8,7 @@
 //! than through `safe` (docs/reference/output.md#what-no-page-can-forge).
 
 use super::Snapshot;
-use super::render::{TEXT_CUT, cut, flags};
+use super::render::{TEXT_CUT, TEXT_KEEP, cut, flags};
 use crate::safe::{quote, text, token};
 use serde_json::{Value, json};
 
@@ -109,7 +109,7 @@ fn subtree_text(snap: &Snapshot, i: usize, depth: &[usize]) -> String {
             .collect::<Vec<_>>()
             .join(" ")
             .as_str(),
-        TEXT_CUT,
+        TEXT_KEEP,
     )
 }
 
@@ -309,6 +309,8 @@ pub fn interactive_text(snap: &Snapshot, verbose: bool) -> String {
                 out.truncate(out.len() - suffix.len());
                 out.push_str(&format!(" [options={count}]{suffix}"));
             }
+            // a hint after the ref, never a name (docs/reference/output.md#icon-hints)
+            out.push_str(&super::render::icon_suffix(n));
             let shown_value = collapsed.and_then(|(_, v)| v);
             let value = n
                 .value
@@ -320,12 +322,12 @@ pub fn interactive_text(snap: &Snapshot, verbose: bool) -> String {
                 let pad = "  ".repeat(depth[p] + 1);
                 out.push(':');
                 if let Some(v) = value {
-                    out.push_str(&format!("\n{pad}- /value: {}", text(&cut(v, TEXT_CUT))));
+                    out.push_str(&format!("\n{pad}- /value: {}", text(&cut(v, TEXT_KEEP))));
                 }
-                out.push_str(&format!("\n{pad}- /error: {}", text(&cut(e, TEXT_CUT))));
+                out.push_str(&format!("\n{pad}- /error: {}", text(&cut(e, TEXT_KEEP))));
             } else if let Some(v) = value {
                 out.push_str(": ");
-                out.push_str(&text(&cut(v, TEXT_CUT)));
+                out.push_str(&text(&cut(v, TEXT_KEEP)));
             }
         } else if let Some(kind) = context_of(n) {
             out.push_str(&context_line(snap, i, kind, &tree_depth));
@@ -542,7 +544,7 @@ pub fn summary_text(snap: &Snapshot) -> String {
             out.push_str(&format!(
                 "  - /error {}: {}\n",
                 token(r),
-                text(&cut(e, TEXT_CUT))
+                text(&cut(e, TEXT_KEEP))
             ));
         }
     }

@@ -7,7 +7,7 @@
 //! other than through `safe` (quoted, escaped).
 
 use super::header::{header_json, notes};
-use super::line::{short_url, sort, unseen};
+use super::line::{icon, short_url, sort, unseen};
 use super::shown::shown_children;
 use super::{JSON_CAP, RenderOptions};
 use crate::safe::{self, quote};
@@ -101,6 +101,12 @@ fn props_json(n: &Node, page_url: &str, verbose: bool) -> Option<Value> {
     }
     if let Some(k) = unseen(n) {
         m.insert("unseen".into(), k.into());
+    }
+    if s.clickable {
+        m.insert("clickable".into(), true.into());
+    }
+    if let Some(h) = icon(n) {
+        m.insert("icon".into(), h.into());
     }
     if m.is_empty() {
         None

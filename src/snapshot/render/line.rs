@@ -6,7 +6,7 @@
 //! (cut first, then quote: a cut never splits an escape), or decide which nodes are shown
 //! (`shown` does).
 
-use super::TEXT_CUT;
+use super::{TEXT_CUT, TEXT_KEEP};
 use crate::safe::{quote, token};
 use crate::snapshot::Node;
 use crate::wire::Tri;
@@ -18,6 +18,42 @@ pub fn cut(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {
         Some((i, _)) => format!("{}...", &s[..i]),
         None => s.to_string(),
+    }
+}
+
+/// Text or a value as the text view prints it (docs/reference/output.md#text-format): whole up
+/// to [`TEXT_KEEP`] characters; a longer one cut there (with `...`), and how many characters
+/// the cut left out.
+pub fn kept(s: &str) -> (String, usize) {
+    match s.char_indices().nth(TEXT_KEEP) {
+        Some((i, _)) => (format!("{}...", &s[..i]), s[i..].chars().count()),
+        None => (s.to_string(), 0),
+    }
+}
+
+/// The flag of a line whose text [`kept`] cut: ` [cut: +N chars, get REF]` (with `--what
+/// value` for a control's value: `get` reads text by default), ` [cut: +N chars]` without a
+/// ref to read it by; "" when nothing was cut.
+pub fn cut_flag(left: usize, read: Option<&str>, value: bool) -> String {
+    if left == 0 {
+        return String::new();
+    }
+    match read {
+        Some(r) if value => format!(" [cut: +{left} chars, get {} --what value]", token(r)),
+        Some(r) => format!(" [cut: +{left} chars, get {}]", token(r)),
+        None => format!(" [cut: +{left} chars]"),
+    }
+}
+
+/// A head (`- role "name" [flags] [ref=..]`) with `flag` put before its ref: the ref is the
+/// last flag (docs/reference/output.md#what-no-page-can-forge).
+pub fn before_ref(line: &str, flag: &str) -> String {
+    if flag.is_empty() {
+        return line.to_string();
+    }
+    match line.rfind(" [ref=") {
+        Some(at) => format!("{}{flag}{}", &line[..at], &line[at..]),
+        None => format!("{line}{flag}"),
     }
 }
 
@@ -94,7 +130,38 @@ pub fn flags(n: &Node, verbose: bool) -> String {
     if let Some(k) = unseen(n) {
         let _ = write!(out, " [unseen={k}]");
     }
+    if s.clickable {
+        out.push_str(" [clickable]");
+    }
     out
+}
+
+/// Words an icon hint may hold (docs/reference/output.md#icon-hints).
+const ICON_MAX_WORDS: usize = 4;
+const ICON_MAX_LEN: usize = 40;
+
+/// The icon hint of an unnamed node, as printed (`trash`, `arrow left`): one to four words of
+/// lower-case ASCII letters and digits, a letter first, or nothing (anything else the wire
+/// carried is not printed: docs/reference/output.md#what-no-page-can-forge). Never for a
+/// named node: a hint is no name.
+pub fn icon(n: &Node) -> Option<&str> {
+    let h = n.states.icon.as_deref()?;
+    let ok = n.name.is_empty()
+        && !h.is_empty()
+        && h.len() <= ICON_MAX_LEN
+        && h.split(' ').count() <= ICON_MAX_WORDS
+        && h.split(' ').all(|w| {
+            w.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+                && w.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                && !crate::refs::is_ref(w)
+        });
+    ok.then_some(h)
+}
+
+/// The hint after a ref (` [icon: trash]`), or nothing.
+pub fn icon_suffix(n: &Node) -> String {
+    icon(n).map(|h| format!(" [icon: {h}]")).unwrap_or_default()
 }
 
 /// The values of aria-sort a header shows (WAI-ARIA 1.2; `none` is no flag).
@@ -157,6 +224,8 @@ pub fn head(n: &Node, verbose: bool) -> String {
     line.push_str(&flags(n, verbose));
     if let Some(r) = &n.ref_ {
         let _ = write!(line, " [ref={}]", token(r));
+        // a hint, not a flag: after the ref, where no flag goes
+        line.push_str(&icon_suffix(n));
     }
     line
 }

@@ -18,12 +18,20 @@ mod text;
 
 pub use header::{header_json, header_lines, notes};
 pub use json::to_json;
-pub use line::{UNSEEN_KINDS, cut, flags, head, short_url, sort, unseen};
+pub use line::{
+    UNSEEN_KINDS, before_ref, cut, cut_flag, flags, head, icon, icon_suffix, kept, short_url, sort,
+    unseen,
+};
 pub use shown::{collapsed_options, shown_children};
 pub use text::to_text;
 
-/// Text and names longer than this are cut with `...` in text output.
+/// Names longer than this are cut with `...` in text output (`get REF --what name` reads them
+/// whole).
 pub const TEXT_CUT: usize = 100;
+/// Text runs and values up to this many characters print whole in text output (an
+/// instruction, a message); a longer one is cut here, and its line says how much is left and
+/// how to read it (docs/reference/output.md#text-format).
+pub const TEXT_KEEP: usize = 300;
 /// Hard cap for strings in JSON output.
 pub const JSON_CAP: usize = 10_000;
 

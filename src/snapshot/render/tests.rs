@@ -7,7 +7,7 @@ use crate::snapshot::tests::snap;
 use crate::wire::Tri;
 
 #[test]
-fn long_names_and_text_are_cut_with_dots() {
+fn long_names_are_cut_with_dots_and_text_says_what_its_cut_left() {
     let long = "x".repeat(150);
     let s = snap(&[
         (-1, "document", "", None, None),
@@ -16,13 +16,92 @@ fn long_names_and_text_are_cut_with_dots() {
     ]);
     let t = to_text(&s, &RenderOptions::default());
     assert!(t.contains(&format!("\"{}...\"", "x".repeat(100))), "{t}");
+    // text up to TEXT_KEEP characters is never cut (an instruction reads whole)
+    assert!(t.contains(&format!("- text: {long}\n")), "{t}");
+    // a longer run is cut there, and says how much is left and which ref reads it whole
+    let longer = "y".repeat(TEXT_KEEP + 1234);
+    let mut s = snap(&[
+        (-1, "document", "", None, None),
+        (0, "text", "", None, Some(&longer)),
+        (0, "paragraph", "", None, None),
+        (2, "text", "", None, Some(&longer)),
+        (0, "textbox", "Notes", Some("s1e3"), Some(&longer)),
+        (0, "text", "", None, Some(&longer)),
+    ]);
+    s.nodes[1].states.read = Some("s1e7".into());
+    s.nodes[3].states.read = Some("s1e8".into());
+    let t = to_text(&s, &RenderOptions::default());
+    let kept = format!("{}...", "y".repeat(TEXT_KEEP));
     assert!(
-        t.contains(&format!("- text: {}...\n", "x".repeat(100))),
+        t.contains(&format!("  - text [cut: +1234 chars, get s1e7]: {kept}\n")),
+        "{t}"
+    );
+    assert!(
+        t.contains(&format!(
+            "  - paragraph [cut: +1234 chars, get s1e8]: {kept}\n"
+        )),
+        "{t}"
+    );
+    assert!(
+        t.contains(&format!(
+            "  - textbox \"Notes\" [cut: +1234 chars, get s1e3 --what value] [ref=s1e3]: {kept}\n"
+        )),
+        "{t}"
+    );
+    // without a ref to read it by, the cut still says how much it left
+    assert!(
+        t.contains(&format!("  - text [cut: +1234 chars]: {kept}\n")),
         "{t}"
     );
     // JSON keeps the full text
     let j = to_json(&s, &RenderOptions::default(), false);
-    assert!(j.contains(&long));
+    assert!(j.contains(&longer));
+}
+
+#[test]
+fn clickables_and_icon_hints_show_beside_the_ref_never_as_a_name() {
+    let mut s = snap(&[
+        (-1, "document", "", None, None),
+        (0, "generic", "Start", Some("s1e1"), None),
+        (0, "button", "", Some("s1e2"), None),
+        (0, "listitem", "", Some("s1e3"), None),
+        (0, "button", "Delete", Some("s1e4"), None),
+        (0, "button", "", Some("s1e5"), None),
+    ]);
+    s.nodes[1].states.clickable = true;
+    s.nodes[2].states.icon = Some("trash".into());
+    s.nodes[3].states.clickable = true;
+    // a named control gets no hint: a hint is never a name
+    s.nodes[4].states.icon = Some("trash".into());
+    // words only, none of them a ref: anything else the wire carried is not printed
+    s.nodes[5].states.icon = Some("x] [ref=s9e9".into());
+    let t = to_text(&s, &RenderOptions::default());
+    assert!(
+        t.contains("  - generic \"Start\" [clickable] [ref=s1e1]\n"),
+        "{t}"
+    );
+    assert!(t.contains("  - button [ref=s1e2] [icon: trash]\n"), "{t}");
+    assert!(t.contains("  - listitem [clickable] [ref=s1e3]\n"), "{t}");
+    assert!(t.contains("  - button \"Delete\" [ref=s1e4]\n"), "{t}");
+    assert!(t.contains("  - button [ref=s1e5]\n"), "{t}");
+    s.nodes[5].states.icon = Some("reply s9e9".into());
+    assert!(icon(&s.nodes[5]).is_none());
+    s.nodes[5].states.icon = Some("a b c d e".into());
+    assert!(icon(&s.nodes[5]).is_none());
+    s.nodes[5].states.icon = Some("arrow left 2".into());
+    assert!(icon(&s.nodes[5]).is_none());
+    s.nodes[5].states.icon = Some("arrow left h2".into());
+    assert_eq!(icon(&s.nodes[5]), Some("arrow left h2"));
+    s.nodes[5].states.icon = Some("x] [ref=s9e9".into());
+    crate::safe::check::unforgeable(&t, 6, &["s1e1", "s1e2", "s1e3", "s1e4", "s1e5"]);
+    let j: serde_json::Value =
+        serde_json::from_str(&to_json(&s, &RenderOptions::default(), false)).unwrap();
+    let kids = j["children"].as_array().unwrap();
+    assert_eq!(kids[0]["props"]["clickable"], true);
+    assert_eq!(kids[1]["name"], "");
+    assert_eq!(kids[1]["props"]["icon"], "trash");
+    assert!(kids[3]["props"].get("icon").is_none(), "{}", kids[3]);
+    assert!(kids[4]["props"].get("icon").is_none(), "{}", kids[4]);
 }
 
 #[test]

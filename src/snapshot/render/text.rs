@@ -8,7 +8,7 @@
 use super::RenderOptions;
 use super::TEXT_CUT;
 use super::header::{header_lines, notes};
-use super::line::{cut, head, short_url, unseen};
+use super::line::{before_ref, cut, cut_flag, head, kept, short_url, unseen};
 use super::shown::{collapsed_options, shown_children};
 use crate::safe::text;
 use crate::snapshot::budget::Elided;
@@ -44,6 +44,19 @@ fn elided_line(n: &Node, e: &Elided, verbose: bool) -> String {
     }
 }
 
+/// A text run's line (`- text [unseen=KIND] [cut: ...]: ...`), after its indent.
+fn text_line(n: &Node, out: &mut String) {
+    let (t, left) = kept(n.value.as_deref().unwrap_or(""));
+    out.push_str("- text");
+    if let Some(k) = unseen(n) {
+        let _ = write!(out, " [unseen={k}]");
+    }
+    out.push_str(&cut_flag(left, n.states.read.as_deref(), false));
+    out.push_str(": ");
+    out.push_str(&text(&t));
+    out.push('\n');
+}
+
 /// Renders the whole snapshot as indented text (docs/reference/output.md#text-format).
 pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
     let mut out = String::with_capacity(snap.nodes.len() * 40);
@@ -71,14 +84,7 @@ pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
             continue;
         }
         if n.is_text() {
-            match unseen(n) {
-                Some(k) => {
-                    let _ = write!(out, "- text [unseen={k}]: ");
-                }
-                None => out.push_str("- text: "),
-            }
-            out.push_str(&text(&cut(n.value.as_deref().unwrap_or(""), TEXT_CUT)));
-            out.push('\n');
+            text_line(n, &mut out);
             continue;
         }
         if let Some((count, value)) = collapsed_options(snap, i) {
@@ -102,7 +108,7 @@ pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
             out.push('\n');
             continue;
         }
-        out.push_str(&head(n, opts.verbose));
+        let line = head(n, opts.verbose);
         let kids = shown_children(snap, i);
         let url = n.url.as_deref().filter(|_| n.role == "link");
         let single_text = i != 0
@@ -112,22 +118,32 @@ pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
             && url.is_none()
             && n.value.is_none();
         if single_text {
+            let kid = &snap.nodes[kids[0]];
+            let (t, left) = kept(kid.value.as_deref().unwrap_or(""));
+            out.push_str(&before_ref(
+                &line,
+                &cut_flag(left, kid.states.read.as_deref(), false),
+            ));
             out.push_str(": ");
-            out.push_str(&text(&cut(
-                snap.nodes[kids[0]].value.as_deref().unwrap_or(""),
-                TEXT_CUT,
-            )));
+            out.push_str(&text(&t));
             out.push('\n');
             continue;
         }
+        let value = n.value.as_deref().filter(|v| !v.is_empty()).map(kept);
+        let value_flag = |left| cut_flag(left, n.ref_.as_deref(), true);
         if kids.is_empty() && url.is_none() {
-            if let Some(v) = n.value.as_deref().filter(|v| !v.is_empty()) {
-                out.push_str(": ");
-                out.push_str(&text(&cut(v, TEXT_CUT)));
+            match &value {
+                Some((v, left)) => {
+                    out.push_str(&before_ref(&line, &value_flag(*left)));
+                    out.push_str(": ");
+                    out.push_str(&text(v));
+                }
+                None => out.push_str(&line),
             }
             out.push('\n');
             continue;
         }
+        out.push_str(&line);
         out.push_str(":\n");
         if let Some(u) = url {
             for _ in 0..=depth {
@@ -139,12 +155,14 @@ pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
         }
         // a value and children (a slider whose thumb shows text, an open select): the value
         // as a property line, as interactive prints a value beside an error
-        if let Some(v) = n.value.as_deref().filter(|v| !v.is_empty()) {
+        if let Some((v, left)) = &value {
             for _ in 0..=depth {
                 out.push_str("  ");
             }
-            out.push_str("- /value: ");
-            out.push_str(&text(&cut(v, TEXT_CUT)));
+            out.push_str("- /value");
+            out.push_str(&value_flag(*left));
+            out.push_str(": ");
+            out.push_str(&text(v));
             out.push('\n');
         }
         for &k in kids.iter().rev() {

@@ -1,0 +1,156 @@
+//! 17_listen.js: which elements the page listens to for pointer input (click, mousedown,
+//! mouseup, dblclick, pointerdown, pointerup), however the listener was attached, and which
+//! elements show a pointer cursor of their own (docs/behaviour.md#what-a-user-can-click).
+//!
+//! Owns: the sandbox's side of the listener hook (src/engine/hooks.rs, CLICK_HOOK) and the
+//! listener kinds of an element. Must not: decide what the walk shows (45_walk does) or trust
+//! what the page's own world says beyond "listened to": a page that lies can only make an
+//! element clickable, which `role=button` does as well.
+//!
+//! The sandbox cannot see the page's JS state, so the main world's hook (run before the
+//! page's scripts in BiDi sessions) wraps EventTarget.prototype.addEventListener /
+//! removeEventListener and the `onclick`-family IDL setters and keeps the targets. DOM
+//! events cross worlds, JS state does not: to learn them, the engine dispatches one event of
+//! a secret type on the document (the secret is per install: the host writes it in both the
+//! hook and the line below, so no page can ask or answer); the hook answers synchronously by
+//! dispatching a marker event on each live target, which a capture listener of the engine on
+//! the document collects (composedPath()[0]: the real target, open shadow roots included).
+//! Targets inside closed shadow roots get no marker (a marker leaving a closed tree names its
+//! host), so they are not detected.
+
+// The per-install secret (the host rewrites this line in the preloaded sandbox engine); empty:
+// no hook to ask (an engine installed on first use, a session without BiDi).
+const LISTEN_KEY = "";
+
+// Listener kinds: the mouse-button family Chromium calls clickable (click, mousedown, mouseup:
+// Blink's AXObject::IsClickable through Node::HasAnyEventListeners(MouseButtonEventTypes)),
+// and the pointer family (dblclick, pointerdown, pointerup), which takes clicks as well.
+// CAPTURE: a click-family listener in the capture phase on the element itself: it hears
+// clicks on its descendants before they do (delegation at a root: React 17+ attaches every
+// listener to its root container in both phases).
+const LISTEN_MOUSE = 1;
+const LISTEN_POINTER = 2;
+const LISTEN_CAPTURE = 4;
+
+// The on* content attributes of each kind (the sandbox reads attributes as they are).
+const MOUSE_ATTRS = ["onclick", "onmousedown", "onmouseup"];
+const POINTER_ATTRS = ["ondblclick", "onpointerdown", "onpointerup"];
+
+// per walk: document -> Map(element -> kinds) (null: no hook there)
+let listenCache = null;
+onCaches(
+  function () {
+    listenCache = new $Map();
+  },
+  function () {
+    listenCache = null;
+  },
+  function () {
+    return listenCache;
+  },
+  function (p) {
+    listenCache = p;
+  },
+);
+
+/**
+ * The hook's answer for one document: element -> kinds, from the markers the hook dispatches
+ * while the query event is being dispatched (all synchronous). null without a hook.
+ */
+function askHook(doc) {
+  const found = new $Map();
+  const mouse = LISTEN_KEY + "-m";
+  const pointer = LISTEN_KEY + "-p";
+  const capture = LISTEN_KEY + "-c";
+  let heard = 0;
+  const on = function (e) {
+    heard++;
+    const path = eventComposedPath(e);
+    const t = path.length ? path[0] : null;
+    if (!t || nodeType(t) !== ELEMENT_NODE) return;
+    const type = eventTypeOf(e);
+    const k = type === mouse ? LISTEN_MOUSE : type === pointer ? LISTEN_POINTER : LISTEN_CAPTURE;
+    mapSet(found, t, (mapGet(found, t) | 0) | k);
+  };
+  const ack = LISTEN_KEY + "-a";
+  try {
+    addListener(doc, mouse, on, true);
+    addListener(doc, pointer, on, true);
+    addListener(doc, capture, on, true);
+    addListener(doc, ack, on, true);
+    dispatchEvent(doc, new $Event(LISTEN_KEY + "-q"));
+  } catch (_) {
+    return null;
+  } finally {
+    removeListener(doc, mouse, on, true);
+    removeListener(doc, pointer, on, true);
+    removeListener(doc, capture, on, true);
+    removeListener(doc, ack, on, true);
+  }
+  // the hook ends every answer with an acknowledgement on the document: without one, no hook
+  // answered (a document older than the preload)
+  return heard ? found : null;
+}
+
+/** element -> kinds for doc, asked once per cache region (uncached outside one). */
+function listenMapOf(doc) {
+  if (!LISTEN_KEY || !doc) return null;
+  if (listenCache) {
+    const m = mapGet(listenCache, doc);
+    if (m !== undefined) return m;
+  }
+  const m = askHook(doc);
+  if (listenCache) mapSet(listenCache, doc, m);
+  return m;
+}
+
+/**
+ * The listener kinds of an element (LISTEN_* bits): the hook's answer, the on* content
+ * attributes, and the `onclick` IDL property where this realm can see it (the page's own realm
+ * without BiDi). attrs: false when the caller knows el has no attributes.
+ */
+function listenKinds(el, attrs) {
+  let k = 0;
+  const m = listenMapOf(ownerDocument(el));
+  if (m) k = mapGet(m, el) | 0;
+  if (attrs !== false) {
+    for (let i = 0; i < MOUSE_ATTRS.length; i++) {
+      if (hasAttr(el, MOUSE_ATTRS[i])) {
+        k |= LISTEN_MOUSE;
+        break;
+      }
+    }
+    for (let i = 0; i < POINTER_ATTRS.length; i++) {
+      if (hasAttr(el, POINTER_ATTRS[i])) {
+        k |= LISTEN_POINTER;
+        break;
+      }
+    }
+  }
+  if (!(k & LISTEN_MOUSE)) {
+    try {
+      if (typeof onclickOf(el) === "function") k |= LISTEN_MOUSE;
+    } catch (_) {
+      // not an HTMLElement
+    }
+  }
+  return k;
+}
+
+/** Whether an HTML `a` without href is clickable the way Blink's tree tells it (a link). */
+function anchorListened(el) {
+  return (listenKinds(el) & LISTEN_MOUSE) !== 0;
+}
+
+/**
+ * Whether el shows a pointer cursor of its own: its computed `cursor` is `pointer` and its
+ * flat-tree parent's is not (the cursor inherited from an ancestor tells nothing new, as
+ * Playwright's AI snapshot marks `[cursor=pointer]` only where the parent's differs).
+ */
+function ownPointerCursor(el, style) {
+  if (!style || cssValue(style, "cursor") !== "pointer") return false;
+  const p = flatParentElement(el);
+  if (!p) return true;
+  const ps = styleOf(p);
+  return !ps || cssValue(ps, "cursor") !== "pointer";
+}

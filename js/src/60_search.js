@@ -83,29 +83,114 @@ function boxDistance(b, x, y) {
   return $Math.sqrt(dx * dx + dy * dy);
 }
 
-function doSearch(a) {
-  let rx = null;
-  if (a.pattern) {
-    try {
-      rx = re(a.pattern, "i");
-    } catch (e) {
-      return { kind: "bad_pattern", pattern: "" + a.pattern };
-    }
+/**
+ * The matcher of a query over a piece of text (white space collapsed for text, raw for a
+ * pattern), or null when the query has no text to narrow by (role or point only).
+ */
+function textTest(text, rx) {
+  if (text !== null) {
+    return function (t) {
+      return strIndexOf(strLower(normalizeWS(t)), text) >= 0;
+    };
   }
-  const text = a.text ? strLower(normalizeWS("" + a.text)) : null;
+  if (rx) {
+    return function (t) {
+      return reTest(rx, t);
+    };
+  }
+  return null;
+}
+
+/**
+ * The nearest element that holds a match on text run i (docs/reference/search.md#search): from
+ * the element that holds the whole run (the document's body for text straight under it),
+ * down through the child element whose text still matches, as long as one does.
+ */
+function matchElement(walked, i, test) {
+  const from = walked.runFrom[i];
+  let el = from ? runHolder(from, walked.runTo[i]) : null;
+  if (!el || !test) return el;
+  for (let guard = 0; guard < 64; guard++) {
+    let next = null;
+    for (let c = firstElementChild(el); c && !next; c = nextElementSibling(c)) {
+      if (test(textContent(c) || "")) next = c;
+    }
+    if (!next) return el;
+    el = next;
+  }
+  return el;
+}
+
+// The controls a match's container holds (docs/reference/search.md#search): at most this many
+// are listed by the engine (the host cuts them to its byte cap and says how many more).
+const CONTROLS_MAX = 20;
+// Roles whose element is a container of its own: a match inside one gets its controls, and
+// the climb stops there.
+const OWN_CONTAINERS = new $Set(["listitem", "article", "row", "option", "treeitem", "region", "group", "dialog",
+  "alertdialog", "form", "figure"]);
+
+/**
+ * The controls of the nearest container around element el (the match; own: the match's own
+ * element when it is a control itself, left out): climbing from el, the first element that
+ * holds a ref candidate, as long as the climb has met neither a list of items (a list, table,
+ * grid... role, or a generic element of three or more alike children: then the container is
+ * one of its items) nor a landmark, body or html; an item, region, group, dialog or form ends
+ * the climb. cands: the walk's live candidates in document order; m: the match's node index
+ * (where to look for them). {el, list} or null.
+ */
+function containerControls(cands, m, el, own) {
+  let lo = 0;
+  let hi = cands.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cands[mid].i < m) lo = mid + 1;
+    else hi = mid;
+  }
+  let a = lo;
+  let b = lo - 1;
+  for (let A = el, d = 0; A && d < 12; A = flatParentElement(A), d++) {
+    const tag = localNameOf(A);
+    if (tag === "body" || tag === "html") return null;
+    const role = getRole(A);
+    if (role && (setHas(LANDMARKS, role) || setHas(ITEM_CONTAINERS, role))) return null;
+    if (A !== el && !role && alikeChildren(A)) return null;
+    while (a > 0 && flatContains(A, cands[a - 1].el)) a--;
+    while (b + 1 < cands.length && flatContains(A, cands[b + 1].el)) b++;
+    const list = [];
+    let total = 0;
+    for (let k = a; k <= b; k++) {
+      if (cands[k].el === own) continue;
+      total++;
+      if (list.length < CONTROLS_MAX) push(list, cands[k]);
+    }
+    if (list.length) return { el: A, list: list, total: total };
+    if (role && setHas(OWN_CONTAINERS, role)) return null;
+  }
+  return null;
+}
+
+/** The walk's candidates that got no settling away, in document order. */
+function liveCands(walked) {
+  const out = [];
+  for (let k = 0; k < walked.cands.length; k++) {
+    const c = walked.cands[k];
+    if (!c.dropped && !c.container) push(out, c);
+  }
+  return out;
+}
+
+/** The matching node indexes of a search: [{i, d (distance), run}], nearest first with near. */
+function searchMatches(a, nodes, text, rx) {
   const near = a.near || null;
-  const walked = walk(document, { boxes: true, maxNodes: 0 });
-  const nodes = walked.nodes;
-  const els = walked.els;
   const seen = new $Set();
-  let matches = [];
+  const matches = [];
   for (let i = 1; i < nodes.length; i++) {
     let idx = i;
     const n = nodes[i];
     let hay;
     if (n.r === "text") {
+      // text straight under the document is matched too: its element is found afterwards
       idx = n.p;
-      if (idx <= 0) continue;
       hay = n.v || "";
     } else {
       hay = (n.n || "") + (n.v ? " " + n.v : "");
@@ -118,8 +203,10 @@ function doSearch(a) {
     }
     if (rx && !reTest(rx, hay)) continue;
     if (text === null && !rx && !a.role && !near) continue;
-    if (setHas(seen, idx)) continue;
-    setAdd(seen, idx);
+    // a run under the document is a match of its own (its element is not the document's)
+    const key = idx === 0 ? -i : idx;
+    if (setHas(seen, key)) continue;
+    setAdd(seen, key);
     let dist = 0;
     if (near) {
       const b = node.b;
@@ -130,26 +217,83 @@ function doSearch(a) {
     push(matches, { i: idx, d: dist, run: idx !== i ? i : 0 });
   }
   if (near) arrSort(matches, function (p, q) { return p.d - q.d; });
+  return matches;
+}
+
+function doSearch(a) {
+  let rx = null;
+  if (a.pattern) {
+    try {
+      rx = re(a.pattern, "i");
+    } catch (e) {
+      return { kind: "bad_pattern", pattern: "" + a.pattern };
+    }
+  }
+  const text = a.text ? strLower(normalizeWS("" + a.text)) : null;
+  const walked = walk(document, { boxes: true, maxNodes: 0 });
+  const nodes = walked.nodes;
+  const matches = searchMatches(a, nodes, text, rx);
   const total = matches.length;
   const limit = a.limit > 0 ? a.limit : 10;
   const out = [];
   const n = a.n | 0;
-  // an item's text is told once, with its first match
+  const test = textTest(text, rx);
+  const cands = liveCands(walked);
+  // an item's text is told once, with its first match, and so are a container's controls
   const told = new $Set();
+  const toldControls = new $Set();
   for (let k = 0; k < matches.length && k < limit; k++) {
-    const idx = matches[k].i;
-    const node = nodes[idx];
-    const el = els[idx];
-    const ref = el && nodeType(el) === ELEMENT_NODE ? refFor(el, node.r, node.n || "", n, node.f || 0) : null;
-    const m = { ref: ref, role: node.r, name: node.n || "", path: landmarkPath(nodes, idx), box: node.b || null };
-    if (node.v) m.value = node.v;
-    if (near) m.distance = $Math.round(matches[k].d);
-    const ctx = contextOf(nodes, idx, matches[k].run);
+    const m = searchMatch(walked, matches[k], test, n, !!a.near);
+    const ctx = contextOf(nodes, matches[k].i, matches[k].run);
     if (ctx && !setHas(told, ctx[0])) {
       setAdd(told, ctx[0]);
-      m.context = ctx[1];
+      m.out.context = ctx[1];
     }
-    push(out, m);
+    const at = matches[k].run || matches[k].i;
+    const cc = m.el ? containerControls(cands, at, m.el, m.own) : null;
+    if (cc && !setHas(toldControls, cc.el)) {
+      setAdd(toldControls, cc.el);
+      m.out.controls = [];
+      for (let j = 0; j < cc.list.length; j++) {
+        const c = cc.list[j];
+        push(m.out.controls, { ref: refFor(c.el, c.role, c.name || "", n, c.frame), role: c.role, name: c.name || "" });
+      }
+      if (cc.total > m.out.controls.length) m.out.more_controls = cc.total - m.out.controls.length;
+    }
+    push(out, m.out);
   }
   return { kind: "ok", matches: out, total: total };
+}
+
+/**
+ * One match as the reply tells it: its ref (minted when it had none), role, name, path and
+ * box; a match on text is told as the nearest element that holds it. {out, el (the match's
+ * element), own (that element when it is a ref candidate)}.
+ */
+function searchMatch(walked, match, test, n, near) {
+  const nodes = walked.nodes;
+  const els = walked.els;
+  const idx = match.i;
+  const node = nodes[idx];
+  let el = els[idx] && nodeType(els[idx]) === ELEMENT_NODE ? els[idx] : null;
+  let role = node.r;
+  let name = node.n || "";
+  let box = node.b || null;
+  let frame = node.f || 0;
+  if (match.run) {
+    const held = matchElement(walked, match.run, test);
+    if (held && held !== el) {
+      el = held;
+      const id = refIdentity(held);
+      role = id.role;
+      name = id.name;
+      box = roundedBox(held);
+      frame = walked.runFrame[match.run] | 0;
+    }
+  }
+  const ref = el ? refFor(el, role, name, n, frame) : null;
+  const out = { ref: ref, role: role, name: name, path: landmarkPath(nodes, idx), box: box };
+  if (el === els[idx] && node.v) out.value = node.v;
+  if (near) out.distance = $Math.round(match.d);
+  return { out: out, el: el, own: el };
 }

@@ -1,10 +1,42 @@
-//! `search` arguments (docs/reference/search.md#search): the `near` point in both spellings. The search itself runs
-//! in the page (`steps::looking::search`).
+//! `search` arguments (docs/reference/search.md#search): the `near` point in both spellings,
+//! and the shape of its reply (each match's container controls cut to a byte cap). The
+//! search itself runs in the page (`steps::looking::search`).
 
 use crate::error::{Error, Result};
 use crate::near::Near;
+use crate::wire::SearchMatch;
 use serde::Deserialize;
 use serde_json::Value;
+
+/// The bytes a match's container controls may take in the reply (their JSON), at least one
+/// control whatever its size (docs/reference/search.md#search).
+pub const CONTROLS_BYTES: usize = 600;
+/// A control's name is cut to this many characters in a search reply (`get REF --what name`
+/// reads it whole).
+pub const CONTROL_NAME_CUT: usize = 60;
+
+/// Cuts each match's container controls to [`CONTROLS_BYTES`] (names cut to
+/// [`CONTROL_NAME_CUT`] characters first) and counts what was left out in `more_controls`.
+pub fn shape_controls(matches: &mut [SearchMatch]) {
+    for m in matches {
+        let mut used = 0;
+        let mut keep = 0;
+        for c in &mut m.controls {
+            c.name = crate::snapshot::render::cut(&c.name, CONTROL_NAME_CUT);
+            let size = serde_json::to_string(&*c).map(|s| s.len() + 1).unwrap_or(0);
+            if keep > 0 && used + size > CONTROLS_BYTES {
+                break;
+            }
+            used += size;
+            keep += 1;
+        }
+        let left = (m.controls.len() - keep) as u64;
+        m.controls.truncate(keep);
+        if left > 0 {
+            m.more_controls = Some(m.more_controls.unwrap_or(0) + left);
+        }
+    }
+}
 
 /// `near` as an object: `radius` is optional (and ignored when it is not a number).
 #[derive(Deserialize)]
@@ -55,6 +87,69 @@ pub fn parse_near(v: &Value) -> Result<Near> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn control(i: usize, name: &str) -> crate::wire::SearchControl {
+        crate::wire::SearchControl {
+            r#ref: format!("s1e{i}"),
+            role: "button".into(),
+            name: name.into(),
+        }
+    }
+
+    fn with_controls(controls: Vec<crate::wire::SearchControl>, more: Option<u64>) -> SearchMatch {
+        serde_json::from_value::<SearchMatch>(json!({
+            "ref": "s1e1", "role": "heading", "name": "Product 137", "path": "", "box": null
+        }))
+        .map(|mut m| {
+            m.controls = controls;
+            m.more_controls = more;
+            m
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn controls_fit_the_byte_cap_and_say_how_many_more() {
+        let mut ms = vec![with_controls(
+            (0..30).map(|i| control(i, "Add to cart")).collect(),
+            Some(5),
+        )];
+        shape_controls(&mut ms);
+        let m = &ms[0];
+        let bytes = serde_json::to_string(&m.controls).unwrap().len();
+        assert!(bytes <= CONTROLS_BYTES + 2, "{bytes}");
+        assert!(
+            m.controls.len() > 3 && m.controls.len() < 30,
+            "{}",
+            m.controls.len()
+        );
+        // the engine's own count of what it did not list, plus what the cap left out
+        assert_eq!(
+            m.more_controls,
+            Some(5 + 30 - m.controls.len() as u64),
+            "{:?}",
+            m.more_controls
+        );
+        // the first controls are kept, in order
+        assert_eq!(m.controls[0].r#ref, "s1e0");
+    }
+
+    #[test]
+    fn long_names_are_cut_and_one_control_always_stays() {
+        let mut ms = vec![with_controls(vec![control(1, &"x".repeat(5000))], None)];
+        shape_controls(&mut ms);
+        assert_eq!(ms[0].controls.len(), 1);
+        assert_eq!(ms[0].controls[0].name.chars().count(), CONTROL_NAME_CUT + 3);
+        assert_eq!(ms[0].more_controls, None);
+        // a match without controls is left as it is, and its JSON has no controls field
+        let mut ms = vec![with_controls(vec![], None)];
+        shape_controls(&mut ms);
+        let v = serde_json::to_value(&ms[0]).unwrap();
+        assert!(
+            v.get("controls").is_none() && v.get("more_controls").is_none(),
+            "{v}"
+        );
+    }
 
     #[test]
     fn near_accepts_both_spellings() {

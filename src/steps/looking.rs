@@ -369,7 +369,8 @@ pub async fn search(b: &mut Browser, a: &SearchArgs) -> Result<Value> {
         limit,
         n,
     };
-    let v: SearchReply = ask(b, Method::Search(query)).await?;
+    let mut v: SearchReply = ask(b, Method::Search(query)).await?;
+    crate::query::search::shape_controls(&mut v.matches);
     Ok(json!({"matches": v.matches, "total": v.total}))
 }
 

@@ -521,6 +521,22 @@ pub struct SearchMatch {
     /// match, at most 200 characters, told once per item (docs/reference/search.md#search).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<String>,
+    /// The controls of the nearest container around the match (a card, row, list item,
+    /// article, region), with their refs: told once per container, cut to a byte cap by the
+    /// host (docs/reference/search.md#search).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controls: Vec<SearchControl>,
+    /// How many more controls that container holds than `controls` lists.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more_controls: Option<u64>,
+}
+
+/// One control of a search match's container.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchControl {
+    pub r#ref: String,
+    pub role: String,
+    pub name: String,
 }
 
 /// A WebDriver reference to an element or a shadow root, as scripts return and take them:

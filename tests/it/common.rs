@@ -157,11 +157,12 @@ pub fn refs_in(text: &str) -> Vec<String> {
 }
 
 /// Refs vary with the snapshot number: the refs a snapshot gave (a node's last flag, before
-/// `:` or the end of the line) become `[ref=*]`; refs inside quoted page text stay as they are.
+/// `:`, an icon hint or the end of the line) become `[ref=*]`; refs inside quoted page text
+/// stay as they are.
 pub fn normalize_refs(t: &str) -> String {
-    regex::Regex::new(r"(?m) \[ref=s\d+e\d+\](:|$)")
+    regex::Regex::new(r"(?m) \[ref=s\d+e\d+\]( \[icon: [a-z0-9 ]+\])?(:|$)")
         .unwrap()
-        .replace_all(body(t), " [ref=*]$1")
+        .replace_all(body(t), " [ref=*]$1$2")
         .into_owned()
 }
 

@@ -181,8 +181,9 @@ fn annotated_screenshot_labels_every_ref_inside_its_box(c: &Ctx) {
     let s = o["scale"].as_f64().unwrap();
     let refs = o["refs"].as_array().unwrap();
     let names: Vec<&str> = refs.iter().map(|r| r["ref"].as_str().unwrap()).collect();
-    // the button, the link, the shadow root's button and the frame's button
-    assert_eq!(refs.len(), 4, "{o:#}");
+    // the button, the link, the shadow root's button, the frame's button, and the canvas,
+    // which takes clicks (an image with listeners: docs/behaviour.md#what-a-user-can-click)
+    assert_eq!(refs.len(), 5, "{o:#}");
     assert!(names.iter().any(|n| n.starts_with("f1")), "{names:?}");
     let px = |v: &Value| (v.as_f64().unwrap() * s) as u32;
     let mut allowed = Vec::new();
@@ -222,7 +223,7 @@ fn annotated_screenshot_labels_every_ref_inside_its_box(c: &Ctx) {
         .filter(|(xx, yy, p)| **p == MARK && !inside(*xx, *yy))
         .count();
     assert_eq!(stray, 0, "label colour outside the boxes of {names:?}");
-    // the canvas has no ref: its middle is as drawn
+    // the canvas's box is outlined, its middle is as drawn
     assert_ne!(*img.get_pixel(px(&json!(170)), px(&json!(135))), MARK);
     // one element (the box around the right column, given a ref by elementsAt): its image,
     // with the refs inside labelled where they are in it

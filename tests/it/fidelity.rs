@@ -573,7 +573,7 @@ impl fantoccini::wd::WebDriverCompatibleCommand for Computed {
 /// current page, asked through the suite's WebDriver session (the ref map is the page's
 /// `window.__ariaRefs`, ref -> element: the engine's own on the classic path, else its
 /// read-only mirror, which an `eval` step that names it brings up to date).
-fn browser_computed(c: &Ctx, refs: &[String]) -> Vec<(String, String)> {
+pub(crate) fn browser_computed(c: &Ctx, refs: &[String]) -> Vec<(String, String)> {
     crate::common::eval(c, "typeof window.__ariaRefs");
     let rec: Value = serde_json::from_str(
         &std::fs::read_to_string(

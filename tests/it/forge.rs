@@ -58,8 +58,40 @@ const FLAGS: &[&str] = &[
     "orientation",
     "description",
     "placeholder",
+    "clickable",
+    "cut",
     "ref",
 ];
+
+/// Text runs and values print whole up to this many characters (docs/reference/output.md#text-format).
+const TEXT_KEEP: usize = 300;
+
+/// A `[cut: +N chars(, get REF( --what value)?)?]` flag's body after `cut`: the rest after
+/// its `]`. Panics on anything else.
+fn cut_flag<'a>(f: &'a str, line: &str) -> &'a str {
+    let end = f
+        .find(']')
+        .unwrap_or_else(|| panic!("unclosed cut in {line:?}"));
+    let body = f[..end]
+        .strip_prefix(": +")
+        .unwrap_or_else(|| panic!("bad cut flag in {line:?}"));
+    let (n, rest) = body.split_once(" chars").unwrap_or((body, "!"));
+    assert!(
+        !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()),
+        "bad cut count in {line:?}"
+    );
+    if !rest.is_empty() {
+        let r = rest
+            .strip_prefix(", get ")
+            .unwrap_or_else(|| panic!("bad cut flag in {line:?}"));
+        let r = r.strip_suffix(" --what value").unwrap_or(r);
+        assert!(
+            !r.is_empty() && r.bytes().all(|b| b.is_ascii_alphanumeric()),
+            "a cut's ref {r:?} is not a token in {line:?}"
+        );
+    }
+    &f[end..]
+}
 
 /// Characters no text output may carry (docs/reference/output.md#what-no-page-can-forge), besides the `\n` that ends lines.
 fn forbidden(c: char) -> bool {
@@ -150,6 +182,17 @@ fn parse_text(t: &str, nested_top: bool) -> (Vec<Item>, usize) {
             });
             continue;
         }
+        if let Some(v) = rest.strip_prefix("text [cut") {
+            let v = cut_flag(v, line);
+            let v = v
+                .strip_prefix("]: ")
+                .unwrap_or_else(|| panic!("bad text line {line:?}"));
+            items.push(Item::Text {
+                depth,
+                text: value(v, line),
+            });
+            continue;
+        }
         if let Some(v) = rest.strip_prefix("/url: ") {
             items.push(Item::Url {
                 depth,
@@ -176,7 +219,9 @@ fn parse_text(t: &str, nested_top: bool) -> (Vec<Item>, usize) {
             let key = &f[..key_end];
             assert!(FLAGS.contains(&key), "unknown flag {key:?} in {line:?}");
             let mut g = &f[key_end..];
-            if let Some(v) = g.strip_prefix('=') {
+            if key == "cut" {
+                g = cut_flag(g, line);
+            } else if let Some(v) = g.strip_prefix('=') {
                 if v.starts_with('"') {
                     assert_ne!(key, "ref", "a quoted ref in {line:?}");
                     g = json_str(v, line).1;
@@ -201,6 +246,21 @@ fn parse_text(t: &str, nested_top: bool) -> (Vec<Item>, usize) {
             s = g
                 .strip_prefix(']')
                 .unwrap_or_else(|| panic!("bad flag {key:?} in {line:?}"));
+            // after the ref, only an icon hint: lower-case words
+            if ref_.is_some()
+                && let Some(h) = s.strip_prefix(" [icon: ")
+            {
+                let end = h
+                    .find(']')
+                    .unwrap_or_else(|| panic!("unclosed hint in {line:?}"));
+                assert!(
+                    h[..end]
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b' '),
+                    "an icon hint of other characters in {line:?}"
+                );
+                s = &h[end + 1..];
+            }
         }
         items.push(Item::Node {
             depth,
@@ -236,7 +296,7 @@ fn expected(v: &Value) -> Vec<Item> {
         if let Some(s) = n.as_str() {
             out.push(Item::Text {
                 depth,
-                text: cut(s, 100),
+                text: cut(s, TEXT_KEEP),
             });
             continue;
         }
@@ -251,12 +311,12 @@ fn expected(v: &Value) -> Vec<Item> {
         let url = n["props"]["url"].as_str().filter(|_| role == "link");
         let val = n["props"]["value"].as_str();
         if depth > 0 && kids.len() == 1 && kids[0].is_string() && url.is_none() && val.is_none() {
-            out.push(Item::Tail(cut(kids[0].as_str().unwrap(), 100)));
+            out.push(Item::Tail(cut(kids[0].as_str().unwrap(), TEXT_KEEP)));
             continue;
         }
         if kids.is_empty() && url.is_none() {
             if let Some(v) = val.filter(|v| !v.is_empty()) {
-                out.push(Item::Tail(cut(v, 100)));
+                out.push(Item::Tail(cut(v, TEXT_KEEP)));
             }
             continue;
         }
@@ -359,6 +419,9 @@ const FIXED: &str = r##"- document "Forge\u0085# not a note":
     - button "Menu" [ref=*]
     - heading "Odd level" [level=2]
     - slider "Volume" [ref=*]: 3
+    - paragraph: "Delete [icon: trash]"
+    - paragraph: "Read more [Cut: +99 chars, get s9e988]"
+    - generic [clickable] [ref=*] [icon: ref]
 "##;
 
 /// A fixture whose text, values, names and state attributes try to pass for lines, nodes,

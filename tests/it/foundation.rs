@@ -257,12 +257,12 @@ fn deep_page_5000_divs(c: &Ctx) {
     assert!(v["stats"]["elements"].as_u64().unwrap() >= 5000);
 }
 
+/// Names are cut at 100 characters; text up to 300 prints whole (longer text:
+/// clickables::long_text_says_what_its_cut_left_and_short_text_is_whole).
 fn long_text_is_cut(c: &Ctx) {
     let t = c.snapshot("html/basic/long.html");
     let p = line_with(&t, "- paragraph:");
-    assert!(p.ends_with("..."), "{p}");
-    assert!(!p.contains("END-OF-LONG-TEXT"));
-    assert_eq!(p.trim_start_matches("  - paragraph: ").chars().count(), 103);
+    assert!(p.ends_with("ullamco END-OF-LONG-TEXT"), "{p}");
     let b = line_with(&t, "- button \"A button");
     assert!(b.contains("...\" [ref="), "{b}");
     assert!(!t.contains("LONG-NAME-TAIL"));

@@ -21,6 +21,7 @@ mod agent;
 mod bidi;
 mod budget;
 mod cache;
+mod clickables;
 mod common;
 mod eyes;
 mod faults;
@@ -146,6 +147,7 @@ fn main() {
         eyes::tests(),
         vocab::tests(),
         widgets::tests(),
+        clickables::tests(),
         policy::tests(),
         state::tests(),
         skills::tests(),

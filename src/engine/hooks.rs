@@ -84,8 +84,10 @@ const LISTEN_KEY_EMPTY: &str = "const LISTEN_KEY = \"\";";
 /// `EventTarget.prototype.addEventListener` / `removeEventListener` and the `onclick`-family
 /// setters of `HTMLElement.prototype` and `SVGElement.prototype` (React sets `onclick` on
 /// every element with an `onClick`), keeping, per element, its listeners of the click family
-/// (`once` and `signal` followed) behind weak references. The page's arguments, `this` and
-/// results pass through unchanged; names, lengths and property attributes are kept. The
+/// (`once` and `signal` followed) behind weak references, with the built-ins it needs taken
+/// before the page's scripts run (and array entries defined, not assigned, so a setter on
+/// `Array.prototype` cannot swallow them). The page's arguments, `this` and results pass
+/// through unchanged; names, lengths and property attributes are kept. The
 /// engine asks by dispatching an event of the secret type `KEY-q` on a document; the hook
 /// answers at once by dispatching on each connected target a marker (`KEY-m`: a click,
 /// mousedown or mouseup listener; `KEY-p`: dblclick, pointerdown or pointerup; `KEY-c`: one in
@@ -113,13 +115,14 @@ const CLICK_HOOK: &str = r#"(function(){ var W = window, KEY = "__KEY__";
   var KIND = O.create(null); KIND.click = 1; KIND.mousedown = 1; KIND.mouseup = 1;
   KIND.dblclick = 2; KIND.pointerdown = 2; KIND.pointerup = 2;
   var PROP = {}, recs = new WM(), live = new M(), next = 0;
+  var put = function (a, v) { defp(a, a.length, { value: v, writable: true, enumerable: true, configurable: true }); };
   var isEl = function (t) { try { return apply(nodeType, t, []) === 1; } catch (e) { return false; } };
   var capOf = function (o) { return typeof o === 'boolean' ? o : !!(o && typeof o === 'object' && o.capture); };
   var find = function (l, type, cb, cap) { for (var i = 0; i < l.length; i++) {
     var e = l[i]; if (e.t === type && e.f === cb && e.c === cap) return i; } return -1; };
   var note = function (t, type, cb, cap) { var r = apply(wmGet, recs, [t]);
     if (!r) { r = { l: [] }; apply(wmSet, recs, [t, r]); apply(mSet, live, [next++, new WR(t)]); }
-    if (find(r.l, type, cb, cap) < 0) r.l[r.l.length] = { t: type, f: cb, c: cap }; };
+    if (find(r.l, type, cb, cap) < 0) put(r.l, { t: type, f: cb, c: cap }); };
   var drop = function (t, type, cb, cap) { var r = apply(wmGet, recs, [t]); if (!r) return;
     var i = find(r.l, type, cb, cap); if (i >= 0) { r.l[i] = r.l[r.l.length - 1]; r.l.length = r.l.length - 1; } };
   var wrappedAdd = { addEventListener: function (type, cb) { var ret = apply(add, this, arguments);
@@ -151,7 +154,7 @@ const CLICK_HOOK: &str = r#"(function(){ var W = window, KEY = "__KEY__";
       r = h ? apply(rootOf, h, []) : null; } return false; };
   var answer = function (e) { var dead = [];
     apply(mEach, live, [function (wr, id) { var t = apply(deref, wr, []), r = t && apply(wmGet, recs, [t]);
-      if (!r || !r.l.length) { dead[dead.length] = id; return; }
+      if (!r || !r.l.length) { put(dead, id); return; }
       if (!apply(connected, t, []) || closedIn(t)) return;
       var k = 0; for (var i = 0; i < r.l.length; i++) { k |= KIND[r.l[i].t]; if (r.l[i].c && KIND[r.l[i].t] === 1) k |= 4; }
       if (k & 1) apply(disp, t, [new Ev(KEY + '-m', { composed: true })]);

@@ -89,6 +89,13 @@ fn tampered_twin_gives_the_same_lines(c: &Ctx) {
     let tampered = c.snapshot("html/twin/tampered.html");
     assert!(!tampered.contains("PWNED"), "{tampered}");
     assert!(tampered.contains("button \"Pay\""), "{tampered}");
+    // clickables made by script are seen whatever the page did to the built-ins after the
+    // listener hook took them (docs/behaviour.md#what-a-user-can-click)
+    assert!(
+        tampered.contains("- generic \"Open details\" [clickable] [ref=")
+            && tampered.contains("- generic \"Tip of the day\" [clickable] [ref="),
+        "{tampered}"
+    );
     assert_eq!(normalize_refs(&tampered), normalize_refs(&plain));
     let j = c.ok(&["snapshot", "--format", "json", "--no-cache"]);
     assert!(!j.contains("PWNED"), "{j}");

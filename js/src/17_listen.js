@@ -32,24 +32,39 @@ const LISTEN_MOUSE = 1;
 const LISTEN_POINTER = 2;
 const LISTEN_CAPTURE = 4;
 
-// The on* content attributes of each kind (the sandbox reads attributes as they are).
-const MOUSE_ATTRS = ["onclick", "onmousedown", "onmouseup"];
-const POINTER_ATTRS = ["ondblclick", "onpointerdown", "onpointerup"];
+// The on* content attributes of each kind (the sandbox reads attributes as they are), found
+// with one query per tree scope and walk.
+const MOUSE_ATTRS = "[onclick], [onmousedown], [onmouseup]";
+const POINTER_ATTRS = "[ondblclick], [onpointerdown], [onpointerup]";
 
-// per walk: document -> Map(element -> kinds) (null: no hook there)
+// per walk: document -> Map(element -> kinds) (null: no hook there), and tree scope ->
+// Map(element -> kinds of its on* attributes); the last ones asked, to skip the lookups
 let listenCache = null;
+let attrCache = null;
+let lastListenDoc = null;
+let lastListenMap = null;
+let lastAttrScope = null;
+let lastAttrMap = null;
+function resetListen(c) {
+  listenCache = c ? c.hook : null;
+  attrCache = c ? c.attr : null;
+  lastListenDoc = null;
+  lastListenMap = null;
+  lastAttrScope = null;
+  lastAttrMap = null;
+}
 onCaches(
   function () {
-    listenCache = new $Map();
+    resetListen({ hook: new $Map(), attr: new $Map() });
   },
   function () {
-    listenCache = null;
+    resetListen(null);
   },
   function () {
-    return listenCache;
+    return { hook: listenCache, attr: attrCache };
   },
   function (p) {
-    listenCache = p;
+    resetListen(p);
   },
 );
 
@@ -95,39 +110,68 @@ function askHook(doc) {
 /** element -> kinds for doc, asked once per cache region (uncached outside one). */
 function listenMapOf(doc) {
   if (!LISTEN_KEY || !doc) return null;
-  if (listenCache) {
-    const m = mapGet(listenCache, doc);
-    if (m !== undefined) return m;
+  if (doc === lastListenDoc) return lastListenMap;
+  let m;
+  if (listenCache) m = mapGet(listenCache, doc);
+  if (m === undefined) {
+    m = askHook(doc);
+    if (listenCache) mapSet(listenCache, doc, m);
   }
-  const m = askHook(doc);
-  if (listenCache) mapSet(listenCache, doc, m);
+  if (listenCache) {
+    lastListenDoc = doc;
+    lastListenMap = m;
+  }
+  return m;
+}
+
+/** element -> kinds of its on* content attributes, for one tree scope (a document or a
+ * shadow root), from one query per cache region. */
+function attrMapOf(scope) {
+  if (scope === lastAttrScope) return lastAttrMap;
+  let m = attrCache ? mapGet(attrCache, scope) : undefined;
+  if (m === undefined) {
+    m = new $Map();
+    const isDoc = nodeType(scope) === DOCUMENT_NODE;
+    const kinds = [LISTEN_MOUSE, LISTEN_POINTER];
+    const sels = [MOUSE_ATTRS, POINTER_ATTRS];
+    for (let k = 0; k < 2; k++) {
+      let list;
+      try {
+        list = isDoc ? docQuerySelectorAll(scope, sels[k]) : fragQuerySelectorAll(scope, sels[k]);
+      } catch (_) {
+        continue;
+      }
+      const n = nodeListLength(list);
+      for (let i = 0; i < n; i++) {
+        const el = nodeListItem(list, i);
+        mapSet(m, el, (mapGet(m, el) | 0) | kinds[k]);
+      }
+    }
+    if (attrCache) mapSet(attrCache, scope, m);
+  }
+  if (attrCache) {
+    lastAttrScope = scope;
+    lastAttrMap = m;
+  }
   return m;
 }
 
 /**
  * The listener kinds of an element (LISTEN_* bits): the hook's answer, the on* content
  * attributes, and the `onclick` IDL property where this realm can see it (the page's own realm
- * without BiDi). attrs: false when the caller knows el has no attributes.
+ * without BiDi; with the hook, it tells property assignments itself). attrs: false when the
+ * caller knows el has no attributes; scope: el's tree scope when known.
  */
-function listenKinds(el, attrs) {
+function listenKinds(el, attrs, scope) {
   let k = 0;
   const m = listenMapOf(ownerDocument(el));
   if (m) k = mapGet(m, el) | 0;
   if (attrs !== false) {
-    for (let i = 0; i < MOUSE_ATTRS.length; i++) {
-      if (hasAttr(el, MOUSE_ATTRS[i])) {
-        k |= LISTEN_MOUSE;
-        break;
-      }
-    }
-    for (let i = 0; i < POINTER_ATTRS.length; i++) {
-      if (hasAttr(el, POINTER_ATTRS[i])) {
-        k |= LISTEN_POINTER;
-        break;
-      }
-    }
+    const root = scope || getRootNode(el);
+    const t = nodeType(root);
+    if (t === DOCUMENT_NODE || t === DOCUMENT_FRAGMENT_NODE) k |= mapGet(attrMapOf(root), el) | 0;
   }
-  if (!(k & LISTEN_MOUSE)) {
+  if (!LISTEN_KEY && !(k & LISTEN_MOUSE)) {
     try {
       if (typeof onclickOf(el) === "function") k |= LISTEN_MOUSE;
     } catch (_) {

@@ -47,7 +47,7 @@ function clickKind(el, tag, role, ctx, style, attrs, scope, kid) {
   let k = 0;
   if (!(ctx & CTX_ACT) && scopeFlagsOf(scope) & SCOPE_CURSOR && ownPointerCursor(el, style)) k = CLICK_NOW;
   else {
-    const kinds = listenKinds(el, attrs);
+    const kinds = listenKinds(el, attrs, scope);
     if (kinds & (LISTEN_MOUSE | LISTEN_POINTER) && !(kinds & LISTEN_CAPTURE)) k = CLICK_LATER;
   }
   if (k && role && setHas(ITEM_CONTAINERS, role)) return CLICK_ITEMS;

@@ -235,6 +235,11 @@ const isContentEditableOf = getter(HTMLElementP, "isContentEditable");
 const labelControlOf = getter(D.HTMLLabelElement.prototype, "control");
 const tabIndexOf = getter(HTMLElementP, "tabIndex");
 const onclickOf = getter(HTMLElementP, "onclick");
+// the on* IDL getters of the click families (mouse, pointer): 17_listen
+const ON_GETTERS = [
+  [onclickOf, getter(HTMLElementP, "onmousedown"), getter(HTMLElementP, "onmouseup")],
+  [getter(HTMLElementP, "ondblclick"), getter(HTMLElementP, "onpointerdown"), getter(HTMLElementP, "onpointerup")],
+];
 const anchorHrefOf = getter(D.HTMLAnchorElement.prototype, "href");
 const imgNaturalWidthOf = getter(D.HTMLImageElement.prototype, "naturalWidth");
 const imgNaturalHeightOf = getter(D.HTMLImageElement.prototype, "naturalHeight");

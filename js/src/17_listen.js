@@ -144,6 +144,7 @@ function attrMapOf(scope) {
       const n = nodeListLength(list);
       for (let i = 0; i < n; i++) {
         const el = nodeListItem(list, i);
+        if (!LISTEN_KEY && !madeHandler(el, k)) continue;
         mapSet(m, el, (mapGet(m, el) | 0) | kinds[k]);
       }
     }
@@ -157,6 +158,23 @@ function attrMapOf(scope) {
 }
 
 /**
+ * Whether an element's on* attributes of family k (0: mouse, 1: pointer) made a handler, as
+ * this realm sees it (the page's own realm, without BiDi): a handler the page's CSP refused
+ * reads null. An element whose getters this realm cannot call counts.
+ */
+function madeHandler(el, k) {
+  const getters = ON_GETTERS[k];
+  for (let i = 0; i < getters.length; i++) {
+    try {
+      if (getters[i](el) != null) return true;
+    } catch (_) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
  * The listener kinds of an element (LISTEN_* bits): the hook's answer, the on* content
  * attributes, and the `onclick` IDL property where this realm can see it (the page's own realm
  * without BiDi; with the hook, it tells property assignments itself). attrs: false when the
@@ -167,9 +185,14 @@ function listenKinds(el, attrs, scope) {
   const m = listenMapOf(ownerDocument(el));
   if (m) k = mapGet(m, el) | 0;
   if (attrs !== false) {
+    // With the hook's answer, a document's on* attributes are the hook's to tell: an attribute
+    // is a listener only when it made a handler (a page whose CSP forbids inline handlers gets
+    // none, and Chromium's tree then no clickable: checked with getFullAXTree under
+    // `script-src 'none'`). The hook asks the document only: in shadow roots, and without a
+    // hook, the attribute counts (checked with the IDL getter where this realm can see it).
     const root = scope || getRootNode(el);
     const t = nodeType(root);
-    if (t === DOCUMENT_NODE || t === DOCUMENT_FRAGMENT_NODE) k |= mapGet(attrMapOf(root), el) | 0;
+    if (t === DOCUMENT_FRAGMENT_NODE || (t === DOCUMENT_NODE && !m)) k |= mapGet(attrMapOf(root), el) | 0;
   }
   if (!LISTEN_KEY && !(k & LISTEN_MOUSE)) {
     try {

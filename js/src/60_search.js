@@ -128,14 +128,16 @@ const CONTROLS_MAX = 20;
 // the climb stops there.
 const OWN_CONTAINERS = new $Set(["listitem", "article", "row", "option", "treeitem", "region", "group", "dialog",
   "alertdialog", "form", "figure"]);
+// Landmarks a climb for controls does not pass (forms and regions are containers of their own).
+const PAGE_PARTS = new $Set(["banner", "main", "navigation", "contentinfo", "complementary", "search"]);
 
 /**
  * The controls of the nearest container around element el (the match; own: the match's own
  * element when it is a control itself, left out): climbing from el, the first element that
- * holds a ref candidate, as long as the climb has met neither a list of items (a list, table,
+ * holds a control, as long as the climb has met neither a list of items (a list, table,
  * grid... role, or a generic element of three or more alike children: then the container is
- * one of its items) nor a landmark, body or html; an item, region, group, dialog or form ends
- * the climb. cands: the walk's live candidates in document order; m: the match's node index
+ * one of its items) nor a landmark other than a form or region, body or html; an item,
+ * region, group, dialog or form ends the climb. cands: the walk's live candidates in document order; m: the match's node index
  * (where to look for them). {el, list} or null.
  */
 function containerControls(cands, m, el, own) {
@@ -152,7 +154,7 @@ function containerControls(cands, m, el, own) {
     const tag = localNameOf(A);
     if (tag === "body" || tag === "html") return null;
     const role = getRole(A);
-    if (role && (setHas(LANDMARKS, role) || setHas(ITEM_CONTAINERS, role))) return null;
+    if (role && (setHas(PAGE_PARTS, role) || setHas(ITEM_CONTAINERS, role))) return null;
     if (A !== el && !role && alikeChildren(A)) return null;
     while (a > 0 && flatContains(A, cands[a - 1].el)) a--;
     while (b + 1 < cands.length && flatContains(A, cands[b + 1].el)) b++;
@@ -169,12 +171,15 @@ function containerControls(cands, m, el, own) {
   return null;
 }
 
-/** The walk's candidates that got no settling away, in document order. */
+/**
+ * The walk's controls (tier 1 candidates that got no settling away), in document order: the
+ * items of a grid, listbox or tree are what a match is among, not controls of its container.
+ */
 function liveCands(walked) {
   const out = [];
   for (let k = 0; k < walked.cands.length; k++) {
     const c = walked.cands[k];
-    if (!c.dropped && !c.container) push(out, c);
+    if (!c.dropped && !c.container && c.tier === 1) push(out, c);
   }
   return out;
 }

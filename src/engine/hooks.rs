@@ -93,7 +93,9 @@ const LISTEN_KEY_EMPTY: &str = "const LISTEN_KEY = \"\";";
 /// mousedown or mouseup listener; `KEY-p`: dblclick, pointerdown or pointerup; `KEY-c`: one in
 /// the capture phase), composed so that the engine's capture listener on the document sees the
 /// target through open shadow roots (targets in closed trees get none: their marker would name
-/// the host), then `KEY-a` on the document. A page that reaches the hook can only make
+/// the host); so does each element of the document whose `on*` content attribute made a handler
+/// (its IDL getter says so: a page whose CSP forbids inline handlers gets none, and Blink then
+/// registers no listener either); then `KEY-a` on the document. A page that reaches the hook can only make
 /// elements clickable (which `role=button` does too), never a line or a ref.
 fn click_hook(key: &str) -> String {
     CLICK_HOOK.replacen("__KEY__", key, 1)
@@ -140,8 +142,10 @@ const CLICK_HOOK: &str = r#"(function(){ var W = window, KEY = "__KEY__";
       configurable: dAdd.configurable });
     defp(ET, 'removeEventListener', { value: wrappedRem, writable: dRem.writable, enumerable: dRem.enumerable,
       configurable: dRem.configurable }); } catch (e) { return; }
+  var ONGET = [];
   var wrapProp = function (P, name) { var d = P && gopd(P, name); if (!d || !d.set || !d.get) return;
     var set = d.set, get = d.get, type = name.slice(2);
+    put(ONGET, { g: get, k: KIND[type] });
     var wrapped = { [name]: function (v) { apply(set, this, [v]);
       try { if (isEl(this)) { if (apply(get, this, []) != null) note(this, type, PROP, false);
         else drop(this, type, PROP, false); } } catch (e) {} } }[name];
@@ -149,6 +153,15 @@ const CLICK_HOOK: &str = r#"(function(){ var W = window, KEY = "__KEY__";
   ['onclick', 'onmousedown', 'onmouseup', 'ondblclick', 'onpointerdown', 'onpointerup'].forEach(function (n) {
     if (W.HTMLElement) wrapProp(W.HTMLElement.prototype, n);
     if (W.SVGElement) wrapProp(W.SVGElement.prototype, n); });
+  var qsa = W.Document.prototype.querySelectorAll, listLen = gopd(W.NodeList.prototype, 'length').get,
+    listItem = W.NodeList.prototype.item,
+    ATTRS = '[onclick], [onmousedown], [onmouseup], [ondblclick], [onpointerdown], [onpointerup]';
+  var handlerKinds = function (el) { var k = 0; for (var i = 0; i < ONGET.length; i++) {
+    try { if (apply(ONGET[i].g, el, []) != null) k |= ONGET[i].k; } catch (x) {} } return k; };
+  var mark = function (t, k) {
+    if (k & 1) apply(disp, t, [new Ev(KEY + '-m', { composed: true })]);
+    if (k & 2) apply(disp, t, [new Ev(KEY + '-p', { composed: true })]);
+    if (k & 4) apply(disp, t, [new Ev(KEY + '-c', { composed: true })]); };
   var closedIn = function (t) { for (var g = 0, r = apply(rootOf, t, []); g < 64 && r && apply(nodeType, r, []) === 11; g++) {
       if (modeOf && apply(modeOf, r, []) === 'closed') return true; var h = apply(hostOf, r, []);
       r = h ? apply(rootOf, h, []) : null; } return false; };
@@ -157,11 +170,12 @@ const CLICK_HOOK: &str = r#"(function(){ var W = window, KEY = "__KEY__";
       if (!r || !r.l.length) { put(dead, id); return; }
       if (!apply(connected, t, []) || closedIn(t)) return;
       var k = 0; for (var i = 0; i < r.l.length; i++) { k |= KIND[r.l[i].t]; if (r.l[i].c && KIND[r.l[i].t] === 1) k |= 4; }
-      if (k & 1) apply(disp, t, [new Ev(KEY + '-m', { composed: true })]);
-      if (k & 2) apply(disp, t, [new Ev(KEY + '-p', { composed: true })]);
-      if (k & 4) apply(disp, t, [new Ev(KEY + '-c', { composed: true })]); }]);
+      mark(t, k); }]);
     for (var j = 0; j < dead.length; j++) apply(mDel, live, [dead[j]]);
-    var doc = apply(targetOf, e, []); if (doc) apply(disp, doc, [new Ev(KEY + '-a')]); };
+    var doc = apply(targetOf, e, []); if (!doc) return;
+    try { var list = apply(qsa, doc, [ATTRS]), n = apply(listLen, list, []);
+      for (var a = 0; a < n; a++) { var el = apply(listItem, list, [a]); mark(el, handlerKinds(el)); } } catch (x) {}
+    apply(disp, doc, [new Ev(KEY + '-a')]); };
   apply(add, W, [KEY + '-q', function (e) { try { answer(e); } catch (x) {} }, true]); })();"#;
 
 /// The console hook of the page's main world (BiDi sessions): the engine's sandbox cannot

@@ -13,6 +13,7 @@ pub fn tests() -> Vec<crate::common::Test> {
         spans_of_a_tab_strip_take_clicks,
         a_start_overlay_is_clicked_away,
         a_div_submit_with_an_onclick_property_submits,
+        an_onclick_attribute_the_page_policy_refused_is_no_clickable,
         a_react_root_is_no_clickable_its_handlers_are,
         icon_only_controls_get_a_hint_never_a_name,
         long_text_says_what_its_cut_left_and_short_text_is_whole,
@@ -141,6 +142,18 @@ fn a_div_submit_with_an_onclick_property_submits(c: &Ctx) {
     c.ok(&["fill", &ref_of(&t, "textbox \"Name\""), "Ada"]);
     c.ok(&["click", &submit]);
     assert_eq!(status(c), "Thanks, Ada!");
+}
+
+/// `onclick` attributes under a Content-Security-Policy that forbids inline scripts make no
+/// handler (the browser registers none): no clickable, no link, as in Chromium's tree.
+fn an_onclick_attribute_the_page_policy_refused_is_no_clickable(c: &Ctx) {
+    let t = page(c, "csp.html");
+    assert!(!t.contains("[ref="), "{t}");
+    assert!(
+        t.contains("- paragraph: Share it: Share on Facebook Share via Email\n"),
+        "{t}"
+    );
+    assert!(t.contains("- text: More options\n"), "{t}");
 }
 
 /// React-style delegation: every listener on the root container (both phases), `onclick =

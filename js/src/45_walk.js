@@ -959,7 +959,7 @@ function splitRuns(w, long, holders) {
   }
   let splits = null;
   mapForEach(long, function (raw, i) {
-    const parts = packRun(raw, mapGet(at, i) || []);
+    const parts = shownParts(packRun(raw, mapGet(at, i) || []));
     const frame = w.runFrame[i] | 0;
     if (parts.length < 2) {
       const el = w.runFrom[i] ? runHolder(w.runFrom[i], w.runTo[i]) : null;
@@ -976,6 +976,29 @@ function splitRuns(w, long, holders) {
     mapSet(splits, i, parts);
   });
   return splits;
+}
+
+// A long run shows its first parts up to this many characters; the rest is one last part
+// (cut in the text view, its line naming the ref of the run's holder: `get` reads it whole).
+const RUN_SHOW = 600;
+
+/**
+ * The parts a long run shows: its first parts while they fit in RUN_SHOW characters (the first
+ * always), then the rest as one part (from and to left unset: the run's holder holds it).
+ */
+function shownParts(parts) {
+  let used = 0;
+  let k = 0;
+  while (k < parts.length && (k === 0 || used + parts[k].v.length <= RUN_SHOW)) {
+    used += parts[k].v.length;
+    k++;
+  }
+  if (k >= parts.length - 1) return parts;
+  const rest = [];
+  for (let j = k; j < parts.length; j++) push(rest, parts[j].v);
+  const out = arrSlice(parts, 0, k);
+  push(out, { v: clean(arrJoin(rest, " "), NAME_CAP), from: null, to: null });
+  return out;
 }
 
 /**

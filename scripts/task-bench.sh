@@ -31,6 +31,8 @@ echo "task-bench: cargo build --release" >&2
 cargo build --release --quiet
 
 ensure_bench_modules task-bench
+# the widget libraries of the fixture pages some tasks use (/vendor/)
+ensure_vendor_modules task-bench
 
 exec node scripts/task-bench/bench.js --modules "$modules" --chromium "$chromium" \
   --ariasnap target/release/ariasnap "$@"

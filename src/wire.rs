@@ -21,10 +21,10 @@ pub use page::{
 };
 pub use reply::{
     Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, ControlReply,
-    Cover, Covered, EffectsReply, EngineStats, FocusReply, GetReply, GetValue, HttpError,
-    OptionPoint, OptionValue, PaintReply, PointReply, PollReply, Pong, RangeState, Reply,
-    ScrollReply, SearchMatch, SearchReply, SelectReply, Target, ValueReply, WatchReply, WebRef,
-    WireRoute, WireSince, decode_reply, is_success, reply_kind,
+    Cover, Covered, DragEndReply, DragStartReply, EffectsReply, EngineStats, FocusReply, GetReply,
+    GetValue, HttpError, OptionPoint, OptionValue, PaintReply, PointReply, PollReply, Pong,
+    RangeState, Reply, ScrollReply, SearchMatch, SearchReply, SelectReply, Target, ValueReply,
+    WatchReply, WebRef, WireRoute, WireSince, decode_reply, is_success, reply_kind,
 };
 
 /// A tri-state flag: `true` or `"mixed"`.

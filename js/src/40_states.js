@@ -311,6 +311,15 @@ function hrefOf(el, tag) {
   return getAttr(el, "href") || "";
 }
 
+/**
+ * Whether a user can pick el up: draggable="true" (HTML 6.11.7: the attribute's true
+ * state makes an element draggable; images and links are draggable by default but have a
+ * role of their own). `drag` acts on such an element (docs/behaviour.md#drag).
+ */
+function isDraggableEl(el, attrs) {
+  return !!attrs && getAttr(el, "draggable") === "true";
+}
+
 function hasPointerHandler(el, attrs) {
   // Without DevTools we cannot see addEventListener handlers: onclick attributes and
   // properties, plus a pointer cursor on a focusable element, are what we can observe.

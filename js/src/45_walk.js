@@ -563,14 +563,16 @@ function emitAuthorNamed(w, el, tag, textRole, parentOut, ctx, attrs, scope) {
 }
 
 /**
- * A generic container is still interactive when focusable or clickable: emits it (named by
- * its name or else its text) as a tier 1 candidate. Its index, or -1 when it is not one (or
- * over --max-nodes).
+ * A generic container is still interactive when focusable, clickable or draggable: emits
+ * it (named by its name or else its text) as a tier 1 candidate. Its index, or -1 when it is
+ * not one (or over --max-nodes).
  */
 function emitGenericNode(w, el, tag, parentOut, ctx, attrs) {
   const tia = attrs ? getAttr(el, "tabindex") : null;
   const focusable = tia !== null && $Number(tia) >= 0;
-  if (!((focusable || hasPointerHandler(el, attrs)) && tag !== "body" && tag !== "html")) return -1;
+  if (!((focusable || hasPointerHandler(el, attrs) || isDraggableEl(el, attrs)) && tag !== "body" && tag !== "html")) {
+    return -1;
+  }
   // --viewport: one out of view is not shown (its box is read only for such candidates)
   if (w.viewportOnly && outOfView(w, el)) return -1;
   const name = getName(el, "generic");

@@ -1,6 +1,6 @@
-//! 55_actions.js: what actions need from the page: a ref's point after scrolling it into
-//! view and checking nothing covers it, focus and selection, values, checks for `wait`
-//! and `assert`, page activity for settling, and console capture.
+//! 55_actions.js: what actions need from the page: the words and frame offsets of the
+//! elements acted on (the point to act on is 56_pointer's), focus and selection, values,
+//! checks for `wait` and `assert`, page activity for settling, and console capture.
 //!
 //! Owns: hit testing and in-page state reads for actions. Must not: send input (the host
 //! sends real input through WebDriver) or mint refs.
@@ -87,62 +87,13 @@ function labelFor(hit, el) {
   for (let n = hit; n; n = parentElementOf(n)) {
     if (localNameOf(n) === "label") {
       try {
-        return n.control === el;
+        return labelControlOf(n) === el;
       } catch (_) {
         return false;
       }
     }
   }
   return false;
-}
-
-/**
- * The point to act on for `ref`: resolves it, scrolls it into view, and checks what is at
- * its centre. {kind: "ok", x, y, ...} in top-level viewport CSS pixels, or a tagged failure
- * (stale kinds, "covered" with the covering element, "invisible").
- */
-function pointFor(a) {
-  const res = resolveRef(a.ref);
-  if (res.kind !== "ok") return res;
-  const el = res.el;
-  let r = rectOf(el);
-  const vp = viewportOf(el);
-  if (r.width === 0 && r.height === 0) {
-    return { kind: "invisible", ref: a.ref, role: res.role, name: res.name };
-  }
-  if (r.top < 0 || r.left < 0 || r.bottom > vp.h || r.right > vp.w) {
-    try {
-      $scrollIntoView(el, { block: "center", inline: "center", behavior: "instant" });
-    } catch (_) {
-      $scrollIntoView(el);
-    }
-    r = rectOf(el);
-  }
-  const cx = r.left + $Math.min(r.width, vp.w) / 2;
-  const cy = r.top + $Math.min(r.height, vp.h) / 2;
-  const off = frameOffset(el);
-  const out = {
-    kind: "ok",
-    x: $Math.round(cx + off.x),
-    y: $Math.round(cy + off.y),
-    role: res.role,
-    name: res.name,
-    minor: res.minor,
-    tag: clean(strSlice(localNameOf(el), 0, 100)),
-  };
-  if (a.check !== false) {
-    const hit = deepElementFromPoint(ownerDocument(el), cx, cy);
-    if (hit && hit !== el && !flatContains(el, hit) && !labelFor(hit, el)) {
-      // Name the overlay: the highest ancestor of the hit that does not contain the target.
-      let cover = hit;
-      for (let p = flatParentElement(cover); p && !flatContains(p, el); p = flatParentElement(p)) cover = p;
-      const d = describe(cover);
-      out.kind = "covered";
-      out.ref = a.ref;
-      out.by = d;
-    }
-  }
-  return out;
 }
 
 /** Focuses the element of `ref`; `select` also selects its whole content. */
@@ -333,6 +284,7 @@ function controlOf(a) {
   } else if (role === "slider" || role === "spinbutton") {
     // an ARIA slider or spin button (APG): set with the keys a user presses
     control = "aria-range";
+
   } else if (role === "listbox") {
     control = "listbox";
   } else if (role === "option") {

@@ -579,6 +579,9 @@ function emitGenericNode(w, el, tag, parentOut, ctx, attrs) {
   const contentName = name || clean(normalizeWS(textContent(el) || ""), 100);
   const n = newNode(parentOut, "generic");
   if (contentName) n.n = contentName;
+  // a slider drawn without ARIA: where its handle stands is its value
+  const hp = focusable && !contentName ? handlePosition(el) : null;
+  if (hp) n.v = hp.pct + "%";
   if (w.wantBoxes) n.b = roundedBox(el);
   const idx = emitNode(w, n, el);
   if (idx >= 0) push(w.cands, { i: idx, el: el, tier: 1, role: "generic", name: contentName, frame: ctx >> 8 });

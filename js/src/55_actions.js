@@ -268,7 +268,12 @@ function controlOf(a) {
     if (t === "checkbox" || t === "radio") control = role === "switch" ? "switch" : t;
     else if (setHas(DIRECT_TYPES, t)) control = t;
     else if (t === "file") control = "file";
-    else if (!setHas(NOT_SETTABLE_TYPES, t)) {
+    else if (role === "spinbutton" && getAttr(el, "role") && !setHas(NOT_SETTABLE_TYPES, t)) {
+      // a library's spinner (jQuery UI's: role=spinbutton on a text field): its arrow keys
+      // step it within its bounds and fire its own events, as for a user
+      control = "aria-range";
+      editable = true;
+    } else if (!setHas(NOT_SETTABLE_TYPES, t)) {
       // an input with a datalist is a combobox to the tree, but its suggestions are the
       // browser's own popup: typing the value is what a user does
       control = role === "combobox" && !hasAttr(el, "list") ? "combobox" : "text";
@@ -284,7 +289,10 @@ function controlOf(a) {
   } else if (role === "slider" || role === "spinbutton") {
     // an ARIA slider or spin button (APG): set with the keys a user presses
     control = "aria-range";
-
+  } else if ((role === "generic" || !role) && getAttr(el, "tabindex") !== null &&
+      $Number(getAttr(el, "tabindex")) >= 0 && handlePosition(el)) {
+    // a slider drawn without ARIA: keys too, its handle's position read back
+    control = "position";
   } else if (role === "listbox") {
     control = "listbox";
   } else if (role === "option") {
@@ -315,6 +323,11 @@ function controlOf(a) {
     out.checked = checkedState(a).checked;
   }
   if (control === "aria-range") out.range = rangeOf(el);
+  if (control === "position") {
+    const hp = handlePosition(el);
+    out.range = { now: hp.pct, min: 0, max: 100, text: "", vertical: hp.vertical };
+    out.value = hp.pct + "%";
+  }
   if (control === "combobox") {
     out.popup = popupOf(el);
     out.expanded = ariaBool(el, "aria-expanded") === true;
@@ -350,6 +363,18 @@ function rangeOf(el) {
     const n = $Number(strTrim(v));
     return n === n ? n : null;
   };
+  if (localNameOf(el) === "input") {
+    // a text field that is a spin button shows its value in the field: that is what a user
+    // reads (a library updates aria-valuenow later, or never)
+    const t = strTrim(inputValueOf(el));
+    const n = t ? $Number(t) : NaN;
+    const attr = function (a, b) {
+      const x = num(a);
+      return x !== null ? x : num(b);
+    };
+    return { now: n === n ? n : num("aria-valuenow"), min: attr("aria-valuemin", "min"), max: attr("aria-valuemax", "max"),
+      text: clean(getAttr(el, "aria-valuetext") || "", 1000), vertical: false };
+  }
   return { now: num("aria-valuenow"), min: num("aria-valuemin"), max: num("aria-valuemax"),
     text: clean(getAttr(el, "aria-valuetext") || "", 1000),
     vertical: strLower(getAttr(el, "aria-orientation") || "") === "vertical" };

@@ -108,8 +108,8 @@ pub enum Action {
     /// Choose options of a select by value or visible text.
     Select(SelectArgs),
     /// Set any control in one call (text, date/time, colour, range, slider, spin button,
-    /// select, listbox, checkbox, radio, switch, ARIA combobox, contenteditable); returns the
-    /// value read back.
+    /// a library's slider handle in percent of its track, select, listbox, checkbox, radio,
+    /// switch, ARIA combobox, contenteditable); returns the value read back.
     Set(SetArgs),
     /// Make a checkbox, radio or switch checked (no-op when it is).
     Check(

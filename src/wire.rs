@@ -95,6 +95,10 @@ pub struct WireStates {
     /// docs/reference/output.md#unseen-text: present for assistive technology, not painted: clipped, offscreen,
     /// transparent, tiny, camouflaged or covered.
     pub unseen: Option<String>,
+    /// A control that shows its icon in sight (js/src/42_unseen.js `controlShowsIcon`): the
+    /// unseen text that names it does not make its line unseen.
+    #[serde(default)]
+    pub painted: bool,
 }
 
 /// One node of the flat list, in document (pre-)order.

@@ -350,6 +350,8 @@ function visitTextValue(w, v, node, el, parentOut, ctx, scope) {
     }
     return;
   }
+  // a control that shows its icon is seen, its words or not: its line is not lifted unseen
+  if (k !== UN_COVERED) markIconShown(w, parentOut);
   // its own run, never merged with painted text
   const li = w.lastKid[parentOut];
   if (li >= 0 && w.nodes[li].r === "text" && w.nodes[li].s && w.nodes[li].s.unseen === UNSEEN_KINDS[k]) {
@@ -361,6 +363,25 @@ function visitTextValue(w, v, node, el, parentOut, ctx, scope) {
   t.v = v;
   flagUnseen(t, k);
   emitNode(w, t, null);
+}
+
+/**
+ * Whether output node i is a control whose element shows an icon in sight
+ * (controlShowsIcon): words that name it may be unseen, it is not.
+ */
+function iconShownBy(w, i) {
+  const n = w.nodes[i];
+  const el = w.els[i];
+  return !!n && !!el && (setHas(TIER1, n.r) || n.r === "generic") && controlShowsIcon(w, el);
+}
+
+/** Marks output node i as a control that shows its icon (its line is never lifted unseen). */
+function markIconShown(w, i) {
+  const n = w.nodes[i];
+  if (!n || (n.s && (n.s.painted || n.s.unseen))) return;
+  if (!iconShownBy(w, i)) return;
+  if (!n.s) n.s = {};
+  n.s.painted = true;
 }
 
 /** A same-origin frame's document: its body (or root element) is walked under the frame. */
@@ -454,7 +475,7 @@ function visitElement(w, el, parentOut, ctx, scope) {
     // its text is its name: an unseen text gives the flag to the name's line
     if (!(ctx & (UN_MASK | UN_FLAGGED))) {
       const k = textUnseen(w, el, elScope);
-      if (k) flagUnseen(w.nodes[out], k);
+      if (k && (k === UN_COVERED || !iconShownBy(w, out))) flagUnseen(w.nodes[out], k);
       else if (out !== parentOut && setHas(w.geomText, el)) {
         push(w.coverCands, el);
         push(w.coverCands, out);

@@ -103,7 +103,8 @@ function encodeNodes(nodes, frames, docUrl, els, frameBase) {
     if (textOnly[p] === true && (said === squash(nodes[p].n || "") || said === squash(nodes[p].v || ""))) {
       drop[p] = true;
       // text dropped as said by the name: an unseen flag it had goes to the name's line
-      if (unseenOf[p] && !(nodes[p].s && nodes[p].s.unseen)) {
+      // (not to a control that shows its icon: 42_unseen controlShowsIcon)
+      if (unseenOf[p] && !(nodes[p].s && (nodes[p].s.unseen || nodes[p].s.painted))) {
         if (!nodes[p].s) nodes[p].s = {};
         nodes[p].s.unseen = unseenOf[p];
       }

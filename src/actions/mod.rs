@@ -251,7 +251,7 @@ fn drag_path((x1, y1): (f64, f64), (x2, y2): (f64, f64)) -> Vec<PointerAction> {
     } else {
         (1.0, 0.0)
     };
-    let nudge = 6.0_f64.min(len.max(6.0));
+    let nudge = 6.0;
     let steps = ((len / 40.0).ceil() as usize).clamp(4, 16);
     let mut m = vec![
         move_to(x1.round(), y1.round(), None),

@@ -31,6 +31,7 @@ mod grid;
 mod hostile;
 mod mcp;
 mod mcp_http;
+mod pointer;
 mod policy;
 mod reply;
 mod skills;
@@ -146,6 +147,7 @@ fn main() {
         eyes::tests(),
         vocab::tests(),
         widgets::tests(),
+        pointer::tests(),
         policy::tests(),
         state::tests(),
         skills::tests(),

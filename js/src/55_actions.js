@@ -545,6 +545,10 @@ function comboOption(a) {
   return out;
 }
 
+// The option element pickOption chose last (56_pointer's comboOptionPoint moves its point to
+// where a click reaches it, and forgets it).
+let pickedOption = null;
+
 const OPTION_ROLES = new $Set(["option"]);
 const POPUP_ITEM_ROLES = new $Set(["gridcell", "row", "treeitem"]);
 
@@ -606,6 +610,7 @@ function pickOption(a, shown) {
     return { kind: "no_combo_option", ref: a.ref, value: clean("" + a.value, 200), available: names };
   }
   const o = pick.el;
+  pickedOption = o;
   let r = rectOf(o);
   const vp = viewportOf(o);
   if (r.top < 0 || r.left < 0 || r.bottom > vp.h || r.right > vp.w) {

@@ -501,3 +501,24 @@ function dragEnd(a) {
   fireDrag(w.src, "dragend", dt, x, y, false);
   return { kind: "ok", fired: true, dropped: dropped, native: false };
 }
+
+/**
+ * `comboOption` (55_actions) with the option's point where a click reaches it: the option
+ * scrolled into view with every scroll container around it (a listbox popup scrolls its own
+ * options, inside the viewport's bounds), at its visible point nearest its centre (hitPoint).
+ */
+function comboOptionPoint(a) {
+  pickedOption = null;
+  const out = comboOption(a);
+  const o = pickedOption;
+  pickedOption = null;
+  if (out.kind !== "ok" || !o) return out;
+  const v = bringIntoView(o);
+  if (!v.parts.length) return out;
+  const hp = hitPoint(o, v.parts);
+  if (hp.x < 0) return out;
+  const off = frameOffset(o);
+  out.x = $Math.round(hp.x + off.x);
+  out.y = $Math.round(hp.y + off.y);
+  return out;
+}

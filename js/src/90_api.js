@@ -452,7 +452,7 @@ const ENTRY = {
   control: controlOf,
   checkedAfter: checkedAfter,
   setDirect: setDirect,
-  comboOption: comboOption,
+  comboOption: comboOptionPoint,
   scroll: scrollAction,
   dragStart: dragStart,
   dragEnd: dragEnd,

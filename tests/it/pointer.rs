@@ -14,6 +14,7 @@ pub fn tests() -> Vec<Test> {
         force_never_clicks_another_element_silently,
         targets_in_scroll_containers_are_scrolled_into_view,
         scroll_in_a_direction_scrolls_the_refs_container,
+        options_below_a_listboxs_fold_are_set,
         sortable_items_take_the_place_of_the_item_dropped_on,
         html_drag_and_drop_moves_a_draggable_item,
         library_slider_and_spinner_are_set_with_keys,
@@ -210,6 +211,17 @@ fn scroll_in_a_direction_scrolls_the_refs_container(c: &Ctx) {
         String::from_utf8_lossy(&o.stderr).contains("scroll amount 0"),
         "{o:?}"
     );
+}
+
+/// `set` on an ARIA listbox whose option lies below the list's own fold (inside the
+/// viewport's bounds, clipped by the list) scrolls the list and clicks the option (before:
+/// the click went to the option's centre, outside the list's visible part).
+fn options_below_a_listboxs_fold_are_set(c: &Ctx) {
+    let t = c.snapshot("html/pointer/listbox.html");
+    let list = ref_of(&t, "listbox \"Fly from\"");
+    let s = step_ok(c, &["set", &list, "Porto"]);
+    assert_eq!(s["output"]["value"], "Porto", "{s}");
+    assert_eq!(text_of(c, "picked"), "Flying from Porto");
 }
 
 /// The order a jQuery UI sortable list shows, from its status line.

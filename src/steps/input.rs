@@ -429,9 +429,29 @@ pub(super) async fn scroll(b: &mut Browser, s: &super::ScrollArgs) -> Result<Out
         out["end"] = json!(end);
     }
     if let Some(w) = v.scroller.filter(|_| !v.page) {
-        out["scrolled"] = json!(format!("{} {}", w.role, quote(&w.name)));
+        out["scrolled"] = json!(if w.name.is_empty() {
+            w.role
+        } else {
+            format!("{} {}", w.role, quote(&w.name))
+        });
     }
     Ok(Outcome::with(out))
+}
+
+/// The words of an element's scroll for the summary's lead (docs/reference/replies.md#pointer-actions):
+/// `textbox "Licence" down 71 px`, `..., to its end`, or `textbox "Licence": at its end
+/// already`; None for the page's scroll (its new position is said as the page's own fact).
+pub(super) fn scroll_words(a: &ScrollArgs, out: &Value) -> Option<String> {
+    let what = out.get("scrolled")?.as_str()?;
+    let dir = a.direction.as_deref()?;
+    let by = out.get("by")?;
+    let moved = by[0].as_i64().unwrap_or(0).abs() + by[1].as_i64().unwrap_or(0).abs();
+    let end = out.get("end").and_then(Value::as_bool) == Some(true);
+    Some(match (moved, end) {
+        (0, true) => format!("{what}: at its end already"),
+        (n, true) => format!("{what} {dir} {n} px, to its end"),
+        (n, false) => format!("{what} {dir} {n} px"),
+    })
 }
 
 /// `submit`: a form by ref (or a control inside it) or CSS selector.

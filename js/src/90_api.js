@@ -120,7 +120,8 @@ function encodeNodes(nodes, frames, docUrl, els, frameBase) {
     if (textOnly[p] === true && (said === squash(nodes[p].n || "") || said === squash(nodes[p].v || ""))) {
       drop[p] = true;
       // text dropped as said by the name: an unseen flag it had goes to the name's line
-      if (unseenOf[p] && !(nodes[p].s && nodes[p].s.unseen)) {
+      // (not to a control that shows its icon: 42_unseen controlShowsIcon)
+      if (unseenOf[p] && !(nodes[p].s && (nodes[p].s.unseen || nodes[p].s.painted))) {
         if (!nodes[p].s) nodes[p].s = {};
         nodes[p].s.unseen = unseenOf[p];
       }
@@ -469,8 +470,10 @@ const ENTRY = {
   control: controlOf,
   checkedAfter: checkedAfter,
   setDirect: setDirect,
-  comboOption: comboOption,
-  scroll: scrollTo,
+  comboOption: comboOptionPoint,
+  scroll: scrollAction,
+  dragStart: dragStart,
+  dragEnd: dragEnd,
   condition: checkCondition,
   activity: activity,
   watch: watchEffects,

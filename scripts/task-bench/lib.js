@@ -14,17 +14,30 @@ const ROOT = path.join(__dirname, '..', '..');
 // favicon answer with a small SVG (a real shop's images load; a 404 per image would put
 // console errors into both tools' replies for nothing).
 const PIXEL = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="3"><rect width="4" height="3" fill="#dde3e0"/></svg>';
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png' };
 
-function serve(dir = path.join(ROOT, 'fixtures')) {
+/** Where scripts/setup.sh (and task-bench.sh) install the widget libraries the fixture pages
+ * load from /vendor/ (docs/contributing.md#widget-libraries). */
+function vendorDir() {
+  if (process.env.ARIASNAP_VENDOR) return path.resolve(process.env.ARIASNAP_VENDOR, 'node_modules');
+  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(cache, 'ariasnap', 'vendor', 'node_modules');
+}
+
+function serve(dir = path.join(ROOT, 'fixtures'), vendor = vendorDir()) {
   const server = http.createServer((req, res) => {
-    const p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (p.startsWith('/img/') || p === '/favicon.ico') {
       res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'no-store' });
       return res.end(PIXEL);
     }
-    const file = path.join(dir, path.normalize(p).replace(/^(\.\.[/\\])+/, ''));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    let base = dir;
+    if (p.startsWith('/vendor/')) {
+      base = vendor;
+      p = p.slice('/vendor'.length);
+    }
+    const file = path.join(base, path.normalize(p).replace(/^(\.\.[/\\])+/, ''));
+    if (!file.startsWith(base) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.writeHead(404, { 'content-type': 'text/plain' });
       return res.end('not found');
     }

@@ -17,6 +17,7 @@
 // entries are outside the widget.
 'use strict';
 const { refOf, containerRef, stateRe, valueRe, factIn } = require('./lib');
+const { pointerTasks } = require('./pointer');
 
 class TaskError extends Error {}
 
@@ -621,6 +622,6 @@ const LONG = [
   }),
 ];
 
-TASKS.push(...DOCS, ...LONG);
+TASKS.push(...DOCS, ...LONG, ...pointerTasks({ widgetTask, ref, AS, PW, stateRe, TaskError }));
 
 module.exports = { TASKS, TaskError, seen, memberNumber, firstRowIs };

@@ -98,11 +98,28 @@ pub async fn click(
     let btn = button_code(button)?;
     let p = point(b, r, !force).await?;
     click_at(b, Some(r), p.x, p.y, btn, if double { 2 } else { 1 }).await?;
+    let mut warnings = minor_note(p.minor);
+    warnings.extend(cover_note(&p, "click"));
     Ok(Outcome {
         output: None,
-        warnings: minor_note(p.minor),
+        warnings,
         stats: None,
     })
+}
+
+/// What `--force` did when no point of the target was in reach: the input went to the
+/// element over its centre (never silently: docs/behaviour.md#where-pointer-input-goes).
+fn cover_note(p: &PointReply, what: &str) -> Vec<String> {
+    match &p.cover {
+        Some(c) => vec![format!(
+            "the {what} went to {} {}, which lies over every visible point of {} {} (--force)",
+            c.role,
+            quote(&c.name),
+            p.role,
+            quote(&p.name)
+        )],
+        None => vec![],
+    }
 }
 
 /// A real click at (x, y) of the tab's viewport, in the document of ref `r` (its frame on
@@ -218,24 +235,122 @@ pub async fn hover_point(b: &Browser, x: f64, y: f64) -> Result<()> {
     perform(b, Gesture::Mouse(vec![move_to(x, y, None)])).await
 }
 
-/// Drags between two points of the tab's viewport (press, move in two steps, release).
-pub async fn drag_points(b: &Browser, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) -> Result<()> {
+/// The pointer path of a drag from one point of the viewport to another, as a user's hand
+/// makes it: press, a pause, a first move of a few pixels (libraries start a drag after a
+/// small distance: jQuery UI's `distance`, dnd-kit's activation constraint), moves along the
+/// way (one every 40 CSS pixels, 4 to 16 of them, 20 ms each: a library that reorders as
+/// the pointer crosses items sees it cross them), a pause over the target, release.
+/// Points are whole CSS pixels (classic WebDriver's pointer moves take integers).
+fn drag_path((x1, y1): (f64, f64), (x2, y2): (f64, f64)) -> Vec<PointerAction> {
     let left = 0;
-    let m = vec![
-        move_to(x1, y1, None),
+    let (dx, dy) = (x2 - x1, y2 - y1);
+    let len = dx.hypot(dy);
+    // the first move: 6 px towards the target (to the right for a drag that goes nowhere)
+    let (ux, uy) = if len >= 1.0 {
+        (dx / len, dy / len)
+    } else {
+        (1.0, 0.0)
+    };
+    let nudge = 6.0;
+    let steps = ((len / 40.0).ceil() as usize).clamp(4, 16);
+    let mut m = vec![
+        move_to(x1.round(), y1.round(), None),
         PointerAction::PointerDown { button: left },
-        move_to((x1 + x2) / 2.0, (y1 + y2) / 2.0, Some(100)),
-        move_to(x2, y2, Some(100)),
-        PointerAction::PointerUp { button: left },
+        PointerAction::Pause { duration: Some(50) },
+        move_to(
+            (x1 + ux * nudge).round(),
+            (y1 + uy * nudge).round(),
+            Some(20),
+        ),
     ];
-    perform(b, Gesture::Mouse(m)).await
+    for i in 1..=steps {
+        let t = i as f64 / steps as f64;
+        m.push(move_to(
+            (x1 + dx * t).round(),
+            (y1 + dy * t).round(),
+            Some(20),
+        ));
+    }
+    m.push(PointerAction::Pause {
+        duration: Some(100),
+    });
+    m.push(PointerAction::PointerUp { button: left });
+    m
 }
 
-/// Where a drag starts or ends on a ref (after scrolling it into view; the start must not
-/// be covered), in the tab's viewport.
-pub async fn drag_point(b: &Browser, r: &str, start: bool) -> Result<(f64, f64)> {
-    let p = point(b, r, start).await?;
+/// Drags between two points of the tab's viewport along a pointer path (`drag_path`). A
+/// drag that starts on an element with draggable="true" is HTML drag and drop: when the
+/// browser fires none of its events for WebDriver input (Chromium), the engine fires them
+/// (js/src/56_pointer.js `dragEnd`). A note when the element at the drop point did not
+/// take the drop.
+pub async fn drag_points(
+    b: &Browser,
+    (x1, y1): (f64, f64),
+    (x2, y2): (f64, f64),
+) -> Result<Vec<String>> {
+    let start: crate::wire::DragStartReply = engine::call(
+        &b.client,
+        Method::DragStart {
+            at: [x1.round(), y1.round()],
+        },
+    )
+    .await?;
+    perform(b, Gesture::Mouse(drag_path((x1, y1), (x2, y2)))).await?;
+    if !start.draggable {
+        return Ok(vec![]);
+    }
+    let end: crate::wire::DragEndReply = engine::call(
+        &b.client,
+        Method::DragEnd {
+            at: [x2.round(), y2.round()],
+        },
+    )
+    .await?;
+    if end.fired && !end.dropped {
+        return Ok(vec![
+            "the element at the drop point did not take the drop (HTML drag and drop: its \
+             dragover was not cancelled)"
+                .into(),
+        ]);
+    }
+    Ok(vec![])
+}
+
+/// Where a drag starts on a ref: the point a hit test reaches (after scrolling it into
+/// view; the start must not be covered), in the tab's viewport.
+pub async fn drag_point(b: &Browser, r: &str) -> Result<(f64, f64)> {
+    let p = point(b, r, true).await?;
     Ok((p.x, p.y))
+}
+
+/// Where a drag onto ref `r` from `from` ends: past the middle of its visible part in the
+/// direction of travel, by a quarter of its size on each axis the drag moves along, so that
+/// the dragged item takes the target's place in a list that reorders as the pointer crosses
+/// an item's middle (jQuery UI sortable: an item moving down goes after one whose lower half
+/// the pointer is in, moving up before one whose upper half it is in), and it is still
+/// inside the target for a drop zone.
+pub async fn drop_point(b: &Browser, r: &str, from: (f64, f64)) -> Result<(f64, f64)> {
+    let p = point(b, r, false).await?;
+    let Some([x, y, w, h]) = p.r#box.filter(|b| b[2] >= 1.0 && b[3] >= 1.0) else {
+        return Ok((p.x, p.y));
+    };
+    Ok(past_middle(from, [x, y, w, h]))
+}
+
+/// The point of box [x, y, w, h] a quarter of its size past its middle, on each axis the
+/// travel from `from` moves along by more than 2 px, kept a pixel inside it.
+fn past_middle((fx, fy): (f64, f64), [x, y, w, h]: [f64; 4]) -> (f64, f64) {
+    let (cx, cy) = (x + w / 2.0, y + h / 2.0);
+    let ahead = |from: f64, c: f64, size: f64| {
+        let d = c - from;
+        if d.abs() <= 2.0 {
+            c
+        } else {
+            c + d.signum() * size / 4.0
+        }
+    };
+    let clamp = |v: f64, lo: f64, size: f64| v.clamp(lo + 1.0, (lo + size - 1.0).max(lo + 1.0));
+    (clamp(ahead(fx, cx, w), x, w), clamp(ahead(fy, cy, h), y, h))
 }
 
 /// Moves the pointer over a ref.
@@ -715,6 +830,48 @@ mod tests {
 
     fn c(k: Key) -> char {
         k.into()
+    }
+
+    #[test]
+    fn drags_end_past_the_middle_and_move_in_steps() {
+        // down a list onto an item 40 px high: a quarter past its middle
+        assert_eq!(
+            past_middle((101.0, 10.0), [0.0, 100.0, 200.0, 40.0]),
+            (100.0, 130.0)
+        );
+        // up onto it: a quarter above its middle
+        assert_eq!(
+            past_middle((99.0, 300.0), [0.0, 100.0, 200.0, 40.0]),
+            (100.0, 110.0)
+        );
+        // down and to the right: past the middle on both axes
+        assert_eq!(
+            past_middle((0.0, 0.0), [0.0, 100.0, 200.0, 40.0]),
+            (150.0, 130.0)
+        );
+        // straight across: the middle of the axis it does not move along
+        assert_eq!(
+            past_middle((-100.0, 120.0), [0.0, 100.0, 200.0, 40.0]),
+            (150.0, 120.0)
+        );
+        let p = drag_path((10.0, 10.0), (10.0, 410.0));
+        let moves: Vec<(f64, f64)> = p
+            .iter()
+            .filter_map(|a| match a {
+                PointerAction::PointerMove { x, y, .. } => Some((*x, *y)),
+                _ => None,
+            })
+            .collect();
+        // the press point, a 6 px nudge, then ten steps of 40 px
+        assert_eq!(moves.len(), 12, "{moves:?}");
+        assert_eq!(moves[1], (10.0, 16.0));
+        assert_eq!(moves[2], (10.0, 50.0));
+        assert_eq!(*moves.last().unwrap(), (10.0, 410.0));
+        assert!(matches!(p[1], PointerAction::PointerDown { button: 0 }));
+        assert!(matches!(
+            p.last(),
+            Some(PointerAction::PointerUp { button: 0 })
+        ));
     }
 
     #[test]

@@ -126,7 +126,9 @@ pub async fn set(b: &Browser, r: &str, value: &Value) -> Result<Outcome> {
         "checkbox" | "radio" | "switch" | "toggle" => set_checkable(&t, value).await,
         "option" => set_option(&t, value).await,
         "listbox" => set_listbox(&t, value).await,
+        "aria-range" if t.c.editable => set_spin_field(&t, value).await,
         "aria-range" => range::set_range(&t, value).await,
+        "position" => set_position(&t, value).await,
         "select" | "select-multiple" => set_select(&t, value).await,
         "date" | "time" | "month" | "week" | "datetime-local" | "color" | "range" => {
             set_direct(&t, value).await
@@ -142,6 +144,44 @@ pub async fn set(b: &Browser, r: &str, value: &Value) -> Result<Outcome> {
              combobox or contenteditable): click it instead"
         ))),
     }
+}
+
+/// A text field that is a spin button (a library's spinner: jQuery UI's): stepped with its
+/// keys as an ARIA spin button, its value read back from the field; typed instead when its
+/// keys do not move it or it holds no number yet.
+async fn set_spin_field(t: &Target<'_>, value: &Value) -> Result<Outcome> {
+    match range::set_range(t, value).await {
+        Err(Error::Step(m))
+            if range::is_unmoved(&m) || t.c.range.as_ref().is_none_or(|r| r.now.is_none()) =>
+        {
+            set_text(t, value).await
+        }
+        r => r,
+    }
+}
+
+/// A slider drawn without ARIA (docs/behaviour.md#sliders-drawn-without-aria): its value is
+/// where its handle stands on its track, in percent (`50` or `50%`), reached with the keys a
+/// user presses and read back from the handle's position.
+async fn set_position(t: &Target<'_>, value: &Value) -> Result<Outcome> {
+    let want = value_text(value)?;
+    let bare = want.trim().trim_end_matches('%').trim();
+    if bare.parse::<f64>().is_err() {
+        return Err(Error::Usage(format!(
+            "set {}: the {} is a slider without a value of its own: give where its handle \
+             should stand, in percent of its track (0 to 100, as 50 or 50%), not {}",
+            t.rr,
+            t.what(),
+            quote(&want)
+        )));
+    }
+    let mut out = range::set_range(t, &Value::String(bare.to_string())).await?;
+    if let Some(Value::Object(o)) = &mut out.output
+        && let Some(Value::String(v)) = o.get_mut("value")
+    {
+        v.push('%');
+    }
+    Ok(out)
 }
 
 fn read_back(v: Value) -> Outcome {

@@ -62,8 +62,16 @@ pub enum Method {
         value: String,
         within: bool,
     },
-    /// Scroll a ref into view, or the window (`wire::ScrollReply`).
+    /// Scroll a ref into view, a ref's scroll container in a direction, or the window
+    /// (`wire::ScrollReply`).
     Scroll(ScrollTo),
+    /// Before a drag's pointer gesture: the draggable element at its start (a point of the
+    /// top-level viewport), watched for the browser's own drag and drop
+    /// (`wire::DragStartReply`).
+    DragStart { at: [f64; 2] },
+    /// After it: HTML drag and drop's events when the browser fired none, dropped at `at`
+    /// (`wire::DragEndReply`).
+    DragEnd { at: [f64; 2] },
     /// One check of a `wait` / `assert` condition (`wire::ConditionReply`).
     Condition(Condition),
     /// Ready state, DOM quiet time and new resources, for settling (`wire::ActivityReply`).
@@ -164,6 +172,7 @@ impl Method {
                 r#ref: Some(r#ref), ..
             }
             | Method::Scroll(ScrollTo::Ref { r#ref })
+            | Method::Scroll(ScrollTo::Within { r#ref, .. })
             | Method::Condition(Condition::Ref { r#ref, .. }) => Some(r#ref),
             Method::RefBoxes { refs } => refs.first().map(String::as_str),
             _ => None,
@@ -218,6 +227,13 @@ pub struct SearchQuery {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum ScrollTo {
+    /// A ref's scroll container (the ref's element or its nearest ancestor that scrolls that
+    /// way) in a direction, by `amount` CSS pixels (default: most of what it shows).
+    Within {
+        r#ref: String,
+        direction: String,
+        amount: Option<f64>,
+    },
     /// A ref into view.
     Ref { r#ref: String },
     /// The window to a point.
@@ -302,6 +318,20 @@ mod tests {
                 Method::Scroll(ScrollTo::By { dx: 0.0, dy: 600.0 }),
                 "scroll",
                 r#"{"dx":0.0,"dy":600.0}"#,
+            ),
+            (
+                Method::Scroll(ScrollTo::Within {
+                    r#ref: "s1e3".into(),
+                    direction: "down".into(),
+                    amount: None,
+                }),
+                "scroll",
+                r#"{"ref":"s1e3","direction":"down","amount":null}"#,
+            ),
+            (
+                Method::DragEnd { at: [10.0, 20.0] },
+                "dragEnd",
+                r#"{"at":[10.0,20.0]}"#,
             ),
             (
                 Method::Activity {

@@ -55,6 +55,18 @@ fn failure<T>(reply: Reply<T>, raw: &str) -> Error {
                 json(&c.by.name)
             ),
         },
+        Reply::Clipped(c) => Error::Ref {
+            kind: RefProblem::Covered,
+            message: format!(
+                "{} {} (ref {}) is out of sight, cut off by {} {} (its overflow is hidden and \
+                 does not scroll to it): show it with the page's own controls first",
+                c.role,
+                json(&c.name),
+                c.r#ref,
+                c.by.role,
+                json(&c.by.name)
+            ),
+        },
         Reply::Invisible(t) => Error::Step(format!(
             "{} {} (ref {}) has no size on screen: it cannot be clicked; take a new snapshot",
             t.role,
@@ -246,6 +258,15 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "button \"Pay\" (ref s1e4) is covered by dialog \"Cookie banner\": dismiss it first"
+        );
+        let raw = r#"{"kind":"clipped","ref":"s1e5","role":"link","name":"Slide 4","by":{"role":"region","name":"Slides"}}"#;
+        let e = decode::<PointReply>(raw).unwrap_err();
+        assert!(e.is_covered());
+        assert_eq!(
+            e.to_string(),
+            "link \"Slide 4\" (ref s1e5) is out of sight, cut off by region \"Slides\" (its \
+             overflow is hidden and does not scroll to it): show it with the page's own controls \
+             first"
         );
     }
 

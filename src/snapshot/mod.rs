@@ -399,11 +399,16 @@ pub fn stitch_frame(main: &mut WireSnapshot, at: usize, child: WireSnapshot) {
 }
 
 /// A named node whose text is all unseen text runs of one kind is itself unseen (docs/reference/output.md#unseen-text):
-/// its name is that text, and its line is where the text is shown.
+/// its name is that text, and its line is where the text is shown. Not a control that shows
+/// its icon in sight (`painted`: docs/behaviour.md#unseen-controls): a user sees it.
 fn lift_unseen(nodes: &mut [Node], children: &[Vec<usize>]) {
     for i in 1..nodes.len() {
         let kids = &children[i];
-        if kids.is_empty() || nodes[i].name.is_empty() || nodes[i].states.unseen.is_some() {
+        if kids.is_empty()
+            || nodes[i].name.is_empty()
+            || nodes[i].states.unseen.is_some()
+            || nodes[i].states.painted
+        {
             continue;
         }
         let first = nodes[kids[0]].states.unseen.clone();

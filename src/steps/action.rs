@@ -82,8 +82,8 @@ pub enum Action {
     Search(SearchArgs),
     /// JMESPath query over the snapshot.
     Query(QueryArgs),
-    /// Click an element by ref (real pointer input, after a covered-target check), or a
-    /// point {x, y} of the viewport (canvas, custom-drawn widgets).
+    /// Click an element by ref (real pointer input at the point of it in sight nearest its
+    /// centre), or a point {x, y} of the viewport (canvas, custom-drawn widgets).
     Click(
         #[serde(deserialize_with = "bare_or::<_, String, TargetArgs>")]
         #[schemars(with = "Form<String, TargetArgs>")]
@@ -108,8 +108,8 @@ pub enum Action {
     /// Choose options of a select by value or visible text.
     Select(SelectArgs),
     /// Set any control in one call (text, date/time, colour, range, slider, spin button,
-    /// select, listbox, checkbox, radio, switch, ARIA combobox, contenteditable); returns the
-    /// value read back.
+    /// a library's slider handle in percent of its track, select, listbox, checkbox, radio,
+    /// switch, ARIA combobox, contenteditable); returns the value read back.
     Set(SetArgs),
     /// Make a checkbox, radio or switch checked (no-op when it is).
     Check(
@@ -123,9 +123,11 @@ pub enum Action {
         #[schemars(with = "Form<String, RefOnly>")]
         RefOnly,
     ),
-    /// Scroll a ref into view, or the page (direction, dx/dy, to).
+    /// Scroll a ref into view, a ref's scroll container (with a direction), or the page
+    /// (direction, dx/dy, to); says how far it moved and whether it reached the end.
     Scroll(ScrollArgs),
-    /// Drag one element (or point) onto another.
+    /// Drag one element (or point) onto another along a pointer path (HTML drag and drop
+    /// too).
     Drag(DragArgs),
     /// Set the files of a file input.
     Upload(UploadArgs),

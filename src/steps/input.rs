@@ -48,7 +48,8 @@ pub struct TargetArgs {
     #[serde(default)]
     #[arg(long)]
     pub double: bool,
-    /// Act even when another element covers the target's centre.
+    /// Act even when other elements cover all of the target in sight (at its centre; the
+    /// warning names what got the click).
     #[serde(default)]
     #[arg(long)]
     pub force: bool,
@@ -198,18 +199,25 @@ pub struct SetArgs {
     pub value: serde_json::Value,
 }
 
-/// `scroll`: a ref into view, or the page by a delta / to a position / in a direction.
+/// `scroll`: a ref into view, a ref's scroll container in a direction, or the page by a
+/// delta / to a position / in a direction.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct ScrollArgs {
-    /// A ref to bring into view.
+    /// A ref to bring into view; with a direction, the element (or its nearest ancestor)
+    /// that scrolls that way is scrolled instead: a scrolling list, a text area.
     #[serde(rename = "ref", default)]
     #[arg(id = "ref", value_name = "REF")]
     pub ref_: Option<String>,
-    /// up, down, left, right (one viewport less a margin).
+    /// up, down, left, right (the page: 600 CSS pixels; a ref's scroll container: 85% of
+    /// what it shows).
     #[serde(default)]
     #[arg(long)]
     pub direction: Option<String>,
+    /// How far to scroll in the direction, in CSS pixels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[arg(long, requires = "direction")]
+    pub amount: Option<f64>,
     /// Horizontal delta in CSS pixels.
     #[serde(default)]
     #[arg(long, allow_hyphen_values = true)]
@@ -268,25 +276,45 @@ pub async fn hover(b: &mut Browser, a: &HoverArgs) -> Result<Outcome> {
     }
 }
 
-/// `drag`: between refs and/or points; points are named in the output.
+/// `drag`: between refs and/or points along a pointer path; points are named in the
+/// output. On a ref, the drag starts at the point of it a hit test reaches and ends past the
+/// middle of the target in the direction of travel (`actions::drop_point`).
 pub async fn drag(b: &mut Browser, d: &DragArgs) -> Result<Outcome> {
     let mut named = serde_json::Map::new();
-    let mut ends = Vec::new();
-    for (key, end) in [("from", &d.from), ("to", &d.to)] {
-        let xy = match end {
-            DragEnd::Ref(r) => actions::drag_point(b, r, key == "from").await?,
-            DragEnd::Point(p) => {
-                let p = check_point(*p).map_err(Error::Usage)?;
-                let what = look_at(b, &[p], None, None).await?;
-                named.insert(key.into(), json!(what.first()));
-                (p.x, p.y)
+    let from = match &d.from {
+        DragEnd::Ref(r) => actions::drag_point(b, r).await?,
+        DragEnd::Point(p) => {
+            let p = check_point(*p).map_err(Error::Usage)?;
+            let what = look_at(b, &[p], None, None).await?;
+            named.insert("from".into(), json!(what.first()));
+            (p.x, p.y)
+        }
+    };
+    let to = match &d.to {
+        DragEnd::Ref(r) => actions::drop_point(b, r, from).await?,
+        DragEnd::Point(p) => {
+            let p = check_point(*p).map_err(Error::Usage)?;
+            let what = look_at(b, &[p], None, None).await?;
+            named.insert("to".into(), json!(what.first()));
+            (p.x, p.y)
+        }
+    };
+    // bringing the target into view may have scrolled the start away: both again, once
+    let (from, to) = match (&d.from, &d.to) {
+        (DragEnd::Ref(a), DragEnd::Ref(z)) => {
+            let again = actions::drag_point(b, a).await?;
+            if again == from {
+                (from, to)
+            } else {
+                (again, actions::drop_point(b, z, again).await?)
             }
-        };
-        ends.push(xy);
-    }
-    actions::drag_points(b, ends[0], ends[1]).await?;
+        }
+        _ => (from, to),
+    };
+    let warnings = actions::drag_points(b, from, to).await?;
     Ok(Outcome {
         output: (!named.is_empty()).then_some(Value::Object(named)),
+        warnings,
         ..Outcome::default()
     })
 }
@@ -347,33 +375,83 @@ pub struct DragArgs {
     pub to: DragEnd,
 }
 
-/// `scroll`: a ref into view, the page to a point, or the page by a direction or delta.
+/// `scroll`: a ref into view, a ref's scroll container in a direction, the page to a point,
+/// or the page by a direction or delta. A scroll in a direction or by a delta says how far it
+/// moved (`by`) and whether it reached the end that way (`end`); a ref's, what scrolled.
 pub(super) async fn scroll(b: &mut Browser, s: &super::ScrollArgs) -> Result<Outcome> {
-    let to = if let Some(r) = &s.ref_ {
-        ScrollTo::Ref {
+    if let Some(a) = s.amount
+        && !(a.is_finite() && a > 0.0)
+    {
+        return Err(Error::Usage(format!(
+            "scroll amount {a}: give a distance in CSS pixels, more than 0"
+        )));
+    }
+    let sign = match s.direction.as_deref() {
+        Some("down" | "right") => 1.0,
+        Some("up" | "left") => -1.0,
+        Some(other) => {
+            return Err(Error::Usage(format!(
+                "scroll direction {other:?}: use up, down, left or right"
+            )));
+        }
+        None => 0.0,
+    };
+    let to = match (&s.ref_, s.direction.as_deref()) {
+        (Some(r), Some(d)) => ScrollTo::Within {
             r#ref: parse_ref(r)?,
-        }
-    } else if let Some(to) = s.to {
-        ScrollTo::Point { to }
-    } else {
-        let (mut dx, mut dy) = (s.dx.unwrap_or(0.0), s.dy.unwrap_or(0.0));
-        match s.direction.as_deref() {
-            Some("down") => dy = 600.0,
-            Some("up") => dy = -600.0,
-            Some("right") => dx = 600.0,
-            Some("left") => dx = -600.0,
-            Some(other) => {
-                return Err(Error::Usage(format!(
-                    "scroll direction {other:?}: use up, down, left or right"
-                )));
+            direction: d.into(),
+            amount: s.amount,
+        },
+        (Some(r), None) => ScrollTo::Ref {
+            r#ref: parse_ref(r)?,
+        },
+        (None, _) if s.to.is_some() => ScrollTo::Point {
+            to: s.to.unwrap_or_default(),
+        },
+        (None, d) => {
+            let (mut dx, mut dy) = (s.dx.unwrap_or(0.0), s.dy.unwrap_or(0.0));
+            let far = s.amount.unwrap_or(600.0) * sign;
+            match d {
+                Some("down" | "up") => dy = far,
+                Some(_) => dx = far,
+                None if s.dx.is_none() && s.dy.is_none() => dy = 600.0,
+                None => {}
             }
-            None if s.dx.is_none() && s.dy.is_none() => dy = 600.0,
-            None => {}
+            ScrollTo::By { dx, dy }
         }
-        ScrollTo::By { dx, dy }
     };
     let v: ScrollReply = ask(b, Method::Scroll(to)).await?;
-    Ok(Outcome::with(json!({"scroll": v.scroll})))
+    let mut out = json!({"scroll": v.scroll});
+    if let Some(by) = v.by {
+        out["by"] = json!(by);
+    }
+    if let Some(end) = v.end {
+        out["end"] = json!(end);
+    }
+    if let Some(w) = v.scroller.filter(|_| !v.page) {
+        out["scrolled"] = json!(if w.name.is_empty() {
+            w.role
+        } else {
+            format!("{} {}", w.role, quote(&w.name))
+        });
+    }
+    Ok(Outcome::with(out))
+}
+
+/// The words of an element's scroll for the summary's lead (docs/reference/replies.md#pointer-actions):
+/// `textbox "Licence" down 71 px`, `..., to its end`, or `textbox "Licence": at its end
+/// already`; None for the page's scroll (its new position is said as the page's own fact).
+pub(super) fn scroll_words(a: &ScrollArgs, out: &Value) -> Option<String> {
+    let what = out.get("scrolled")?.as_str()?;
+    let dir = a.direction.as_deref()?;
+    let by = out.get("by")?;
+    let moved = by[0].as_i64().unwrap_or(0).abs() + by[1].as_i64().unwrap_or(0).abs();
+    let end = out.get("end").and_then(Value::as_bool) == Some(true);
+    Some(match (moved, end) {
+        (0, true) => format!("{what}: at its end already"),
+        (n, true) => format!("{what} {dir} {n} px, to its end"),
+        (n, false) => format!("{what} {dir} {n} px"),
+    })
 }
 
 /// `submit`: a form by ref (or a control inside it) or CSS selector.

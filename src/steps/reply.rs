@@ -21,6 +21,9 @@ pub(super) struct Baseline {
     pub(super) start_url: Option<String>,
     /// The verb of the last visual action that ran without failing; None when none did.
     pub(super) last_verb: Option<&'static str>,
+    /// What that action did that the tree does not show (an element's scroll), for the
+    /// summary's lead.
+    pub(super) last_detail: Option<String>,
     /// The ref that action acted on.
     pub(super) last_target: Option<String>,
     /// That action went to the focused element (a key press or typing without a ref).
@@ -113,6 +116,7 @@ pub(super) async fn changes_of(
                 after: &after,
                 diff: &d,
                 verb: base.last_verb,
+                detail: base.last_detail.as_deref(),
                 target: base.last_target.as_deref(),
                 to_focused: base.to_focused,
                 effects: &effects,

@@ -145,6 +145,13 @@ async fn run_one(
     }
     if step.action.is_visual() && r.is_ok() {
         base.last_verb = Some(step.action.info().verb);
+        base.last_detail = match (
+            &step.action,
+            r.as_ref().ok().and_then(|o| o.output.as_ref()),
+        ) {
+            (Action::Scroll(a), Some(out)) => super::input::scroll_words(a, out),
+            _ => None,
+        };
         base.last_target = step
             .action
             .target_ref()
@@ -224,6 +231,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
         before: None,
         start_url: None,
         last_verb: None,
+        last_detail: None,
         last_target: None,
         to_focused: false,
         doc: None,

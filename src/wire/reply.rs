@@ -38,8 +38,11 @@ pub enum Reply<T> {
         role: String,
         name: String,
     },
-    /// Something else is at the centre of the ref's element (`point`).
+    /// Other elements lie over every point of the ref's element a user could see (`point`).
     Covered(Covered),
+    /// No part of the ref's element is in sight, even scrolled into view: a container whose
+    /// overflow is hidden cuts it off (`point`; `by` is that container).
+    Clipped(Covered),
     /// The ref's element has no size (`point`).
     Invisible(Target),
     /// The ref's element refused focus (`focus`).
@@ -231,6 +234,13 @@ pub struct PointReply {
     pub minor: bool,
     #[serde(default)]
     pub tag: String,
+    /// The visible part of its box [x, y, w, h] (the tab's viewport, CSS pixels).
+    #[serde(default)]
+    pub r#box: Option<[f64; 4]>,
+    /// Without the check: what lies over every visible point of it, so the input at its
+    /// centre goes there (the host says so).
+    #[serde(default)]
+    pub cover: Option<Cover>,
 }
 
 /// `focus`: the focused element and its value.
@@ -371,10 +381,40 @@ pub struct OptionPoint {
     pub selected: bool,
 }
 
-/// `scroll`: the window's scroll position afterwards.
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+/// `scroll`: the scroll position afterwards (the window's, or with a ref and a direction
+/// that of the element that scrolled), and for a scroll in a direction how far it moved,
+/// whether it is at its end that way and what scrolled.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct ScrollReply {
     pub scroll: [i64; 2],
+    #[serde(default)]
+    pub by: Option<[i64; 2]>,
+    #[serde(default)]
+    pub end: Option<bool>,
+    #[serde(default)]
+    pub scroller: Option<Cover>,
+    /// The element scrolled is the document.
+    #[serde(default)]
+    pub page: bool,
+}
+
+/// `dragStart`: whether the drag starts on an element with draggable="true".
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+pub struct DragStartReply {
+    #[serde(default)]
+    pub draggable: bool,
+}
+
+/// `dragEnd`: whether the engine fired HTML drag and drop's events (the browser did not),
+/// whether the target took the drop, and whether the browser ran its own drag.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+pub struct DragEndReply {
+    #[serde(default)]
+    pub fired: bool,
+    #[serde(default)]
+    pub dropped: bool,
+    #[serde(default)]
+    pub native: bool,
 }
 
 /// `condition`: whether it holds now.

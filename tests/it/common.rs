@@ -35,6 +35,36 @@ pub fn browser() -> &'static str {
     })
 }
 
+/// Where scripts/setup.sh installs the widget libraries the fixture pages load from
+/// `/vendor/` (jQuery, jQuery UI, Bootstrap, Vue; their versions in scripts/npm-pins.sh):
+/// `ARIASNAP_VENDOR`, else `~/.cache/ariasnap/vendor` (or under `XDG_CACHE_HOME`).
+pub fn vendor_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("ARIASNAP_VENDOR") {
+        return d.into();
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache"));
+    cache.join("ariasnap/vendor")
+}
+
+/// Fails the test, saying how to install them, when the widget libraries a fixture loads
+/// from `/vendor/` are missing: `packages` are npm names (`jquery-ui`).
+pub fn need_vendor(packages: &[&str]) {
+    for p in packages {
+        let f = vendor_dir()
+            .join("node_modules")
+            .join(p)
+            .join("package.json");
+        assert!(
+            f.is_file(),
+            "the widget library {p} is not at {} (bash scripts/setup.sh installs the libraries \
+             pinned in scripts/npm-pins.sh, or set ARIASNAP_VENDOR)",
+            f.display()
+        );
+    }
+}
+
 /// Whether the suite runs on Firefox.
 pub fn firefox() -> bool {
     browser() == "firefox"
@@ -48,11 +78,14 @@ impl Ctx {
             .enable_all()
             .build()
             .unwrap();
+        // /vendor/ is the widget libraries' npm folder, outside the repository
+        // (docs/contributing.md#widget-libraries)
+        let lookup = ariasnap::serve::mounted_lookup(
+            fixtures.clone(),
+            vec![("vendor/".into(), vendor_dir().join("node_modules"))],
+        );
         let server = rt
-            .block_on(ariasnap::serve::serve(
-                ariasnap::serve::dir_lookup(fixtures.clone()),
-                0,
-            ))
+            .block_on(ariasnap::serve::serve(lookup, 0))
             .expect("fixture server");
         let base = server.url();
         Ctx {

@@ -32,6 +32,7 @@ mod grid;
 mod hostile;
 mod mcp;
 mod mcp_http;
+mod pointer;
 mod policy;
 mod reply;
 mod skills;
@@ -148,6 +149,7 @@ fn main() {
         vocab::tests(),
         widgets::tests(),
         clickables::tests(),
+        pointer::tests(),
         policy::tests(),
         state::tests(),
         skills::tests(),

@@ -468,10 +468,18 @@ pub(super) async fn set_range(t: &Target<'_>, value: &Value) -> Result<Outcome> 
     Ok(done(&s))
 }
 
+/// Words of the error for a range no arrow key moved.
+const UNMOVED: &str = "does not move with the arrow keys";
+
+/// Whether a `set` error says the range did not move with its keys.
+pub(super) fn is_unmoved(message: &str) -> bool {
+    message.contains(UNMOVED)
+}
+
 /// The error for a range no arrow key moved.
 fn unmoved(t: &Target<'_>, s: &RangeState) -> Error {
     Error::Step(format!(
-        "set {}: the {} does not move with the arrow keys (it holds {}): click it, or press \
+        "set {}: the {} {UNMOVED} (it holds {}): click it, or press \
          its keys yourself",
         t.rr,
         t.what(),

@@ -38,6 +38,9 @@ pub struct Run<'a> {
     /// The verb of the last action that ran ("Clicked"); None when no action ran (the one
     /// that was tried failed).
     pub verb: Option<&'a str>,
+    /// What the last action did that the tree does not show: "textbox \"Notes\" down 71 px"
+    /// (an element's scroll), said after the verb.
+    pub detail: Option<&'a str>,
     /// The ref of the element the last action acted on.
     pub target: Option<&'a str>,
     /// The last action went to the focused element (a key press or typing without a ref):
@@ -106,7 +109,12 @@ pub fn report(r: &Run) -> Value {
     if r.scroll.0 != r.scroll.1 {
         parts.push(format!("Scrolled to {}.", at(r.scroll.1)));
     }
-    if parts.len() == 1 && r.verb.is_some() && d.is_empty() && d.focus.is_none() {
+    if parts.len() == 1
+        && r.verb.is_some()
+        && r.detail.is_none()
+        && d.is_empty()
+        && d.focus.is_none()
+    {
         parts.push("No change.".into());
     }
     // each list holds its first ENTRIES_MAX entries; what is left is counted (a "select all"
@@ -206,7 +214,10 @@ fn lead(r: &Run, target: Option<usize>) -> Vec<String> {
                 own.join(", ")
             )]
         }
-        (Some(v), _) => vec![format!("{v}.")],
+        (Some(v), _) => match r.detail {
+            Some(d) => vec![format!("{v} {d}.")],
+            None => vec![format!("{v}.")],
+        },
         (None, _) => vec![],
     }
 }
@@ -313,12 +324,32 @@ mod tests {
             after: a,
             diff: d,
             verb: Some("Clicked"),
+            detail: None,
             target,
             to_focused: false,
             effects: e,
             dialogs: &[],
             scroll: ([0, 0], [0, 0]),
         }
+    }
+
+    #[test]
+    fn an_elements_scroll_is_said_after_the_verb_and_is_a_change() {
+        let b = snap(&[
+            (-1, "document", "Terms", None, None),
+            (0, "textbox", "Licence", Some("s1e3"), None),
+        ]);
+        let d = diff::diff(&b, &b);
+        let e = Effects::default();
+        let r = Run {
+            verb: Some("Scrolled"),
+            detail: Some("textbox \"Licence\" down 71 px"),
+            ..run(&b, &b, &d, Some("s1e3"), &e)
+        };
+        assert_eq!(
+            report(&r)["summary"],
+            "Scrolled textbox \"Licence\" down 71 px."
+        );
     }
 
     #[test]

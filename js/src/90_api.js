@@ -180,6 +180,45 @@ function identityOf(el, frameBase) {
   return frameBase ? frameBase * IDENTITY_FRAME + id : id;
 }
 
+/**
+ * The identities of what the page's own work and an action touched (the main world's work
+ * hook hands the nodes over: src/engine/hooks.rs), for the diff of the action's changes
+ * (docs/reference/replies.md#settling: the page's own background work is not the action's
+ * change). `lists` is [bgUp, bgDown, actUp, actDown]: "up" nodes are mutation targets, and
+ * count with their flat-tree ancestors (a text that changed is a change of the element
+ * that shows it, and of the names made from it); "down" nodes are those added or removed,
+ * and count with what is under them (the host reads that from the snapshot's tree). A text
+ * node counts by its parent element.
+ */
+function touchedIdentities(lists) {
+  const out = { bg_up: [], bg_down: [], act_up: [], act_down: [] };
+  const keys = ["bg_up", "bg_down", "act_up", "act_down"];
+  for (let k = 0; k < 4; k++) {
+    const list = lists && lists[k] ? lists[k] : [];
+    const seen = new $Set();
+    const up = k === 0 || k === 2;
+    for (let i = 0; i < list.length && i < 2000; i++) {
+      let n = list[i];
+      if (!n) continue;
+      let chain = up;
+      if (!isElement(n)) {
+        n = flatParentElement(n);
+        chain = true;
+      }
+      const into = chain ? out[keys[k - (up ? 0 : 1)]] : out[keys[k]];
+      for (let depth = 0; n && depth < 512; depth++) {
+        const id = identityOf(n, 0);
+        if (setHas(seen, id)) break;
+        setAdd(seen, id);
+        push(into, id);
+        if (!chain) break;
+        n = flatParentElement(n);
+      }
+    }
+  }
+  return out;
+}
+
 /** Live regions looked at per budgeted snapshot (each costs a pass over its shown parent). */
 const LIVE_MAX = 20;
 
@@ -743,6 +782,13 @@ function startWarmUp() {
       value: function (hosts, roots, failed) {
         cached = null;
         return adoptClosedRoots(hosts, roots, !!failed);
+      },
+      enumerable: false,
+    });
+    // What the page's own work and an action touched, as element identities (src/steps).
+    $defineProperty(publicRefs, "touchedIdentities", {
+      value: function (lists) {
+        return withCaches(touchedIdentities, lists);
       },
       enumerable: false,
     });

@@ -63,14 +63,15 @@ impl Browser {
         if self.client.isolated() {
             // docs/reference/browsers.md#the-page-channel-webdriver-bidi: one registration serves every document and frame of the session, in
             // the engine's sandbox realm
+            let key = crate::engine::preload_key();
             let old: Vec<String> = match &self.record.sandbox_preload {
-                Some(p) if p.hash == crate::engine::ENGINE_HASH => return,
+                Some(p) if p.hash == key => return,
                 Some(p) => p.id.split(' ').map(str::to_string).collect(),
                 None => Vec::new(),
             };
             if let Some(ids) = crate::engine::preload_sandbox(&self.client, &old).await {
                 self.record.sandbox_preload = Some(session::Preload {
-                    hash: crate::engine::ENGINE_HASH.to_string(),
+                    hash: key,
                     id: ids.join(" "),
                 });
                 if let Err(e) = session::save(&self.record) {

@@ -109,8 +109,13 @@ async fn run_one(
         if let Err(e) = before_step(b, step, remaining()).await {
             return (Err(e), None);
         }
+        let acts = step.action.modifies_page();
+        if acts && step.action.is_visual() && base.before.is_none() {
+            // what touches the page is recorded from before the diff's baseline on
+            crate::engine::work_begin(&b.client, &base.work, true, false).await;
+        }
         take_baseline(b, step, base).await;
-        let watch = if step.action.modifies_page() {
+        let watch = if acts {
             Some(super::effects::before(b).await)
         } else {
             None
@@ -120,13 +125,18 @@ async fn run_one(
         if let Some(w) = &watch {
             base.doc = Some(w.mark());
         }
+        if acts {
+            // docs/reference/replies.md#settling: the work the input starts is the action's
+            crate::engine::work_begin(&b.client, &base.work, false, true).await;
+        }
         let acted_at = Instant::now();
         let r = run_step(b, step, opts, artifacts, prev_doc).await;
         let mut effects = None;
-        if step.action.modifies_page() && !r.as_ref().is_err_and(Error::is_timeout) {
+        if acts && !r.as_ref().is_err_and(Error::is_timeout) {
             let _ = ask::<Ack>(b, Method::Invalidate).await;
             let tail = super::effects::answer_tail(&step.action).map(|min| (acted_at, min));
-            actions::settle(b, 120.0, tail, opts.settle_max).await;
+            let max = opts.settle_max.min(remaining());
+            actions::settle_action(b, &base.work, tail, max).await;
             if let Some(w) = watch {
                 let e = super::effects::after(b, w, opts.output.artifacts.as_deref()).await;
                 artifacts.extend(e.download.iter().filter_map(|d| d.path.clone()));
@@ -227,6 +237,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
         last_target: None,
         to_focused: false,
         doc: None,
+        work: uuid::Uuid::new_v4().simple().to_string(),
     };
     for step in &file.steps {
         if failed.is_none() && b.record.suspect.is_some() {

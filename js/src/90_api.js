@@ -341,14 +341,17 @@ function captchaOf(doc) {
 }
 function pageSignals(doc) {
   let status = 0;
+  let redirects = 0;
   if (perfEntriesByType) {
     try {
       const nav = perfEntriesByType(mainPerformance, "navigation");
       const e = nav && nav[0];
       if (e && typeof e.responseStatus === "number") status = e.responseStatus | 0;
+      if (e && typeof e.redirectCount === "number") redirects = e.redirectCount | 0;
     } catch (e) { status = 0; }
   }
   let passwords = 0;
+  let newPasswords = 0;
   // inputs through the document's tag index (a selector was a matching pass)
   const inputs = docGetElementsByTagName(doc, "input");
   for (let i = 0, n = htmlCollectionLength(inputs); i < n; i++) {
@@ -357,10 +360,17 @@ function pageSignals(doc) {
     const b = rectOf(el);
     // one a user can type into: a read-only or disabled one asks for nothing
     if (hasAttr(el, "readonly") || hasAttr(el, "disabled")) continue;
-    if (b.width > 1 && b.height > 1 && !isHiddenForName(el)) passwords++;
+    if (b.width > 1 && b.height > 1 && !isHiddenForName(el)) {
+      passwords++;
+      // HTML's autofill detail tokens: "new-password" asks for a password being set (a
+      // sign-up, a change), "current-password" for one being entered (a sign-in)
+      const ac = " " + strLower(getAttr(el, "autocomplete") || "") + " ";
+      if (strIndexOf(ac, " new-password ") >= 0) newPasswords++;
+    }
   }
   const captcha = captchaOf(doc);
-  return { status: status, ready: docReadyState(doc), passwords: passwords, captcha: captcha };
+  return { status: status, ready: docReadyState(doc), passwords: passwords, new_passwords: newPasswords,
+    redirects: redirects, captcha: captcha };
 }
 
 function doSnapshot(opts) {

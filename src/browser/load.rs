@@ -37,7 +37,38 @@ impl Browser {
         }
         self.rendered().await;
         self.started_up().await;
+        self.note_asked(&url).await;
         Ok(())
+    }
+
+    /// Keeps the URL a navigation asked for, with where it landed, on the current tab's
+    /// record: a sign-in form the tab landed on from another URL is a wall, one it was
+    /// sent to is the page (docs/reference/output.md#page-header).
+    async fn note_asked(&mut self, url: &str) {
+        let landed = self.url().await;
+        let current = self.record.current.clone();
+        if let Some(t) = self.record.tabs.iter_mut().find(|t| t.alias == current) {
+            t.asked = Some(session::Asked {
+                url: url.to_string(),
+                landed,
+            });
+            if let Err(e) = session::save(&self.record) {
+                debug!(error = %e, "session record not saved after a navigation");
+            }
+        }
+    }
+
+    /// The URL the current tab's last navigation asked for, when it landed on `url` (the
+    /// document shown now, fragment aside).
+    pub fn asked_for(&self, url: &str) -> Option<String> {
+        let plain = |u: &str| u.split('#').next().unwrap_or(u).to_string();
+        let t = self
+            .record
+            .tabs
+            .iter()
+            .find(|t| t.alias == self.record.current)?;
+        let a = t.asked.as_ref()?;
+        (plain(&a.landed) == plain(url)).then(|| a.url.clone())
     }
 
     /// Waits for the timers the page set while starting that are due within a second (a

@@ -125,8 +125,10 @@ async fn run_one(
         if let Some(w) = &watch {
             base.doc = Some(w.mark());
         }
-        if acts {
-            // docs/reference/replies.md#settling: the work the input starts is the action's
+        // docs/reference/replies.md#settling: the work input starts is the action's; the
+        // agent's scripts and navigations settle on the page's quiet
+        let follows = step.action.is_visual() && !matches!(step.action, Action::Goto(_));
+        if follows {
             crate::engine::work_begin(&b.client, &base.work, false, true).await;
         }
         let acted_at = Instant::now();
@@ -136,7 +138,11 @@ async fn run_one(
             let _ = ask::<Ack>(b, Method::Invalidate).await;
             let tail = super::effects::answer_tail(&step.action).map(|min| (acted_at, min));
             let max = opts.settle_max.min(remaining());
-            actions::settle_action(b, &base.work, tail, max).await;
+            if follows {
+                actions::settle_action(b, &base.work, tail, max).await;
+            } else {
+                actions::settle(b, 120.0, tail, max).await;
+            }
             if let Some(w) = watch {
                 let e = super::effects::after(b, w, opts.output.artifacts.as_deref()).await;
                 artifacts.extend(e.download.iter().filter_map(|d| d.path.clone()));

@@ -33,6 +33,7 @@ mod mcp;
 mod mcp_http;
 mod policy;
 mod reply;
+mod settle;
 mod skills;
 mod state;
 mod steps;
@@ -134,6 +135,7 @@ fn main() {
         mcp::tests(),
         mcp_http::tests(),
         reply::tests(),
+        settle::tests(),
         views::tests(),
         fidelity::tests(),
         hostile::tests(),

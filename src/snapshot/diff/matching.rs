@@ -92,7 +92,8 @@ fn pairs(before: &Snapshot, after: &Snapshot) -> Pairs {
         {
             a2b[ia] = Some(ib);
             b2a[ib] = Some(ia);
-            recreated[ia] = true;
+            // (snapshots without identities match every element this way)
+            recreated[ia] = n.id != 0 && before.nodes[ib].id != 0;
         }
     }
     (a2b, b2a, recreated)

@@ -305,6 +305,9 @@ async function main() {
   if (!apg) console.error('cli-bench: no --apg checkout of w3c/aria-practices: the two APG tasks are skipped');
   const tools = TOOLS.filter((t) => !onlyTools || onlyTools.split(',').includes(t.name));
   const results = [];
+  // removed at the end: a closed session's browser may still be ending (ariasnap's ends
+  // behind `session close`)
+  const homes = [];
   for (let run = 0; run < runs; run++) {
     for (const task of tasks) {
       // the tools' order rotates from one run to the next
@@ -328,7 +331,7 @@ async function main() {
         } else done = task.done(a);
         tool.close(a);
         if (process.env.CLI_BENCH_DUMP) fs.writeFileSync(path.join(process.env.CLI_BENCH_DUMP, `${tool.name}-${task.id}-${run}.txt`), a.text);
-        fs.rmSync(home, { recursive: true, force: true });
+        homes.push(home);
         results.push({ run, task: task.id, tool: tool.name, commands: a.cmds.length, files: a.files || 0, bytes: a.bytes,
           first: a.cmds[0], later: a.cmds.slice(1), whole, done, error });
         process.stderr.write(`run ${run + 1} ${task.id} ${tool.name}: ${a.cmds.length} commands, ${a.bytes} B, ${whole.toFixed(0)} ms${done ? '' : ' NOT DONE'}${error ? ' (' + error + ')' : ''}\n`);
@@ -336,6 +339,9 @@ async function main() {
     }
   }
   server.close();
+  for (const h of homes) {
+    try { fs.rmSync(h, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); } catch (_) {}
+  }
   if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(results, null, 1));
   report(results, tasks, tools);
 }

@@ -93,6 +93,23 @@ async fn bounded<O, E>(
     }
 }
 
+/// Settles after a step that may change the page (docs/reference/replies.md#settling): on
+/// the work its input started (`work`: the run's token for the page's work hook), or, for
+/// the agent's scripts and navigations, on the page's quiet.
+async fn settle_step(
+    b: &Browser,
+    work: Option<&str>,
+    tail: Option<(Instant, Duration)>,
+    max: Duration,
+) {
+    match work {
+        Some(token) => {
+            actions::settle_action(b, token, tail, max).await;
+        }
+        None => actions::settle(b, 120.0, tail, max).await,
+    }
+}
+
 /// Runs one step within its deadline (the viewport baseline, the step, settling); returns
 /// its result and, when it failed, the exit code it stands for.
 async fn run_one(
@@ -138,11 +155,7 @@ async fn run_one(
             let _ = ask::<Ack>(b, Method::Invalidate).await;
             let tail = super::effects::answer_tail(&step.action).map(|min| (acted_at, min));
             let max = opts.settle_max.min(remaining());
-            if follows {
-                actions::settle_action(b, &base.work, tail, max).await;
-            } else {
-                actions::settle(b, 120.0, tail, max).await;
-            }
+            settle_step(b, follows.then_some(base.work.as_str()), tail, max).await;
             if let Some(w) = watch {
                 let e = super::effects::after(b, w, opts.output.artifacts.as_deref()).await;
                 artifacts.extend(e.download.iter().filter_map(|d| d.path.clone()));

@@ -30,7 +30,7 @@ fn ref_after(summary: &str, label: &str) -> String {
         .find(label)
         .unwrap_or_else(|| panic!("no {label} in: {summary}"));
     summary[at + label.len()..]
-        .split(|c: char| c == ',' || c == ')' || c == '.' || c == ' ')
+        .split([',', ')', '.', ' '])
         .find(|w| w.starts_with('s') && w.contains('e'))
         .unwrap_or_else(|| panic!("no ref after {label} in: {summary}"))
         .to_string()

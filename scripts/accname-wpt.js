@@ -292,7 +292,7 @@ async function main() {
     await browser.close().catch(() => {});
     server.close();
     for (const [session] of sessions) await runAriasnap(['session', 'close', '--session', session]);
-    if (ownHome) fs.rmSync(home, { recursive: true, force: true });
+    if (ownHome) fs.rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 }); // a closed session's browser may still be ending
   };
   process.once('SIGINT', () => cleanup().then(() => process.exit(130)));
   const all = [];

@@ -233,7 +233,7 @@ async function main() {
     }
   } finally {
     server.close();
-    fs.rmSync(home, { recursive: true, force: true });
+    fs.rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 }); // a closed session's browser may still be ending
   }
   const lines = ['| task | goal | change named | outside entries (max a reply) | calls | summary bytes | JSON bytes |', '| --- | --- | --- | ---: | ---: | ---: | ---: |'];
   for (const r of results) {

@@ -106,7 +106,7 @@ async function main() {
       spawnSync(bin, ['session', 'close', `bench-${b}`], { env: { ...process.env, ARIASNAP_HOME: home } });
     }
     await server.close();
-    fs.rmSync(home, { recursive: true, force: true });
+    fs.rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 }); // a closed session's browser may still be ending
   }
   const f = (x) => (x == null ? 'n/a' : x.toFixed(0));
   const r = (a, b) => (a == null || b == null ? 'n/a' : (a / b).toFixed(2));

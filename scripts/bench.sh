@@ -24,6 +24,10 @@
 #
 # Needs ../shared/bench set up once: bash ../shared/bench/setup.sh
 set -euo pipefail
+
+# a closed session's browser may still be ending (session close ends it behind the command):
+# its profile folder is removed once it has
+rm_home() { for _ in 1 2 3 4 5 6 7 8 9 10; do rm -rf "$1" 2>/dev/null && return 0; sleep 0.3; done; rm -rf "$1" || true; }
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bench="${BENCH_DIR:-$here/../shared/bench}"
 baseline=""
@@ -73,7 +77,7 @@ if [ -z "$baseline" ]; then
   export ARIASNAP_HOME="$(mktemp -d)"
   out="$(mktemp -d)"
   name="ariasnap-$(date +%Y%m%d-%H%M%S)"
-  cleanup() { "$bin" session close bench >/dev/null 2>&1 || true; rm -rf "$ARIASNAP_HOME"; }
+  cleanup() { "$bin" session close bench >/dev/null 2>&1 || true; rm_home "$ARIASNAP_HOME"; }
   trap cleanup EXIT
   run_bench "$bin" bench "$out" "$name"
   snaps="$out/snapshots/$name"; [ -d "$snaps" ] || snaps="$out/snapshots"
@@ -118,11 +122,11 @@ cur_home=""
 cleanup() {
   if [ -n "$base_home" ]; then
     ARIASNAP_HOME="$base_home" "$base_bin" session close bench-before >/dev/null 2>&1 || true
-    rm -rf "$base_home"
+    rm_home "$base_home"
   fi
   if [ -n "$cur_home" ]; then
     ARIASNAP_HOME="$cur_home" "$bin" session close bench-after >/dev/null 2>&1 || true
-    rm -rf "$cur_home"
+    rm_home "$cur_home"
   fi
   if [ -n "$wt" ]; then
     git -C "$here" worktree remove --force "$wt" >/dev/null 2>&1 || true

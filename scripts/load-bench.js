@@ -681,7 +681,7 @@ async function main() {
   } finally {
     for (const s of Object.values(servers)) await stopServer(s);
     await fixtures.close();
-    if (!o.keepTmp) fs.rmSync(runDir, { recursive: true, force: true });
+    if (!o.keepTmp) fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 });
     else process.stderr.write(`load-bench: servers' dirs and logs kept in ${runDir}\n`);
   }
   const report = {
@@ -717,7 +717,7 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
     stopping = true;
     process.stderr.write(`\nload-bench: ${sig}: stopping the servers\n`);
     await within(30000, Promise.all(live.map(stopServer)), 'stop').catch(() => {});
-    for (const d of tmpDirs) fs.rmSync(d, { recursive: true, force: true });
+    for (const d of tmpDirs) fs.rmSync(d, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 });
     process.exit(130);
   });
 }

@@ -1,4 +1,4 @@
-# Sourced by scripts/task-bench.sh, scripts/load-bench.sh and scripts/setup.sh: the npm
+# Sourced by scripts/task-bench.sh, scripts/load-bench.sh, scripts/cli-bench.sh and scripts/setup.sh: the npm
 # packages pinned once (the official MCP SDK, whose client the benches and the `mcp --http` test
 # speak through, Playwright MCP, the benches' anchor, and the widget libraries the fixture
 # pages load from /vendor/), and where they go: ~/.cache/ariasnap/task-bench (or
@@ -16,6 +16,10 @@ JQUERY_UI=1.14.2
 BOOTSTRAP=5.3.9
 VUE=3.5.45
 vendor="${ARIASNAP_VENDOR:-${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/vendor}"
+# the command-line bench's two peers (scripts/cli-bench.sh), pointed at the system Chromium
+PLAYWRIGHT_CLI=0.1.22
+AGENT_BROWSER=0.41.2
+cli_modules="${CLI_BENCH_MODULES:-${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/cli-bench}"
 modules="${TASK_BENCH_MODULES:-${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/task-bench}"
 
 # ensure_bench_modules WHO: installs the two pinned packages into $modules unless both are
@@ -45,5 +49,19 @@ ensure_vendor_modules() {
     [ -f "$vendor/package.json" ] || echo '{"private": true}' > "$vendor/package.json"
     npm install --prefix "$vendor" --no-audit --no-fund --loglevel=error \
       "jquery@$JQUERY" "jquery-ui@$JQUERY_UI" "bootstrap@$BOOTSTRAP" "vue@$VUE" >&2
+  fi
+}
+
+# ensure_cli_bench_modules: installs the command-line bench's two peers into $cli_modules
+# unless both are there at the pinned versions. Neither downloads a browser on install
+# (agent-browser ships its binary in the package; Playwright's is skipped).
+ensure_cli_bench_modules() {
+  installed() { node -e "process.exit(require('$cli_modules/node_modules/$1/package.json').version === '$2' ? 0 : 1)" 2>/dev/null; }
+  if ! installed @playwright/cli "$PLAYWRIGHT_CLI" || ! installed agent-browser "$AGENT_BROWSER"; then
+    echo "cli-bench: installing @playwright/cli@$PLAYWRIGHT_CLI and agent-browser@$AGENT_BROWSER into $cli_modules" >&2
+    mkdir -p "$cli_modules"
+    [ -f "$cli_modules/package.json" ] || echo '{"private": true}' > "$cli_modules/package.json"
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix "$cli_modules" --no-audit --no-fund --loglevel=error \
+      "@playwright/cli@$PLAYWRIGHT_CLI" "agent-browser@$AGENT_BROWSER" >&2
   fi
 }

@@ -94,6 +94,10 @@ pub async fn run(cli: Cli) -> Result<i32> {
             ariasnap::browser::guard::run(&name).await?;
             Ok(0)
         }
+        Command::SessionReaper => {
+            ariasnap::browser::reap().await?;
+            Ok(0)
+        }
         Command::Demo { keep } => {
             crate::demo::run(&bopts, keep, g.format, g.pretty, &ropts, &oopts).await
         }

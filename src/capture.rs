@@ -75,6 +75,10 @@ pub async fn capture(browser: &mut Browser, opts: &CaptureOptions) -> Result<Sna
     let w = capture_context(&browser.client, opts, n, 0, 0, opts.max_nodes)
         .instrument(info_span!("capture_snapshot", n))
         .await?;
+    let mut w = w;
+    if let Some(p) = w.page.as_mut() {
+        p.asked = browser.asked_for(&w.url);
+    }
     let mut snap = Snapshot::from_wire(w);
     if let (Some(p), Some(h)) = (browser.policy(), snap.page.as_mut()) {
         h.policy = Some(p.summary());

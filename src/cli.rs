@@ -21,6 +21,17 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Command {
+    /// A process that lives on after its first reply: the MCP servers, the policy guard,
+    /// the reaper of a closed session.
+    pub fn long_lived(&self) -> bool {
+        matches!(
+            self,
+            Command::Mcp { .. } | Command::PolicyGuard { .. } | Command::SessionReaper
+        )
+    }
+}
+
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum Format {
@@ -190,6 +201,10 @@ pub enum Command {
         /// Session name.
         name: String,
     },
+    /// Ends the processes of a session `session close` closed (started by it, with the
+    /// session's record on standard input; not for use by hand).
+    #[command(name = "session-reaper", hide = true)]
+    SessionReaper,
     /// Serve a bundled demo page on 127.0.0.1 and print its snapshot.
     Demo {
         /// Keep the demo's browser session open afterwards (session "demo").

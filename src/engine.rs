@@ -42,9 +42,15 @@ pub use frames::{
     FrameRoute, Route, call_for_ref, enter_ref_frame, enter_route, frame_chain_of_ref,
     frame_routes, leave_frames,
 };
-pub use helpers::{ShadowRoot, adopt_closed_roots, closed_candidates, element, shadow_root};
+pub use helpers::{
+    ShadowRoot, Touched, adopt_closed_roots, closed_candidates, element, shadow_root,
+    touched_identities,
+};
 pub use hold::{Held, hold_requests};
-pub use hooks::{console_messages, hooked_closed_roots, preload_sandbox, startup_timers};
+pub use hooks::{
+    WorkPoll, console_messages, hooked_closed_roots, preload_key, preload_sandbox, startup_timers,
+    work_begin, work_poll, work_stop, work_touched,
+};
 pub use method::{Condition, Method, Paint, QueryGroup, ScrollTo, SearchQuery, Walk};
 pub use page::{DevtoolsSlot, Page, SANDBOX, WindowTurn, subscribe};
 pub use reply::options_were_shown;

@@ -9,10 +9,6 @@ use cli::Cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    // the policy guard is long-lived and small: it builds no large structures
-    if std::env::args().nth(1).as_deref() != Some("policy-guard") {
-        let _ = tune_malloc();
-    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) if !e.use_stderr() => {
@@ -50,6 +46,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // a command is short-lived: its heap grows in one step and stays grown (tune_malloc);
+    // the servers (the MCP servers, the policy guard, the reaper) live on, and keep only
+    // what they use (glibc's defaults give freed memory back)
+    if !cli.command.long_lived() {
+        let _ = tune_malloc();
+    } else {
+        one_arena();
+    }
     init_tracing();
     // The main thread's stack, not a worker's: renderings of deep pages are iterative, but
     // serde and the driver are not ours.
@@ -119,7 +123,7 @@ fn init_tracing() {
 fn tune_malloc() -> Option<(usize, usize)> {
     const STEP: usize = 32 << 20;
     const HUGE: usize = 2 << 20;
-    // SAFETY: mallopt, sbrk(0), malloc/free and madvise of the heap's own range, first thing in
+    // SAFETY: mallopt, sbrk(0), malloc/free and madvise of the heap's own range, early in
     // main, before any thread exists; a refused option or advice leaves glibc's defaults.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, STEP as libc::c_int);
@@ -149,6 +153,19 @@ fn tune_malloc() -> Option<(usize, usize)> {
 fn tune_malloc() -> Option<(usize, usize)> {
     None
 }
+
+/// A server's threads (the runtime's blocking pool: a few, now and then) share the main
+/// heap: glibc gives each new thread an arena of its own, whose free memory stays with it.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn one_arena() {
+    // SAFETY: mallopt before any thread exists; a refused option leaves glibc's default.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn one_arena() {}
 
 #[cfg(all(test, target_os = "linux", target_env = "gnu"))]
 mod tests {

@@ -231,9 +231,21 @@ pub struct PageSignals {
     /// Password fields a user sees.
     #[serde(default)]
     pub passwords: u32,
+    /// Of those, the ones for a new password (`autocomplete="new-password"`): a sign-up
+    /// or a password change, not a sign-in.
+    #[serde(default)]
+    pub new_passwords: u32,
+    /// Navigation Timing 2 `redirectCount`: the redirects the document's request followed
+    /// (same-origin ones; cross-origin ones count only with Timing-Allow-Origin).
+    #[serde(default)]
+    pub redirects: u32,
     /// The captcha provider whose widget the page embeds, or empty.
     #[serde(default)]
     pub captcha: String,
+    /// The URL the agent's navigation asked for, when this document is where it landed
+    /// (the host fills it from the tab's record, not the engine).
+    #[serde(skip)]
+    pub asked: Option<String>,
 }
 
 /// What the engine sends for a snapshot: a role table and one array per node (SPEC: the

@@ -198,6 +198,45 @@ function identityOf(el, frameBase) {
   return frameBase ? frameBase * IDENTITY_FRAME + id : id;
 }
 
+/**
+ * The identities of what the page's own work and an action touched (the main world's work
+ * hook hands the nodes over: src/engine/hooks.rs), for the diff of the action's changes
+ * (docs/reference/replies.md#settling: the page's own background work is not the action's
+ * change). `lists` is [bgUp, bgDown, actUp, actDown]: "up" nodes are mutation targets, and
+ * count with their flat-tree ancestors (a text that changed is a change of the element
+ * that shows it, and of the names made from it); "down" nodes are those added or removed,
+ * and count with what is under them (the host reads that from the snapshot's tree). A text
+ * node counts by its parent element.
+ */
+function touchedIdentities(lists) {
+  const out = { bg_up: [], bg_down: [], act_up: [], act_down: [] };
+  const keys = ["bg_up", "bg_down", "act_up", "act_down"];
+  for (let k = 0; k < 4; k++) {
+    const list = lists && lists[k] ? lists[k] : [];
+    const seen = new $Set();
+    const up = k === 0 || k === 2;
+    for (let i = 0; i < list.length && i < 2000; i++) {
+      let n = list[i];
+      if (!n) continue;
+      let chain = up;
+      if (!isElement(n)) {
+        n = flatParentElement(n);
+        chain = true;
+      }
+      const into = chain ? out[keys[k - (up ? 0 : 1)]] : out[keys[k]];
+      for (let depth = 0; n && depth < 512; depth++) {
+        const id = identityOf(n, 0);
+        if (setHas(seen, id)) break;
+        setAdd(seen, id);
+        push(into, id);
+        if (!chain) break;
+        n = flatParentElement(n);
+      }
+    }
+  }
+  return out;
+}
+
 /** Live regions looked at per budgeted snapshot (each costs a pass over its shown parent). */
 const LIVE_MAX = 20;
 
@@ -320,14 +359,17 @@ function captchaOf(doc) {
 }
 function pageSignals(doc) {
   let status = 0;
+  let redirects = 0;
   if (perfEntriesByType) {
     try {
       const nav = perfEntriesByType(mainPerformance, "navigation");
       const e = nav && nav[0];
       if (e && typeof e.responseStatus === "number") status = e.responseStatus | 0;
+      if (e && typeof e.redirectCount === "number") redirects = e.redirectCount | 0;
     } catch (e) { status = 0; }
   }
   let passwords = 0;
+  let newPasswords = 0;
   // inputs through the document's tag index (a selector was a matching pass)
   const inputs = docGetElementsByTagName(doc, "input");
   for (let i = 0, n = htmlCollectionLength(inputs); i < n; i++) {
@@ -336,10 +378,17 @@ function pageSignals(doc) {
     const b = rectOf(el);
     // one a user can type into: a read-only or disabled one asks for nothing
     if (hasAttr(el, "readonly") || hasAttr(el, "disabled")) continue;
-    if (b.width > 1 && b.height > 1 && !isHiddenForName(el)) passwords++;
+    if (b.width > 1 && b.height > 1 && !isHiddenForName(el)) {
+      passwords++;
+      // HTML's autofill detail tokens: "new-password" asks for a password being set (a
+      // sign-up, a change), "current-password" for one being entered (a sign-in)
+      const ac = " " + strLower(getAttr(el, "autocomplete") || "") + " ";
+      if (strIndexOf(ac, " new-password ") >= 0) newPasswords++;
+    }
   }
   const captcha = captchaOf(doc);
-  return { status: status, ready: docReadyState(doc), passwords: passwords, captcha: captcha };
+  return { status: status, ready: docReadyState(doc), passwords: passwords, new_passwords: newPasswords,
+    redirects: redirects, captcha: captcha };
 }
 
 function doSnapshot(opts) {
@@ -764,6 +813,13 @@ function startWarmUp() {
       value: function (hosts, roots, failed) {
         cached = null;
         return adoptClosedRoots(hosts, roots, !!failed);
+      },
+      enumerable: false,
+    });
+    // What the page's own work and an action touched, as element identities (src/steps).
+    $defineProperty(publicRefs, "touchedIdentities", {
+      value: function (lists) {
+        return withCaches(touchedIdentities, lists);
       },
       enumerable: false,
     });

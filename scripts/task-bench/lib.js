@@ -373,7 +373,7 @@ class Agent {
       spawnSync(this.spec.command, ['session', 'close', this.spec.session], { env: this.spec.env, stdio: 'ignore', timeout: 30000 });
     }
     try { fs.closeSync(this.stderr); } catch (_) { /* closed */ }
-    if (!this.opts.keepTmp) fs.rmSync(this.spec.tmp, { recursive: true, force: true });
+    if (!this.opts.keepTmp) fs.rmSync(this.spec.tmp, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 });
   }
 }
 

@@ -792,6 +792,76 @@ pub async fn settle(b: &Browser, quiet_ms: f64, tail: Option<(Instant, Duration)
     }
 }
 
+/// How long an action's work must have been quiet for its reply (docs/reference/replies.md#settling):
+/// the tasks a framework runs right after the work it follows (a render batched in a
+/// message task, a microtask chain deeper than the hook follows) come within a few ms; a
+/// frame is 16 ms.
+pub const WORK_QUIET_MS: f64 = 40.0;
+
+/// How a settled action ended (what the caller reports of its wait).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settled {
+    /// The work the action started ended, then its quiet time went by.
+    Work,
+    /// The action replaced the document (a navigation): settled as a load.
+    Navigated,
+    /// No work hook in the document (a classic session, a document older than the session's
+    /// preload): settled on the page's quiet alone, as before the hook.
+    Quiet,
+}
+
+/// Settles after an action begun with the work hook's `token` (docs/reference/replies.md#settling):
+/// until the work the action started has ended (its timers due within the horizon, its
+/// requests, its animation frames and animations, the DOM changes they make) and has then
+/// been quiet for [`WORK_QUIET_MS`], at most `max`. The page's own background work (polls,
+/// tickers) is not waited for. A document without the hook settles on quiet (with `tail`
+/// as [`settle`] has it); a document the action replaced, as a load.
+pub async fn settle_action(
+    b: &Browser,
+    token: &str,
+    tail: Option<(Instant, Duration)>,
+    max: Duration,
+) -> Settled {
+    let start = Instant::now();
+    let Some(mut p) = engine::work_poll(&b.client, token).await else {
+        settle(b, 120.0, tail, max).await;
+        return Settled::Quiet;
+    };
+    loop {
+        if p.fresh {
+            settle(b, 120.0, None, max.saturating_sub(start.elapsed())).await;
+            return Settled::Navigated;
+        }
+        let mut need: f64 = 0.0;
+        if p.timer >= 0.0 {
+            need = need.max(p.timer + 1.0);
+        }
+        if p.anims > 0.0 {
+            need = need.max(p.anims + 1.0);
+        }
+        if p.frames > 0 || p.requests > 0 || p.ready != "complete" {
+            need = need.max(10.0);
+        }
+        if p.quiet < WORK_QUIET_MS {
+            need = need.max(WORK_QUIET_MS - p.quiet);
+        }
+        if need <= 0.0 || start.elapsed() >= max {
+            return Settled::Work;
+        }
+        let wait = Duration::from_micros((need.clamp(2.0, 50.0) * 1000.0) as u64);
+        tokio::time::sleep(wait.min(max.saturating_sub(start.elapsed()))).await;
+        match engine::work_poll(&b.client, token).await {
+            Some(next) => p = next,
+            None => {
+                // the document is going (a navigation in flight) or a dialog holds it
+                handle_dialogs(b).await;
+                settle(b, 120.0, None, max.saturating_sub(start.elapsed())).await;
+                return Settled::Navigated;
+            }
+        }
+    }
+}
+
 /// Polls a `wait` condition until it holds or `limit` passes.
 pub async fn wait_for(
     b: &Browser,

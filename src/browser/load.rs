@@ -37,7 +37,38 @@ impl Browser {
         }
         self.rendered().await;
         self.started_up().await;
+        self.note_asked(&url).await;
         Ok(())
+    }
+
+    /// Keeps the URL a navigation asked for, with where it landed, on the current tab's
+    /// record: a sign-in form the tab landed on from another URL is a wall, one it was
+    /// sent to is the page (docs/reference/output.md#page-header).
+    async fn note_asked(&mut self, url: &str) {
+        let landed = self.url().await;
+        let current = self.record.current.clone();
+        if let Some(t) = self.record.tabs.iter_mut().find(|t| t.alias == current) {
+            t.asked = Some(session::Asked {
+                url: url.to_string(),
+                landed,
+            });
+            if let Err(e) = session::save(&self.record) {
+                debug!(error = %e, "session record not saved after a navigation");
+            }
+        }
+    }
+
+    /// The URL the current tab's last navigation asked for, when it landed on `url` (the
+    /// document shown now, fragment aside).
+    pub fn asked_for(&self, url: &str) -> Option<String> {
+        let plain = |u: &str| u.split('#').next().unwrap_or(u).to_string();
+        let t = self
+            .record
+            .tabs
+            .iter()
+            .find(|t| t.alias == self.record.current)?;
+        let a = t.asked.as_ref()?;
+        (plain(&a.landed) == plain(url)).then(|| a.url.clone())
     }
 
     /// Waits for the timers the page set while starting that are due within a second (a
@@ -63,14 +94,15 @@ impl Browser {
         if self.client.isolated() {
             // docs/reference/browsers.md#the-page-channel-webdriver-bidi: one registration serves every document and frame of the session, in
             // the engine's sandbox realm
+            let key = crate::engine::preload_key();
             let old: Vec<String> = match &self.record.sandbox_preload {
-                Some(p) if p.hash == crate::engine::ENGINE_HASH => return,
+                Some(p) if p.hash == key => return,
                 Some(p) => p.id.split(' ').map(str::to_string).collect(),
                 None => Vec::new(),
             };
             if let Some(ids) = crate::engine::preload_sandbox(&self.client, &old).await {
                 self.record.sandbox_preload = Some(session::Preload {
-                    hash: crate::engine::ENGINE_HASH.to_string(),
+                    hash: key,
                     id: ids.join(" "),
                 });
                 if let Err(e) = session::save(&self.record) {

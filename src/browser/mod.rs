@@ -15,6 +15,7 @@ pub mod guard;
 pub mod launch;
 mod load;
 mod open;
+pub use open::{REAPER, reap};
 mod recovery;
 pub mod session;
 pub mod shared;

@@ -90,6 +90,13 @@ async fn cleanup(rec: &SessionRecord) {
 /// Cleans up what a dead or closed session left: browser processes of its profile, the
 /// driver's process group, the profile directory and the record.
 fn cleanup_blocking(rec: &SessionRecord) {
+    end_processes(rec);
+    forget(rec);
+}
+
+/// Ends a session's processes (the driver's process group, the guard, the browser
+/// processes of its profile) and removes its profile directory. Blocks while they end.
+fn end_processes(rec: &SessionRecord) {
     if let Some(pid) = rec.driver_pid {
         launch::kill_group(pid);
     }
@@ -98,6 +105,11 @@ fn cleanup_blocking(rec: &SessionRecord) {
         launch::kill_matching(&launch::profile_needle(rec.browser, dir));
         let _ = std::fs::remove_dir_all(dir);
     }
+}
+
+/// Removes what a session keeps under its name: its record, logs, policy log and downloads
+/// folder (a new session of that name may start at once).
+fn forget(rec: &SessionRecord) {
     if let Ok(dir) = session::sessions_dir() {
         let _ = std::fs::remove_file(dir.join(format!("{}.driver.log", rec.name)));
         let _ = std::fs::remove_file(dir.join(format!("{}.guard.log", rec.name)));
@@ -105,6 +117,66 @@ fn cleanup_blocking(rec: &SessionRecord) {
         let _ = std::fs::remove_dir_all(dir.join(format!("{}.downloads", rec.name)));
     }
     let _ = session::remove(&rec.name);
+}
+
+/// The hidden command that ends a closed session's processes behind `session close`
+/// (docs/reference/cli.md#sessions).
+pub const REAPER: &str = "session-reaper";
+
+/// Ends, behind the command that closed it, the processes of a session whose record is
+/// gone already: a process of its own (in its own process group, so that the closing
+/// command's end does not reach it) runs [`reap`] with the record, passed on its standard
+/// input. False when it could not be started (the caller ends them itself).
+fn reap_behind(rec: &SessionRecord) -> bool {
+    use std::io::Write;
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+    let Ok(exe) = std::env::current_exe() else {
+        return false;
+    };
+    let Ok(json) = serde_json::to_vec(rec) else {
+        return false;
+    };
+    let mut cmd = Command::new(exe);
+    cmd.arg(REAPER)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0);
+    let Ok(mut child) = cmd.spawn() else {
+        return false;
+    };
+    let sent = child
+        .stdin
+        .take()
+        .is_some_and(|mut i| i.write_all(&json).is_ok());
+    // the reaper lives on alone; the kernel's init adopts it when this process ends
+    std::mem::forget(child);
+    sent
+}
+
+/// The reaper's work: the record of a closed session on standard input; its WebDriver
+/// session ended (on a remote endpoint, politely; a local driver and browser are ended
+/// with their process group), its processes and profile gone.
+pub async fn reap() -> Result<()> {
+    use tokio::io::AsyncReadExt;
+    let mut json = Vec::new();
+    tokio::io::stdin()
+        .read_to_end(&mut json)
+        .await
+        .map_err(|e| Error::Usage(format!("{REAPER}: reading the record: {e}")))?;
+    let rec: SessionRecord = serde_json::from_slice(&json)
+        .map_err(|e| Error::Usage(format!("{REAPER}: not a session record: {e}")))?;
+    if rec.driver_pid.is_none() {
+        Connection::end(
+            &rec.webdriver,
+            &rec.session_id,
+            std::time::Duration::from_secs(10),
+        )
+        .await;
+    }
+    let _ = tokio::task::spawn_blocking(move || end_processes(&rec)).await;
+    Ok(())
 }
 
 /// The page channel of a session: BiDi when its driver gave a `webSocketUrl` (a new
@@ -570,6 +642,7 @@ impl Browser {
                 alias: "t1".into(),
                 handle: new.window,
                 preload: None,
+                asked: None,
             }],
             current: "t1".into(),
             next_tab: 2,
@@ -602,11 +675,16 @@ impl Browser {
             super::shared::end_agent(&rec).await;
             return Ok(true);
         }
-        if rec.driver_pid.is_none_or(launch::alive) {
-            let limit = std::time::Duration::from_secs(10);
-            Connection::end(&rec.webdriver, &rec.session_id, limit).await;
+        // docs/reference/cli.md#sessions: the session is gone for the next command at once;
+        // its browser and driver are ended behind this command
+        forget(&rec);
+        if !reap_behind(&rec) {
+            if rec.driver_pid.is_none_or(launch::alive) {
+                let limit = std::time::Duration::from_secs(10);
+                Connection::end(&rec.webdriver, &rec.session_id, limit).await;
+            }
+            cleanup(&rec).await;
         }
-        cleanup(&rec).await;
         Ok(true)
     }
 }

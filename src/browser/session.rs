@@ -19,6 +19,17 @@ pub struct TabRecord {
     /// identifier of that registration (see `engine::preload`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preload: Option<Preload>,
+    /// The URL the last `goto` of this tab asked for and the URL it landed on: a page that
+    /// is not the one asked for may be a wall (docs/reference/output.md#page-header).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked: Option<Asked>,
+}
+
+/// A navigation's asked-for URL and where it landed.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Asked {
+    pub url: String,
+    pub landed: String,
 }
 
 /// An engine registered with DevTools' `Page.addScriptToEvaluateOnNewDocument`.

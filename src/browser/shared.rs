@@ -83,6 +83,7 @@ fn agent_record(owner: &SessionRecord, agent: &str, uc: &str, tab: &str) -> Sess
             alias: "t1".into(),
             handle: tab.to_string(),
             preload: None,
+            asked: None,
         }],
         current: "t1".into(),
         next_tab: 2,

@@ -50,6 +50,7 @@ impl Browser {
             alias: alias.clone(),
             handle: w,
             preload: None,
+            asked: None,
         });
         self.record.current = alias.clone();
         session::save(&self.record)?;
@@ -68,6 +69,7 @@ impl Browser {
             alias: alias.clone(),
             handle: handle.to_string(),
             preload: None,
+            asked: None,
         });
         session::save(&self.record)?;
         Ok(alias)

@@ -26,6 +26,8 @@ enum Helper {
     FrameRoutes,
     /// The route to cross-origin frame k of the last walk.
     FrameRoute,
+    /// The element identities of what the page's own work and an action touched.
+    TouchedIdentities,
 }
 
 impl Helper {
@@ -45,6 +47,9 @@ impl Helper {
             }
             Helper::FrameRoute => {
                 "var a = window.__ariaRefs; return a && a.frameRoute ? a.frameRoute(arguments[0]) : null;"
+            }
+            Helper::TouchedIdentities => {
+                "var a = window.__ariaRefs; return a && a.touchedIdentities ? a.touchedIdentities(arguments[0]) : null;"
             }
         }
     }
@@ -98,6 +103,25 @@ pub(super) async fn frame_routes(page: &Page) -> Result<Vec<WireRoute>> {
 pub(super) async fn frame_route(page: &Page, k: u32) -> Result<Option<WireRoute>> {
     let route: Option<Option<WireRoute>> = Helper::FrameRoute.run(page, vec![json!(k)]).await?;
     Ok(route.flatten())
+}
+
+/// The element identities (`Node::id` of a snapshot) of what the page's own work and an
+/// action touched, from the work hook's node lists (`hooks::work_touched`).
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+pub struct Touched {
+    pub bg_up: Vec<u64>,
+    pub bg_down: Vec<u64>,
+    pub act_up: Vec<u64>,
+    pub act_down: Vec<u64>,
+}
+
+/// [`Touched`] for the work hook's node lists `lists` (None when the engine could not say).
+pub async fn touched_identities(page: &Page, lists: Value) -> Option<Touched> {
+    Helper::TouchedIdentities
+        .run(page, vec![lists])
+        .await
+        .ok()
+        .flatten()
 }
 
 /// What WebDriver's Get Element Shadow Root answered for one host.

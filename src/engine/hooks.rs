@@ -1,10 +1,11 @@
 //! The preload of a BiDi session and the hooks it runs in every document's main world
-//! before the page's scripts: the console hook, the closed-root hook and the start-up timers
-//! hook (the engine's sandbox cannot see the page's own `console`, `attachShadow` or timers),
-//! and the typed reads of what they kept.
+//! before the page's scripts: the console hook, the closed-root hook and the work hook
+//! (the engine's sandbox cannot see the page's own `console`, `attachShadow`, timers or
+//! requests), and the typed reads of what they kept.
 //!
 //! Owns: the hooks' scripts, their registration (`script.addPreloadScript`) and the
-//! functions that read them (`console_messages`, `hooked_closed_roots`, `startup_timers`).
+//! functions that read them (`console_messages`, `hooked_closed_roots`, `startup_timers`,
+//! `work_begin`, `work_poll`, `work_touched`).
 //! Must not: decide what a step does with what they kept (callers do), or trust them further
 //! than a page could push them (each hook says what a page that reaches it can do).
 
@@ -32,7 +33,7 @@ pub async fn preload_sandbox(page: &Page, old: &[String]) -> Option<Vec<String>>
         (keyed_engine(&key), Some(SANDBOX.to_string())),
         (
             format!(
-                "{CONSOLE_HOOK}\n{CLOSED_ROOTS_HOOK}\n{STARTUP_TIMERS_HOOK}\n{}",
+                "{CONSOLE_HOOK}\n{CLOSED_ROOTS_HOOK}\n{WORK_HOOK}\n{}",
                 click_hook(&key)
             ),
             None,
@@ -178,6 +179,21 @@ const CLICK_HOOK: &str = r#"(function(){ var W = window, KEY = "__KEY__";
     apply(disp, doc, [new Ev(KEY + '-a')]); };
   apply(add, W, [KEY + '-q', function (e) { try { answer(e); } catch (x) {} }, true]); })();"#;
 
+/// What a session's preload registration is keyed by: the engine's build and the main
+/// world's hooks (`ENGINE_HASH` covers the engine alone), so that a build with other hooks
+/// registers its own.
+pub fn preload_key() -> String {
+    // FNV-1a, 64 bits: a change detector, not a digest anything trusts
+    let mut h: u64 = 0xcbf29ce484222325;
+    for part in [CONSOLE_HOOK, CLOSED_ROOTS_HOOK, WORK_HOOK, CLICK_HOOK] {
+        for b in part.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x100000001b3);
+        }
+    }
+    format!("{}.{h:016x}", super::ENGINE_HASH)
+}
+
 /// The console hook of the page's main world (BiDi sessions): the engine's sandbox cannot
 /// see the page's own `console`, so this small script, run before the page's scripts,
 /// keeps the last 500 messages (2,000 characters each) in its closure and hands them out
@@ -224,39 +240,17 @@ const CLOSED_ROOTS_HOOK: &str = "(function(){ var W = window, K = Symbol.for('ar
   Object.defineProperty(W, K, { value: function () { return apply(slice, seen, []); }, \
     enumerable: false, configurable: false }); })();";
 
-/// The start-up timers hook of the page's main world (BiDi sessions), run before the page's
-/// scripts: it wraps `setTimeout` and `setInterval` (the page's arguments, `this` and result
-/// passed through) and notes when the timers the page sets while it starts (before its load
-/// event and for a second after it) are due: an interval's first tick only, since what
-/// repeats is the page's life, not its start. Cleared timers are forgotten. A page's own
-/// start-up work is often on such a timer (a widget shown half a second after load, a
-/// banner), and a navigation waits for the ones due within a second (`startup_timers`), so
-/// that the first action's reply does not report the page finishing its start as the
-/// action's doing (docs/reference/replies.md#settling). Read through a non-enumerable function under
-/// `Symbol.for('ariasnap.timers')`: ms until the last such timer due within `horizon` ms,
-/// or -1. A page that reaches the hook can only make a navigation wait longer (within its
-/// settle limit) or shorter.
-const STARTUP_TIMERS_HOOK: &str = "(function(){ var W = window, K = Symbol.for('ariasnap.timers'); \
-  if (typeof W.setTimeout !== 'function' || Object.prototype.hasOwnProperty.call(W, K)) return; \
-  var apply = Reflect.apply, now = Performance.prototype.now, perf = W.performance, \
-    st = W.setTimeout, si = W.setInterval, ct = W.clearTimeout, ci = W.clearInterval, \
-    M = Map, mset = M.prototype.set, mdel = M.prototype['delete'], mfor = M.prototype.forEach, \
-    due = new M(), loadedAt = -1, count = 0, AFTER = 1000, MAX = 1000; \
-  var t = function () { return apply(now, perf, []); }; \
-  try { W.addEventListener('load', function () { loadedAt = t(); }, true); } catch (e) {} \
-  var note = function (id, ms) { if (count >= MAX || (loadedAt >= 0 && t() - loadedAt > AFTER)) return; \
-    var d = +ms; if (!(d > 0)) d = 0; count++; apply(mset, due, [id, t() + d]); }; \
-  var wrap = function (orig, name) { return { [name]: function (handler) { \
-    var id = apply(orig, this === undefined ? W : this, arguments); \
-    try { note(id, arguments[1]); } catch (e) {} return id; } }[name]; }; \
-  var unwrap = function (orig, name) { return { [name]: function () { \
-    try { apply(mdel, due, [arguments[0]]); } catch (e) {} \
-    return apply(orig, this === undefined ? W : this, arguments); } }[name]; }; \
-  try { W.setTimeout = wrap(st, 'setTimeout'); W.setInterval = wrap(si, 'setInterval'); \
-    W.clearTimeout = unwrap(ct, 'clearTimeout'); W.clearInterval = unwrap(ci, 'clearInterval'); } catch (e) { return; } \
-  Object.defineProperty(W, K, { value: function (horizon) { var n = t(), last = -1; \
-    apply(mfor, due, [function (at) { var left = at - n; if (left > 0 && left <= horizon && left > last) last = left; }]); \
-    return last; }, enumerable: false, configurable: false }); })();";
+/// The work hook of the page's main world (BiDi sessions), run before the page's scripts:
+/// it wraps the page's timers, animation frames, fetch, the reads of a response's body and
+/// XMLHttpRequest, and watches the DOM with a MutationObserver of its own, to tell the work
+/// an action started from the page's own background work (docs/reference/replies.md#settling;
+/// the script's header says how). It also notes the timers a page sets while it starts
+/// (before its load event and for a second after it: an interval's first tick only), which a
+/// navigation waits for (`startup_timers`). Read through non-enumerable functions under
+/// `Symbol.for('ariasnap.work')` and `Symbol.for('ariasnap.timers')`. A page that reaches
+/// the hook can only make a reply wait longer (within its limit) or shorter, or make its own
+/// changes read as the action's.
+const WORK_HOOK: &str = include_str!("../../js/hooks/work.js");
 
 /// How long until the last timer the page set while starting is due, within `horizon` ms
 /// (None: none, or no hook: classic sessions, a frame entered, a page that threw).
@@ -272,6 +266,112 @@ pub async fn startup_timers(page: &Page, horizon: u64) -> Option<u64> {
         .ok()?;
     let ms = v.as_f64()?;
     (ms > 0.0).then_some(ms.ceil() as u64)
+}
+
+/// What the work hook says of the action in progress (`work_poll`).
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+pub struct WorkPoll {
+    /// The document saw no `work_begin` of this token: the action replaced it (a navigation).
+    #[serde(default)]
+    pub fresh: bool,
+    /// The document's ready state.
+    #[serde(default)]
+    pub ready: String,
+    /// Ms until the last timer the action set that is due within the horizon (-1: none).
+    #[serde(default = "none_due")]
+    pub timer: f64,
+    /// Animation frames the action requested that have not run.
+    #[serde(default)]
+    pub frames: u32,
+    /// Requests the action started (and reads of their bodies) still running.
+    #[serde(default)]
+    pub requests: u32,
+    /// Ms until the last animation that began with the action ends (0: none).
+    #[serde(default)]
+    pub anims: f64,
+    /// Ms since the action's work last ran or changed the DOM (or since it began).
+    #[serde(default)]
+    pub quiet: f64,
+    /// Nodes the page's own work touched, and nodes the action's touched, since recording began.
+    #[serde(default)]
+    pub bg: u64,
+    #[serde(default)]
+    pub act: u64,
+}
+
+fn none_due() -> f64 {
+    -1.0
+}
+
+/// What the work hook's function answered for `what` (None: no hook in this document, a
+/// classic session, a frame entered, a page that threw). On Chromium the call goes straight
+/// to the tab's DevTools page target when that path is open (a fraction of a BiDi round trip
+/// through the driver); BiDi otherwise.
+async fn work_call(
+    page: &Page,
+    what: &str,
+    token: &str,
+    a: bool,
+    b: bool,
+) -> Option<serde_json::Value> {
+    if !page.isolated() || !page.at_top() {
+        return None;
+    }
+    let f = "function(w, t, a, b){ var f = window[Symbol.for('ariasnap.work')]; \
+         return typeof f === 'function' ? f(w, t, a, b) : null; }";
+    let expr = format!(
+        "({f})({}, {}, {a}, {b})",
+        serde_json::json!(what),
+        serde_json::json!(token)
+    );
+    if let Some(v) = page.evaluate_main_direct(&expr).await {
+        return Some(v).filter(|v| !v.is_null());
+    }
+    let args = vec![
+        bidi::LocalValue::string(what),
+        bidi::LocalValue::string(token),
+        bidi::LocalValue::Boolean(a),
+        bidi::LocalValue::Boolean(b),
+    ];
+    page.call_main_world(f, args)
+        .await
+        .ok()
+        .filter(|v| !v.is_null())
+}
+
+/// Starts recording what touches the tab's document for the action run `token` (`reset`:
+/// forgetting what was touched before), and with `open`, a new action: the work its input
+/// starts is its own. False when the document has no work hook.
+pub async fn work_begin(page: &Page, token: &str, reset: bool, open: bool) -> bool {
+    work_call(page, "begin", token, reset, open).await.is_some()
+}
+
+/// The work of the action begun with `token` still pending (None: no work hook).
+pub async fn work_poll(page: &Page, token: &str) -> Option<WorkPoll> {
+    let v = work_call(page, "poll", token, false, false).await?;
+    serde_json::from_str(v.as_str()?).ok()
+}
+
+/// Stops recording what touches the document for the action run `token`; how many nodes
+/// the page's own work touched meanwhile (None: no such recording).
+pub async fn work_stop(page: &Page, token: &str) -> Option<u64> {
+    work_call(page, "stop", token, false, false).await?.as_u64()
+}
+
+/// The nodes the page's own work and the action run `token` touched, as
+/// [background targets, background added or removed, action targets, action added or
+/// removed] (element references; text nodes too), and recording stops. Through BiDi: the
+/// nodes cross as shared ids.
+pub async fn work_touched(page: &Page, token: &str) -> Option<serde_json::Value> {
+    if !page.isolated() || !page.at_top() {
+        return None;
+    }
+    let f = "function(t){ var f = window[Symbol.for('ariasnap.work')]; \
+         return typeof f === 'function' ? f('touched', t) : null; }";
+    page.call_main_world(f, vec![bidi::LocalValue::string(token)])
+        .await
+        .ok()
+        .filter(|v| v.is_array())
 }
 
 /// The main world's function that lists what the closed-root hook saw, as (host, root)

@@ -67,6 +67,19 @@ static SIGN_IN: Guarded = guarded!(
     fold: &["log", "sign", "auth", "sso", "session/new"],
     r"(?i)\b(log[-_ ]?in|sign[-_ ]?in|auth|sso|session/new)\b"
 );
+/// A path or title naming a step that sets a password (sign up, register, join, create an
+/// account): the page asked for, not a wall.
+static SIGN_UP: Guarded = guarded!(
+    fold: &["sign", "regist", "join", "account"],
+    r"(?i)\b(sign[-_ ]?up|register|registration|join|create[-_ ]?(an[-_ ]?)?account|new[-_ ]?account)\b"
+);
+/// A query parameter that carries where the user was going before a sign-in step sent them
+/// here (`?next=/orders`, `?return_to=`, `?ReturnUrl=`, `?redirect=`, `?continue=`,
+/// `?callbackUrl=`): a redirect to a sign-in page.
+static RETURN_TO: Guarded = guarded!(
+    fold: &["next", "return", "redirect", "continue", "callback", "dest", "from", "back"],
+    r"(?i)[?&](next|return_?to|returnurl|return_?path|redirect(_?ur[il]|_?to)?|continue|callback_?url|dest(ination)?|from|back_?url)="
+);
 /// A title that says the page is an error (a "soft" 404 served with status 200).
 static ERROR_TITLE: Guarded = guarded!(
     fold: &[
@@ -131,6 +144,56 @@ fn path_of(url: &str) -> &str {
     }
 }
 
+/// The path of a URL without its query.
+fn bare_path(url: &str) -> &str {
+    let p = path_of(url);
+    p.split(['?', '#']).next().unwrap_or(p)
+}
+
+/// A sign-in form that is not the page asked for (docs/reference/output.md#page-header),
+/// with the evidence. A sign-in form: a password field a user sees, for a password being
+/// entered, not set (HTML's autofill tokens: `new-password` asks for one being set; so does
+/// a password with its confirmation, and a step named sign-up or register), on a page that
+/// is a sign-in step (named so by its path or title, or a form with no more than two other
+/// text fields: user name, one-time code; a checkout form with an optional password is
+/// not). Not asked for: the tab landed there from another URL its navigation asked for (a
+/// redirect), the request was redirected, or the URL carries where the user was going
+/// (`?next=`); or the form is at a URL that names something else (a link to "Orders" that
+/// shows only a sign-in form). A sign-in page the agent navigated to is the page.
+fn login_wall(s: &PageSignals, f: &PageFacts<'_>) -> Option<String> {
+    let path = path_of(f.url);
+    if s.new_passwords > 0
+        || s.passwords >= 2
+        || SIGN_UP.is_match(bare_path(f.url))
+        || SIGN_UP.is_match(f.title)
+    {
+        return None;
+    }
+    let others = f.text_fields.saturating_sub(s.passwords as usize);
+    let named = SIGN_IN.is_match(path) || SIGN_IN.is_match(f.title);
+    if others > 2 && !named {
+        return None;
+    }
+    match s.asked.as_deref() {
+        Some(asked) if bare_path(asked) != bare_path(f.url) => {
+            return Some(format!(
+                "password field, redirected from {}",
+                path_of(asked)
+            ));
+        }
+        // where the agent's own navigation asked to go
+        Some(_) => {}
+        None if s.redirects > 0 => {
+            return Some(format!("password field, redirected to {path}"));
+        }
+        None if RETURN_TO.is_match(path) => {
+            return Some(format!("password field, URL {path}"));
+        }
+        None => {}
+    }
+    (!SIGN_IN.is_match(bare_path(f.url))).then(|| "password field".to_string())
+}
+
 /// The wall rules, most specific first. Each names its evidence.
 fn wall(s: &PageSignals, f: &PageFacts<'_>) -> Option<Wall> {
     // the browser's own error page (Chromium: chrome-error://chromewebdata/; Firefox:
@@ -159,24 +222,10 @@ fn wall(s: &PageSignals, f: &PageFacts<'_>) -> Option<Wall> {
     if BLOCKED_TITLE.is_match(f.title) {
         return wall_of(WallKind::Blocked, format!("title {:?}", f.title));
     }
-    if s.passwords > 0 {
-        // a password field a user sees, on a page that is a sign-in step: named so by its
-        // path or title, or a form with no more than two other text fields (user name,
-        // one-time code); a long sign-up or checkout form is not a wall
-        let path = path_of(f.url);
-        let others = f.text_fields.saturating_sub(s.passwords as usize);
-        if SIGN_IN.is_match(path) {
-            return wall_of(WallKind::Login, format!("password field, URL {path}"));
-        }
-        if SIGN_IN.is_match(f.title) {
-            return wall_of(
-                WallKind::Login,
-                format!("password field, title {:?}", f.title),
-            );
-        }
-        if others <= 2 {
-            return wall_of(WallKind::Login, "password field");
-        }
+    if s.passwords > 0
+        && let Some(why) = login_wall(s, f)
+    {
+        return wall_of(WallKind::Login, why);
     }
     if s.status >= 400 {
         return wall_of(WallKind::Error, format!("HTTP {}", s.status));
@@ -205,6 +254,34 @@ mod tests {
                     "/AUTH/x",
                     "sso",
                     "/Session/New",
+                ][..],
+            ),
+            (
+                &SIGN_UP,
+                &[
+                    "/Sign-Up",
+                    "/signup",
+                    "Register",
+                    "registration",
+                    "Join us",
+                    "Create an account",
+                    "/create_account",
+                    "New account",
+                ][..],
+            ),
+            (
+                &RETURN_TO,
+                &[
+                    "/login?next=/",
+                    "/l?return_to=x",
+                    "/l?ReturnUrl=x",
+                    "/l?a=1&redirect=x",
+                    "/l?redirect_uri=x",
+                    "/l?continue=x",
+                    "/l?callbackUrl=x",
+                    "/l?destination=x",
+                    "/l?from=x",
+                    "/l?back_url=x",
                 ][..],
             ),
             (
@@ -336,29 +413,66 @@ mod tests {
     }
 
     #[test]
-    fn password_fields_make_a_login_wall_on_sign_in_pages_only() {
+    fn a_sign_in_form_is_a_wall_when_it_is_not_the_page_asked_for() {
         let mut s = sig(200);
         s.passwords = 1;
-        // a short form: user name and password
+        // a short sign-in form at a URL that names something else
         assert_eq!(
             kind(&s, &facts("https://a.test/", "Welcome", 2)),
             Some(WallKind::Login)
         );
         // a long form (sign-up, checkout) with a password is not a wall...
         assert_eq!(kind(&s, &facts("https://a.test/register", "Join", 8)), None);
-        // ...unless its URL or title says it is a sign-in step
-        let w = header(&s, &facts("https://a.test/account/login?next=/", "Join", 8))
-            .wall
-            .unwrap();
-        assert_eq!(w.kind, WallKind::Login);
-        assert_eq!(w.why, "password field, URL /account/login?next=/");
+        // ...unless its title says it is a sign-in step at a URL that names something else
         assert_eq!(
             kind(&s, &facts("https://a.test/x", "Sign in to Shop", 8)),
             Some(WallKind::Login)
         );
+        // sent there: the URL says where the user was going
+        let w = header(
+            &s,
+            &facts("https://a.test/account/login?next=/", "Welcome", 8),
+        )
+        .wall
+        .unwrap();
+        assert_eq!(w.kind, WallKind::Login);
+        assert_eq!(w.why, "password field, URL /account/login?next=/");
+        // a sign-in page the agent navigated to is the page
+        assert_eq!(kind(&s, &facts("https://a.test/login", "Sign in", 1)), None);
+        // ...unless its navigation asked for another one (a redirect)
+        s.asked = Some("https://a.test/orders".into());
+        let w = header(&s, &facts("https://a.test/login", "Sign in", 1))
+            .wall
+            .unwrap();
+        assert_eq!(w.why, "password field, redirected from /orders");
+        s.asked = Some("https://a.test/login".into());
+        assert_eq!(kind(&s, &facts("https://a.test/login", "Sign in", 1)), None);
+        s.asked = None;
+        s.redirects = 1;
+        assert_eq!(
+            header(&s, &facts("https://a.test/login", "Sign in", 1))
+                .wall
+                .unwrap()
+                .why,
+            "password field, redirected to /login"
+        );
+        s.redirects = 0;
+        // setting a password is a sign-up: by its autofill token, its confirmation field,
+        // its URL or title
+        s.new_passwords = 1;
+        assert_eq!(kind(&s, &facts("https://a.test/", "Welcome", 2)), None);
+        s.new_passwords = 0;
+        s.passwords = 2;
+        assert_eq!(kind(&s, &facts("https://a.test/", "Welcome", 3)), None);
+        s.passwords = 1;
+        assert_eq!(kind(&s, &facts("https://a.test/signup", "Shop", 2)), None);
+        assert_eq!(
+            kind(&s, &facts("https://a.test/", "Create an account", 2)),
+            None
+        );
         // no password field a user sees: no login wall
         s.passwords = 0;
-        assert_eq!(kind(&s, &facts("https://a.test/login", "Sign in", 2)), None);
+        assert_eq!(kind(&s, &facts("https://a.test/", "Welcome", 2)), None);
     }
 
     #[test]

@@ -31,6 +31,8 @@ pub(super) struct Baseline {
     /// The document shown when the last action that may change the page began
     /// (`waitForNavigation`).
     pub(super) doc: Option<DocMark>,
+    /// The run's token for the page's work hook (docs/reference/replies.md#settling).
+    pub(super) work: String,
 }
 
 /// Before a step: the diff's baseline (docs/reference/replies.md#changes `changes`).
@@ -109,8 +111,12 @@ pub(super) async fn changes_of(
             if strip_hash(&final_url) != strip_hash(burl) {
                 return Some(navigated(burl));
             }
+            let own = own_work(b, base).await;
             let after = page_snapshot(b, true).await.ok()?;
-            let d = diff::diff(bs, &after);
+            let mut d = diff::diff(bs, &after);
+            if let Some(w) = &own {
+                diff::drop_own_work(&mut d, bs, &after, w);
+            }
             let run = super::changes::Run {
                 before: bs,
                 after: &after,
@@ -149,6 +155,25 @@ pub(super) async fn changes_of(
             (!said.is_empty()).then(|| json!({"summary": said.join(" ")}))
         }
     }
+}
+
+/// What the page's own background work touched while the run's actions settled (and what
+/// the actions' work touched), from the page's work hook; recording stops. None when its
+/// own work touched nothing (or the document has no hook).
+async fn own_work(b: &Browser, base: &Baseline) -> Option<diff::OwnWork> {
+    use crate::engine::{touched_identities, work_stop, work_touched};
+    if work_stop(&b.client, &base.work).await.unwrap_or(0) == 0 {
+        return None;
+    }
+    let lists = work_touched(&b.client, &base.work).await?;
+    let t = touched_identities(&b.client, lists).await?;
+    tracing::debug!(?t, "the page's own work and the actions' touched");
+    Some(diff::OwnWork {
+        bg_up: t.bg_up.into_iter().collect(),
+        bg_down: t.bg_down.into_iter().collect(),
+        act_up: t.act_up.into_iter().collect(),
+        act_down: t.act_down.into_iter().collect(),
+    })
 }
 
 /// The whole page with each element's identity, for the diff of a run's changes; `after`

@@ -93,6 +93,23 @@ async fn bounded<O, E>(
     }
 }
 
+/// Settles after a step that may change the page (docs/reference/replies.md#settling): on
+/// the work its input started (`work`: the run's token for the page's work hook), or, for
+/// the agent's scripts and navigations, on the page's quiet.
+async fn settle_step(
+    b: &Browser,
+    work: Option<&str>,
+    tail: Option<(Instant, Duration)>,
+    max: Duration,
+) {
+    match work {
+        Some(token) => {
+            actions::settle_action(b, token, tail, max).await;
+        }
+        None => actions::settle(b, 120.0, tail, max).await,
+    }
+}
+
 /// Runs one step within its deadline (the viewport baseline, the step, settling); returns
 /// its result and, when it failed, the exit code it stands for.
 async fn run_one(
@@ -109,8 +126,13 @@ async fn run_one(
         if let Err(e) = before_step(b, step, remaining()).await {
             return (Err(e), None);
         }
+        let acts = step.action.modifies_page();
+        if acts && step.action.is_visual() && base.before.is_none() {
+            // what touches the page is recorded from before the diff's baseline on
+            crate::engine::work_begin(&b.client, &base.work, true, false).await;
+        }
         take_baseline(b, step, base).await;
-        let watch = if step.action.modifies_page() {
+        let watch = if acts {
             Some(super::effects::before(b).await)
         } else {
             None
@@ -120,13 +142,20 @@ async fn run_one(
         if let Some(w) = &watch {
             base.doc = Some(w.mark());
         }
+        // docs/reference/replies.md#settling: the work input starts is the action's; the
+        // agent's scripts and navigations settle on the page's quiet
+        let follows = step.action.is_visual() && !matches!(step.action, Action::Goto(_));
+        if follows {
+            crate::engine::work_begin(&b.client, &base.work, false, true).await;
+        }
         let acted_at = Instant::now();
         let r = run_step(b, step, opts, artifacts, prev_doc).await;
         let mut effects = None;
-        if step.action.modifies_page() && !r.as_ref().is_err_and(Error::is_timeout) {
+        if acts && !r.as_ref().is_err_and(Error::is_timeout) {
             let _ = ask::<Ack>(b, Method::Invalidate).await;
             let tail = super::effects::answer_tail(&step.action).map(|min| (acted_at, min));
-            actions::settle(b, 120.0, tail, opts.settle_max).await;
+            let max = opts.settle_max.min(remaining());
+            settle_step(b, follows.then_some(base.work.as_str()), tail, max).await;
             if let Some(w) = watch {
                 let e = super::effects::after(b, w, opts.output.artifacts.as_deref()).await;
                 artifacts.extend(e.download.iter().filter_map(|d| d.path.clone()));
@@ -235,6 +264,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
         last_target: None,
         to_focused: false,
         doc: None,
+        work: uuid::Uuid::new_v4().simple().to_string(),
     };
     for step in &file.steps {
         if failed.is_none() && b.record.suspect.is_some() {

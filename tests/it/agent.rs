@@ -8,6 +8,7 @@ pub fn tests() -> Vec<Test> {
     trials![
         page_header_opens_every_snapshot,
         walls_are_named_with_their_evidence,
+        a_sign_in_form_is_a_wall_only_where_it_was_not_asked_for,
         interactive_and_summary_drop_nothing_silently,
         secrets_are_masked_unless_revealed,
         effects_name_what_an_action_did,
@@ -55,6 +56,29 @@ fn page_header_opens_every_snapshot(c: &Ctx) {
     }
 }
 
+/// A wall is a page that is not the one asked for (docs/reference/output.md#page-header):
+/// a sign-up form the agent opened is the page, while a page that sends the agent to a
+/// sign-in form is a wall, named with where it came from.
+fn a_sign_in_form_is_a_wall_only_where_it_was_not_asked_for(c: &Ctx) {
+    let t = c.snapshot("html/walls/join.html");
+    assert!(!t.contains("# wall:"), "{t}");
+    assert!(t.contains("textbox \"Confirm password\""), "{t}");
+    let t = c.snapshot("html/walls/orders.html");
+    let mut l = t.lines();
+    let page = l.next().unwrap_or("");
+    assert!(page.contains("/html/walls/login.html"), "{t}");
+    assert_eq!(
+        l.next().unwrap_or(""),
+        "# wall: login (password field, redirected from /html/walls/orders.html)"
+    );
+    // a later command on the same page still knows where it came from
+    let again = c.ok(&["snapshot"]);
+    assert!(
+        again.contains("# wall: login (password field, redirected from"),
+        "{again}"
+    );
+}
+
 /// Walls are named with what gave them away, and pages that only look alike are not.
 fn walls_are_named_with_their_evidence(c: &Ctx) {
     let first_lines = |path: &str| -> (String, String) {
@@ -80,11 +104,9 @@ fn walls_are_named_with_their_evidence(c: &Ctx) {
             "html/walls/welcome.html",
             Some("# wall: login (password field)"),
         ),
-        // a sign-in step by its URL
-        (
-            "html/walls/login.html",
-            Some("# wall: login (password field, URL /html/walls/login.html)"),
-        ),
+        // a sign-in page the agent navigated to is the page (a redirect to it is a wall:
+        // a_sign_in_form_is_a_wall_only_where_it_was_not_asked_for)
+        ("html/walls/login.html", None),
         // password fields no user sees do not make a wall
         ("html/walls/newsletter.html", None),
         // a long form with an optional password is not a wall

@@ -89,7 +89,10 @@ impl Ctx {
             .expect("fixture server");
         let base = server.url();
         Ctx {
-            bin: PathBuf::from(env!("CARGO_BIN_EXE_ariasnap")),
+            // ARIASNAP_TEST_BIN: another build's binary (to see a new test fail on the old one)
+            bin: std::env::var_os("ARIASNAP_TEST_BIN")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_ariasnap"))),
             home: tempfile::tempdir().unwrap(),
             base,
             fixtures,

@@ -221,7 +221,18 @@ fn reattach_and_close_leave_nothing(c: &Ctx) {
         );
     }
     c.ok(&["session", "close", name]);
+    // docs/reference/cli.md#sessions: the session is gone at once, its processes end
+    // behind the command (a process of its own ends them): nothing is left once it is done
     assert!(!rec_path.exists(), "record removed");
+    let ended = || {
+        !ariasnap::browser::launch::alive(driver_pid)
+            && ariasnap::browser::launch::pids_matching(&needle).is_empty()
+            && !std::path::Path::new(&profile).exists()
+    };
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !ended() && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     assert!(
         !ariasnap::browser::launch::alive(driver_pid),
         "driver ended"

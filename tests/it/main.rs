@@ -35,6 +35,7 @@ mod mcp_http;
 mod pointer;
 mod policy;
 mod reply;
+mod settle;
 mod skills;
 mod state;
 mod steps;
@@ -136,6 +137,7 @@ fn main() {
         mcp::tests(),
         mcp_http::tests(),
         reply::tests(),
+        settle::tests(),
         views::tests(),
         fidelity::tests(),
         hostile::tests(),

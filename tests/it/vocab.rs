@@ -239,7 +239,7 @@ fn a_cdp_skill_style_step_file_runs_end_to_end(c: &Ctx) {
     let s = step(9, "selectText");
     assert_eq!(s["output"]["selected"], "line", "{s:#}");
     assert_eq!(s["observation"], "Notes selection: line", "the page saw it");
-    // settledWhen: the results arrive 500 ms after the click
+    // settledWhen: the results arrive 1.2 s after the click
     assert_eq!(
         step(10, "click")["observation"],
         json!(["Alpha", "Beta", "Gamma"]),
@@ -307,7 +307,7 @@ fn each_step_where_it_makes_the_difference(c: &Ctx) {
             {"click": pay, "readyWhen": {"fn": "false", "timeout": 300}, "optional": true},
             // settledWhen: without it the results are not there yet; unmet, a warning
             {"click": load, "observe": "document.querySelectorAll('#results tr').length"},
-            {"click": load, "settledWhen": {"fn": "document.querySelectorAll('#results tr').length === 4", "timeout": 900},
+            {"click": load, "settledWhen": {"fn": "document.querySelectorAll('#results tr').length === 4", "timeout": 1500},
              "observe": "document.querySelectorAll('#results tr').length"},
             // a fields map with a field the page rewrites: the step fails, every field reported
             {"fill": {"fields": {name.clone(): "Ada", code_ref.clone(): "abcdef", email.clone(): "ada@example.org"}}, "optional": true},
@@ -339,7 +339,7 @@ fn each_step_where_it_makes_the_difference(c: &Ctx) {
         s(3)["warning"]
             .as_str()
             .unwrap_or("")
-            .contains("settledWhen \"document.querySelectorAll('#results tr').length === 4\" stayed falsy for 900 ms"),
+            .contains("settledWhen \"document.querySelectorAll('#results tr').length === 4\" stayed falsy for 1500 ms"),
         "{r:#}"
     );
     let f = s(4);

@@ -8,7 +8,7 @@
 use super::groups::{groups, sizes};
 use super::matching::matching;
 use super::runs::{implied_text, runs, text_changes};
-use super::{Change, Field, PageDiff, without_private_use};
+use super::{Change, Field, Group, PageDiff, without_private_use};
 use crate::snapshot::{Node, Snapshot};
 use crate::wire::Tri;
 use serde_json::Value;
@@ -75,9 +75,52 @@ fn reordered(
     None
 }
 
+/// The controls a re-render replaced (new elements matched to old ones by role and name: a
+/// calendar's days after "next month", a list a framework rendered anew), grouped under the
+/// nearest element that stayed, in the after snapshot's order: their refs are new, and the
+/// ones an agent holds name elements that are gone (docs/reference/replies.md#changes).
+/// Only the innermost are listed (a row and a cell around a day's link are not news beside
+/// the link).
+fn rerendered(after: &Snapshot, recreated: &[bool], size: &[usize]) -> Vec<Group> {
+    let mut out: Vec<Group> = Vec::new();
+    for ia in 1..after.nodes.len() {
+        if !recreated[ia] || after.nodes[ia].ref_.is_none() {
+            continue;
+        }
+        let mut p = after.nodes[ia].parent.unwrap_or(0);
+        while p > 0 && recreated[p] {
+            p = after.nodes[p].parent.unwrap_or(0);
+        }
+        match out.iter_mut().find(|g| g.root == p) {
+            Some(g) => {
+                g.controls.push(ia);
+                g.nodes += 1;
+            }
+            None => out.push(Group {
+                root: p,
+                nodes: 1,
+                controls: vec![ia],
+                ..Group::default()
+            }),
+        }
+    }
+    for g in &mut out {
+        let all = std::mem::take(&mut g.controls);
+        g.controls = all
+            .iter()
+            .enumerate()
+            .filter(|&(k, &c)| all.get(k + 1).is_none_or(|&next| next >= c + size[c]))
+            .map(|(_, &c)| c)
+            .collect();
+        g.nodes = g.controls.len();
+    }
+    out
+}
+
 /// Compares `before` and `after`, two whole-page snapshots of one document.
 pub fn diff(before: &Snapshot, after: &Snapshot) -> PageDiff {
-    let (a2b, b2a) = matching(before, after);
+    let m = matching(before, after);
+    let (a2b, b2a) = (m.a2b, m.b2a);
     let (ib_implied, ia_implied) = (implied_text(before), implied_text(after));
     let mut out = PageDiff::default();
     // fields and text of the elements that stayed, in the after snapshot's order
@@ -131,6 +174,7 @@ pub fn diff(before: &Snapshot, after: &Snapshot) -> PageDiff {
     let (sb, sa) = (sizes(before), sizes(after));
     out.added = groups(after, &a2b, &sa, &ia_implied);
     out.removed = groups(before, &b2a, &sb, &ib_implied);
+    out.rerendered = rerendered(after, &m.recreated, &sa);
     let focused = |s: &Snapshot| s.nodes.iter().position(|n| n.states.focused);
     if let Some(fa) = focused(after) {
         let was = focused(before);

@@ -13,16 +13,35 @@ fn pair_key(n: &Node) -> (String, String) {
     (n.role.clone(), without_private_use(&n.name).into_owned())
 }
 
-/// Matches the elements of `after` with those of `before`: `(a_to_b, b_to_a)`.
-pub(super) fn matching(
-    before: &Snapshot,
-    after: &Snapshot,
-) -> (Vec<Option<usize>>, Vec<Option<usize>>) {
+/// Matches the elements of `after` with those of `before`: `(a_to_b, b_to_a)`, and which
+/// elements of `after` were matched as re-created (`a_recreated`: new elements in the place
+/// of old ones, whose refs are new too).
+pub(super) fn matching(before: &Snapshot, after: &Snapshot) -> Matched {
+    let (a2b, b2a, recreated) = pairs(before, after);
+    Matched {
+        a2b,
+        b2a,
+        recreated,
+    }
+}
+
+/// What [`matching`] found.
+pub(super) struct Matched {
+    pub a2b: Vec<Option<usize>>,
+    pub b2a: Vec<Option<usize>>,
+    /// After nodes matched by role and name only (re-created elements).
+    pub recreated: Vec<bool>,
+}
+
+type Pairs = (Vec<Option<usize>>, Vec<Option<usize>>, Vec<bool>);
+
+fn pairs(before: &Snapshot, after: &Snapshot) -> Pairs {
     let (nb, na) = (before.nodes.len(), after.nodes.len());
     let mut a2b = vec![None; na];
     let mut b2a = vec![None; nb];
+    let mut recreated = vec![false; na];
     if nb == 0 || na == 0 {
-        return (a2b, b2a);
+        return (a2b, b2a, recreated);
     }
     a2b[0] = Some(0);
     b2a[0] = Some(0);
@@ -57,7 +76,7 @@ pub(super) fn matching(
         }
     }
     if free.is_empty() {
-        return (a2b, b2a);
+        return (a2b, b2a, recreated);
     }
     // pre-order: a parent is paired before its children look for theirs
     for ia in 1..na {
@@ -73,9 +92,11 @@ pub(super) fn matching(
         {
             a2b[ia] = Some(ib);
             b2a[ib] = Some(ia);
+            // (snapshots without identities match every element this way)
+            recreated[ia] = n.id != 0 && before.nodes[ib].id != 0;
         }
     }
-    (a2b, b2a)
+    (a2b, b2a, recreated)
 }
 
 #[cfg(test)]

@@ -17,16 +17,19 @@
 //! The parts: what a diff is, and names and text as compared (here); matching elements
 //! (`matching`); the comparison itself, field by field and child order (`compare`); the
 //! text runs under an element and the window cut around a change (`runs`); the subtrees that
-//! came or went (`groups`); the JSON entries and labels the reply is worded from (`entry`).
+//! came or went (`groups`); the JSON entries and labels the reply is worded from (`entry`);
+//! what the page did on its own while the action settled, left out (`own`).
 
 mod compare;
 mod entry;
 mod groups;
 mod matching;
+mod own;
 mod runs;
 
 pub use compare::diff;
 pub use entry::{change_entry, entry, group_entry, label, labelled, navigated};
+pub use own::{OwnWork, drop_own_work};
 pub use runs::around_change;
 
 use serde_json::Value;
@@ -40,13 +43,20 @@ pub struct PageDiff {
     pub removed: Vec<Group>,
     /// Fields of elements that stayed, and text runs under them, in document order.
     pub changed: Vec<Change>,
+    /// Controls a re-render replaced by new elements with the same role and name (matched,
+    /// so not added nor removed, but with new refs), by the nearest element that stayed
+    /// (`root`, in `after`), in document order.
+    pub rerendered: Vec<Group>,
     /// The element the focus moved to (an index in `after`), when it moved.
     pub focus: Option<usize>,
 }
 
 impl PageDiff {
     pub fn is_empty(&self) -> bool {
-        self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
+        self.added.is_empty()
+            && self.removed.is_empty()
+            && self.changed.is_empty()
+            && self.rerendered.is_empty()
     }
 }
 

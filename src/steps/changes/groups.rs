@@ -231,3 +231,18 @@ pub(super) fn added(a: &Snapshot, d: &PageDiff, announced: &[String]) -> Option<
     }
     (!named.is_empty()).then(|| format!("Added {}.", list(&named, NAMED)))
 }
+
+/// The words of the controls a re-render replaced (docs/reference/replies.md#changes): by the
+/// element that stayed around them, with their new refs (`Re-rendered grid "March 2026"
+/// (link "1" s5e3, link "2" s5e4, link "3" s5e5, +28).`).
+pub(super) fn rerendered(a: &Snapshot, d: &PageDiff) -> Option<String> {
+    let named: Vec<String> = d
+        .rerendered
+        .iter()
+        .map(|g| {
+            let inner: Vec<String> = g.controls.iter().map(|&c| labelled(&a.nodes[c])).collect();
+            format!("{} ({})", group_label(a, g), list(&inner, 3))
+        })
+        .collect();
+    (!named.is_empty()).then(|| format!("Re-rendered {}.", list(&named, NAMED)))
+}

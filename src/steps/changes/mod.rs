@@ -20,7 +20,9 @@ use crate::safe::{quote, squash};
 use crate::snapshot::Snapshot;
 use crate::snapshot::diff::{self, Change, Field, PageDiff, labelled};
 use crate::snapshot::render::cut;
-use groups::{NAMED, added, bare, group_in_view, group_label, is_ancestor, is_popup, opened, says};
+use groups::{
+    NAMED, added, bare, group_in_view, group_label, is_ancestor, is_popup, opened, rerendered, says,
+};
 use serde_json::{Value, json};
 use words::{by_element, element_words, list, list_semi, word};
 
@@ -71,6 +73,7 @@ pub fn report(r: &Run) -> Value {
     let said_focus = dialogs_and_popups(r, &mut parts);
     let announced = announcements(r);
     parts.extend(added(a, d, &announced));
+    parts.extend(rerendered(a, d));
     // what live regions said, unless an opened dialog's text says it
     let said: Vec<String> = announced
         .iter()
@@ -150,6 +153,14 @@ pub fn report(r: &Run) -> Value {
         "removed": removed,
         "changed": changed,
     });
+    if !d.rerendered.is_empty() {
+        let groups = d
+            .rerendered
+            .iter()
+            .map(|g| rerendered_entry(a, g))
+            .collect();
+        out["rerendered"] = Value::Array(cap("rerendered", groups));
+    }
     if !left.is_empty() {
         out["more"] = Value::Object(left);
     }
@@ -160,6 +171,18 @@ pub fn report(r: &Run) -> Value {
         out["scrolled"] = json!({"from": r.scroll.0, "to": r.scroll.1});
     }
     out
+}
+
+/// The JSON entry of a re-render: the element that stayed around it and the new controls.
+fn rerendered_entry(a: &Snapshot, g: &diff::Group) -> Value {
+    let mut m = diff::entry(&a.nodes[g.root]);
+    let controls: Vec<Value> = g
+        .controls
+        .iter()
+        .map(|&c| Value::Object(diff::entry(&a.nodes[c])))
+        .collect();
+    m.insert("controls".into(), controls.into());
+    Value::Object(m)
 }
 
 /// The acted element in the after snapshot: by its ref, or, when a change of name gave it a

@@ -1,0 +1,102 @@
+//! Settling on the work an action started (docs/reference/replies.md#settling): the reply
+//! waits for what the action scheduled (a submenu's hover timer, an autocomplete's debounce
+//! and its request), names what a re-render replaced with the new refs, and neither waits
+//! for nor reports the page's own background work (a poll). Asserted on what the reply
+//! says, never on how long it took.
+
+use crate::common::{Ctx, Test, ref_of};
+use serde_json::Value;
+
+pub fn tests() -> Vec<Test> {
+    trials![
+        a_hover_names_the_submenu_its_timer_opens,
+        typing_names_the_suggestions_its_debounce_brings,
+        a_re_rendered_calendar_is_named_with_its_new_refs,
+        a_click_does_not_report_the_pages_own_poll
+    ]
+}
+
+fn json(s: &str) -> Value {
+    serde_json::from_str(s).unwrap_or_else(|e| panic!("{e}: {s}"))
+}
+
+fn summary(r: &Value) -> String {
+    r["changes"]["summary"].as_str().unwrap_or("").to_string()
+}
+
+/// The first ref after `label` (`menuitem "Shoes" s3e4`) in a summary.
+fn ref_after(summary: &str, label: &str) -> String {
+    let at = summary
+        .find(label)
+        .unwrap_or_else(|| panic!("no {label} in: {summary}"));
+    summary[at + label.len()..]
+        .split([',', ')', '.', ' '])
+        .find(|w| w.starts_with('s') && w.contains('e'))
+        .unwrap_or_else(|| panic!("no ref after {label} in: {summary}"))
+        .to_string()
+}
+
+/// The submenu opens 300 ms after the pointer rests on its item: `hover` replies with the
+/// menu and its items' refs (before, it replied "No change"), and a ref from the reply works.
+fn a_hover_names_the_submenu_its_timer_opens(c: &Ctx) {
+    let t = c.snapshot("html/settle/hover-menu.html");
+    let women = ref_of(&t, "menuitem \"Women\"");
+    let r = json(&c.ok(&["hover", &women]));
+    let s = summary(&r);
+    assert!(s.contains("Opened menu \"Women\""), "{s}");
+    let shoes = ref_after(&s, "menuitem \"Shoes\"");
+    let r = json(&c.ok(&["click", &shoes]));
+    assert_eq!(r["status"], "ok", "{r:#}");
+}
+
+/// The suggestions come 400 ms after the last key, from a request: typing replies with the
+/// listbox and its options' refs.
+fn typing_names_the_suggestions_its_debounce_brings(c: &Ctx) {
+    let t = c.snapshot("html/settle/autocomplete.html");
+    let q = ref_of(&t, "combobox \"Station\"");
+    let r = json(&c.ok(&["type", "Pa", "--ref", &q]));
+    let s = summary(&r);
+    assert!(s.contains("Opened listbox \"Stations\""), "{s}");
+    let parma = ref_after(&s, "option \"Parma\"");
+    let got = json(&c.ok(&["get", &parma]));
+    assert_eq!(got["steps"][0]["output"], "Parma", "{got:#}");
+    assert!(!s.contains("Victoria"), "{s}");
+}
+
+/// "Next month" re-renders the whole grid: February and March 2026 both start on a Sunday,
+/// so the first weeks are new elements with the same roles and names. The reply names the
+/// new days with their refs, and one of them picks the day (the old refs are gone).
+fn a_re_rendered_calendar_is_named_with_its_new_refs(c: &Ctx) {
+    let t = c.snapshot("html/settle/calendar.html");
+    let next = ref_of(&t, "button \"Next month\"");
+    let old8 = ref_of(&t, "link \"8\"");
+    let r = json(&c.ok(&["click", &next]));
+    let s = summary(&r);
+    assert!(s.contains("Re-rendered grid \"March 2026\""), "{s}");
+    let days = r["changes"]["rerendered"][0]["controls"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no rerendered controls: {r:#}"));
+    let day8 = days
+        .iter()
+        .find(|d| d["role"] == "link" && d["name"] == "8")
+        .unwrap_or_else(|| panic!("no link \"8\": {r:#}"));
+    let new8 = day8["ref"].as_str().unwrap().to_string();
+    assert_ne!(new8, old8);
+    let r = json(&c.ok(&["click", &new8]));
+    assert!(summary(&r).contains("Picked March 8, 2026"), "{r:#}");
+}
+
+/// The page polls every 500 ms and rewrites two paragraphs each time; a click adds a note
+/// at once. Over several clicks (each a chance for a poll to land while it settles), every
+/// reply names the note and nothing of the poll.
+fn a_click_does_not_report_the_pages_own_poll(c: &Ctx) {
+    let t = c.snapshot("html/settle/poll.html");
+    let add = ref_of(&t, "button \"Add a note\"");
+    for i in 1..=8 {
+        let r = json(&c.ok(&["click", &add]));
+        let s = summary(&r);
+        assert!(s.contains(&format!("Note {i}")), "{s}");
+        assert!(!s.contains("Checked") && !s.contains("tick"), "{s}");
+        assert!(!r.to_string().contains("Order 1042"), "{r:#}");
+    }
+}

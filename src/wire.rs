@@ -24,8 +24,7 @@ pub use reply::{
     Cover, Covered, DragEndReply, DragStartReply, EffectsReply, EngineStats, FocusReply, GetReply,
     GetValue, HttpError, OptionPoint, OptionValue, PaintReply, PointReply, PollReply, Pong,
     RangeState, Reply, ScrollReply, SearchControl, SearchMatch, SearchReply, SelectReply, Target,
-    ValueReply,
-    WatchReply, WebRef, WireRoute, WireSince, decode_reply, is_success, reply_kind,
+    ValueReply, WatchReply, WebRef, WireRoute, WireSince, decode_reply, is_success, reply_kind,
 };
 
 /// A tri-state flag: `true` or `"mixed"`.

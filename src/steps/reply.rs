@@ -35,6 +35,24 @@ pub(super) struct Baseline {
     pub(super) work: String,
 }
 
+impl Baseline {
+    /// Notes a visual action that ran without failing (its verb, what it did that the tree
+    /// does not show, its target), for the summary's lead.
+    pub(super) fn note_visual(&mut self, action: &Action, out: &crate::actions::Outcome) {
+        self.last_verb = Some(action.info().verb);
+        self.last_detail = match (action, out.output.as_ref()) {
+            (Action::Scroll(a), Some(o)) => super::input::scroll_words(a, o),
+            _ => None,
+        };
+        self.last_target = action
+            .target_ref()
+            .and_then(|t| crate::refs::parse_ref(t).ok())
+            .map(|t| t.to_string());
+        self.to_focused =
+            self.last_target.is_none() && matches!(action, Action::Press(_) | Action::Type(_));
+    }
+}
+
 /// Before a step: the diff's baseline (docs/reference/replies.md#changes `changes`).
 pub(super) async fn take_baseline(b: &mut Browser, step: &Step, base: &mut Baseline) {
     if matches!(step.action, Action::Goto(_)) {

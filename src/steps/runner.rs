@@ -172,22 +172,10 @@ async fn run_one(
         // cut part way: the page may still be busy with it (the next command checks it)
         b.mark_suspect();
     }
-    if step.action.is_visual() && r.is_ok() {
-        base.last_verb = Some(step.action.info().verb);
-        base.last_detail = match (
-            &step.action,
-            r.as_ref().ok().and_then(|o| o.output.as_ref()),
-        ) {
-            (Action::Scroll(a), Some(out)) => super::input::scroll_words(a, out),
-            _ => None,
-        };
-        base.last_target = step
-            .action
-            .target_ref()
-            .and_then(|t| parse_ref(t).ok())
-            .map(|t| t.to_string());
-        base.to_focused =
-            base.last_target.is_none() && matches!(step.action, Action::Press(_) | Action::Type(_));
+    if let Ok(o) = &r
+        && step.action.is_visual()
+    {
+        base.note_visual(&step.action, o);
     }
     let dialogs: Vec<Value> = crate::dialogs::drain()
         .into_iter()

@@ -103,13 +103,17 @@ function textTest(text, rx) {
 
 /**
  * The nearest element that holds a match on text run i (docs/reference/search.md#search): from
- * the element that holds the whole run (the document's body for text straight under it),
- * down through the child element whose text still matches, as long as one does.
+ * the element of the run's first piece, up to the first element whose text holds the match
+ * (a match across pieces: the element that holds them; the document's body for text straight
+ * under it), then down through the child element whose text still matches, as long as one
+ * does.
  */
 function matchElement(walked, i, test) {
   const from = walked.runFrom[i];
-  let el = from ? runHolder(from, walked.runTo[i]) : null;
+  let el = from ? pieceElement(from) : null;
   if (!el || !test) return el;
+  for (let guard = 0; el && guard < 256 && !test(textContent(el) || ""); guard++) el = flatParentElement(el);
+  if (!el) return from ? pieceElement(from) : null;
   for (let guard = 0; guard < 64; guard++) {
     let next = null;
     for (let c = firstElementChild(el); c && !next; c = nextElementSibling(c)) {

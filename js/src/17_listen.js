@@ -45,6 +45,10 @@ let lastListenDoc = null;
 let lastListenMap = null;
 let lastAttrScope = null;
 let lastAttrMap = null;
+// listenKinds' last tree scope, and the two maps it asks there (null: nothing to ask)
+let kindScope = null;
+let kindHook = null;
+let kindAttr = null;
 function resetListen(c) {
   listenCache = c ? c.hook : null;
   attrCache = c ? c.attr : null;
@@ -52,6 +56,9 @@ function resetListen(c) {
   lastListenMap = null;
   lastAttrScope = null;
   lastAttrMap = null;
+  kindScope = null;
+  kindHook = null;
+  kindAttr = null;
 }
 onCaches(
   function () {
@@ -181,19 +188,24 @@ function madeHandler(el, k) {
  * caller knows el has no attributes; scope: el's tree scope when known.
  */
 function listenKinds(el, attrs, scope) {
-  let k = 0;
-  const m = listenMapOf(ownerDocument(el));
-  if (m) k = mapGet(m, el) | 0;
-  if (attrs !== false) {
+  const root = scope || getRootNode(el);
+  if (root !== kindScope || !listenCache) {
     // With the hook's answer, a document's on* attributes are the hook's to tell: an attribute
     // is a listener only when it made a handler (a page whose CSP forbids inline handlers gets
     // none, and Chromium's tree then no clickable: checked with getFullAXTree under
     // `script-src 'none'`). The hook asks the document only: in shadow roots, and without a
     // hook, the attribute counts (checked with the IDL getter where this realm can see it).
-    const root = scope || getRootNode(el);
     const t = nodeType(root);
-    if (t === DOCUMENT_FRAGMENT_NODE || (t === DOCUMENT_NODE && !m)) k |= mapGet(attrMapOf(root), el) | 0;
+    const isDoc = t === DOCUMENT_NODE;
+    const hook = listenMapOf(isDoc ? root : ownerDocument(el));
+    const attr = t === DOCUMENT_FRAGMENT_NODE || (isDoc && !hook) ? attrMapOf(root) : null;
+    // a scope where nothing listens (most of them) costs one comparison an element
+    kindHook = hook && mapSize(hook) ? hook : null;
+    kindAttr = attr && mapSize(attr) ? attr : null;
+    kindScope = listenCache ? root : null;
   }
+  let k = kindHook ? mapGet(kindHook, el) | 0 : 0;
+  if (kindAttr && attrs !== false) k |= mapGet(kindAttr, el) | 0;
   if (!LISTEN_KEY && !(k & LISTEN_MOUSE)) {
     try {
       if (typeof onclickOf(el) === "function") k |= LISTEN_MOUSE;

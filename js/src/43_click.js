@@ -6,6 +6,10 @@
 //! delegation), and the icon words of a control. Must not: emit nodes or mint refs (45_walk
 //! and 50_refs do), or let page text reach an icon hint other than as lower-case words.
 
+// Roles that are controls: ref candidates of tier 1 (45_walk), needing no clickable flag.
+const TIER1 = new $Set(["button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox",
+  "slider", "spinbutton", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio"]);
+
 // What clickKind answers (bits): a clickable now (its own pointer cursor); a clickable once
 // its subtree is known to hold nothing actionable (a listener: settleClickable in 45_walk);
 // its items are the targets (a list, table, tree... listened or with a pointer cursor); its
@@ -43,6 +47,8 @@ const DELEGATED_ITEMS = new $Set(["listitem", "row", "option", "treeitem", "arti
  * container of items, its items are the targets.
  */
 function clickKind(el, tag, role, ctx, style, attrs, scope, kid) {
+  // a control is actionable already (its ref needs no flag)
+  if (role && setHas(TIER1, role)) return 0;
   if (tag === "body" || tag === "html" || tag === "slot") return 0;
   let k = 0;
   if (!(ctx & CTX_ACT) && scopeFlagsOf(scope) & SCOPE_CURSOR && ownPointerCursor(el, style)) k = CLICK_NOW;

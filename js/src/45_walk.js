@@ -11,8 +11,6 @@
 const INLINE_TEXT_ROLES = new $Set(["strong", "emphasis", "code", "mark", "subscript", "superscript",
   "deletion", "insertion", "time", "term", "generic", "none", "presentation"]);
 
-const TIER1 = new $Set(["button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox",
-  "slider", "spinbutton", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio"]);
 const TIER2 = new $Set(["listitem", "option", "treeitem", "row", "cell", "gridcell"]);
 const INTERACTIVE_CONTAINERS = new $Set(["listbox", "tree", "grid", "treegrid", "combobox", "menu", "menubar"]);
 const VALUE_ROLES = new $Set(["textbox", "searchbox", "combobox", "spinbutton", "slider"]);
@@ -27,8 +25,7 @@ let walksBegun = 0;
 // 2 = visibility hidden (inherited), 4 = options of a drop-down select (no refs),
 // 8 = reached through its aria-owns owner, 0x70 and 0x80 = an unseen kind and its flag
 // (42_unseen), CTX_ACT, CTX_ITEMS and CTX_KIDS (what a user can click, 43_click); frame index
-// in ctx >> FRAME_SHIFT. A null node marks the end of a block-level container (ctx 0, the
-// container in the scope slot), or with
+// in ctx >> FRAME_SHIFT. A null node marks the end of a block-level container (ctx 0), or with
 // ctx SETTLE the end of a listened element's subtree, when whether it is a clickable or a
 // container of clickables is known (settleClickable).
 const FRAME_SHIFT = 11;
@@ -118,7 +115,7 @@ function newWalk(rootDoc, opts) {
     runFrom: [],
     runTo: [],
     runFrame: [],
-    // block breaks in text runs: (run index, offset after the break, block element), flat
+    // block breaks in text runs: (run index, offset after the break), flat
     breaks: [],
   };
   if (!w.warm) {
@@ -238,8 +235,10 @@ function emitText(w, text, p, from, frame) {
   if (!text) return;
   const li = w.lastKid[p];
   if (li >= 0 && w.nodes[li].r === "text" && !w.nodes[li].s) {
-    w.nodes[li].v += text;
-    if (from) w.runTo[li] = from;
+    const n = w.nodes[li];
+    n.v += text;
+    // the last piece, for the holder of a run long enough to be cut (finishWalk)
+    if (from && n.v.length > RUN_NEAR) w.runTo[li] = from;
     return;
   }
   if (!strTrim(text)) {
@@ -257,17 +256,16 @@ function emitText(w, text, p, from, frame) {
 }
 
 /**
- * A space after the text run that is p's last child, if any (a break between text pieces).
- * el: the block element that starts or ends there, noted with the break's place in the run
- * (finishWalk splits a long run at its breaks).
+ * A space after the text run that is p's last child, if any (a break between text pieces),
+ * its place in the run noted (finishWalk splits a long run at its breaks).
  */
-function spaceAfterText(w, p, el) {
+function spaceAfterText(w, p) {
   const li = w.lastKid[p];
   if (li >= 0 && w.nodes[li].r === "text") {
-    w.nodes[li].v += " ";
+    const n = w.nodes[li];
+    n.v += " ";
     push(w.breaks, li);
-    push(w.breaks, w.nodes[li].v.length);
-    push(w.breaks, el || null);
+    push(w.breaks, n.v.length);
   }
 }
 
@@ -334,7 +332,7 @@ function runWalk(w) {
     if (node === null) {
       if (ctx === SETTLE) settleClickable(w, parentOut);
       // the end of a block-level container: text on either side must not run together
-      else spaceAfterText(w, parentOut, scope);
+      else spaceAfterText(w, parentOut);
       continue;
     }
     const nt = nodeType(node);
@@ -396,7 +394,7 @@ function visitTextValue(w, v, node, el, parentOut, ctx, scope) {
   const li = w.lastKid[parentOut];
   if (li >= 0 && w.nodes[li].r === "text" && w.nodes[li].s && w.nodes[li].s.unseen === UNSEEN_KINDS[k]) {
     w.nodes[li].v += v;
-    w.runTo[li] = el || node;
+    if (w.nodes[li].v.length > RUN_NEAR) w.runTo[li] = el || node;
     return;
   }
   if (!strTrim(v)) return;
@@ -479,7 +477,7 @@ function visitElement(w, el, parentOut, ctx, scope) {
   // (an HTML element: SVG and MathML names with a dash, font-face..., are no custom elements)
   if (strIndexOf(tag, "-") > 0 && strIndexOf(tag, ":") < 0 && !shadowRootOf(el)) noteCustomHost(w, el, tag);
   if (tag === "br") {
-    spaceAfterText(w, parentOut, el);
+    spaceAfterText(w, parentOut);
     return;
   }
   let role = visHidden ? null : getRole(el, tag);
@@ -534,8 +532,8 @@ function visitElement(w, el, parentOut, ctx, scope) {
     return;
   }
   if (out === parentOut && !visHidden && style && !setHas(INLINE_DISPLAYS, displayOf(el)) && !flushInline(el, style)) {
-    spaceAfterText(w, parentOut, el);
-    spush(w, null, parentOut, 0, el);
+    spaceAfterText(w, parentOut);
+    spush(w, null, parentOut, 0, null);
   }
   pushFlatChildren(w, el, tag, out, ctx, elScope, hostRoot);
 }
@@ -924,6 +922,9 @@ function pushSlot(w, slot, out, ctx, elScope) {
 // own, and the element that holds it gets a ref, so that the cut line can say how to read it
 // whole (`get REF`).
 const RUN_KEEP = 300;
+// A run's last piece is noted once its raw text is longer than this (only a run that may end
+// longer than RUN_KEEP needs its holder).
+const RUN_NEAR = 200;
 
 /**
  * The walk's result: merged text normalised, long runs split (splitRun), nodes settled away
@@ -972,7 +973,7 @@ function finishWalk(w) {
 function splitRuns(w, long, holders) {
   const at = new $Map();
   const b = w.breaks;
-  for (let k = 0; k < b.length; k += 3) {
+  for (let k = 0; k < b.length; k += 2) {
     if (!mapHas(long, b[k])) continue;
     let l = mapGet(at, b[k]);
     if (!l) {
@@ -980,22 +981,19 @@ function splitRuns(w, long, holders) {
       mapSet(at, b[k], l);
     }
     push(l, b[k + 1]);
-    push(l, b[k + 2]);
   }
   let splits = null;
   mapForEach(long, function (raw, i) {
     const parts = shownParts(packRun(raw, mapGet(at, i) || []));
     const frame = w.runFrame[i] | 0;
+    // the element that holds the run holds each of its parts
+    const el = w.runFrom[i] ? runHolder(w.runFrom[i], w.runTo[i] || w.runFrom[i]) : null;
     if (parts.length < 2) {
-      const el = w.runFrom[i] ? runHolder(w.runFrom[i], w.runTo[i]) : null;
       if (el) push(holders, { node: w.nodes[i], el: el, frame: frame });
       return;
     }
     for (let k = 0; k < parts.length; k++) {
-      const p = parts[k];
-      if (p.v.length <= RUN_KEEP) continue;
-      const el = p.from && p.to ? runHolder(p.from, p.to) : w.runFrom[i] ? runHolder(w.runFrom[i], w.runTo[i]) : null;
-      if (el) push(holders, { part: p, el: el, frame: frame });
+      if (el && parts[k].v.length > RUN_KEEP) push(holders, { part: parts[k], el: el, frame: frame });
     }
     if (!splits) splits = new $Map();
     mapSet(splits, i, parts);
@@ -1009,7 +1007,7 @@ const RUN_SHOW = 600;
 
 /**
  * The parts a long run shows: its first parts while they fit in RUN_SHOW characters (the first
- * always), then the rest as one part (from and to left unset: the run's holder holds it).
+ * always), then the rest as one part.
  */
 function shownParts(parts) {
   let used = 0;
@@ -1022,35 +1020,28 @@ function shownParts(parts) {
   const rest = [];
   for (let j = k; j < parts.length; j++) push(rest, parts[j].v);
   const out = arrSlice(parts, 0, k);
-  push(out, { v: clean(arrJoin(rest, " "), NAME_CAP), from: null, to: null });
+  push(out, { v: clean(arrJoin(rest, " "), NAME_CAP) });
   return out;
 }
 
 /**
- * A long run's parts: its text cut at its breaks (offsets and block elements, in order),
- * each piece normalised, packed greedily into parts of up to RUN_KEEP characters. A part is
- * {v, from, to}: from and to the block elements around it (its holder), when it is one piece.
+ * A long run's parts: its text cut at its breaks (offsets, in order), each piece normalised,
+ * packed greedily into parts {v} of up to RUN_KEEP characters.
  */
 function packRun(raw, breaks) {
   const parts = [];
   let cur = null;
   let start = 0;
-  let prevEl = null;
-  for (let k = 0; k <= breaks.length; k += 2) {
+  for (let k = 0; k <= breaks.length; k++) {
     const end = k < breaks.length ? breaks[k] : raw.length;
-    const endEl = k < breaks.length ? breaks[k + 1] : null;
     const v = normalizeWS(strSlice(raw, start, end));
     start = end;
-    const from = prevEl;
-    prevEl = endEl;
     if (!v) continue;
     if (cur && cur.v.length + 1 + v.length <= RUN_KEEP) {
       cur.v += " " + v;
-      cur.from = null;
-      cur.to = null;
       continue;
     }
-    cur = { v: v, from: from, to: endEl };
+    cur = { v: v };
     push(parts, cur);
   }
   for (let k = 0; k < parts.length; k++) parts[k].v = clean(parts[k].v, NAME_CAP);

@@ -103,13 +103,17 @@ function textTest(text, rx) {
 
 /**
  * The nearest element that holds a match on text run i (docs/reference/search.md#search): from
- * the element that holds the whole run (the document's body for text straight under it),
- * down through the child element whose text still matches, as long as one does.
+ * the element of the run's first piece, up to the first element whose text holds the match
+ * (a match across pieces: the element that holds them; the document's body for text straight
+ * under it), then down through the child element whose text still matches, as long as one
+ * does.
  */
 function matchElement(walked, i, test) {
   const from = walked.runFrom[i];
-  let el = from ? runHolder(from, walked.runTo[i]) : null;
+  let el = from ? pieceElement(from) : null;
   if (!el || !test) return el;
+  for (let guard = 0; el && guard < 256 && !test(textContent(el) || ""); guard++) el = flatParentElement(el);
+  if (!el) return from ? pieceElement(from) : null;
   for (let guard = 0; guard < 64; guard++) {
     let next = null;
     for (let c = firstElementChild(el); c && !next; c = nextElementSibling(c)) {
@@ -121,9 +125,11 @@ function matchElement(walked, i, test) {
   return el;
 }
 
-// The controls a match's container holds (docs/reference/search.md#search): at most this many
-// are listed by the engine (the host cuts them to its byte cap and says how many more).
-const CONTROLS_MAX = 20;
+// The controls a match's container holds (docs/reference/search.md#search): a container with
+// more than this many besides the match is a section (a form, a region of results), not a
+// card or row, and its controls are not listed (the host cuts what is listed to its byte cap
+// and says how many more).
+const CONTROLS_MAX = 6;
 // Roles whose element is a container of its own: a match inside one gets its controls, and
 // the climb stops there.
 const OWN_CONTAINERS = new $Set(["listitem", "article", "row", "option", "treeitem", "region", "group", "dialog",
@@ -137,10 +143,16 @@ const PAGE_PARTS = new $Set(["banner", "main", "navigation", "contentinfo", "com
  * holds a control, as long as the climb has met neither a list of items (a list, table,
  * grid... role, or a generic element of three or more alike children: then the container is
  * one of its items) nor a landmark other than a form or region, body or html; an item,
- * region, group, dialog or form ends the climb. cands: the walk's live candidates in document order; m: the match's node index
+ * region, group, dialog or form ends the climb; one with more than CONTROLS_MAX controls is a
+ * section, and a match inside a widget (a grid, listbox, tree, menu) has none. cands: the walk's live candidates in document order; m: the match's node index
  * (where to look for them). {el, list} or null.
  */
 function containerControls(cands, m, el, own) {
+  // an item of a widget (a grid's day, a listbox's option): its neighbours are the widget's
+  for (let A = el, d = 0; A && d < 12; A = flatParentElement(A), d++) {
+    const r = getRole(A);
+    if (r && setHas(INTERACTIVE_CONTAINERS, r)) return null;
+  }
   let lo = 0;
   let hi = cands.length;
   while (lo < hi) {
@@ -165,6 +177,7 @@ function containerControls(cands, m, el, own) {
       total++;
       if (list.length < CONTROLS_MAX) push(list, cands[k]);
     }
+    if (total > CONTROLS_MAX) return null;
     if (list.length) return { el: A, list: list, total: total };
     if (role && setHas(OWN_CONTAINERS, role)) return null;
   }

@@ -10,9 +10,15 @@
 // Text-level roles whose text flows into the parent line instead of becoming a node.
 const INLINE_TEXT_ROLES = new $Set(["strong", "emphasis", "code", "mark", "subscript", "superscript",
   "deletion", "insertion", "time", "term", "generic", "none", "presentation"]);
+// Of these, the roles that keep their meaning as a mark on their text in the run
+// (docs/behaviour.md#text-level-semantics): the host prints `⟦deletion: $20⟧` inline.
+const MARK_ROLES = new $Set(["strong", "emphasis", "code", "mark", "subscript", "superscript",
+  "deletion", "insertion", "time", "term"]);
 
 const TIER1 = new $Set(["button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox",
-  "slider", "spinbutton", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio"]);
+  "slider", "spinbutton", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio",
+  // DPUB-ARIA's links (subclasses of link: a footnote reference is followed like any link)
+  "doc-backlink", "doc-biblioref", "doc-glossref", "doc-noteref"]);
 const TIER2 = new $Set(["listitem", "option", "treeitem", "row", "cell", "gridcell"]);
 const INTERACTIVE_CONTAINERS = new $Set(["listbox", "tree", "grid", "treegrid", "combobox", "menu", "menubar"]);
 const VALUE_ROLES = new $Set(["textbox", "searchbox", "combobox", "spinbutton", "slider"]);
@@ -100,6 +106,10 @@ function newWalk(rootDoc, opts) {
     // is open (inert, aria-hidden) is walked as if shown, and behindModal says so
     modal: null,
     behindModal: false,
+    // the element the walk starts from when asked (opts.rootEl), else null
+    root: null,
+    // text run index -> the spans text-level elements take in its raw text (markedText)
+    marks: null,
   };
   if (!w.warm) {
     walksBegun++;
@@ -260,12 +270,33 @@ function startWalk(rootDoc, opts) {
   if (start) {
     // a walk from an element (rootEl) has not entered the scopes above it
     w.ariaNone = !opts.rootEl && !scopeHasAriaDisabled(rootDoc);
-    spush(w, start, 0, w.frameBase << 8, getRootNode(start));
+    w.root = opts.rootEl || null;
+    // a start that an owner takes through aria-owns is walked all the same (ctx bit 8)
+    const owned = w.ownedBy && mapHas(w.ownedBy, start) ? 8 : 0;
+    if (!(opts.rootEl && inClosedDetails(start))) spush(w, start, 0, (w.frameBase << 8) | owned, getRootNode(start));
     w.focusedEl = deepActiveElement(rootDoc);
     if (opts.behindModal) w.modal = openModal(rootDoc);
     w.vp = w.wantBoxes ? viewportOf(start) : null;
   }
   return w;
+}
+
+/**
+ * Whether el is content a closed details hides (HTML: all but the details' summary): a walk
+ * from it shows nothing, as the walk from the page leaves it out (pushSpecialChildren).
+ */
+function inClosedDetails(el) {
+  let child = el;
+  for (let p = flatParentElement(el); p; child = p, p = flatParentElement(p)) {
+    if (localNameOf(p) !== "details" || detailsOpenOf(p)) continue;
+    if (localNameOf(child) !== "summary") return true;
+    for (let c = firstElementChild(p); c; c = nextElementSibling(c))
+      if (localNameOf(c) === "summary") {
+        if (c !== child) return true;
+        break;
+      }
+  }
+  return false;
 }
 
 /** The result of a walk whose stack runWalk has emptied: covered text flagged, then finished. */
@@ -386,6 +417,13 @@ function visitElement(w, el, parentOut, ctx, scope) {
   const attrs = hasAttrs(el);
   // its local name, read once: the hidden check, its tag, role, name and states all need it
   const ln = localNameOf(el);
+  // HTML-AAM #el-area: an image map's areas show as links under the image that uses the map
+  // (pushSpecialChildren), as in Chromium's tree; where the map stands they show nothing
+  // (areas are not rendered). A walk started from an area shows it.
+  if (ln === "area") {
+    if (el === w.root && areaMapInUse(el)) emitArea(w, el, parentOut, ctx, scope);
+    return;
+  }
   const hiddenBy = subtreeHiddenReason(el, style, attrs, ln);
   if (hiddenBy) {
     // a page makes itself inert (or aria-hidden) around a modal dialog: for the diff, the
@@ -415,7 +453,8 @@ function visitElement(w, el, parentOut, ctx, scope) {
   let out = parentOut;
   let role = visHidden ? null : getRole(el, tag);
   const textRole = role;
-  if (role && setHas(INLINE_TEXT_ROLES, role)) role = null;
+  // (a walk started from a text-level element shows it as a node: it has no line around it)
+  if (role && setHas(INLINE_TEXT_ROLES, role) && el !== w.root) role = null;
   // --viewport (docs/reference/detail.md#scope): an element outside the viewport shows neither its role nor, as a
   // clickable generic, itself; only descendants that are in view (a fixed or positioned
   // layer) show
@@ -462,11 +501,46 @@ function visitElement(w, el, parentOut, ctx, scope) {
     }
     return;
   }
+  if (out === parentOut && textRole && !role && !visHidden && setHas(MARK_ROLES, textRole) &&
+      markedText(w, el, textRole, parentOut, ctx, elScope, hostRoot)) return;
   if (out === parentOut && !visHidden && style && !setHas(INLINE_DISPLAYS, displayOf(el))) {
     spaceAfterText(w, parentOut);
     spush(w, null, parentOut, 0, null);
   }
   pushFlatChildren(w, el, tag, out, ctx, elScope, hostRoot);
+}
+
+/**
+ * A text-level element (strong, code, deletion...) whose content is text only: its rendered
+ * text joins its parent's run, and the span it takes there is recorded (w.marks: run index ->
+ * [role, start, end, ...] in the run's raw text) for finishWalk to make a mark of. False
+ * (nothing done) when it holds elements, a shadow root, owned elements or generated content:
+ * its text then flows into the run unmarked, as before.
+ */
+function markedText(w, el, role, parentOut, ctx, elScope, hostRoot) {
+  if (firstElementChild(el) || hostRoot || (w.ownsOf && mapHas(w.ownsOf, el))) return false;
+  if (scopeFlagsOf(elScope) & SCOPE_PSEUDO) return false;
+  const t = textContent(el);
+  const v = t ? transformedText(t, el, elScope) : "";
+  if (!strTrim(v)) return false;
+  const block = !setHas(INLINE_DISPLAYS, displayOf(el));
+  if (block) spaceAfterText(w, parentOut);
+  visitTextValue(w, v, null, el, parentOut, ctx, elScope);
+  const li = w.lastKid[parentOut];
+  if (li >= 0 && w.nodes[li].r === "text") {
+    const end = w.nodes[li].v.length;
+    if (!w.marks) w.marks = new $Map();
+    let m = mapGet(w.marks, li);
+    if (!m) {
+      m = [];
+      mapSet(w.marks, li, m);
+    }
+    push(m, role);
+    push(m, end - v.length);
+    push(m, end);
+  }
+  if (block) spaceAfterText(w, parentOut);
+  return true;
 }
 
 /** The box of an element as [x, y, w, h] rounded to CSS pixels. */
@@ -553,6 +627,10 @@ function emitAuthorNamed(w, el, tag, textRole, parentOut, ctx, attrs, scope) {
     // a title on an element with nothing to show is a tooltip no user can reach (nothing to
     // hover): machine-readable titles on empty spans (COinS citation metadata) get no line
     if (!firstElementChild(el) && !strTrim(textContent(el) || "")) return -1;
+    // a title does not undo role none or presentation (not an ARIA attribute: no conflict,
+    // WAI-ARIA 1.2 #conflict_resolution_presentation_none); Chromium shows no node
+    const r = attrs ? explicitRole(el) : null;
+    if (r === "none" || r === "presentation") return -1;
   }
   if (tag === "body" || tag === "html" || tag === "slot") return -1;
   if (w.viewportOnly && outOfView(w, el)) return -1;
@@ -616,8 +694,9 @@ function visitFrame(w, el, tag, out, ctx) {
 
 /**
  * Elements that show only some of their children, or none: a closed details its summary, a
- * listbox or drop-down select its options; textarea, svg, img and text fields nothing. True
- * when el is one of these (its children, if any, are pushed).
+ * listbox or drop-down select its options, an image the areas of its image map; textarea,
+ * svg and text fields nothing. True when el is one of these (its children, if any, are
+ * pushed).
  */
 function pushSpecialChildren(w, el, tag, role, out, ctx, elScope) {
   if (tag === "details" && !detailsOpenOf(el)) {
@@ -635,7 +714,16 @@ function pushSpecialChildren(w, el, tag, role, out, ctx, elScope) {
     if (tag !== "svg" || role !== "img" || svgHasContent(el)) pushSvgChildren(w, el, tag, out, ctx, elScope);
     return true;
   }
-  if (tag === "select" || tag === "textarea" || tag === "img") {
+  if (tag === "img") {
+    const map = usedMap(el);
+    if (map) {
+      const areas = querySelectorAll(map, "area");
+      const n = nodeListLength(areas);
+      for (let i = 0; i < n; i++) emitArea(w, nodeListItem(areas, i), out, ctx, elScope);
+    }
+    return true;
+  }
+  if (tag === "select" || tag === "textarea") {
     // Options of a closed select are listed; the text of a textarea is its value.
     // Options are listed for both select forms (Chromium exposes them; agents need them).
     // Options of a drop-down (combobox) select take no refs: they are chosen with
@@ -648,6 +736,49 @@ function pushSpecialChildren(w, el, tag, role, out, ctx, elScope) {
     return true;
   }
   return role === "textbox" || role === "searchbox";
+}
+
+/** An area's node (a link when it has an href; nothing otherwise), under output node p. */
+function emitArea(w, area, p, ctx, scope) {
+  const role = getRole(area, "area");
+  if (role) emitRoleNode(w, area, role, "area", p, ctx, hasAttrs(area), scope);
+}
+
+/** The map an image uses (usemap: a hash-name reference to a map's name or id), or null. */
+function usedMap(img) {
+  const um = hasAttrs(img) ? getAttr(img, "usemap") : null;
+  if (!um || strCharCodeAt(um, 0) !== 35) return null;
+  const name = strSlice(um, 1);
+  const root = getRootNode(img);
+  let maps;
+  try {
+    maps = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, "map") : fragQuerySelectorAll(root, "map");
+  } catch (_) {
+    return null;
+  }
+  const n = nodeListLength(maps);
+  for (let i = 0; i < n; i++) {
+    const m = nodeListItem(maps, i);
+    if (getAttr(m, "name") === name || getAttr(m, "id") === name) return m;
+  }
+  return null;
+}
+
+/** Whether an area's map is used by an image of its tree scope. */
+function areaMapInUse(area) {
+  const map = closest(area, "map");
+  const name = map ? getAttr(map, "name") || getAttr(map, "id") : null;
+  if (!name) return false;
+  const root = getRootNode(area);
+  let imgs;
+  try {
+    imgs = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, "img[usemap]") : fragQuerySelectorAll(root, "img[usemap]");
+  } catch (_) {
+    return false;
+  }
+  const n = nodeListLength(imgs);
+  for (let i = 0; i < n; i++) if (usedMap(nodeListItem(imgs, i)) === map) return true;
+  return false;
 }
 
 /**
@@ -742,12 +873,65 @@ function pushSlot(w, slot, out, ctx, elScope) {
   for (let i = kids.length - 1; i >= 0; i--) spush(w, kids[i], out, ctx, assigned ? null : elScope);
 }
 
+const WS_CHAR_RE = re("[\\s\\u200b\\u00a0]");
+
+/**
+ * Normalises a text run's raw text as normalizeWS does (white space collapsed, trimmed, then
+ * capped) and turns the spans of `m` (role, raw start, raw end) into its marks,
+ * n.s.marks = [[role, start, end], ...] over the normalised text (UTF-16 offsets, outer
+ * white space of a span left out, a span cut by the cap shortened, an empty one dropped).
+ */
+function markRun(n, m) {
+  const raw = n.v;
+  let out = "";
+  let pending = false;
+  const spans = [];
+  let k = 0;
+  let open = null;
+  for (let i = 0; i < raw.length; i++) {
+    // spans start in raw order: open the one that starts here, close the one that ended
+    if (open && i >= open[2]) {
+      if (open[3] >= 0) push(spans, [open[0], open[3], open[4]]);
+      open = null;
+    }
+    if (!open && k < m.length && i >= m[k + 1]) {
+      open = [m[k], m[k + 1], m[k + 2], -1, -1];
+      k += 3;
+    }
+    const c = raw[i];
+    if (reTest(WS_CHAR_RE, c)) {
+      pending = out.length > 0;
+      continue;
+    }
+    if (pending) out += " ";
+    pending = false;
+    if (open && open[3] < 0) open[3] = out.length;
+    out += c;
+    if (open) open[4] = out.length;
+  }
+  if (open && open[3] >= 0) push(spans, [open[0], open[3], open[4]]);
+  n.v = clean(out, NAME_CAP);
+  const marks = [];
+  for (let j = 0; j < spans.length; j++) {
+    const sp = spans[j];
+    if (sp[1] >= n.v.length) continue;
+    if (sp[2] > n.v.length) sp[2] = n.v.length;
+    push(marks, sp);
+  }
+  if (!marks.length) return;
+  if (!n.s) n.s = {};
+  n.s.marks = marks;
+}
+
 /** The walk's result: merged text normalised, and its stats (ms since newWalk). */
 function finishWalk(w) {
   const nodes = w.nodes;
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i];
-    if (n.r === "text") n.v = clean(normalizeWS(n.v), NAME_CAP);
+    if (n.r !== "text") continue;
+    const m = w.marks ? mapGet(w.marks, i) : undefined;
+    if (m) markRun(n, m);
+    else n.v = clean(normalizeWS(n.v), NAME_CAP);
   }
   return {
     nodes: nodes,

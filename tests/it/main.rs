@@ -17,6 +17,7 @@ macro_rules! trials {
     };
 }
 
+mod aam;
 mod agent;
 mod bidi;
 mod budget;
@@ -136,6 +137,7 @@ fn main() {
         reply::tests(),
         views::tests(),
         fidelity::tests(),
+        aam::tests(),
         hostile::tests(),
         forge::tests(),
         faults::tests(),

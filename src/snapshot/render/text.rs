@@ -9,6 +9,7 @@ use super::RenderOptions;
 use super::TEXT_CUT;
 use super::header::{header_lines, notes};
 use super::line::{cut, head, short_url, unseen};
+use super::marks;
 use super::shown::{collapsed_options, shown_children};
 use crate::safe::text;
 use crate::snapshot::budget::Elided;
@@ -44,6 +45,42 @@ fn elided_line(n: &Node, e: &Elided, verbose: bool) -> String {
     }
 }
 
+/// A text run's text as printed: cut, with its text-level marks inline when it can be printed
+/// bare (docs/reference/output.md#text-level-marks), else as any text.
+fn run_text(n: &Node) -> String {
+    let v = n.value.as_deref().unwrap_or("");
+    let spans = marks::spans(n);
+    if !spans.is_empty() && unseen(n).is_none() {
+        if let Some(s) = marks::inline(v, &spans, TEXT_CUT) {
+            return s;
+        }
+    }
+    text(&cut(v, TEXT_CUT)).into_owned()
+}
+
+/// A text run's own line: `- text: ...`, `- text [unseen=KIND]: ...`, or, for a run that is
+/// one text-level element's text whole, that element's line (`- term: Name`).
+fn text_line(out: &mut String, n: &Node) {
+    let v = n.value.as_deref().unwrap_or("");
+    match unseen(n) {
+        Some(k) => {
+            let _ = write!(out, "- text [unseen={k}]: ");
+            out.push_str(&text(&cut(v, TEXT_CUT)));
+        }
+        None => match marks::whole(v, &marks::spans(n)) {
+            Some(role) => {
+                let _ = write!(out, "- {role}: ");
+                out.push_str(&text(&cut(v, TEXT_CUT)));
+            }
+            None => {
+                out.push_str("- text: ");
+                out.push_str(&run_text(n));
+            }
+        },
+    }
+    out.push('\n');
+}
+
 /// Renders the whole snapshot as indented text (docs/reference/output.md#text-format).
 pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
     let mut out = String::with_capacity(snap.nodes.len() * 40);
@@ -71,14 +108,7 @@ pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
             continue;
         }
         if n.is_text() {
-            match unseen(n) {
-                Some(k) => {
-                    let _ = write!(out, "- text [unseen={k}]: ");
-                }
-                None => out.push_str("- text: "),
-            }
-            out.push_str(&text(&cut(n.value.as_deref().unwrap_or(""), TEXT_CUT)));
-            out.push('\n');
+            text_line(&mut out, n);
             continue;
         }
         if let Some((count, value)) = collapsed_options(snap, i) {
@@ -113,10 +143,7 @@ pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
             && n.value.is_none();
         if single_text {
             out.push_str(": ");
-            out.push_str(&text(&cut(
-                snap.nodes[kids[0]].value.as_deref().unwrap_or(""),
-                TEXT_CUT,
-            )));
+            out.push_str(&run_text(&snap.nodes[kids[0]]));
             out.push('\n');
             continue;
         }

@@ -714,6 +714,55 @@ function implicitRole(el, known) {
 }
 
 /**
+ * The map an image uses (usemap: a hash-name reference to a map's name or id), or null. Only
+ * an image that shows has one: a broken image renders its alternative text instead, and
+ * Chromium then gives it no areas (AXNodeObject::AddImageMapChildren needs a LayoutImage).
+ */
+function usedMap(img) {
+  const um = hasAttrs(img) ? getAttr(img, "usemap") : null;
+  if (!um || strCharCodeAt(um, 0) !== 35) return null;
+  try {
+    if (!(imgNaturalWidthOf(img) > 0)) return null;
+  } catch (_) {
+    return null;
+  }
+  const name = strSlice(um, 1);
+  const root = getRootNode(img);
+  let maps;
+  try {
+    maps = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, "map") : fragQuerySelectorAll(root, "map");
+  } catch (_) {
+    return null;
+  }
+  const n = nodeListLength(maps);
+  for (let i = 0; i < n; i++) {
+    const m = nodeListItem(maps, i);
+    if (getAttr(m, "name") === name || getAttr(m, "id") === name) return m;
+  }
+  return null;
+}
+
+/**
+ * Whether an area's map is used by an image of its tree scope (HTML-AAM #el-area: the
+ * areas of a map no image uses are in no tree; Chromium alike).
+ */
+function areaMapInUse(area) {
+  const map = closest(area, "map");
+  const name = map ? getAttr(map, "name") || getAttr(map, "id") : null;
+  if (!name) return false;
+  const root = getRootNode(area);
+  let imgs;
+  try {
+    imgs = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, "img[usemap]") : fragQuerySelectorAll(root, "img[usemap]");
+  } catch (_) {
+    return false;
+  }
+  const n = nodeListLength(imgs);
+  for (let i = 0; i < n; i++) if (usedMap(nodeListItem(imgs, i)) === map) return true;
+  return false;
+}
+
+/**
  * The role of an element as the accessibility tree exposes it, or null when it exposes none
  * (generic containers, presentational elements). Explicit role wins unless a presentational
  * role conflicts with focusability or global ARIA attributes. tag: tagOf(el) when the caller

@@ -281,24 +281,6 @@ function startWalk(rootDoc, opts) {
   return w;
 }
 
-/**
- * Whether el is content a closed details hides (HTML: all but the details' summary): a walk
- * from it shows nothing, as the walk from the page leaves it out (pushSpecialChildren).
- */
-function inClosedDetails(el) {
-  let child = el;
-  for (let p = flatParentElement(el); p; child = p, p = flatParentElement(p)) {
-    if (localNameOf(p) !== "details" || detailsOpenOf(p)) continue;
-    if (localNameOf(child) !== "summary") return true;
-    for (let c = firstElementChild(p); c; c = nextElementSibling(c))
-      if (localNameOf(c) === "summary") {
-        if (c !== child) return true;
-        break;
-      }
-  }
-  return false;
-}
-
 /** The result of a walk whose stack runWalk has emptied: covered text flagged, then finished. */
 function endWalk(w) {
   coverPass(w);
@@ -744,43 +726,6 @@ function emitArea(w, area, p, ctx, scope) {
   if (role) emitRoleNode(w, area, role, "area", p, ctx, hasAttrs(area), scope);
 }
 
-/** The map an image uses (usemap: a hash-name reference to a map's name or id), or null. */
-function usedMap(img) {
-  const um = hasAttrs(img) ? getAttr(img, "usemap") : null;
-  if (!um || strCharCodeAt(um, 0) !== 35) return null;
-  const name = strSlice(um, 1);
-  const root = getRootNode(img);
-  let maps;
-  try {
-    maps = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, "map") : fragQuerySelectorAll(root, "map");
-  } catch (_) {
-    return null;
-  }
-  const n = nodeListLength(maps);
-  for (let i = 0; i < n; i++) {
-    const m = nodeListItem(maps, i);
-    if (getAttr(m, "name") === name || getAttr(m, "id") === name) return m;
-  }
-  return null;
-}
-
-/** Whether an area's map is used by an image of its tree scope. */
-function areaMapInUse(area) {
-  const map = closest(area, "map");
-  const name = map ? getAttr(map, "name") || getAttr(map, "id") : null;
-  if (!name) return false;
-  const root = getRootNode(area);
-  let imgs;
-  try {
-    imgs = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, "img[usemap]") : fragQuerySelectorAll(root, "img[usemap]");
-  } catch (_) {
-    return false;
-  }
-  const n = nodeListLength(imgs);
-  for (let i = 0; i < n; i++) if (usedMap(nodeListItem(imgs, i)) === map) return true;
-  return false;
-}
-
 /**
  * Pushes what an SVG element shows under it, last first (SVG 2 rendering, as Chromium's tree
  * has it): its element children but those that render nothing (SVG_UNRENDERED), shapes and
@@ -873,56 +818,6 @@ function pushSlot(w, slot, out, ctx, elScope) {
   for (let i = kids.length - 1; i >= 0; i--) spush(w, kids[i], out, ctx, assigned ? null : elScope);
 }
 
-const WS_CHAR_RE = re("[\\s\\u200b\\u00a0]");
-
-/**
- * Normalises a text run's raw text as normalizeWS does (white space collapsed, trimmed, then
- * capped) and turns the spans of `m` (role, raw start, raw end) into its marks,
- * n.s.marks = [[role, start, end], ...] over the normalised text (UTF-16 offsets, outer
- * white space of a span left out, a span cut by the cap shortened, an empty one dropped).
- */
-function markRun(n, m) {
-  const raw = n.v;
-  let out = "";
-  let pending = false;
-  const spans = [];
-  let k = 0;
-  let open = null;
-  for (let i = 0; i < raw.length; i++) {
-    // spans start in raw order: open the one that starts here, close the one that ended
-    if (open && i >= open[2]) {
-      if (open[3] >= 0) push(spans, [open[0], open[3], open[4]]);
-      open = null;
-    }
-    if (!open && k < m.length && i >= m[k + 1]) {
-      open = [m[k], m[k + 1], m[k + 2], -1, -1];
-      k += 3;
-    }
-    const c = raw[i];
-    if (reTest(WS_CHAR_RE, c)) {
-      pending = out.length > 0;
-      continue;
-    }
-    if (pending) out += " ";
-    pending = false;
-    if (open && open[3] < 0) open[3] = out.length;
-    out += c;
-    if (open) open[4] = out.length;
-  }
-  if (open && open[3] >= 0) push(spans, [open[0], open[3], open[4]]);
-  n.v = clean(out, NAME_CAP);
-  const marks = [];
-  for (let j = 0; j < spans.length; j++) {
-    const sp = spans[j];
-    if (sp[1] >= n.v.length) continue;
-    if (sp[2] > n.v.length) sp[2] = n.v.length;
-    push(marks, sp);
-  }
-  if (!marks.length) return;
-  if (!n.s) n.s = {};
-  n.s.marks = marks;
-}
-
 /** The walk's result: merged text normalised, and its stats (ms since newWalk). */
 function finishWalk(w) {
   const nodes = w.nodes;
@@ -930,7 +825,7 @@ function finishWalk(w) {
     const n = nodes[i];
     if (n.r !== "text") continue;
     const m = w.marks ? mapGet(w.marks, i) : undefined;
-    if (m) markRun(n, m);
+    if (m) markRun(n, m, NAME_CAP);
     else n.v = clean(normalizeWS(n.v), NAME_CAP);
   }
   return {

@@ -50,10 +50,11 @@ fn elided_line(n: &Node, e: &Elided, verbose: bool) -> String {
 fn run_text(n: &Node) -> String {
     let v = n.value.as_deref().unwrap_or("");
     let spans = marks::spans(n);
-    if !spans.is_empty() && unseen(n).is_none() {
-        if let Some(s) = marks::inline(v, &spans, TEXT_CUT) {
-            return s;
-        }
+    if !spans.is_empty()
+        && unseen(n).is_none()
+        && let Some(s) = marks::inline(v, &spans, TEXT_CUT)
+    {
+        return s;
     }
     text(&cut(v, TEXT_CUT)).into_owned()
 }

@@ -162,8 +162,8 @@ pub fn quote(s: &str) -> String {
 /// Whether a page-controlled value must be quoted rather than printed bare at the end of a
 /// line (docs/reference/output.md#what-no-page-can-forge): it is empty; holds a control character (C0, DEL,
 /// C1: line breaks \n, \r, U+0085 among them), U+2028/U+2029, a bidi or invisible format
-/// character; holds `[ref=`, `[icon:` or `[cut:` (ASCII case aside, invisible characters
-/// removed); starts with
+/// character; holds ⟦ or ⟧ (U+27E6, U+27E7: only text-level marks print them bare); holds
+/// `[ref=`, `[icon:` or `[cut:` (ASCII case aside, invisible characters removed); starts with
 /// `"`, `#`, `-` and a space, white space or an invisible character; or ends with white
 /// space or an invisible character.
 pub fn needs_quotes(s: &str) -> bool {
@@ -171,7 +171,9 @@ pub fn needs_quotes(s: &str) -> bool {
     let (Some(first), Some(last)) = (chars.next(), s.chars().next_back()) else {
         return true;
     };
-    if s.chars().any(|c| c.is_control() || is_escaped(c)) {
+    if s.chars()
+        .any(|c| c.is_control() || is_escaped(c) || c == '\u{27E6}' || c == '\u{27E7}')
+    {
         return true;
     }
     if matches!(first, '"' | '#') || first.is_whitespace() || is_ignorable(first) {

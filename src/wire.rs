@@ -109,7 +109,15 @@ pub struct WireStates {
     /// unseen text that names it does not make its line unseen.
     #[serde(default)]
     pub painted: bool,
+    /// A text run's text-level spans (docs/behaviour.md#text-level-semantics): the role of
+    /// a strong, code, deletion... element and the part of the run's text it holds.
+    pub marks: Option<Vec<Mark>>,
 }
+
+/// `[role, start, end]`: a text-level element's role and its span of a text run's text, in
+/// UTF-16 code units (the engine's string offsets), start before end.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Mark(pub String, pub u32, pub u32);
 
 /// One node of the flat list, in document (pre-)order.
 #[derive(Debug, Clone, Deserialize)]

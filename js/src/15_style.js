@@ -100,6 +100,24 @@ function subtreeHiddenReason(el, style, attrs, ln) {
   return "";
 }
 
+/**
+ * Whether el is content a closed details hides (HTML: all but the details' summary): a walk
+ * from it shows nothing, as the walk from the page leaves it out.
+ */
+function inClosedDetails(el) {
+  let child = el;
+  for (let p = flatParentElement(el); p; child = p, p = flatParentElement(p)) {
+    if (localNameOf(p) !== "details" || detailsOpenOf(p)) continue;
+    if (localNameOf(child) !== "summary") return true;
+    for (let c = firstElementChild(p); c; c = nextElementSibling(c))
+      if (localNameOf(c) === "summary") {
+        if (c !== child) return true;
+        break;
+      }
+  }
+  return false;
+}
+
 function isVisibilityHidden(style) {
   const v = cssValue(style, "visibility");
   return v === "hidden" || v === "collapse";

@@ -12,14 +12,32 @@ const VALID_ROLES = new $Set(strSplit(
   "navigation none note option paragraph presentation progressbar radio radiogroup region row " +
   "rowgroup rowheader scrollbar search searchbox separator slider spinbutton status strong " +
   "subscript superscript switch tab table tablist tabpanel term textbox time timer toolbar tooltip " +
-  "tree treegrid treeitem comment suggestion",
+  "tree treegrid treeitem comment suggestion " +
+  // WAI-ARIA 1.3: the roles of a header / footer scoped to a section (Chromium exposes them)
+  "sectionheader sectionfooter " +
+  // Graphics-ARIA (graphics-aam #mapping_role_table: Chromium maps each)
+  "graphics-document graphics-object graphics-symbol " +
+  // DPUB-ARIA 1.1 (dpub-aam #mapping_role_table; Chromium exposes every one as its own role,
+  // the two deprecated ones included)
+  "doc-abstract doc-acknowledgments doc-afterword doc-appendix doc-backlink doc-biblioentry " +
+  "doc-bibliography doc-biblioref doc-chapter doc-colophon doc-conclusion doc-cover doc-credit " +
+  "doc-credits doc-dedication doc-endnote doc-endnotes doc-epigraph doc-epilogue doc-errata " +
+  "doc-example doc-footnote doc-foreword doc-glossary doc-glossref doc-index doc-introduction " +
+  "doc-noteref doc-notice doc-pagebreak doc-pagefooter doc-pageheader doc-pagelist doc-part " +
+  "doc-preface doc-prologue doc-pullquote doc-qna doc-subtitle doc-tip doc-toc",
   " "));
 
 // Roles whose presentational role (none/presentation) is ignored when the element is
-// focusable or has global ARIA attributes (ARIA 1.2, 4.6 presentational role conflict).
+// focusable or has global ARIA attributes (ARIA 1.2, 4.6 presentational role conflict). The
+// global attributes are ARIA 1.3's (aria-label and aria-labelledby among them, present even
+// empty: `<h1 role=none aria-label="">` stays a heading), as Chromium checks them; not those
+// ARIA 1.2 deprecated as global (aria-disabled, aria-errormessage, aria-haspopup,
+// aria-invalid), nor aria-hidden, which Chromium leaves out too (WPT
+// wai-aria/role/role_none_conflict_resolution.html).
 const GLOBAL_ARIA = [
-  "aria-atomic", "aria-busy", "aria-controls", "aria-current", "aria-describedby", "aria-details",
-  "aria-dropeffect", "aria-flowto", "aria-grabbed", "aria-keyshortcuts", "aria-live",
+  "aria-atomic", "aria-braillelabel", "aria-brailleroledescription", "aria-busy", "aria-controls",
+  "aria-current", "aria-describedby", "aria-description", "aria-details", "aria-dropeffect",
+  "aria-flowto", "aria-grabbed", "aria-keyshortcuts", "aria-label", "aria-labelledby", "aria-live",
   "aria-owns", "aria-relevant", "aria-roledescription",
 ];
 
@@ -35,7 +53,7 @@ function isFocusable(el) {
   if (tag === "a" || tag === "area") return hasAttr(el, "href");
   if (tag === "button" || tag === "select" || tag === "textarea") return true;
   if (tag === "input") return getAttr(el, "type") !== "hidden";
-  if (tag === "summary") return true;
+  if (tag === "summary") return isDetailsSummary(el);
   if (tag === "iframe") return true;
   try {
     if (isContentEditableOf(el) === true) return true;
@@ -70,22 +88,143 @@ function isNativelyDisabled(el, known) {
 
 const SPACE_RE = re("\\s");
 const SPACES_RE = re("\\s+");
-/** The first valid token of the role attribute (ARIA fallback roles), or null. */
+/**
+ * The first token of the role attribute that the element can take (ARIA fallback roles), or
+ * null. A token is passed over for the next one, as Chromium does, when it is not a role, or
+ * when the element cannot take it here (roleToken).
+ */
 function explicitRole(el) {
   const raw = getAttr(el, "role");
   if (!raw) return null;
   const low = strTrim(strLower(raw));
   // one token (the common case) needs no split
-  if (!reTest(SPACE_RE, low)) {
-    if (!setHas(VALID_ROLES, low)) return null;
-    return low === "image" ? "img" : low === "directory" ? "list" : low;
-  }
+  if (!reTest(SPACE_RE, low)) return roleToken(el, low);
   const toks = strSplit(low, SPACES_RE);
   for (let i = 0; i < toks.length; i++) {
-    const t = toks[i];
-    if (setHas(VALID_ROLES, t)) return t === "image" ? "img" : t === "directory" ? "list" : t;
+    const r = roleToken(el, toks[i]);
+    if (r) return r;
   }
   return null;
+}
+
+/**
+ * Token t of el's role attribute as a role, or null when el cannot take it:
+ * - region and form need an author's name (ARIA 1.2 #region, #form: one without a name is
+ *   no landmark; Chromium then takes the next token, or the element's own role:
+ *   `<nav role="region">` is a navigation, `<div role="region group">` a group; WPT
+ *   wai-aria/role/region-roles, form-roles, fallback-roles);
+ * - option and treeitem need their required context (ARIA 1.2 #option, #treeitem "Required
+ *   Context Role"): Chromium keeps them only when the nearest ancestor with a role is a
+ *   listbox or group (option), a tree or group (treeitem); `<nav role="treeitem">` is a
+ *   navigation (WPT wai-aria/role/tree-roles).
+ */
+function roleToken(el, t) {
+  if (!setHas(VALID_ROLES, t)) return null;
+  if (t === "image") return "img";
+  if (t === "directory") return "list";
+  if ((t === "region" || t === "form") && !authorNamed(el)) return null;
+  if (t === "option" && !inContext(el, OPTION_CONTEXT)) return null;
+  if (t === "treeitem" && !inContext(el, TREEITEM_CONTEXT)) return null;
+  return t;
+}
+
+const OPTION_CONTEXT = new $Set(["listbox", "group"]);
+const TREEITEM_CONTEXT = new $Set(["tree", "group"]);
+
+/**
+ * Whether the nearest ancestor of el with a role (its aria-owns owner first, then up the flat
+ * tree, passing over generic and presentational elements) has one of `roles`.
+ */
+function inContext(el, roles) {
+  for (let p = ownerOrParent(el); p; p = ownerOrParent(p)) {
+    const r = getRole(p);
+    if (r) return setHas(roles, r);
+  }
+  return false;
+}
+
+/** The element that owns el through aria-owns (its accessibility parent), else its flat parent. */
+function ownerOrParent(el) {
+  const id = getAttr(el, "id");
+  if (id) {
+    const o = ownersIn(rootNodeOf(el));
+    const owner = o ? mapGet(o, id) : undefined;
+    if (owner) return owner;
+  }
+  return flatParentElement(el);
+}
+
+function rootNodeOf(el) {
+  try {
+    return getRootNode(el);
+  } catch (_) {
+    return null;
+  }
+}
+
+/**
+ * id -> owner for the aria-owns of a tree scope (the first owner of an id wins, as the walk
+ * has it), per walk in the role memo (a document or shadow root is no table or svg root, so
+ * keys never collide); null when the scope owns nothing.
+ */
+function ownersIn(root) {
+  if (!root) return null;
+  if (tableKindCache) {
+    const c = mapGet(tableKindCache, root);
+    if (c !== undefined) return c;
+  }
+  let list = null;
+  try {
+    const t = nodeType(root);
+    if (t === DOCUMENT_NODE) list = docQuerySelectorAll(root, "[aria-owns]");
+    else if (t === DOCUMENT_FRAGMENT_NODE) list = fragQuerySelectorAll(root, "[aria-owns]");
+  } catch (_) {
+    list = null;
+  }
+  let m = null;
+  const n = list ? nodeListLength(list) : 0;
+  for (let i = 0; i < n; i++) {
+    const owner = nodeListItem(list, i);
+    const ids = strSplit(strTrim(getAttr(owner, "aria-owns") || ""), SPACES_RE);
+    for (let j = 0; j < ids.length; j++) {
+      if (!ids[j]) continue;
+      if (!m) m = new $Map();
+      if (!mapHas(m, ids[j])) mapSet(m, ids[j], owner);
+    }
+  }
+  if (tableKindCache) mapSet(tableKindCache, root, m);
+  return m;
+}
+
+/**
+ * Whether an author named el, as Chromium asks it of a region or form landmark (and of a
+ * section, which is a region only when named): a non-blank aria-label, an aria-labelledby
+ * naming an element that exists (even an empty one), or a title attribute that is not empty.
+ */
+function authorNamed(el) {
+  const l = getAttr(el, "aria-label");
+  if (l && strTrim(l)) return true;
+  const lb = getAttr(el, "aria-labelledby");
+  if (lb && refersToElement(el, lb)) return true;
+  return !!getAttr(el, "title");
+}
+
+/** Whether one of the ids of an ID reference list is an element of el's tree scope. */
+function refersToElement(el, list) {
+  const root = rootNodeOf(el);
+  if (!root) return false;
+  const ids = strSplit(strTrim(list), SPACES_RE);
+  for (let i = 0; i < ids.length; i++) {
+    if (!ids[i]) continue;
+    try {
+      const t = nodeType(root);
+      if (t === DOCUMENT_NODE && docGetElementById(root, ids[i])) return true;
+      if (t === DOCUMENT_FRAGMENT_NODE && fragGetElementById(root, ids[i])) return true;
+    } catch (_) {
+      // a detached or foreign root: no reference
+    }
+  }
+  return false;
 }
 
 /** Whether the author named el through ARIA: a non-blank aria-label or aria-labelledby. */
@@ -102,19 +241,30 @@ function hasAccessibleNameAttr(el) {
   return !!(t && strTrim(t));
 }
 
-// Elements that scope header/footer (html-aam: header/footer are banner/contentinfo unless
-// inside sectioning content or a sectioning-like role).
-const SECTIONING = new $Set(["article", "aside", "main", "nav", "section"]);
-const SECTIONING_ROLES = new $Set(["article", "complementary", "main", "navigation", "region"]);
+// HTML-AAM #el-header, #el-footer, #el-aside, as Chromium applies them
+// (AXNodeObject::IsDescendantOfLandmarkDisallowedElement): an ancestor whose role is article,
+// complementary, main or navigation, or a section element (named or not), scopes a header or
+// footer to its section (a role=region does not); an aside is scoped by the same but main.
+const HEADER_SCOPE = new $Set(["article", "complementary", "main", "navigation"]);
+const ASIDE_SCOPE = new $Set(["article", "complementary", "navigation"]);
 
-function scopedToSection(el) {
+function scopedToSection(el, roles) {
   for (let p = flatParentElement(el); p; p = flatParentElement(p)) {
-    const tag = localNameOf(p);
-    if (setHas(SECTIONING, tag)) return true;
-    const r = explicitRole(p);
-    if (r && setHas(SECTIONING_ROLES, r)) return true;
+    if (tagOf(p) === "section") return true;
+    const r = getRole(p);
+    if (r && setHas(roles, r)) return true;
   }
   return false;
+}
+
+/**
+ * Whether a summary is its details' summary (HTML: a summary child of a details element):
+ * then a disclosure button, focusable; a stray one is generic (HTML-AAM #el-summary; Chromium
+ * exposes every summary child of a details so, and no other: WPT html-aam/summary).
+ */
+function isDetailsSummary(el) {
+  const p = parentElementOf(el);
+  return !!p && localNameOf(p) === "details";
 }
 
 function closestAncestorTag(el, tags) {
@@ -136,26 +286,137 @@ function tableRoleOf(el) {
 }
 
 /**
- * Layout tables (tables used for page layout) are not exposed as tables: Chromium (like
- * WebKit before it) decides with a heuristic; this follows its main signals. A table is a
- * data table when it has an explicit role, a caption, summary, thead, tfoot, col or colgroup,
- * a th or a cell with headers / scope / abbr, a border attribute, or 20 rows or more.
+ * Layout tables (tables used for page layout) are not exposed as tables: Chromium decides with
+ * a heuristic (AXNodeObject::IsDataTable), followed here step by step (isDataTable).
  */
 function isLayoutTable(table) {
   if (tableKindCache) {
     const c = mapGet(tableKindCache, table);
     if (c !== undefined) return c;
   }
-  let layout = true;
-  if (getAttr(table, "role") || hasAttr(table, "summary") || (getAttr(table, "border") && getAttr(table, "border") !== "0")) {
-    layout = false;
-  } else {
-    const marks = querySelectorAll(table, "caption, thead, tfoot, col, colgroup, th, td[headers], td[scope], td[abbr]");
-    if (nodeListLength(marks) > 0) layout = false;
-    else if (nodeListLength(querySelectorAll(table, "tr")) >= 20) layout = false;
-  }
+  const layout = !isDataTable(table);
   if (tableKindCache) mapSet(tableKindCache, table, layout);
   return layout;
+}
+
+const TABLE_MARKS = new $Set(["caption", "thead", "tfoot", "col", "colgroup"]);
+const SECTION_TAGS = new $Set(["thead", "tbody", "tfoot"]);
+
+/**
+ * Chromium's data-table heuristic: a role attribute, an editable table (rich text editors),
+ * a summary or rules attribute that is not empty, or a caption, thead, tfoot, col or
+ * colgroup child make a data table; then its rows (its own, not a nested table's): 20 or
+ * more make one, none or a single cell do not; else its cells decide (dataTableByCells).
+ */
+function isDataTable(table) {
+  if (getAttr(table, "role")) return true;
+  try {
+    if (isContentEditableOf(table)) return true;
+  } catch (_) {
+    // not an HTML element
+  }
+  if (getAttr(table, "summary") || getAttr(table, "rules")) return true;
+  for (let c = firstElementChild(table); c; c = nextElementSibling(c)) {
+    if (setHas(TABLE_MARKS, localNameOf(c))) return true;
+  }
+  const rows = tableRows(table);
+  if (rows.length >= 20) return true;
+  if (rows.length === 0) return false;
+  if (rows.length === 1 && rowCells(rows[0]).length === 1) return false;
+  return dataTableByCells(table, rows);
+}
+
+/** A table's own rows (HTMLTableElement.rows): its tr children and its sections' tr children. */
+function tableRows(table) {
+  const rows = [];
+  for (let c = firstElementChild(table); c; c = nextElementSibling(c)) {
+    const ln = localNameOf(c);
+    if (ln === "tr") push(rows, c);
+    else if (setHas(SECTION_TAGS, ln)) {
+      for (let r = firstElementChild(c); r; r = nextElementSibling(r)) if (localNameOf(r) === "tr") push(rows, r);
+    }
+  }
+  return rows;
+}
+
+/** A row's cells (HTMLTableRowElement.cells): its td and th children. */
+function rowCells(row) {
+  const cells = [];
+  for (let c = firstElementChild(row); c; c = nextElementSibling(c)) {
+    const ln = localNameOf(c);
+    if (ln === "td" || ln === "th") push(cells, c);
+  }
+  return cells;
+}
+
+const PX_RE = re("[0-9.]+", "g");
+const ALPHA0_RE = re(",\\s*0\\)$");
+/** Whether a computed colour is fully transparent (alpha 0, or the keyword). */
+function transparentColour(c) {
+  return c === "transparent" || (strStartsWith(c, "rgba(") && reTest(ALPHA0_RE, c));
+}
+
+/** Whether a computed length ("0px", "1.5px") is above zero. */
+function positivePx(v) {
+  return $Number(strReplace(v || "", "px", "")) > 0;
+}
+
+/**
+ * The cells' part of Chromium's heuristic: a th, or a td with headers, abbr, axis or scope,
+ * makes a data table; cells that show (a box of at least 1x1) count, and it is one when
+ * `empty-cells: hide` is set on one, when half of them have borders (both sides, or the same
+ * side), when half differ from the table's background with cell spacing, or when the first
+ * rows alternate two backgrounds (zebra stripes).
+ */
+function dataTableByCells(table, rows) {
+  const ts = styleOf(table);
+  if (!ts) return false;
+  const tableBg = cssValue(ts, "background-color");
+  const sp = strMatch(cssValue(ts, "border-spacing") || "", PX_RE);
+  const spacing = !!sp && $Number(sp[0]) > 0 && $Number(sp[sp.length - 1]) > 0;
+  let valid = 0;
+  let bordered = 0;
+  let bgDiff = 0;
+  const sides = [0, 0, 0, 0];
+  const zebra = [];
+  for (let r = 0; r < rows.length; r++) {
+    const cells = rowCells(rows[r]);
+    for (let k = 0; k < cells.length; k++) {
+      const cell = cells[k];
+      if (localNameOf(cell) === "th") return true;
+      if (getAttr(cell, "headers") || getAttr(cell, "abbr") || getAttr(cell, "axis") || getAttr(cell, "scope")) return true;
+      const cs = styleOf(cell);
+      if (!cs || displayOf(cell) === "none") continue;
+      const box = boxOf(cell);
+      if (box.w < 1 || box.h < 1) continue;
+      valid++;
+      if (cssValue(cs, "empty-cells") === "hide") return true;
+      const on = [positivePx(cssValue(cs, "border-top-width")), positivePx(cssValue(cs, "border-bottom-width")),
+        positivePx(cssValue(cs, "border-left-width")), positivePx(cssValue(cs, "border-right-width"))];
+      if ((on[0] && on[1]) || (on[2] && on[3])) bordered++;
+      for (let i = 0; i < 4; i++) if (on[i]) sides[i]++;
+      const bg = cssValue(cs, "background-color");
+      if (spacing && bg !== tableBg && !transparentColour(bg)) bgDiff++;
+      if (bordered >= 10 || bgDiff >= 10) return true;
+      // the first five rows' backgrounds, for zebra stripes
+      if (r < 5 && r === zebra.length) {
+        const rs = styleOf(rows[r]);
+        if (rs) push(zebra, cssValue(rs, "background-color"));
+      }
+    }
+  }
+  if (valid <= 1) return false;
+  const needed = $Math.floor(valid / 2);
+  if (bordered >= needed || sides[0] >= needed || sides[1] >= needed || sides[2] >= needed || sides[3] >= needed) return true;
+  if (bgDiff >= needed) return true;
+  if (zebra.length > 2) {
+    for (let i = 1; i < zebra.length; i++) {
+      if (i % 2 === 1 && zebra[i] === zebra[0]) return false;
+      if (i % 2 === 0 && zebra[i] !== zebra[0]) return false;
+    }
+    return true;
+  }
+  return false;
 }
 
 function thRole(el) {
@@ -209,6 +470,7 @@ const TAG_ROLE_ROWS = [
   "code", "code", // #el-code
   "datalist", "listbox", // #el-datalist
   "dd", "definition", // #el-dd
+  "dir", "list", // #el-dir (an obsolete ul; Chromium alike)
   "del", "deletion", // #el-del
   "details", "group", // #el-details
   "dfn", "term", // #el-dfn
@@ -241,7 +503,6 @@ const TAG_ROLE_ROWS = [
   "search", "search", // #el-search
   "strong", "strong", // #el-strong
   "sub", "subscript", // #el-sub
-  "summary", "button", // #el-summary (Chromium: a disclosure button)
   "sup", "superscript", // #el-sup
   "textarea", "textbox", // #el-textarea
   "time", "time", // #el-time
@@ -344,6 +605,19 @@ function svgScan(svg) {
 }
 
 /**
+ * HTML-AAM #minimum-role, as Chromium applies it (AXNodeObject::RoleFromLayoutObjectOrNode,
+ * "Minimum role"): a div with no role attribute that is a popover, or has autofocus or
+ * draggable (present, whatever its value), is a group; Chromium does so for a div laid out
+ * as a block, not for span, section or an inline div (WPT html-aam/roles-minimum.tentative).
+ */
+function minimumGroup(el) {
+  if (!hasAttrs(el) || hasAttr(el, "role")) return false;
+  if (!hasAttr(el, "autofocus") && !hasAttr(el, "draggable") && !hasAttr(el, "popover")) return false;
+  const d = displayOf(el);
+  return d !== "inline" && d !== "contents";
+}
+
+/**
  * The implicit (native) role of an element, per HTML-AAM; null for generic / none: the
  * table above, then the elements whose role depends on attributes or context. known:
  * tagOf(el) when the caller has it.
@@ -361,10 +635,11 @@ function implicitRole(el, known) {
     case "a": return hasAttr(el, "href") || anchorListened(el) ? "link" : null;
     case "area": return hasAttr(el, "href") ? "link" : null;
     // #el-aside: complementary, unless scoped to a sectioning element without a name
-    case "aside": return scopedToSection(el) && !hasAccessibleNameAttr(el) ? null : "complementary";
+    case "aside": return scopedToSection(el, ASIDE_SCOPE) && !hasAccessibleNameAttr(el) ? null : "complementary";
     // #el-footer, #el-header: contentinfo / banner unless scoped to a section (generic)
-    case "footer": return scopedToSection(el) ? null : "contentinfo";
-    case "header": return scopedToSection(el) ? null : "banner";
+    // scoped to a section, WAI-ARIA 1.3's sectionfooter / sectionheader (Chromium alike)
+    case "footer": return scopedToSection(el, HEADER_SCOPE) ? "sectionfooter" : "contentinfo";
+    case "header": return scopedToSection(el, HEADER_SCOPE) ? "sectionheader" : "banner";
     // #el-img: presentational with alt="" and no name of its own
     case "img": {
       const alt = getAttr(el, "alt");
@@ -378,7 +653,7 @@ function implicitRole(el, known) {
       const p = parentElementOf(el);
       const pt = p ? localNameOf(p) : "";
       const pr = p ? explicitRole(p) : null;
-      if (pt === "ul" || pt === "ol" || pt === "menu") {
+      if (pt === "ul" || pt === "ol" || pt === "menu" || pt === "dir") {
         // WAI-ARIA 1.2 "Presentational Roles Conflict Resolution": a presentational list's
         // required owned items go with it
         if (pr === "none" || pr === "presentation") return null;
@@ -389,7 +664,9 @@ function implicitRole(el, known) {
       return "listitem";
     }
     // #el-section: region only with an accessible name
-    case "section": return hasAccessibleNameAttr(el) ? "region" : null;
+    case "section": return authorNamed(el) ? "region" : null;
+    // #el-summary: its details' summary is a disclosure button (Chromium), a stray one generic
+    case "summary": return isDetailsSummary(el) ? "button" : null;
     // #el-select-listbox / #el-select-combobox: multiple or size > 1 is a listbox
     case "select": {
       const multiple = hasAttr(el, "multiple");
@@ -416,12 +693,13 @@ function implicitRole(el, known) {
     // #el-tr: row (none in a layout table)
     case "tr": return tableRoleOf(el) === "none" ? null : "row";
     // #el-tbody, #el-thead, #el-tfoot: rowgroup in HTML-AAM; Chromium exposes a row group
-    // only when its author named it (aria-label or aria-labelledby), its rows hanging from
-    // the table otherwise (WPT accname/name/comp_label)
+    // only when its author named it (aria-label or aria-labelledby) or made it focusable
+    // (tabindex), its rows hanging from the table otherwise (WPT accname/name/comp_label,
+    // html-aam/table-roles)
     case "thead":
     case "tbody":
     case "tfoot": {
-      if (!hasAriaLabel(el)) return null;
+      if (!hasAriaLabel(el) && !hasAttr(el, "tabindex")) return null;
       return tableRoleOf(el) === "none" ? null : "rowgroup";
     }
     // SVG-AAM #details-svg: the root of an inline SVG is graphics-document; Chromium exposes
@@ -433,10 +711,60 @@ function implicitRole(el, known) {
       if (p && namespaceURIOf(p) === SVG_NS) return svgNamed(el) ? "group" : null;
       return svgHasContent(el) ? "graphics-document" : "img";
     }
+    case "div": return minimumGroup(el) ? "group" : null;
     // Everything else (html, b, dl, legend,
-    // figcaption, label, abbr, canvas, video, audio, div, span...) is generic or none here.
+    // figcaption, label, abbr, canvas, video, audio, span...) is generic or none here.
     default: return strStartsWith(tag, "svg:") ? svgRole(el, strSlice(tag, 4)) : null;
   }
+}
+
+/**
+ * The map an image uses (usemap: a hash-name reference to a map's name or id), or null. Only
+ * an image that shows has one: a broken image renders its alternative text instead, and
+ * Chromium then gives it no areas (AXNodeObject::AddImageMapChildren needs a LayoutImage).
+ */
+function usedMap(img) {
+  const um = hasAttrs(img) ? getAttr(img, "usemap") : null;
+  if (!um || strCharCodeAt(um, 0) !== 35) return null;
+  try {
+    if (!(imgNaturalWidthOf(img) > 0)) return null;
+  } catch (_) {
+    return null;
+  }
+  const name = strSlice(um, 1);
+  const root = getRootNode(img);
+  let maps;
+  try {
+    maps = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, "map") : fragQuerySelectorAll(root, "map");
+  } catch (_) {
+    return null;
+  }
+  const n = nodeListLength(maps);
+  for (let i = 0; i < n; i++) {
+    const m = nodeListItem(maps, i);
+    if (getAttr(m, "name") === name || getAttr(m, "id") === name) return m;
+  }
+  return null;
+}
+
+/**
+ * Whether an area's map is used by an image of its tree scope (HTML-AAM #el-area: the
+ * areas of a map no image uses are in no tree; Chromium alike).
+ */
+function areaMapInUse(area) {
+  const map = closest(area, "map");
+  const name = map ? getAttr(map, "name") || getAttr(map, "id") : null;
+  if (!name) return false;
+  const root = getRootNode(area);
+  let imgs;
+  try {
+    imgs = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, "img[usemap]") : fragQuerySelectorAll(root, "img[usemap]");
+  } catch (_) {
+    return false;
+  }
+  const n = nodeListLength(imgs);
+  for (let i = 0; i < n; i++) if (usedMap(nodeListItem(imgs, i)) === map) return true;
+  return false;
 }
 
 /**

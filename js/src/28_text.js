@@ -2,7 +2,8 @@
 //! CSS generated content (::before/::after, with its alternative text), block boundaries and
 //! text as rendered (text-transform).
 //!
-//! Owns: trimmed(), idRefs(), pseudoText(), generatedText(), isBlock(), renderedText().
+//! Owns: trimmed(), idRefs(), pseudoText(), generatedText(), isBlock(), renderedText(), and
+//! markRun() (a walk's text run normalised with the spans of its text-level elements).
 //! Must not: decide a name (30_names does) or what the tree shows.
 
 // generated text of ::before / ::after per element, per walk
@@ -246,3 +247,52 @@ function capitalizeWord(_m, pre, c) {
   return pre + strUpper(c);
 }
 
+const WS_CHAR_RE = re("[\\s\\u200b\\u00a0]");
+
+/**
+ * Normalises a text run's raw text as normalizeWS does (white space collapsed, trimmed, then
+ * cut at `cap`) and turns the spans of `m` (role, raw start, raw end) into its marks,
+ * n.s.marks = [[role, start, end], ...] over the normalised text (UTF-16 offsets, outer
+ * white space of a span left out, a span cut by the cap shortened, an empty one dropped).
+ */
+function markRun(n, m, cap) {
+  const raw = n.v;
+  let out = "";
+  let pending = false;
+  const spans = [];
+  let k = 0;
+  let open = null;
+  for (let i = 0; i < raw.length; i++) {
+    // spans start in raw order: open the one that starts here, close the one that ended
+    if (open && i >= open[2]) {
+      if (open[3] >= 0) push(spans, [open[0], open[3], open[4]]);
+      open = null;
+    }
+    if (!open && k < m.length && i >= m[k + 1]) {
+      open = [m[k], m[k + 1], m[k + 2], -1, -1];
+      k += 3;
+    }
+    const c = raw[i];
+    if (reTest(WS_CHAR_RE, c)) {
+      pending = out.length > 0;
+      continue;
+    }
+    if (pending) out += " ";
+    pending = false;
+    if (open && open[3] < 0) open[3] = out.length;
+    out += c;
+    if (open) open[4] = out.length;
+  }
+  if (open && open[3] >= 0) push(spans, [open[0], open[3], open[4]]);
+  n.v = clean(out, cap);
+  const marks = [];
+  for (let j = 0; j < spans.length; j++) {
+    const sp = spans[j];
+    if (sp[1] >= n.v.length) continue;
+    if (sp[2] > n.v.length) sp[2] = n.v.length;
+    push(marks, sp);
+  }
+  if (!marks.length) return;
+  if (!n.s) n.s = {};
+  n.s.marks = marks;
+}

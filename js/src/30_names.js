@@ -65,8 +65,11 @@ const NAME_FROM_CONTENT = new $Set(strSplit(
   // row is left out: Chromium names rows of grids and treegrids from content (see inGrid),
   // and rows of tables only when authors do (HTML-AAM leaves it open).
   "button cell checkbox columnheader gridcell heading link menuitem menuitemcheckbox " +
-  "menuitemradio option radio rowheader switch tab tooltip treeitem code deletion " +
-  "emphasis insertion mark strong subscript superscript term time comment",
+  // text-level roles but term: ARIA 1.2 prohibits naming them, and Chromium names them
+  // nothing (a dfn or dt, term, by its content)
+  "menuitemradio option radio rowheader switch tab tooltip treeitem term comment " +
+  // DPUB-ARIA's links and subtitle, Graphics-ARIA's object (Chromium names them so)
+  "doc-backlink doc-biblioref doc-glossref doc-noteref doc-subtitle graphics-object",
   " "));
 
 // Roles whose content never flows into an ancestor's name from content in Chromium (the
@@ -264,12 +267,16 @@ function nativeName(el, role, inLabel, known) {
   if (tag === "input") {
     const type = strLower(getAttr(el, "type") || "text");
     if (type === "button" || type === "submit" || type === "reset") {
+      // HTML-AAM #input-type-button-input-type-submit-and-input-type-reset-accessible-name-
+      // computation: its label elements (step 3) before its value (step 4), then the
+      // defaults; a label that says nothing names it nothing, as for any control (Chromium)
+      const lt = inLabel ? null : labelsText(el);
+      if (lt !== null) return lt;
       const v = getAttr(el, "value");
       if (v !== null) return trimmed(v) || null;
       if (type === "submit") return "Submit";
       if (type === "reset") return "Reset";
-      const lt = inLabel ? "" : labelsText(el);
-      return lt || null;
+      return null;
     }
     if (type === "image") {
       const lt = inLabel ? "" : labelsText(el);
@@ -296,6 +303,10 @@ function nativeName(el, role, inLabel, known) {
   if (tag === "img" || tag === "area") {
     const alt = getAttr(el, "alt");
     if (alt && strTrim(alt)) return trimmed(alt);
+    // HTML-AAM #img-element-accessible-name-computation step 3: an empty alt is the name, and
+    // the title is not used (Chromium: an image with no name; WPT html-aam
+    // accname-computation-by-element/img "from empty alt")
+    if (tag === "img" && alt !== null && !inLabel) return "";
     // HTML-AAM #img-element-accessible-name-computation, step 4: with no alt attribute, the
     // title attribute names the image, in a link's or button's content too (Chromium and
     // Firefox alike). With alt="" Chromium gives nothing in content (Firefox the title):
@@ -306,16 +317,19 @@ function nativeName(el, role, inLabel, known) {
     }
     return null;
   }
+  // fieldset / legend, table / caption: the first one names it, unless it is hidden
+  // (HTML-AAM #fieldset-and-legend-elements, #table-element: a hidden caption or legend
+  // gives no name, Chromium alike; WPT html-aam/hidden-names)
   if (tag === "fieldset") {
     for (let c = firstElementChild(el); c; c = nextElementSibling(c))
-      if (localNameOf(c) === "legend") return contentText(c, inLabel, el) || null;
+      if (localNameOf(c) === "legend") return isHiddenForName(c) ? null : contentText(c, inLabel, el) || null;
     return null;
   }
   // figure / figcaption: HTML-AAM names the figure from its caption, Chromium (the oracle)
   // does not; we follow Chromium.
   if (tag === "table") {
     for (let c = firstElementChild(el); c; c = nextElementSibling(c))
-      if (localNameOf(c) === "caption") return contentText(c, inLabel, el) || null;
+      if (localNameOf(c) === "caption") return isHiddenForName(c) ? null : contentText(c, inLabel, el) || null;
     return null;
   }
   if (tag === "optgroup") {
@@ -326,7 +340,14 @@ function nativeName(el, role, inLabel, known) {
   // any SVG element names it (the root, and a g, shape, link... inside it: Chromium alike)
   if (tag === "svg" || strStartsWith(tag, "svg:")) {
     const t = svgTitle(el);
-    return t ? trimmed(t) : null;
+    if (t) return trimmed(t);
+    // SVG-AAM #mapping_additional_nd: a link's xlink:title names it; Chromium reads it on an
+    // `a` only (AXNodeObject::TextAlternative), not on shapes or groups
+    if (tag === "svg:a") {
+      const x = getAttr(el, "xlink:title");
+      if (x && strTrim(x)) return trimmed(x);
+    }
+    return null;
   }
   if (tag === "iframe" || tag === "frame") {
     return null;

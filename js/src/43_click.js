@@ -8,7 +8,9 @@
 
 // Roles that are controls: ref candidates of tier 1 (45_walk), needing no clickable flag.
 const TIER1 = new $Set(["button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox",
-  "slider", "spinbutton", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio"]);
+  "slider", "spinbutton", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio",
+  // DPUB-ARIA's links (subclasses of link: a footnote reference is followed like any link)
+  "doc-backlink", "doc-biblioref", "doc-glossref", "doc-noteref"]);
 
 // What clickKind answers (bits): a clickable now (its own pointer cursor); a clickable once
 // its subtree is known to hold nothing actionable (a listener: settleClickable in 45_walk);

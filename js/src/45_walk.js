@@ -10,6 +10,10 @@
 // Text-level roles whose text flows into the parent line instead of becoming a node.
 const INLINE_TEXT_ROLES = new $Set(["strong", "emphasis", "code", "mark", "subscript", "superscript",
   "deletion", "insertion", "time", "term", "generic", "none", "presentation"]);
+// Of these, the roles that keep their meaning as a mark on their text in the run
+// (docs/behaviour.md#text-level-semantics): the host prints `⟦deletion: $20⟧` inline.
+const MARK_ROLES = new $Set(["strong", "emphasis", "code", "mark", "subscript", "superscript",
+  "deletion", "insertion", "time", "term"]);
 
 const TIER2 = new $Set(["listitem", "option", "treeitem", "row", "cell", "gridcell"]);
 const INTERACTIVE_CONTAINERS = new $Set(["listbox", "tree", "grid", "treegrid", "combobox", "menu", "menubar"]);
@@ -117,6 +121,10 @@ function newWalk(rootDoc, opts) {
     runFrame: [],
     // block breaks in text runs: (run index, offset after the break), flat
     breaks: [],
+    // the element the walk starts from when asked (opts.rootEl), else null
+    root: null,
+    // text run index -> the spans text-level elements take in its raw text (markedText)
+    marks: null,
   };
   if (!w.warm) {
     walksBegun++;
@@ -297,7 +305,10 @@ function startWalk(rootDoc, opts) {
   if (start) {
     // a walk from an element (rootEl) has not entered the scopes above it
     w.ariaNone = !opts.rootEl && !scopeHasAriaDisabled(rootDoc);
-    spush(w, start, 0, w.frameBase << FRAME_SHIFT, getRootNode(start));
+    w.root = opts.rootEl || null;
+    // a start that an owner takes through aria-owns is walked all the same (ctx bit 8)
+    const owned = w.ownedBy && mapHas(w.ownedBy, start) ? 8 : 0;
+    if (!(opts.rootEl && inClosedDetails(start))) spush(w, start, 0, (w.frameBase << FRAME_SHIFT) | owned, getRootNode(start));
     w.focusedEl = deepActiveElement(rootDoc);
     if (opts.behindModal) w.modal = openModal(rootDoc);
     w.vp = w.wantBoxes ? viewportOf(start) : null;
@@ -454,6 +465,13 @@ function visitElement(w, el, parentOut, ctx, scope) {
   const attrs = hasAttrs(el);
   // its local name, read once: the hidden check, its tag, role, name and states all need it
   const ln = localNameOf(el);
+  // HTML-AAM #el-area: an image map's areas show as links under the image that uses the map
+  // (pushSpecialChildren), as in Chromium's tree; where the map stands they show nothing
+  // (areas are not rendered). A walk started from an area shows it.
+  if (ln === "area") {
+    if (el === w.root && areaMapInUse(el)) emitArea(w, el, parentOut, ctx, scope);
+    return;
+  }
   const hiddenBy = subtreeHiddenReason(el, style, attrs, ln);
   if (hiddenBy) {
     // a page makes itself inert (or aria-hidden) around a modal dialog: for the diff, the
@@ -482,7 +500,8 @@ function visitElement(w, el, parentOut, ctx, scope) {
   }
   let role = visHidden ? null : getRole(el, tag);
   const textRole = role;
-  if (role && setHas(INLINE_TEXT_ROLES, role)) role = null;
+  // (a walk started from a text-level element shows it as a node: it has no line around it)
+  if (role && setHas(INLINE_TEXT_ROLES, role) && el !== w.root) role = null;
   // --viewport (docs/reference/detail.md#scope): an element outside the viewport shows neither its role nor, as a
   // clickable generic, itself; only descendants that are in view (a fixed or positioned
   // layer) show
@@ -531,6 +550,8 @@ function visitElement(w, el, parentOut, ctx, scope) {
     }
     return;
   }
+  if (out === parentOut && textRole && !role && !visHidden && setHas(MARK_ROLES, textRole) &&
+      markedText(w, el, textRole, parentOut, ctx, elScope, hostRoot, style)) return;
   if (out === parentOut && !visHidden && style && !setHas(INLINE_DISPLAYS, displayOf(el)) && !flushInline(el, style)) {
     spaceAfterText(w, parentOut);
     spush(w, null, parentOut, 0, null);
@@ -550,6 +571,40 @@ function emitElement(w, el, tag, role, textRole, parentOut, ctx, attrs, scope, c
   let idx = emitGenericNode(w, el, tag, parentOut, ctx, attrs, click & CLICKABLE, scope);
   if (idx < 0 && attrs) idx = emitAuthorNamed(w, el, tag, textRole, parentOut, ctx, attrs, scope);
   return idx >= 0 ? idx : parentOut;
+}
+
+/**
+ * A text-level element (strong, code, deletion...) whose content is text only: its rendered
+ * text joins its parent's run, and the span it takes there is recorded (w.marks: run index ->
+ * [role, start, end, ...] in the run's raw text) for finishWalk to make a mark of. False
+ * (nothing done) when it holds elements, a shadow root, owned elements or generated content:
+ * its text then flows into the run unmarked, as before.
+ */
+function markedText(w, el, role, parentOut, ctx, elScope, hostRoot, style) {
+  if (firstElementChild(el) || hostRoot || (w.ownsOf && mapHas(w.ownsOf, el))) return false;
+  if (scopeFlagsOf(elScope) & SCOPE_PSEUDO) return false;
+  const t = textContent(el);
+  const v = t ? transformedText(t, el, elScope) : "";
+  if (!strTrim(v)) return false;
+  // (an inline-block with no spacing of its own flows like inline text: flushInline)
+  const block = !setHas(INLINE_DISPLAYS, displayOf(el)) && !(style && flushInline(el, style));
+  if (block) spaceAfterText(w, parentOut);
+  visitTextValue(w, v, null, el, parentOut, ctx, elScope);
+  const li = w.lastKid[parentOut];
+  if (li >= 0 && w.nodes[li].r === "text") {
+    const end = w.nodes[li].v.length;
+    if (!w.marks) w.marks = new $Map();
+    let m = mapGet(w.marks, li);
+    if (!m) {
+      m = [];
+      mapSet(w.marks, li, m);
+    }
+    push(m, role);
+    push(m, end - v.length);
+    push(m, end);
+  }
+  if (block) spaceAfterText(w, parentOut);
+  return true;
 }
 
 /** The box of an element as [x, y, w, h] rounded to CSS pixels. */
@@ -628,6 +683,9 @@ function candidateTier(el, role, tag, st, ctx, attrs) {
     const tia = attrs ? getAttr(el, "tabindex") : null;
     if (tia !== null) ti = $Number(tia);
     if ((ti !== null && ti >= 0) || (isEditable(el) && tag !== "body")) tier = 1;
+    // HTML #the-draggable-attribute: a user can drag an element with draggable="true"
+    // (a draggable div is a group: minimumGroup), so `drag` needs its ref
+    else if (isDraggableEl(el, attrs)) tier = 1;
   }
   if (ctx & 4) tier = 3;
   return tier;
@@ -645,6 +703,10 @@ function emitAuthorNamed(w, el, tag, textRole, parentOut, ctx, attrs, scope) {
     // a title on an element with nothing to show is a tooltip no user can reach (nothing to
     // hover): machine-readable titles on empty spans (COinS citation metadata) get no line
     if (!firstElementChild(el) && !strTrim(textContent(el) || "")) return -1;
+    // a title does not undo role none or presentation (not an ARIA attribute: no conflict,
+    // WAI-ARIA 1.2 #conflict_resolution_presentation_none); Chromium shows no node
+    const r = attrs ? explicitRole(el) : null;
+    if (r === "none" || r === "presentation") return -1;
   }
   if (tag === "body" || tag === "html" || tag === "slot") return -1;
   if (w.viewportOnly && outOfView(w, el)) return -1;
@@ -789,8 +851,9 @@ function visitFrame(w, el, tag, out, ctx) {
 
 /**
  * Elements that show only some of their children, or none: a closed details its summary, a
- * listbox or drop-down select its options; textarea, svg, img and text fields nothing. True
- * when el is one of these (its children, if any, are pushed).
+ * listbox or drop-down select its options, an image the areas of its image map; textarea,
+ * svg and text fields nothing. True when el is one of these (its children, if any, are
+ * pushed).
  */
 function pushSpecialChildren(w, el, tag, role, out, ctx, elScope) {
   if (tag === "details" && !detailsOpenOf(el)) {
@@ -808,7 +871,16 @@ function pushSpecialChildren(w, el, tag, role, out, ctx, elScope) {
     if (tag !== "svg" || role !== "img" || svgHasContent(el)) pushSvgChildren(w, el, tag, out, ctx, elScope);
     return true;
   }
-  if (tag === "select" || tag === "textarea" || tag === "img") {
+  if (tag === "img") {
+    const map = usedMap(el);
+    if (map) {
+      const areas = querySelectorAll(map, "area");
+      const n = nodeListLength(areas);
+      for (let i = 0; i < n; i++) emitArea(w, nodeListItem(areas, i), out, ctx, elScope);
+    }
+    return true;
+  }
+  if (tag === "select" || tag === "textarea") {
     // Options of a closed select are listed; the text of a textarea is its value.
     // Options are listed for both select forms (Chromium exposes them; agents need them).
     // Options of a drop-down (combobox) select take no refs: they are chosen with
@@ -821,6 +893,12 @@ function pushSpecialChildren(w, el, tag, role, out, ctx, elScope) {
     return true;
   }
   return role === "textbox" || role === "searchbox";
+}
+
+/** An area's node (a link when it has an href; nothing otherwise), under output node p. */
+function emitArea(w, area, p, ctx, scope) {
+  const role = getRole(area, "area");
+  if (role) emitRoleNode(w, area, role, "area", p, ctx, hasAttrs(area), scope);
 }
 
 /**
@@ -938,8 +1016,13 @@ function finishWalk(w) {
     const n = nodes[i];
     if (n.r !== "text") continue;
     const raw = n.v;
-    n.v = clean(normalizeWS(raw), NAME_CAP);
+    const m = w.marks ? mapGet(w.marks, i) : undefined;
+    if (m) markRun(n, m, NAME_CAP);
+    else n.v = clean(normalizeWS(raw), NAME_CAP);
     if (n.v.length > RUN_KEEP) {
+      // a long run is split at its blocks from its raw text (splitRuns): its marks, made
+      // over the whole run, are left out, and its text shows unmarked
+      if (n.s && n.s.marks) n.s.marks = undefined;
       if (!long) long = new $Map();
       mapSet(long, i, raw);
     }

@@ -33,6 +33,13 @@ enum Item {
         depth: usize,
         text: String,
     },
+    /// Expected only: a run with text-level marks, printed with them when bare (`marked`),
+    /// or quoted, as its text alone (`plain`); `depth` None for a node's tail.
+    Marked {
+        depth: Option<usize>,
+        marked: String,
+        plain: String,
+    },
     Url {
         depth: usize,
         url: String,
@@ -287,19 +294,145 @@ fn cut(s: &str, max: usize) -> String {
     }
 }
 
-/// What the text rendering must show for a JSON snapshot: every node with its cut name and
-/// ref, text runs, link URLs, and the `: text` tail (a value, or a single text child).
-fn expected(v: &Value) -> Vec<Item> {
-    let mut out = Vec::new();
-    let mut stack: Vec<(&Value, usize)> = vec![(v, 0)];
-    while let Some((n, depth)) = stack.pop() {
-        if let Some(s) = n.as_str() {
-            out.push(Item::Text {
-                depth,
-                text: cut(s, TEXT_KEEP),
-            });
-            continue;
+/// The roles of text-level marks (docs/reference/output.md#text-level-marks).
+const MARK_ROLES: &[&str] = &[
+    "strong",
+    "emphasis",
+    "code",
+    "mark",
+    "subscript",
+    "superscript",
+    "deletion",
+    "insertion",
+    "time",
+    "term",
+];
+
+/// A JSON child that is a text-level mark: a node of a mark role with an empty name, no ref
+/// or props, and one string child. Its role and text.
+fn mark_of(v: &Value) -> Option<(&str, &str)> {
+    let role = v["role"].as_str().filter(|r| MARK_ROLES.contains(r))?;
+    let kids = v["children"].as_array()?;
+    let ok = v["name"] == "" && v.get("ref").is_none() && v.get("props").is_none();
+    match kids.as_slice() {
+        [Value::String(t)] if ok => Some((role, t)),
+        _ => None,
+    }
+}
+
+/// A text run as JSON spreads it over a children list: its text and its marks (role, byte
+/// range).
+struct Run {
+    text: String,
+    marks: Vec<(String, usize, usize)>,
+}
+
+/// A children list as runs (maximal sequences of strings and marks) and other nodes.
+fn group(kids: &[Value]) -> Vec<Result<Run, &Value>> {
+    let mut out: Vec<Result<Run, &Value>> = Vec::new();
+    for k in kids {
+        let piece = match (k.as_str(), mark_of(k)) {
+            (Some(t), _) => (None, t),
+            (None, Some((r, t))) => (Some(r), t),
+            _ => {
+                out.push(Err(k));
+                continue;
+            }
+        };
+        if !matches!(out.last(), Some(Ok(_))) {
+            out.push(Ok(Run {
+                text: String::new(),
+                marks: Vec::new(),
+            }));
         }
+        let Some(Ok(run)) = out.last_mut() else {
+            unreachable!()
+        };
+        if let Some(r) = piece.0 {
+            let at = run.text.len();
+            run.marks.push((r.to_string(), at, at + piece.1.len()));
+        }
+        run.text.push_str(piece.1);
+    }
+    out
+}
+
+/// A run at the end of a line, cut at 300 characters, with its marks inline (`⟦role:
+/// text⟧`, a mark the cut goes through ending at the cut): what it prints as when it can
+/// print bare (else it is quoted, and shows its text alone: `compare` takes either).
+fn run_value(r: &Run) -> String {
+    let c = cut(&r.text, TEXT_KEEP);
+    if r.marks.is_empty() {
+        return c;
+    }
+    let kept = r
+        .text
+        .char_indices()
+        .nth(TEXT_KEEP)
+        .map_or(r.text.len(), |(i, _)| i);
+    let mut out = String::new();
+    let mut at = 0;
+    for (role, start, end) in &r.marks {
+        if *start >= kept {
+            break;
+        }
+        let end = (*end).min(kept);
+        out.push_str(&r.text[at..*start]);
+        out.push_str(&format!("⟦{role}: {}⟧", &r.text[*start..end]));
+        at = end;
+    }
+    out.push_str(&r.text[at..kept]);
+    if kept < r.text.len() {
+        out.push_str("...");
+    }
+    out
+}
+
+/// The item a run must print as: a `- text:` line (`depth`) or a tail (None).
+fn marked(depth: Option<usize>, r: &Run) -> Item {
+    match (depth, r.marks.is_empty()) {
+        (Some(depth), true) => Item::Text {
+            depth,
+            text: cut(&r.text, TEXT_KEEP),
+        },
+        (None, true) => Item::Tail(cut(&r.text, TEXT_KEEP)),
+        _ => Item::Marked {
+            depth,
+            marked: run_value(r),
+            plain: cut(&r.text, TEXT_KEEP),
+        },
+    }
+}
+
+/// What the text rendering must show for a JSON snapshot: every node with its cut name and
+/// ref, text runs (a run that is one mark whole as that mark's line), link URLs, and the
+/// `: text` tail (a value, or a single text run).
+fn expected(v: &Value) -> Vec<Item> {
+    enum It<'a> {
+        Node(&'a Value, usize),
+        Run(Run, usize),
+    }
+    let mut out = Vec::new();
+    let mut stack: Vec<It> = vec![It::Node(v, 0)];
+    while let Some(it) = stack.pop() {
+        let (n, depth) = match it {
+            It::Run(r, depth) => {
+                match r.marks.as_slice() {
+                    [(role, 0, end)] if *end == r.text.len() => {
+                        out.push(Item::Node {
+                            depth,
+                            role: role.clone(),
+                            name: String::new(),
+                            ref_: None,
+                        });
+                        out.push(Item::Tail(cut(&r.text, TEXT_KEEP)));
+                    }
+                    _ => out.push(marked(Some(depth), &r)),
+                }
+                continue;
+            }
+            It::Node(n, depth) => (n, depth),
+        };
         let role = n["role"].as_str().expect("role");
         out.push(Item::Node {
             depth,
@@ -307,11 +440,13 @@ fn expected(v: &Value) -> Vec<Item> {
             name: cut(n["name"].as_str().expect("name"), 100),
             ref_: n["ref"].as_str().map(str::to_string),
         });
-        let kids = n["children"].as_array().expect("children");
+        let kids = group(n["children"].as_array().expect("children"));
         let url = n["props"]["url"].as_str().filter(|_| role == "link");
         let val = n["props"]["value"].as_str();
-        if depth > 0 && kids.len() == 1 && kids[0].is_string() && url.is_none() && val.is_none() {
-            out.push(Item::Tail(cut(kids[0].as_str().unwrap(), TEXT_KEEP)));
+        if depth > 0 && kids.len() == 1 && kids[0].is_ok() && url.is_none() && val.is_none() {
+            if let Some(Ok(r)) = kids.first() {
+                out.push(marked(None, r));
+            }
             continue;
         }
         if kids.is_empty() && url.is_none() {
@@ -326,8 +461,11 @@ fn expected(v: &Value) -> Vec<Item> {
                 url: cut(u, 200),
             });
         }
-        for k in kids.iter().rev() {
-            stack.push((k, depth + 1));
+        for k in kids.into_iter().rev() {
+            stack.push(match k {
+                Ok(r) => It::Run(r, depth + 1),
+                Err(v) => It::Node(v, depth + 1),
+            });
         }
     }
     out
@@ -399,6 +537,23 @@ fn check_page(c: &Ctx) -> (usize, Vec<Item>) {
 
 fn compare(got: &[Item], want: &[Item], text: &str) {
     for (i, (g, w)) in got.iter().zip(want.iter()).enumerate() {
+        if let Item::Marked {
+            depth,
+            marked,
+            plain,
+        } = w
+        {
+            let t = match (g, depth) {
+                (Item::Text { depth: d, text }, Some(w)) if d == w => text,
+                (Item::Tail(t), None) => t,
+                _ => panic!("item {i} differs: {g:?} for {w:?}; text:\n{text}"),
+            };
+            assert!(
+                t == marked || t == plain,
+                "item {i} differs: {g:?} for {w:?}; text:\n{text}"
+            );
+            continue;
+        }
         assert_eq!(g, w, "item {i} differs; text:\n{text}");
     }
     assert_eq!(got.len(), want.len(), "item count differs; text:\n{text}");
@@ -527,7 +682,8 @@ fn js_lit(units: &[u16]) -> String {
 }
 
 /// Builds a page from the strings: names (aria-label, placeholder), values (textarea and
-/// input), text runs (paragraphs, divs, headings, links), landmark names and the title.
+/// input), text runs (paragraphs, divs, headings, links; text-level elements in divs, whose
+/// marks print inside the run), landmark names and the title.
 const BUILD: &str = "(function (S) {
   document.body.textContent = '';
   document.title = S[0];
@@ -544,7 +700,9 @@ const BUILD: &str = "(function (S) {
       case 1: e = document.createElement('textarea'); e.setAttribute('aria-label', 'field ' + k); e.value = s; break;
       case 2: e = document.createElement('p'); e.textContent = s; break;
       case 3: e = document.createElement('a'); e.href = '#' + s; e.textContent = s; break;
-      case 4: e = document.createElement('div'); e.textContent = s; break;
+      case 4: e = document.createElement('div'); e.textContent = s;
+        var m = document.createElement(['del', 'code', 'strong'][k % 3]); m.textContent = S[(k + 3) % S.length];
+        e.appendChild(m); e.appendChild(document.createTextNode(S[(k + 5) % S.length])); break;
       case 5: e = document.createElement('input'); e.placeholder = s; e.setAttribute('aria-description', s); break;
       case 6: e = document.createElement('h2'); e.textContent = s; break;
       default: e = document.createElement('input'); e.setAttribute('aria-label', 'in ' + k); e.value = s;
@@ -595,7 +753,10 @@ fn generated_strings_never_forge_lines_nodes_or_refs(c: &Ctx) {
         hostile += want
             .iter()
             .filter(|i| match i {
-                Item::Node { name: s, .. } | Item::Tail(s) | Item::Text { text: s, .. } => {
+                Item::Node { name: s, .. }
+                | Item::Tail(s)
+                | Item::Text { text: s, .. }
+                | Item::Marked { plain: s, .. } => {
                     s.contains("[ref=") || s.contains('\n') || s.contains('\u{85}')
                 }
                 Item::Url { .. } => false,

@@ -17,6 +17,7 @@ macro_rules! trials {
     };
 }
 
+mod aam;
 mod agent;
 mod bidi;
 mod budget;
@@ -140,6 +141,7 @@ fn main() {
         settle::tests(),
         views::tests(),
         fidelity::tests(),
+        aam::tests(),
         hostile::tests(),
         forge::tests(),
         faults::tests(),

@@ -262,12 +262,12 @@ fn sortable_items_take_the_place_of_the_item_dropped_on(c: &Ctx) {
     assert_eq!(order(c), "Order: Departure, Storm, The harbour, Arrival");
 }
 
-/// An element with draggable="true" has a ref, and `drag` onto a drop zone runs HTML drag
+/// An element with draggable="true" (a div: a group, HTML-AAM's minimum role) has a ref, and `drag` onto a drop zone runs HTML drag
 /// and drop: the page's dragstart fills the data transfer and its drop reads it (Firefox
 /// fires no drop for WebDriver input: the engine completes the drag there).
 fn html_drag_and_drop_moves_a_draggable_item(c: &Ctx) {
     let t = c.snapshot("html/pointer/dnd.html");
-    let stove = ref_of(&t, "generic \"Stove\"");
+    let stove = ref_of(&t, "]: Stove");
     let zone = found(c, "Rucksack", "region");
     let s = step_ok(c, &["drag", &stove, &zone]);
     assert!(s["warning"].is_null(), "{s}");
@@ -277,7 +277,7 @@ fn html_drag_and_drop_moves_a_draggable_item(c: &Ctx) {
         "pack"
     );
     // a drop on something that does not take it: the reply says so
-    let tent = ref_of(&t, "generic \"Tent\"");
+    let tent = ref_of(&t, "]: Tent");
     let title = found(c, "Packing list", "heading");
     let s = step_ok(c, &["drag", &tent, &title]);
     if !crate::common::firefox() {

@@ -8,6 +8,7 @@
 
 use super::header::{header_json, notes};
 use super::line::{icon, short_url, sort, unseen};
+use super::marks;
 use super::shown::shown_children;
 use super::{JSON_CAP, RenderOptions};
 use crate::safe::{self, quote};
@@ -232,13 +233,7 @@ fn json_with_bytes(snap: &Snapshot, opts: &RenderOptions) -> (String, usize) {
                     continue;
                 }
                 if n.is_text() {
-                    let t = quote(cap(n.value.as_deref().unwrap_or("")));
-                    match unseen(n) {
-                        Some(k) => {
-                            let _ = write!(out, "{{\"text\":{t},\"unseen\":\"{k}\"}}");
-                        }
-                        None => out.push_str(&t),
-                    }
+                    text_json(&mut out, n);
                     continue;
                 }
                 out.push_str("{\"role\":");
@@ -267,6 +262,39 @@ fn json_with_bytes(snap: &Snapshot, opts: &RenderOptions) -> (String, usize) {
     }
     out.push_str("]}");
     (out, at)
+}
+
+/// A text run in a `children` list: a string, `{"text", "unseen"}` for unseen text, or, with
+/// text-level marks, its segments in order: strings and `{"role", "name": "", "children":
+/// [text]}` nodes (docs/reference/output.md#text-level-marks).
+fn text_json(out: &mut String, n: &Node) {
+    let v = n.value.as_deref().unwrap_or("");
+    let t = cap(v);
+    if let Some(k) = unseen(n) {
+        let _ = write!(out, "{{\"text\":{},\"unseen\":\"{k}\"}}", quote(t));
+        return;
+    }
+    let spans = marks::spans(n);
+    if spans.is_empty() || t.len() < v.len() {
+        out.push_str(&quote(t));
+        return;
+    }
+    for (j, (role, piece)) in marks::segments(v, &spans).into_iter().enumerate() {
+        if j > 0 {
+            out.push(',');
+        }
+        match role {
+            Some(r) => {
+                let _ = write!(
+                    out,
+                    "{{\"role\":{},\"name\":\"\",\"children\":[{}]}}",
+                    quote(r),
+                    quote(piece)
+                );
+            }
+            None => out.push_str(&quote(piece)),
+        }
+    }
 }
 
 #[cfg(test)]

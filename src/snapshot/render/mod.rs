@@ -7,12 +7,14 @@
 //!
 //! The parts: the options and limits (here); one node's line, its flags and cutting
 //! (`line`); which children a rendering shows (`shown`); the `# ...` lines above the tree
-//! (`header`); the indented text (`text`); the JSON document (`json`); page text that tries
-//! to forge lines, shared with other modules' tests (`tests`).
+//! (`header`); the indented text (`text`); the JSON document (`json`); the text-level marks
+//! of a text run in both (`marks`); page text that tries to forge lines, shared with other
+//! modules' tests (`tests`).
 
 mod header;
 mod json;
 mod line;
+mod marks;
 mod shown;
 mod text;
 

@@ -9,6 +9,7 @@ use super::RenderOptions;
 use super::TEXT_CUT;
 use super::header::{header_lines, notes};
 use super::line::{before_ref, cut, cut_flag, head, kept, short_url, unseen};
+use super::marks;
 use super::shown::{collapsed_options, shown_children};
 use crate::safe::text;
 use crate::snapshot::budget::Elided;
@@ -44,16 +45,48 @@ fn elided_line(n: &Node, e: &Elided, verbose: bool) -> String {
     }
 }
 
-/// A text run's line (`- text [unseen=KIND] [cut: ...]: ...`), after its indent.
-fn text_line(n: &Node, out: &mut String) {
-    let (t, left) = kept(n.value.as_deref().unwrap_or(""));
-    out.push_str("- text");
-    if let Some(k) = unseen(n) {
-        let _ = write!(out, " [unseen={k}]");
+/// A text run's text as printed, cut at [`super::TEXT_KEEP`] characters, with its text-level
+/// marks inline when it can be printed bare (docs/reference/output.md#text-level-marks), else
+/// as any text; and how many characters the cut left out.
+fn run_text(n: &Node) -> (String, usize) {
+    let v = n.value.as_deref().unwrap_or("");
+    let (t, left) = kept(v);
+    let spans = marks::spans(n);
+    if !spans.is_empty()
+        && unseen(n).is_none()
+        && let Some(s) = marks::inline(v, &spans, super::TEXT_KEEP)
+    {
+        return (s, left);
     }
-    out.push_str(&cut_flag(left, n.states.read.as_deref(), false));
-    out.push_str(": ");
-    out.push_str(&text(&t));
+    (text(&t).into_owned(), left)
+}
+
+/// A text run's own line: `- text [unseen=KIND] [cut: ...]: ...`, or, for a run that is one
+/// text-level element's text whole, that element's line (`- term: Name`).
+fn text_line(n: &Node, out: &mut String) {
+    let v = n.value.as_deref().unwrap_or("");
+    let read = n.states.read.as_deref();
+    let role = match unseen(n) {
+        Some(_) => None,
+        None => marks::whole(v, &marks::spans(n)),
+    };
+    match role {
+        Some(role) => {
+            let (t, left) = kept(v);
+            let _ = write!(out, "- {role}{}: ", cut_flag(left, read, false));
+            out.push_str(&text(&t));
+        }
+        None => {
+            out.push_str("- text");
+            if let Some(k) = unseen(n) {
+                let _ = write!(out, " [unseen={k}]");
+            }
+            let (t, left) = run_text(n);
+            out.push_str(&cut_flag(left, read, false));
+            out.push_str(": ");
+            out.push_str(&t);
+        }
+    }
     out.push('\n');
 }
 
@@ -119,13 +152,13 @@ pub fn to_text(snap: &Snapshot, opts: &RenderOptions) -> String {
             && n.value.is_none();
         if single_text {
             let kid = &snap.nodes[kids[0]];
-            let (t, left) = kept(kid.value.as_deref().unwrap_or(""));
+            let (t, left) = run_text(kid);
             out.push_str(&before_ref(
                 &line,
                 &cut_flag(left, kid.states.read.as_deref(), false),
             ));
             out.push_str(": ");
-            out.push_str(&text(&t));
+            out.push_str(&t);
             out.push('\n');
             continue;
         }

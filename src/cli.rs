@@ -183,10 +183,11 @@ pub enum Command {
         #[arg(long)]
         structured: bool,
     },
-    /// The policy guard of a session (started by the session's first command; not for use
-    /// by hand): holds the page's requests and answers them by the session's policy.
-    #[command(name = "policy-guard", hide = true)]
-    PolicyGuard {
+    /// The watcher of a session (started by the session's first command; not for use by
+    /// hand): records the page's requests and console entries, and holds its requests for
+    /// the session's policy and routes.
+    #[command(name = "session-watch", hide = true)]
+    SessionWatch {
         /// Session name.
         name: String,
     },

@@ -43,7 +43,7 @@ pub use frames::{
     frame_routes, leave_frames,
 };
 pub use helpers::{ShadowRoot, adopt_closed_roots, closed_candidates, element, shadow_root};
-pub use hold::{Held, hold_requests};
+pub use hold::{Held, Judged, Verdict, hold_requests};
 pub use hooks::{console_messages, hooked_closed_roots, preload_sandbox, startup_timers};
 pub use method::{Condition, Method, Paint, QueryGroup, ScrollTo, SearchQuery, Walk};
 pub use page::{DevtoolsSlot, Page, SANDBOX, WindowTurn, subscribe};

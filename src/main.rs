@@ -9,8 +9,8 @@ use cli::Cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    // the policy guard is long-lived and small: it builds no large structures
-    if std::env::args().nth(1).as_deref() != Some("policy-guard") {
+    // the session's watcher is long-lived and small: it builds no large structures
+    if std::env::args().nth(1).as_deref() != Some("session-watch") {
         let _ = tune_malloc();
     }
     let cli = match Cli::try_parse() {

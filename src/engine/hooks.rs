@@ -1,7 +1,10 @@
 //! The preload of a BiDi session and the hooks it runs in every document's main world
-//! before the page's scripts: the console hook, the closed-root hook and the start-up timers
-//! hook (the engine's sandbox cannot see the page's own `console`, `attachShadow` or timers),
-//! and the typed reads of what they kept.
+//! before the page's scripts: the closed-root hook and the start-up timers hook (the
+//! engine's sandbox cannot see the page's own `attachShadow` or timers), and the typed reads
+//! of what they kept. The console is not hooked: WebDriver BiDi's `log.entryAdded` gives
+//! each message with its stack (browser/watch records them; an action's effects read its
+//! own), and a wrapped `console` would stand first in every message's stack. The console
+//! hook remains as the fallback of a session whose watcher cannot be reached.
 //!
 //! Owns: the hooks' scripts, their registration (`script.addPreloadScript`) and the
 //! functions that read them (`console_messages`, `hooked_closed_roots`, `startup_timers`).
@@ -14,9 +17,9 @@ use crate::wire::WebRef;
 use tracing::debug;
 
 /// Registers the engine to run in the sandbox realm of every new document and frame of the
-/// session, before the page's scripts (`script.addPreloadScript`), and the console hook in
-/// their main world, replacing registrations `old` (an older build's). Returns the
-/// registrations' ids; None without BiDi.
+/// session, before the page's scripts (`script.addPreloadScript`), and the closed-root and
+/// start-up timers hooks in their main world, replacing registrations `old` (an older
+/// build's). Returns the registrations' ids; None without BiDi.
 pub async fn preload_sandbox(page: &Page, old: &[String]) -> Option<Vec<String>> {
     let b = page.bidi()?;
     for id in old {
@@ -27,10 +30,7 @@ pub async fn preload_sandbox(page: &Page, old: &[String]) -> Option<Vec<String>>
     let mut ids = Vec::new();
     for (source, sandbox) in [
         (sandbox_engine(), Some(SANDBOX.to_string())),
-        (
-            format!("{CONSOLE_HOOK}\n{CLOSED_ROOTS_HOOK}\n{STARTUP_TIMERS_HOOK}"),
-            None,
-        ),
+        (format!("{CLOSED_ROOTS_HOOK}\n{STARTUP_TIMERS_HOOK}"), None),
     ] {
         let r = b
             .send(&bidi::AddPreloadScript {

@@ -12,7 +12,7 @@ use super::navigation::DocMark;
 use crate::actions::ask;
 use crate::browser::Browser;
 use crate::engine::Method;
-use crate::engine::bidi::{DownloadEnd, DownloadWillBegin, Event, Events};
+use crate::engine::bidi::{DownloadEnd, DownloadWillBegin, Event, Events, LogEntry};
 use crate::safe::quote;
 use crate::wire::{EffectsReply, HttpError, WatchReply};
 use serde::Serialize;
@@ -33,8 +33,10 @@ pub struct Before {
     origin: f64,
     url: String,
     windows: Vec<String>,
-    /// The BiDi events from before the action (downloads), when downloads are followed.
+    /// The BiDi events from before the action (downloads, console entries).
     events: Option<Events>,
+    /// Downloads are followed (the browser saves them in the session's folder).
+    downloads: bool,
 }
 
 impl Before {
@@ -81,10 +83,14 @@ pub struct Download {
     pub bytes: Option<usize>,
 }
 
-/// A console error logged during the action.
+/// A console error logged during the action (`console.error`, an uncaught exception or an
+/// unhandled rejection).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ConsoleError {
     pub text: String,
+    /// Where: `URL:LINE:COLUMN`, when the browser gave a stack.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
 }
 
 /// A step's `effects`: only what happened is present.
@@ -249,9 +255,9 @@ fn strip_fragment(u: &str) -> &str {
 pub async fn before(b: &Browser) -> Before {
     // the action's dialogs, downloads and navigations are heard from here on
     b.client.events_ready().await;
-    let events = match b.client.bidi() {
-        Some(bidi) if b.prepare_downloads().await => Some(bidi.events()),
-        _ => None,
+    let (events, downloads) = match b.client.bidi() {
+        Some(bidi) => (Some(bidi.events()), b.prepare_downloads().await),
+        None => (None, false),
     };
     let watch = ask::<WatchReply>(b, Method::Watch).await.ok();
     let url = match &watch {
@@ -264,6 +270,7 @@ pub async fn before(b: &Browser) -> Before {
         url,
         windows: b.window_handles().await,
         events,
+        downloads,
     }
 }
 
@@ -278,7 +285,8 @@ fn same_download(b: &DownloadWillBegin, e: &DownloadEnd) -> bool {
 /// (BiDi `downloadWillBegin` / `downloadEnd`), completed files moved into the artifacts
 /// directory under the name the browser was given, made safe.
 async fn downloads(
-    mut events: Events,
+    events: &mut Events,
+    logs: &mut Vec<LogEntry>,
     artifacts: Option<&Path>,
     b: &Browser,
     before_url: &str,
@@ -296,7 +304,10 @@ async fn downloads(
     };
     for e in events.drain() {
         navigated |= matches!(&e, Event::NavigationStarted(n) if Some(&n.context) == tab.as_ref());
-        take(e, &mut begun, &mut ended);
+        match e {
+            Event::LogEntry(l) => logs.push(*l),
+            e => take(e, &mut begun, &mut ended),
+        }
     }
     // A navigation of the tab that began during the action and left it on its document may
     // still become a download: the browser says so only once the response is in, which can
@@ -309,7 +320,7 @@ async fn downloads(
         && !page.fresh
         && strip_fragment(&b.url().await) == strip_fragment(before_url);
     let decided = |e: &Event| matches!(e, Event::DownloadWillBegin(_));
-    if stayed && let Ok(e) = events.wait_for(DOWNLOAD_DECIDED, decided).await {
+    if stayed && let Some(e) = next_keeping_logs(events, DOWNLOAD_DECIDED, decided, logs).await {
         take(e, &mut begun, &mut ended);
     }
     let until = Instant::now() + DOWNLOAD_WAIT;
@@ -321,14 +332,10 @@ async fn downloads(
         if left.is_zero() {
             break;
         }
-        let next = events
-            .wait_for(left, |e| {
-                matches!(e, Event::DownloadWillBegin(_) | Event::DownloadEnd(_))
-            })
-            .await;
-        match next {
-            Ok(e) => take(e, &mut begun, &mut ended),
-            Err(_) => break,
+        let want = |e: &Event| matches!(e, Event::DownloadWillBegin(_) | Event::DownloadEnd(_));
+        match next_keeping_logs(events, left, want, logs).await {
+            Some(e) => take(e, &mut begun, &mut ended),
+            None => break,
         }
     }
     let mut out = Vec::new();
@@ -350,6 +357,82 @@ async fn downloads(
         out.push(finish(String::new(), e.url.clone(), Some(e), artifacts));
     }
     out
+}
+
+/// The first event `want` accepts within `within`, keeping the console entries met on the
+/// way (the others are dropped).
+async fn next_keeping_logs(
+    events: &mut Events,
+    within: Duration,
+    want: impl Fn(&Event) -> bool,
+    logs: &mut Vec<LogEntry>,
+) -> Option<Event> {
+    let until = tokio::time::Instant::now() + within;
+    loop {
+        let e = tokio::time::timeout_at(until, events.next()).await.ok()??;
+        match e {
+            Event::LogEntry(l) => logs.push(*l),
+            e if want(&e) => return Some(e),
+            _ => {}
+        }
+    }
+}
+
+/// The errors among the console entries of the action: `console.error` calls, uncaught
+/// exceptions and unhandled rejections of the tab's documents (its frames' too), at most 5.
+async fn console_errors(b: &Browser, logs: Vec<LogEntry>) -> Vec<ConsoleError> {
+    use crate::browser::watch::store::{console_text, frames};
+    let errors: Vec<LogEntry> = logs.into_iter().filter(|l| l.level == "error").collect();
+    if errors.is_empty() {
+        return Vec::new();
+    }
+    let tab = b
+        .record
+        .tabs
+        .iter()
+        .find(|t| t.alias == b.record.current)
+        .map(|t| t.handle.clone())
+        .unwrap_or_default();
+    // the tab's frames, asked only when an entry came from another context than the tab
+    let mut contexts = vec![tab.clone()];
+    if errors
+        .iter()
+        .any(|l| l.source.context.as_deref() != Some(&tab))
+        && let Some(bidi) = b.client.bidi()
+        && let Ok(t) = bidi
+            .send(&crate::engine::bidi::GetTree {
+                max_depth: None,
+                root: Some(tab.clone()),
+            })
+            .await
+    {
+        let mut todo = t.contexts;
+        while let Some(c) = todo.pop() {
+            contexts.push(c.context.clone());
+            todo.extend(c.children.unwrap_or_default());
+        }
+    }
+    errors
+        .iter()
+        .filter(|l| {
+            l.source
+                .context
+                .as_ref()
+                .is_some_and(|c| contexts.contains(c))
+        })
+        .take(5)
+        .map(|l| {
+            let text = if l.kind == "console" && !l.args.is_empty() {
+                console_text(&l.args)
+            } else {
+                l.text.clone().unwrap_or_default()
+            };
+            ConsoleError {
+                text: crate::snapshot::render::cut(&text, 300),
+                at: frames(l.stack_trace.as_ref()).first().map(|f| f.at()),
+            }
+        })
+        .collect()
 }
 
 fn finish(
@@ -397,8 +480,17 @@ pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) ->
     let mut out = Effects::default();
     // first: the page says whether a download link was followed
     let reply: EffectsReply = ask(b, Method::Effects).await.unwrap_or_default();
-    if let Some(ev) = before.events {
-        out.download = downloads(ev, artifacts, b, &before.url, &reply).await;
+    let mut logs = Vec::new();
+    let listened = before.events.is_some();
+    if let Some(mut ev) = before.events {
+        if before.downloads {
+            out.download = downloads(&mut ev, &mut logs, artifacts, b, &before.url, &reply).await;
+        }
+        for e in ev.drain() {
+            if let Event::LogEntry(l) = e {
+                logs.push(*l);
+            }
+        }
         // docs/reference/policy.md#actions-off: the browser canceled it for the operator
         if !b
             .policy()
@@ -424,8 +516,12 @@ pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) ->
     // the announcements of a document that is gone went with it
     out.announced = reply.announced;
     out.http_errors = reply.http_errors;
-    // console errors logged since recording started (all of a new document's)
-    if let Ok(c) = crate::engine::console_messages(&b.client, false).await {
+    if listened {
+        // the console entries the browser sent while the action ran (log.entryAdded)
+        out.console_errors = console_errors(b, logs).await;
+    } else if let Ok(c) = crate::engine::console_messages(&b.client, false).await {
+        // no BiDi: the engine's own capture, since recording started (all of a new
+        // document's)
         let since = if reply.fresh { None } else { before.since };
         out.console_errors = c
             .messages
@@ -435,6 +531,7 @@ pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) ->
             .take(5)
             .map(|m| ConsoleError {
                 text: crate::snapshot::render::cut(&m.text, 300),
+                at: None,
             })
             .collect();
     }
@@ -494,6 +591,7 @@ mod tests {
             }],
             console_errors: vec![ConsoleError {
                 text: "boom".into(),
+                at: None,
             }],
             blocked: vec![],
         };

@@ -431,14 +431,10 @@ async fn run_step(
         Action::Cookies(c) => cookies(b, c).await,
         Action::SaveState(a) => save_state(b, a, opts).await,
         Action::LoadState(a) => load_state(b, a, opts).await,
+        Action::Console(c) if b.client.isolated() => super::debugging::console(b, c).await,
         Action::Console(c) => {
-            // with BiDi the page's console is read from its main world's hook (the
-            // engine's sandbox does not see it)
-            let v: ConsoleReply = if b.client.isolated() {
-                crate::engine::console_messages(&b.client, c.clear).await?
-            } else {
-                ask(b, Method::Console { clear: c.clear }).await?
-            };
+            // without BiDi the engine's own capture (it runs in the page's realm)
+            let v: ConsoleReply = ask(b, Method::Console { clear: c.clear }).await?;
             Ok(Outcome::with(json!(v.messages)))
         }
         Action::Screenshot(s) if s.annotate => annotated_screenshot(b, s, opts, artifacts).await,
@@ -455,5 +451,9 @@ async fn run_step(
         Action::Poll(p) => poll(b, p, opts).await,
         Action::QueryAll(q) => query_all(b, q).await,
         Action::Inspect(i) => inspect(b, i).await,
+        // debugging (issue 58)
+        Action::Network(n) => super::debugging::network(b, n, opts).await,
+        Action::Route(r) => super::debugging::route(b, r, opts).await,
+        Action::Unroute(u) => super::debugging::unroute(b, u).await,
     }
 }

@@ -20,6 +20,7 @@
 //! a step (the callers do), or leave `__ariaRefs`, a script, a DevTools command name, the
 //! WebDriver client or an untyped reply to anyone else.
 
+pub mod audit;
 pub mod bidi;
 mod cdp;
 mod classic;

@@ -5,6 +5,7 @@
 //! Owns: the action list, `Step`, `StepFile` and the JSON schema. Must not: run anything
 //! (run.rs dispatches to the concept modules).
 
+use super::audit::AuditArgs;
 use super::debugging::{NetworkArgs, RouteArgs, UnrouteArgs};
 use super::files::{PdfArgs, ReadNotesArgs, ScreenshotArgs, WriteNotesArgs};
 use super::input::{
@@ -266,6 +267,9 @@ pub enum Action {
         #[schemars(with = "Form<String, UnrouteArgs>")]
         UnrouteArgs,
     ),
+    /// Accessibility audit in snapshot terms: axe-core's violations by rule, each element
+    /// with its ref and line; clickables a keyboard cannot use; focus traps (Tab walk).
+    Audit(AuditArgs),
 }
 
 /// What running an action may do to the page.
@@ -371,6 +375,7 @@ impl ActionKind {
             A::Network => row(R, "Done", "browser_network", "id", r#"true, "r12", {"status": "4xx", "type": "fetch"} or {"har": "page.har", "bodies": true}"#),
             A::Route => row(R, "Done", "browser_route", "value", r#"{"pattern": "/api/items", "body": "[]"}, {"pattern": "**/*.png", "fail": true}"#),
             A::Unroute => row(R, "Done", "browser_unroute", "pattern", r#""/api/items" or {} (every route)"#),
+            A::Audit => row(C, "Done", "browser_audit", "value", r#"true or {"rules": "button-name,color-contrast", "noTab": true}"#),
         }
     }
 
@@ -519,7 +524,7 @@ mod tests {
         let mut names: Vec<String> = ActionKind::names().into_iter().map(String::from).collect();
         names.sort();
         assert_eq!(names, in_schema);
-        assert_eq!(names.len(), 50);
+        assert_eq!(names.len(), 51);
         for k in ActionKind::all() {
             assert_eq!(ActionKind::from_name(k.name()), Some(k));
         }

@@ -455,5 +455,6 @@ async fn run_step(
         Action::Network(n) => super::debugging::network(b, n, opts).await,
         Action::Route(r) => super::debugging::route(b, r, opts).await,
         Action::Unroute(u) => super::debugging::unroute(b, u).await,
+        Action::Audit(a) => super::audit::audit(b, a).await,
     }
 }

@@ -428,8 +428,20 @@ impl Request {
     }
 }
 
+/// Headers as (name, value), each once (Chromium lists some request headers twice: as the
+/// page set them and as they were sent, differing only in case).
 fn headers(h: &[Header]) -> Vec<(String, String)> {
-    h.iter().map(|h| (h.name.clone(), h.text())).collect()
+    let mut out: Vec<(String, String)> = Vec::new();
+    for h in h {
+        let v = h.text();
+        if !out
+            .iter()
+            .any(|(n, x)| n.eq_ignore_ascii_case(&h.name) && *x == v)
+        {
+            out.push((h.name.clone(), v));
+        }
+    }
+    out
 }
 
 /// What a request is, from its Fetch destination (Fetch, "destination"), else its Resource

@@ -18,6 +18,7 @@ pub mod launch;
 mod load;
 mod open;
 mod recovery;
+pub mod routes;
 pub mod session;
 pub mod shared;
 pub mod state;

@@ -92,7 +92,7 @@ pub struct SessionRecord {
     /// The routes this session added (docs/reference/network.md#routes), in force while it
     /// lives.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub routes: Vec<super::watch::routes::Route>,
+    pub routes: Vec<super::routes::Route>,
     /// The last request and console seq `network` and `console` listed (each lists what
     /// came after).
     #[serde(default, skip_serializing_if = "is_zero")]

@@ -10,8 +10,8 @@
 
 use crate::actions::Outcome;
 use crate::browser::Browser;
+use crate::browser::routes::{self, Route};
 use crate::browser::watch::ipc::{self, Body, Query, Reply};
-use crate::browser::watch::routes::{self, Route};
 use crate::browser::watch::store::{ConsoleEntry, Request};
 use crate::error::{Error, Result};
 use clap::Args;

@@ -337,6 +337,21 @@ pub(super) async fn context(b: &Browser) -> Value {
     json!({"url": url, "title": title, "scroll": scroll})
 }
 
+/// `network`, `route`, `unroute` and `audit` (run_step's one arm for them).
+async fn debugging_step(b: &mut Browser, a: &Action, opts: &RunOptions) -> Result<Outcome> {
+    use super::debugging::{network, route, unroute};
+    match a {
+        Action::Network(n) => network(b, n, opts).await,
+        Action::Route(r) => route(b, r, opts).await,
+        Action::Unroute(u) => unroute(b, u).await,
+        Action::Audit(x) => super::audit::audit(b, x).await,
+        other => Err(Error::Usage(format!(
+            "{} is not a debugging step",
+            other.name()
+        ))),
+    }
+}
+
 async fn run_step(
     b: &mut Browser,
     step: &Step,
@@ -451,10 +466,9 @@ async fn run_step(
         Action::Poll(p) => poll(b, p, opts).await,
         Action::QueryAll(q) => query_all(b, q).await,
         Action::Inspect(i) => inspect(b, i).await,
-        // debugging (issue 58)
-        Action::Network(n) => super::debugging::network(b, n, opts).await,
-        Action::Route(r) => super::debugging::route(b, r, opts).await,
-        Action::Unroute(u) => super::debugging::unroute(b, u).await,
-        Action::Audit(a) => super::audit::audit(b, a).await,
+        // debugging: network, routes, audit
+        a @ (Action::Network(_) | Action::Route(_) | Action::Unroute(_) | Action::Audit(_)) => {
+            debugging_step(b, a, opts).await
+        }
     }
 }

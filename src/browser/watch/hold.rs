@@ -15,8 +15,8 @@
 
 use super::super::guard::{self, Judge};
 use super::super::launch::BrowserKind;
+use super::super::routes::{self, Answer};
 use super::super::session::SessionRecord;
-use super::routes::{self, Answer};
 use super::{WatchState, Watcher, lock};
 use crate::engine::bidi::{
     AddIntercept, BeforeRequestSent, Bidi, BytesValue, ContextInfo, ContinueRequest, FailRequest,

@@ -7,7 +7,7 @@
 //!
 //! Owns: the queries, the reply and the client. Must not: record or hold anything.
 
-use super::routes::Route;
+use super::super::routes::Route;
 use super::store::{ConsoleEntry, Request};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};

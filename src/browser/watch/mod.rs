@@ -20,10 +20,10 @@
 
 mod hold;
 pub mod ipc;
-pub mod routes;
 pub mod store;
 
 use super::launch;
+use super::routes::Route;
 use super::session::{self, SessionRecord};
 use crate::engine::bidi::{
     AddDataCollector, Bidi, DownloadBehavior, Event, GetTree, RemoveDataCollector, RemoveIntercept,
@@ -31,7 +31,6 @@ use crate::engine::bidi::{
 };
 use crate::error::{Error, Result};
 use ipc::{Query, Reply};
-use routes::Route;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -165,10 +164,11 @@ pub fn stop(rec: &SessionRecord) {
     {
         launch::kill_group(pid);
     }
-    for p in [state_path(&rec.name), ipc::socket_path(&rec.name)] {
-        if let Ok(p) = p {
-            let _ = std::fs::remove_file(p);
-        }
+    for p in [state_path(&rec.name), ipc::socket_path(&rec.name)]
+        .into_iter()
+        .flatten()
+    {
+        let _ = std::fs::remove_file(p);
     }
     if let Ok(d) = session::sessions_dir() {
         let _ = std::fs::remove_file(d.join(format!("{}.watch.log", rec.name)));

@@ -552,7 +552,6 @@ fn remote_text(v: &serde_json::Value, depth: usize) -> String {
             format!("{{{}}}", items.join(","))
         }
         "error" => "Error".into(),
-        other if other.is_empty() => String::new(),
         other => other.to_string(),
     }
 }

@@ -4,7 +4,7 @@
 //! refused request is refused, whatever a route says), then the newest matching route.
 //!
 //! Owns: a route's shape, its pattern language and which route a request meets. Must not:
-//! hold or answer requests (the watcher's holders do).
+//! hold or answer requests (the watcher's holder does, browser/watch/hold.rs).
 
 use serde::{Deserialize, Serialize};
 

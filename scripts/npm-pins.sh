@@ -27,8 +27,8 @@ ensure_bench_modules() {
 # copies it from the npm package of this version), and the packages the audit bench and the
 # debugging tests run beside it: @axe-core/playwright (scripts/audit-bench.js, given the
 # vendored axe-core so both run the same build), har-validator (the HAR 1.2 schema) and
-# perf-cascade (a HAR viewer, whose parser the HAR test opens the file with).
+# pagexray (sitespeed.io's HAR reader, whose parser the HAR test opens the file with).
 AXE_CORE=4.14.1
 AXE_PLAYWRIGHT=4.14.0
 HAR_VALIDATOR=5.1.5
-PERF_CASCADE=3.0.3
+PAGEXRAY=4.4.4

@@ -22,6 +22,7 @@ mod bidi;
 mod budget;
 mod cache;
 mod common;
+mod debugging;
 mod eyes;
 mod faults;
 mod fidelity;
@@ -149,6 +150,7 @@ fn main() {
         policy::tests(),
         state::tests(),
         skills::tests(),
+        debugging::tests(),
     ]
     .concat();
     check_names(&all);

@@ -284,10 +284,8 @@ impl Store {
         r.navigation = e.navigation.is_some();
         r.request_headers = headers(&e.request.headers);
         r.request_body_size = e.request.body_size.filter(|n| *n > 0);
-        if let Some(i) = &e.initiator {
-            if e.redirect_count == 0 {
-                r.initiator = i.kind.clone().unwrap_or_else(|| "other".into());
-            }
+        if let Some(i) = e.initiator.as_ref().filter(|_| e.redirect_count == 0) {
+            r.initiator = i.kind.clone().unwrap_or_else(|| "other".into());
             let top = frames(i.stack_trace.as_ref()).into_iter().next();
             r.initiator_at = top.map(|f| f.at()).or_else(|| {
                 i.line_number.map(|l| {

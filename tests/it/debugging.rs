@@ -348,14 +348,29 @@ fn network_lists_every_request_with_its_status(c: &Ctx) {
     assert_eq!(status_of("/api/order"), ["201"], "{list:#}");
     let other = format!("{}/cors-denied.json", app.other_origin());
     assert_eq!(status_of(&other), ["failed"], "the CORS failure: {list:#}");
+    // each request the server answered is listed, as often as it was asked (Firefox asks
+    // twice for an image its preloader fetched, under Cache-Control: no-store)
+    let hits = app.hits.lock().unwrap().clone();
     for p in [
         "/app.css",
         "/app.js",
         "/logo.svg",
         "/icon-1.svg",
         "/api/xhr",
+        "/api/page?n=3",
     ] {
-        assert_eq!(status_of(p), ["200"], "{p}: {list:#}");
+        let asked = hits.iter().filter(|h| **h == format!("GET {p}")).count();
+        assert!(asked >= 1, "{p} never asked: {hits:?}");
+        // (Firefox lists the image it shows again from its image cache: "(cache)")
+        let from_network: Vec<&str> = list["requests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .filter(|l| l.split_whitespace().nth(4) == Some(p) && !l.contains(" (cache)"))
+            .map(|l| l.split_whitespace().nth(2).unwrap())
+            .collect();
+        assert_eq!(from_network, vec!["200"; asked], "{p}: {list:#} {hits:?}");
     }
     let kinds: Vec<&str> = list["requests"]
         .as_array()
@@ -366,11 +381,25 @@ fn network_lists_every_request_with_its_status(c: &Ctx) {
     for k in ["document", "stylesheet", "script", "image", "fetch", "xhr"] {
         assert!(kinds.contains(&k), "no {k}: {list:#}");
     }
-    // since the last call: nothing new
-    assert_eq!(output(c, &["network"])["requests"], json!([]));
+    // since the last call: nothing new (but the icon Firefox fetches for its tab after the
+    // load, which its BiDi reports as the tab's)
+    let again = output(c, &["network"]);
+    assert!(
+        listed(&again["requests"])
+            .iter()
+            .all(|(_, _, u)| u == "/favicon.ico"),
+        "{again:#}"
+    );
     // filters
-    let errors = output(c, &["network", "--all", "--status", "4xx,5xx"]);
-    assert_eq!(listed(&errors["requests"]).len(), 2, "{errors:#}");
+    let errors = output(
+        c,
+        &["network", "--all", "--status", "4xx,5xx", "--type", "fetch"],
+    );
+    let paths: Vec<String> = listed(&errors["requests"])
+        .into_iter()
+        .map(|(_, _, u)| u)
+        .collect();
+    assert_eq!(paths, ["/api/missing", "/api/broken"], "{errors:#}");
     if let Some(d) = devtools {
         let mut listed_hops: Vec<(String, String)> = got
             .iter()
@@ -607,7 +636,10 @@ fn console_gives_levels_and_stacks_since_the_last_call(c: &Ctx) {
         let m = find(text);
         assert_eq!(m["level"], level, "{m}");
         assert_eq!(m["at"], format!("{js}:{line}:11"), "{m}");
-        assert!(m["stack"][1].as_str().unwrap().starts_with("start "), "{m}");
+        if !firefox() {
+            // Firefox gives a console call's innermost frame only
+            assert!(m["stack"][1].as_str().unwrap().starts_with("start "), "{m}");
+        }
     }
     let thrown = find("exploded on purpose");
     assert_eq!(thrown["uncaught"], true);

@@ -359,6 +359,9 @@ impl Store {
 
     /// `log.entryAdded`.
     pub fn log(&mut self, e: &LogEntry) {
+        if e.kind == "javascript" {
+            self.cors_failure(e.text.as_deref().unwrap_or(""));
+        }
         let seq = self.take_seq();
         let uncaught = e.kind == "javascript";
         let text = match (uncaught, e.args.is_empty()) {
@@ -383,6 +386,36 @@ impl Store {
         });
         while self.console.len() > KEPT {
             self.console.pop_front();
+        }
+    }
+
+    /// Firefox reports a request CORS refused to the page with its response (a 200) and no
+    /// `fetchError`, and says why in the page's console ("Cross-Origin Request Blocked: ...
+    /// the remote resource at URL. (Reason: ...)"): the newest request of that URL is marked
+    /// failed with that reason, as Chromium's `fetchError` marks it.
+    fn cors_failure(&mut self, text: &str) {
+        let Some(rest) = text.strip_prefix("Cross-Origin Request Blocked: ") else {
+            return;
+        };
+        let Some(at) = rest.find("remote resource at ") else {
+            return;
+        };
+        let tail = &rest[at + "remote resource at ".len()..];
+        let Some(end) = tail.find(". (Reason: ") else {
+            return;
+        };
+        let url = &tail[..end];
+        let reason = tail[end + ". (Reason: ".len()..]
+            .split(')')
+            .next()
+            .unwrap_or("");
+        if let Some(r) = self
+            .requests
+            .iter_mut()
+            .rev()
+            .find(|r| r.url == url && r.failure.is_none())
+        {
+            r.failure = Some(format!("CORS: {reason}"));
         }
     }
 

@@ -172,7 +172,7 @@ pub enum Command {
     Mcp {
         #[command(flatten)]
         http: McpHttp,
-        /// Which tools tools/list offers. core: the ten tools of an agent's loop (every
+        /// Which tools tools/list offers. core: the thirteen tools of an agent's loop (every
         /// other tool is still callable by name, every action through browser_run_steps);
         /// all: one tool per step action.
         #[arg(long, value_enum, default_value = "core")]

@@ -114,7 +114,7 @@ impl Browser {
         }
     }
 
-    /// The page requests the policy guard refused since the last report (each reported
+    /// The page requests the policy refused (the watcher's log) since the last report (each reported
     /// once: the record keeps how far its log was read).
     pub fn policy_refusals(&mut self) -> Vec<guard::Refused> {
         if self.record.policy.is_none() {

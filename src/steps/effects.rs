@@ -37,6 +37,9 @@ pub struct Before {
     events: Option<Events>,
     /// Downloads are followed (the browser saves them in the session's folder).
     downloads: bool,
+    /// The watcher's last seq, when the session has routes (what they answered during the
+    /// action is reported).
+    routes_from: Option<u64>,
 }
 
 impl Before {
@@ -113,6 +116,10 @@ pub struct Effects {
     /// the action's navigation, a tab it opened.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub blocked: Vec<crate::browser::guard::Refused>,
+    /// Requests a route of the session answered (docs/reference/network.md#routes):
+    /// `GET http://x/api/items (route /api/items)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub routed: Vec<String>,
 }
 
 impl Effects {
@@ -136,6 +143,7 @@ impl Effects {
         self.http_errors.extend(o.http_errors);
         self.console_errors.extend(o.console_errors);
         self.blocked.extend(o.blocked);
+        self.routed.extend(o.routed);
     }
 
     /// The words the changes summary adds for these effects (docs/reference/replies.md#effects), page text quoted.
@@ -176,6 +184,14 @@ impl Effects {
                 .map(|e| format!("{} {}", e.status, quote(&short(&e.url))))
                 .collect();
             out.push(format!("HTTP errors: {}.", e.join(", ")));
+        }
+        if !self.routed.is_empty() {
+            let r: Vec<String> = self.routed.iter().take(3).map(|r| quote(r)).collect();
+            let more = match self.routed.len() {
+                n if n > 3 => format!(" and {} more", n - 3),
+                _ => String::new(),
+            };
+            out.push(format!("Routed: {}{more}.", r.join(", ")));
         }
         if !self.console_errors.is_empty() {
             out.push(format!(
@@ -271,7 +287,59 @@ pub async fn before(b: &Browser) -> Before {
         windows: b.window_handles().await,
         events,
         downloads,
+        routes_from: routes_mark(b).await,
     }
+}
+
+/// The session's watcher (an agent's: its owner's) and the current tab, when the session
+/// has routes.
+fn routes_watch(b: &Browser) -> Option<(String, String)> {
+    if b.record.routes.is_empty() {
+        return None;
+    }
+    let name = match &b.record.shared {
+        Some(s) => s.owner.clone(),
+        None => b.record.name.clone(),
+    };
+    let tab = b
+        .record
+        .tabs
+        .iter()
+        .find(|t| t.alias == b.record.current)?
+        .handle
+        .clone();
+    Some((name, tab))
+}
+
+/// The watcher's last seq before an action, when the session has routes.
+async fn routes_mark(b: &Browser) -> Option<u64> {
+    use crate::browser::watch::ipc::{Query, ask};
+    let (name, _) = routes_watch(b)?;
+    ask(&name, &Query::Hello, Duration::from_secs(5))
+        .await
+        .ok()
+        .map(|r| r.last)
+}
+
+/// The requests a route answered since `from`, in the current tab.
+async fn routed_since(b: &Browser, from: u64) -> Vec<String> {
+    use crate::browser::watch::ipc::{Query, ask};
+    let Some((name, tab)) = routes_watch(b) else {
+        return Vec::new();
+    };
+    let q = Query::Network { tab, after: from };
+    let Ok(r) = ask(&name, &q, Duration::from_secs(5)).await else {
+        return Vec::new();
+    };
+    r.requests
+        .iter()
+        .filter_map(|q| {
+            let by = q.answered_by.as_deref()?.strip_prefix("route ")?;
+            let url = crate::snapshot::render::cut(&q.url, 200);
+            Some(format!("{} {url} (route {by})", q.method))
+        })
+        .take(10)
+        .collect()
 }
 
 fn same_download(b: &DownloadWillBegin, e: &DownloadEnd) -> bool {
@@ -555,6 +623,9 @@ pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) ->
             }
         }
     }
+    if let Some(from) = before.routes_from {
+        out.routed = routed_since(b, from).await;
+    }
     // last: a new tab's first page, refused, is known once its tab is (above)
     out.blocked = b.policy_refusals();
     out
@@ -594,6 +665,7 @@ mod tests {
                 at: None,
             }],
             blocked: vec![],
+            routed: vec![],
         };
         assert_eq!(
             e.summary().join(" "),
@@ -640,6 +712,26 @@ mod tests {
         assert!(s[1].starts_with("Navigated to"), "{s:?}");
         let j = serde_json::to_value(&e).unwrap();
         assert_eq!(j["blocked"][3]["kind"], "new tab");
+    }
+
+    #[test]
+    fn routed_requests_are_named_and_counted() {
+        let e = Effects {
+            routed: (1..=4)
+                .map(|i| format!("GET http://a.test/api/{i} (route /api/*)"))
+                .collect(),
+            ..Default::default()
+        };
+        assert_eq!(
+            e.summary(),
+            [
+                "Routed: \"GET http://a.test/api/1 (route /api/*)\", \"GET http://a.test/api/2 (route /api/*)\", \"GET http://a.test/api/3 (route /api/*)\" and 1 more."
+            ]
+        );
+        assert_eq!(
+            serde_json::to_value(&e).unwrap()["routed"][3],
+            "GET http://a.test/api/4 (route /api/*)"
+        );
     }
 
     #[test]

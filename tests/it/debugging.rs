@@ -677,6 +677,11 @@ fn console_gives_levels_and_stacks_since_the_last_call(c: &Ctx) {
     let order = crate::common::ref_of(&t, "button \"Order\"");
     output(c, &["route", "/api/order", "--fail"]);
     let r: Value = serde_json::from_str(&c.ok(&["click", &order])).unwrap();
+    assert_eq!(
+        r["steps"][0]["effects"]["routed"][0],
+        format!("POST {} (route /api/order)", app.url("api/order")),
+        "{r:#}"
+    );
     let e = &r["steps"][0]["effects"]["consoleErrors"][0];
     assert!(
         e["text"].as_str().unwrap().starts_with("order failed:"),

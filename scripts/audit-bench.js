@@ -12,7 +12,7 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const { execFileSync } = require("child_process");
+const { execFile, execFileSync } = require("child_process");
 
 const args = process.argv.slice(2);
 const opt = (name, def) => {
@@ -34,20 +34,22 @@ const { startServer } = require(path.join(bench, "lib/server.js"));
 const corpus = require(path.join(bench, "lib/corpus.js"));
 const axeSource = fs.readFileSync(path.join(root, "js/vendor/axe-core/axe.min.js"), "utf8");
 
+// (asynchronous: the corpus server runs in this process and must answer the page meanwhile)
 function run(argv) {
-  const out = execFileSync(ariasnap, ["--session", session, ...argv], {
-    env: { ...process.env, ARIASNAP_HOME: home, NO_COLOR: "1" },
-    encoding: "utf8",
-    maxBuffer: 64 << 20,
-    stdio: ["ignore", "pipe", "pipe"],
+  return new Promise((resolve, reject) => {
+    execFile(
+      ariasnap,
+      ["--session", session, ...argv],
+      { env: { ...process.env, ARIASNAP_HOME: home, NO_COLOR: "1" }, encoding: "utf8", maxBuffer: 64 << 20 },
+      (err, out, errText) => (err ? reject(new Error(`${argv.join(" ")}: ${errText || err.message}`)) : resolve(JSON.parse(out)))
+    );
   });
-  return JSON.parse(out);
 }
 
 /** ariasnap's elements per rule on one page, and how many carry a ref. */
-function ariasnapAudit(url) {
-  run(["goto", url, "--timeout", "60000"]);
-  const r = run(["audit", "--no-tab", "--timeout", "120000"]);
+async function ariasnapAudit(url) {
+  await run(["goto", url, "--timeout", "60000"]);
+  const r = await run(["audit", "--no-tab", "--timeout", "120000"]);
   const out = {};
   for (const [key, nodes] of Object.entries(r.steps[0].output.violations)) {
     const rule = key.split(" ")[0];
@@ -58,7 +60,8 @@ function ariasnapAudit(url) {
 
 /** @axe-core/playwright's elements per rule on one page. */
 async function playwrightAudit(browser, url) {
-  const page = await browser.newPage();
+  const context = await browser.newContext();
+  const page = await context.newPage();
   try {
     await page.goto(url, { waitUntil: "load", timeout: 60000 });
     const r = await new AxeBuilder({ page, axeSource }).analyze();
@@ -66,7 +69,7 @@ async function playwrightAudit(browser, url) {
     for (const v of r.violations) out[v.id] = { n: v.nodes.length };
     return { out, version: r.testEngine.version };
   } finally {
-    await page.close();
+    await context.close();
   }
 }
 
@@ -77,6 +80,7 @@ async function playwrightAudit(browser, url) {
     .map((p) => p.id.replace(/^readability\//, ""))
     .filter((n) => !only || new RegExp(only).test(n));
   const browser = await pw.launch({ executablePath: chromium, headless: true });
+  await run(["goto", "about:blank", "--timeout", "60000"]);
   const rules = {};
   const pages = [];
   let version = "";
@@ -85,7 +89,7 @@ async function playwrightAudit(browser, url) {
       const url = `${server.origin}/readability/${name}.html`;
       const p = await playwrightAudit(browser, url);
       version = p.version;
-      const a = ariasnapAudit(url);
+      const a = await ariasnapAudit(url);
       pages.push({ name, playwright: p.out, ariasnap: a });
       for (const id of new Set([...Object.keys(p.out), ...Object.keys(a)])) {
         const r = (rules[id] = rules[id] || { pages: 0, same: 0, pw: 0, as: 0, refs: 0 });

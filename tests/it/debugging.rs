@@ -610,6 +610,10 @@ fn a_route_never_reaches_around_the_policy(c: &Ctx) {
     assert!(text.contains("[policy]"), "{list:#}");
     assert!(!text.contains("[route "), "a route answered: {list:#}");
     assert!(app.other_hits.lock().unwrap().is_empty());
+    // the watcher's own files are no sessions
+    let list = c.ok(&["session", "list"]);
+    assert!(list.lines().any(|l| l.trim() == s), "{list}");
+    assert!(!list.contains(".watch"), "{list}");
     let _ = c.run(&["session", "close", s]);
 }
 

@@ -49,7 +49,7 @@ const KEEP_BODY: u64 = 10 << 20;
 /// Where the watcher keeps the ids it made in the browser, which outlive its connection (a
 /// new watcher removes a dead one's: an intercept would hold every request until removed).
 fn state_path(name: &str) -> Result<PathBuf> {
-    Ok(session::sessions_dir()?.join(format!("{name}.watch.json")))
+    Ok(session::sessions_dir()?.join(format!("{name}.watch.state")))
 }
 
 #[derive(Default, Serialize, Deserialize)]
@@ -456,7 +456,11 @@ async fn read_bodies(w: &Watcher, r: &store::Request, request: bool) -> Vec<ipc:
     if request && r.request_body_size.is_some() {
         which.push("request");
     }
-    if r.ended.is_some() && r.failure.is_none() {
+    // (a redirect's hop shares its request id with the next hop: its body is the next's)
+    let redirect = r
+        .status
+        .is_some_and(|s| (300..400).contains(&s) && s != 304);
+    if r.ended.is_some() && r.failure.is_none() && !redirect {
         which.push("response");
     }
     for kind in which {

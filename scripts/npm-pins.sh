@@ -65,3 +65,13 @@ ensure_cli_bench_modules() {
       "@playwright/cli@$PLAYWRIGHT_CLI" "agent-browser@$AGENT_BROWSER" >&2
   fi
 }
+
+# axe-core, vendored into the binary for `audit` (js/vendor/axe-core: scripts/update-axe.sh
+# copies it from the npm package of this version), and the packages the audit bench and the
+# debugging tests run beside it: @axe-core/playwright (scripts/audit-bench.js, given the
+# vendored axe-core so both run the same build), har-validator (the HAR 1.2 schema) and
+# pagexray (sitespeed.io's HAR reader, whose parser the HAR test opens the file with).
+AXE_CORE=4.14.1
+AXE_PLAYWRIGHT=4.14.0
+HAR_VALIDATOR=5.1.5
+PAGEXRAY=4.4.4

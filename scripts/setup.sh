@@ -120,3 +120,24 @@ if [ "${ARIASNAP_SETUP_VENDOR:-1}" != 0 ]; then
       || echo "setup: warning: npm could not install the widget libraries (the tests of pages built on them will fail)" >&2
   fi
 fi
+
+# The HAR checkers of the debugging test (tests/it/debugging.rs runs scripts/har-check.js):
+# har-validator and pagexray, pinned in scripts/npm-pins.sh, into ~/.cache/ariasnap/har-tools
+# (ARIASNAP_SETUP_HAR_TOOLS=0 skips them; the test fails, saying what is missing, without them).
+if [ "${ARIASNAP_SETUP_HAR_TOOLS:-1}" != 0 ]; then
+  har_dir="${ARIASNAP_HAR_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/har-tools}"
+  . "$(dirname "$0")/npm-pins.sh"
+  if [ ! -f "$har_dir/node_modules/har-validator/package.json" ] || [ ! -f "$har_dir/node_modules/pagexray/package.json" ]; then
+    if ! have npm || ! have node; then
+      apt_install nodejs npm || true
+    fi
+    if have npm; then
+      echo "setup: installing har-validator and pagexray with npm (into $har_dir)" >&2
+      mkdir -p "$har_dir"
+      [ -f "$har_dir/package.json" ] || echo '{"private": true}' > "$har_dir/package.json"
+      npm install --prefix "$har_dir" --no-audit --no-fund --loglevel=error \
+        "har-validator@$HAR_VALIDATOR" "pagexray@$PAGEXRAY" >&2 \
+        || echo "setup: warning: npm could not install the HAR checkers (the debugging test will fail)" >&2
+    fi
+  fi
+fi

@@ -90,8 +90,8 @@ pub async fn run(cli: Cli) -> Result<i32> {
             ariasnap::mcp::serve(bopts, ropts, tools, structured).await?;
             Ok(0)
         }
-        Command::PolicyGuard { name } => {
-            ariasnap::browser::guard::run(&name).await?;
+        Command::SessionWatch { name } => {
+            ariasnap::browser::watch::run(&name).await?;
             Ok(0)
         }
         Command::SessionReaper => {

@@ -27,7 +27,7 @@ impl Command {
     pub fn long_lived(&self) -> bool {
         matches!(
             self,
-            Command::Mcp { .. } | Command::PolicyGuard { .. } | Command::SessionReaper
+            Command::Mcp { .. } | Command::SessionWatch { .. } | Command::SessionReaper
         )
     }
 }
@@ -183,7 +183,7 @@ pub enum Command {
     Mcp {
         #[command(flatten)]
         http: McpHttp,
-        /// Which tools tools/list offers. core: the ten tools of an agent's loop (every
+        /// Which tools tools/list offers. core: the thirteen tools of an agent's loop (every
         /// other tool is still callable by name, every action through browser_run_steps);
         /// all: one tool per step action.
         #[arg(long, value_enum, default_value = "core")]
@@ -194,10 +194,11 @@ pub enum Command {
         #[arg(long)]
         structured: bool,
     },
-    /// The policy guard of a session (started by the session's first command; not for use
-    /// by hand): holds the page's requests and answers them by the session's policy.
-    #[command(name = "policy-guard", hide = true)]
-    PolicyGuard {
+    /// The watcher of a session (started by the session's first command; not for use by
+    /// hand): records the page's requests and console entries, and holds its requests for
+    /// the session's policy and routes.
+    #[command(name = "session-watch", hide = true)]
+    SessionWatch {
         /// Session name.
         name: String,
     },

@@ -20,6 +20,7 @@
 //! a step (the callers do), or leave `__ariaRefs`, a script, a DevTools command name, the
 //! WebDriver client or an untyped reply to anyone else.
 
+pub mod audit;
 pub mod bidi;
 mod cdp;
 mod classic;
@@ -46,7 +47,7 @@ pub use helpers::{
     ShadowRoot, Touched, adopt_closed_roots, closed_candidates, element, shadow_root,
     touched_identities,
 };
-pub use hold::{Held, hold_requests};
+pub use hold::{Held, Judged, Verdict, hold_requests};
 pub use hooks::{
     WorkPoll, console_messages, hooked_closed_roots, preload_key, preload_sandbox, startup_timers,
     work_begin, work_poll, work_stop, work_touched,

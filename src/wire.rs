@@ -11,6 +11,7 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
 
+pub mod audit;
 mod page;
 pub mod points;
 mod reply;

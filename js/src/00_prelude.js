@@ -240,6 +240,8 @@ const ON_GETTERS = [
   [onclickOf, getter(HTMLElementP, "onmousedown"), getter(HTMLElementP, "onmouseup")],
   [getter(HTMLElementP, "ondblclick"), getter(HTMLElementP, "onpointerdown"), getter(HTMLElementP, "onpointerup")],
 ];
+const onkeydownOf = getter(HTMLElementP, "onkeydown");
+const onkeyupOf = getter(HTMLElementP, "onkeyup");
 const anchorHrefOf = getter(D.HTMLAnchorElement.prototype, "href");
 const imgNaturalWidthOf = getter(D.HTMLImageElement.prototype, "naturalWidth");
 const imgNaturalHeightOf = getter(D.HTMLImageElement.prototype, "naturalHeight");

@@ -536,6 +536,10 @@ const ENTRY = {
   queryAll: queryAll,
   inspect: inspectPage,
   docState: docState,
+  auditRefs: auditRefs,
+  auditKeyboard: auditKeyboard,
+  focusStep: focusStep,
+  trapRegion: trapRegion,
   ping: function () {
     return { kind: "pong", hash: ENGINE_HASH };
   },

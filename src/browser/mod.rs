@@ -4,7 +4,9 @@
 //! Owns: the session record one command works on and its lock, through [`Browser`]: opening
 //! and ending sessions (`open`), tabs (`tabs`), loading pages (`load`), hung and crashed tabs
 //! (`recovery`, with Chromium's DevTools HTTP endpoint in `devtools`), processes and
-//! capabilities (`launch`), records and locks (`session`), saved logins (`state`). Must
+//! capabilities (`launch`), records and locks (`session`), saved logins (`state`), the
+//! session's watcher process that records requests and console entries and holds requests
+//! for the policy (`guard`) and routes (`watch`). Must
 //! not: name the WebDriver client (`engine::Connection` makes sessions, `engine::Page`
 //! carries their commands), interpret pages (engine.rs and snapshot/ do), or run a page
 //! script or a DevTools command itself (`engine` does: navigation by DevTools, paint
@@ -17,10 +19,12 @@ mod load;
 mod open;
 pub use open::{REAPER, reap};
 mod recovery;
+pub mod routes;
 pub mod session;
 pub mod shared;
 pub mod state;
 mod tabs;
+pub mod watch;
 
 use crate::error::{Error, Result};
 use session::SessionRecord;
@@ -111,7 +115,7 @@ impl Browser {
         }
     }
 
-    /// The page requests the policy guard refused since the last report (each reported
+    /// The page requests the policy refused (the watcher's log) since the last report (each reported
     /// once: the record keeps how far its log was read).
     pub fn policy_refusals(&mut self) -> Vec<guard::Refused> {
         if self.record.policy.is_none() {

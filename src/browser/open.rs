@@ -100,7 +100,7 @@ fn end_processes(rec: &SessionRecord) {
     if let Some(pid) = rec.driver_pid {
         launch::kill_group(pid);
     }
-    super::guard::stop(rec);
+    super::watch::stop(rec);
     if let Some(dir) = &rec.user_data_dir {
         launch::kill_matching(&launch::profile_needle(rec.browser, dir));
         let _ = std::fs::remove_dir_all(dir);
@@ -510,34 +510,42 @@ impl Browser {
                 "session {name:?} {now}: a policy is fixed when a session starts; end it with `ariasnap session close {name}` and start it again with this policy"
             )));
         }
-        let Some(p) = self.record.policy.clone() else {
-            return Ok(());
-        };
-        // (an agent of a shared browser: the server gives each agent a browser of its own
-        // under a policy that needs the guard, mcp/http.rs)
-        if !super::guard::needed(&p)
-            || self.record.shared.is_some()
-            || super::guard::running(&self.record)
+        if let Some(p) = self.record.policy.clone()
+            && super::guard::needed(&p)
+            && self.record.shared.is_none()
         {
+            if self.record.bidi.is_none() {
+                return Err(Error::Browser(format!(
+                    "session {name:?} has a policy but its driver has no WebDriver BiDi, which the policy needs to hold the page's requests: use a driver with BiDi (chromedriver, geckodriver) or start the session without a policy"
+                )));
+            }
+            if self.record.browser == launch::BrowserKind::Chromium
+                && self.record.debugger.is_none()
+            {
+                // engine/hold.rs: chromedriver's BiDi would answer held requests only after
+                // the command that waits on them, and a remote Chromium's DevTools socket is
+                // not ours
+                return Err(remote_chromium_policy(&name));
+            }
+        }
+        self.ensure_watcher(deadline).await
+    }
+
+    /// Makes sure the session's watcher runs (browser/watch: it records the page's requests
+    /// and console entries between commands, and holds requests for the policy and
+    /// routes); a watcher found dead is started again, with a note saying what it missed.
+    async fn ensure_watcher(&mut self, deadline: std::time::Duration) -> Result<()> {
+        if !super::watch::wanted(&self.record) || super::watch::running(&self.record) {
             return Ok(());
         }
-        if self.record.bidi.is_none() {
-            return Err(Error::Browser(format!(
-                "session {name:?} has a policy but its driver has no WebDriver BiDi, which the policy needs to hold the page's requests: use a driver with BiDi (chromedriver, geckodriver) or start the session without a policy"
-            )));
-        }
-        if self.record.browser == launch::BrowserKind::Chromium && self.record.debugger.is_none() {
-            // engine/hold.rs: chromedriver's BiDi would answer held requests only after the
-            // command that waits on them, and a remote Chromium's DevTools socket is not ours
-            return Err(remote_chromium_policy(&name));
-        }
+        let name = self.record.name.clone();
         let had = self.record.guard_pid.is_some();
-        let pid = super::guard::start(&self.record, deadline).await?;
+        let pid = super::watch::start(&self.record, deadline).await?;
         self.record.guard_pid = Some(pid);
         session::save(&self.record)?;
         if had {
             self.notes.push(format!(
-                "the policy guard of session {name:?} had stopped and was started again"
+                "the watcher of session {name:?} had stopped and was started again: the requests and console messages in between were not recorded"
             ));
         }
         Ok(())
@@ -659,6 +667,9 @@ impl Browser {
             guard_pid: None,
             policy_reported: 0,
             shared: None,
+            routes: Vec::new(),
+            network_seen: 0,
+            console_seen: 0,
         };
         session::save(&rec)?;
         Ok((connection, rec))

@@ -96,9 +96,20 @@ pub struct SessionRecord {
     /// The operator's policy, fixed when the session started (docs/reference/policy.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy: Option<crate::policy::Policy>,
-    /// The policy guard's process (browser/guard.rs), when the policy confines origins.
+    /// The session's watcher process (browser/watch), which records requests and console
+    /// entries and holds requests for the policy and routes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guard_pid: Option<u32>,
+    /// The routes this session added (docs/reference/network.md#routes), in force while it
+    /// lives.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<super::routes::Route>,
+    /// The last request and console seq `network` and `console` listed (each lists what
+    /// came after).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub network_seen: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub console_seen: u64,
     /// How many bytes of the guard's log of refused requests earlier commands reported.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub policy_reported: u64,

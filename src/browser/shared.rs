@@ -98,6 +98,9 @@ fn agent_record(owner: &SessionRecord, agent: &str, uc: &str, tab: &str) -> Sess
         top_realm: None,
         guard_pid: None,
         policy_reported: 0,
+        routes: Vec::new(),
+        network_seen: 0,
+        console_seen: 0,
         ..owner.clone()
     }
 }

@@ -12,6 +12,7 @@
 //! means for a step.
 
 mod input;
+mod log;
 mod network;
 mod storage;
 mod types;
@@ -21,9 +22,12 @@ pub use input::{
     KeyAction, Origin, PerformActions, PointerAction, ReleaseActions, SetFiles, SharedReference,
     SourceActions,
 };
+pub use log::{LogEntry, Source, StackFrame, StackTrace};
 pub use network::{
-    AddIntercept, AddInterceptReply, BeforeRequestSent, BytesValue, ContinueRequest, FailRequest,
-    Header, Initiator, ProvideResponse, RemoveIntercept, RequestData, UrlPattern,
+    AddDataCollector, AddDataCollectorReply, AddIntercept, AddInterceptReply, BeforeRequestSent,
+    BytesValue, ContinueRequest, FailRequest, FetchError, FetchTimings, GetData, GetDataReply,
+    Header, Initiator, ProvideResponse, RemoveDataCollector, RemoveIntercept, RequestData,
+    ResponseContent, ResponseData, ResponseEvent, UrlPattern,
 };
 pub use storage::{
     Cookie, GetCookies, GetCookiesReply, PartialCookie, Partition, SameSite, SetCookie,
@@ -358,6 +362,14 @@ pub enum Event {
     /// `network.beforeRequestSent`: a request is about to be sent (held, when an intercept
     /// of the session holds it).
     BeforeRequestSent(Box<BeforeRequestSent>),
+    /// `network.responseStarted`: a response's headers are in.
+    ResponseStarted(Box<ResponseEvent>),
+    /// `network.responseCompleted`: a response's body is in.
+    ResponseCompleted(Box<ResponseEvent>),
+    /// `network.fetchError`: a request failed (network error, CORS, refused, aborted).
+    FetchError(Box<FetchError>),
+    /// `log.entryAdded`: a console call or an uncaught error.
+    LogEntry(Box<LogEntry>),
     /// Any other event, or one whose parameters did not decode.
     Other {
         /// The event's method name.
@@ -384,6 +396,14 @@ impl Event {
     pub const DOWNLOAD_END: &'static str = "browsingContext.downloadEnd";
     /// Method name of [`Event::BeforeRequestSent`].
     pub const BEFORE_REQUEST_SENT: &'static str = "network.beforeRequestSent";
+    /// Method name of [`Event::ResponseStarted`].
+    pub const RESPONSE_STARTED: &'static str = "network.responseStarted";
+    /// Method name of [`Event::ResponseCompleted`].
+    pub const RESPONSE_COMPLETED: &'static str = "network.responseCompleted";
+    /// Method name of [`Event::FetchError`].
+    pub const FETCH_ERROR: &'static str = "network.fetchError";
+    /// Method name of [`Event::LogEntry`].
+    pub const LOG_ENTRY: &'static str = "log.entryAdded";
 
     /// Decodes an event's parameters by its method name.
     fn decode(method: &str, params: Value) -> Event {
@@ -400,6 +420,10 @@ impl Event {
             Self::DOWNLOAD_WILL_BEGIN => de(params, Event::DownloadWillBegin),
             Self::DOWNLOAD_END => de(params, Event::DownloadEnd),
             Self::BEFORE_REQUEST_SENT => de(params, |b| Event::BeforeRequestSent(Box::new(b))),
+            Self::RESPONSE_STARTED => de(params, |r| Event::ResponseStarted(Box::new(r))),
+            Self::RESPONSE_COMPLETED => de(params, |r| Event::ResponseCompleted(Box::new(r))),
+            Self::FETCH_ERROR => de(params, |f| Event::FetchError(Box::new(f))),
+            Self::LOG_ENTRY => de(params, |l| Event::LogEntry(Box::new(l))),
             _ => None,
         };
         known.unwrap_or_else(|| Event::Other {
@@ -418,6 +442,9 @@ impl Event {
             Event::DownloadWillBegin(d) => Some(&d.context),
             Event::DownloadEnd(d) => Some(&d.context),
             Event::BeforeRequestSent(b) => b.context.as_deref(),
+            Event::ResponseStarted(r) | Event::ResponseCompleted(r) => r.context.as_deref(),
+            Event::FetchError(f) => f.context.as_deref(),
+            Event::LogEntry(l) => l.source.context.as_deref(),
             Event::Other { .. } => None,
         }
     }
@@ -503,11 +530,32 @@ mod tests {
             matches!(&e, Event::UserPromptOpened(p) if p.kind == "confirm" && p.message == "hi")
         );
         assert_eq!(
-            Event::decode("log.entryAdded", json!({})),
+            Event::decode("log.fooAdded", json!({})),
             Event::Other {
-                method: "log.entryAdded".into()
+                method: "log.fooAdded".into()
             }
         );
+        // a console entry as Chromium sends it
+        let e = Event::decode(
+            Event::LOG_ENTRY,
+            json!({"type": "console", "method": "warn", "level": "warn", "text": "careful",
+                   "source": {"realm": "R", "context": "C"}, "timestamp": 5,
+                   "args": [{"type": "string", "value": "careful"}],
+                   "stackTrace": {"callFrames": [{"url": "http://a.test/", "functionName": "",
+                                                  "lineNumber": 7, "columnNumber": 8}]}}),
+        );
+        let Event::LogEntry(l) = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(
+            (l.level.as_str(), l.method.as_deref()),
+            ("warn", Some("warn"))
+        );
+        assert_eq!(
+            l.stack_trace.as_ref().unwrap().call_frames[0].line_number,
+            7
+        );
+        assert_eq!(e.context(), Some("C"));
     }
 
     #[test]

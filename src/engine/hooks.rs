@@ -1,7 +1,11 @@
 //! The preload of a BiDi session and the hooks it runs in every document's main world
-//! before the page's scripts: the console hook, the closed-root hook and the work hook
-//! (the engine's sandbox cannot see the page's own `console`, `attachShadow`, timers or
-//! requests), and the typed reads of what they kept.
+//! before the page's scripts: the closed-root hook, the work hook and the click-listener
+//! hook (the engine's sandbox cannot see the page's own `attachShadow`, timers, requests or
+//! listeners), and the typed reads of what they kept. The console is not hooked: WebDriver
+//! BiDi's `log.entryAdded` gives each message with its stack (browser/watch records them; an
+//! action's effects read its own), and a wrapped `console` would stand first in every
+//! message's stack. The console hook remains as the fallback of a session whose watcher
+//! cannot be reached.
 //!
 //! Owns: the hooks' scripts, their registration (`script.addPreloadScript`) and the
 //! functions that read them (`console_messages`, `hooked_closed_roots`, `startup_timers`,
@@ -15,9 +19,9 @@ use crate::wire::WebRef;
 use tracing::debug;
 
 /// Registers the engine to run in the sandbox realm of every new document and frame of the
-/// session, before the page's scripts (`script.addPreloadScript`), and the console hook in
-/// their main world, replacing registrations `old` (an older build's). Returns the
-/// registrations' ids; None without BiDi.
+/// session, before the page's scripts (`script.addPreloadScript`), and the closed-root, work
+/// and click-listener hooks in their main world, replacing registrations `old` (an older
+/// build's). Returns the registrations' ids; None without BiDi.
 pub async fn preload_sandbox(page: &Page, old: &[String]) -> Option<Vec<String>> {
     let b = page.bidi()?;
     for id in old {
@@ -32,10 +36,7 @@ pub async fn preload_sandbox(page: &Page, old: &[String]) -> Option<Vec<String>>
     for (source, sandbox) in [
         (keyed_engine(&key), Some(SANDBOX.to_string())),
         (
-            format!(
-                "{CONSOLE_HOOK}\n{CLOSED_ROOTS_HOOK}\n{WORK_HOOK}\n{}",
-                click_hook(&key)
-            ),
+            format!("{CLOSED_ROOTS_HOOK}\n{WORK_HOOK}\n{}", click_hook(&key)),
             None,
         ),
     ] {
@@ -185,7 +186,7 @@ const CLICK_HOOK: &str = r#"(function(){ var W = window, KEY = "__KEY__";
 pub fn preload_key() -> String {
     // FNV-1a, 64 bits: a change detector, not a digest anything trusts
     let mut h: u64 = 0xcbf29ce484222325;
-    for part in [CONSOLE_HOOK, CLOSED_ROOTS_HOOK, WORK_HOOK, CLICK_HOOK] {
+    for part in [CLOSED_ROOTS_HOOK, WORK_HOOK, CLICK_HOOK] {
         for b in part.bytes() {
             h ^= u64::from(b);
             h = h.wrapping_mul(0x100000001b3);

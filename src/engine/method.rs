@@ -126,6 +126,17 @@ pub enum Method {
     /// The document's time origin, URL and ready state (`wire::DocStateReply`).
     #[serde(serialize_with = "no_args")]
     DocState,
+    /// The refs, roles and names of the elements axe-core targets name
+    /// (`wire::AuditRefsReply`).
+    AuditRefs { targets: serde_json::Value },
+    /// The clickable elements a keyboard user cannot use (`wire::AuditKeyboardReply`).
+    #[serde(serialize_with = "no_args")]
+    AuditKeyboard,
+    /// Where focus is now, for a Tab walk (`wire::FocusStepReply`).
+    #[serde(serialize_with = "no_args")]
+    FocusStep,
+    /// The region holding the elements focus cycled through (`wire::AuditNode`).
+    TrapRegion { ids: Vec<u64> },
 }
 
 /// One group of `queryAll`: a label and a role / name or selector query.

@@ -792,6 +792,8 @@ pub async fn subscribe(b: &Bidi, uc: Option<&str>) -> bool {
         Event::DOWNLOAD_END,
         // a navigation that may still become a download
         Event::NAVIGATION_STARTED,
+        // the console errors an action caused (its effects)
+        Event::LOG_ENTRY,
     ];
     let mut sub = b.send(&bidi::Subscribe::to(&all).within(uc)).await;
     if let Err(e) = &sub {

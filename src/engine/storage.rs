@@ -297,6 +297,7 @@ async fn load_answered(
                 let answer = ProvideResponse {
                     request: req.request.request.clone(),
                     status_code: Some(if document { 200 } else { 404 }),
+                    reason_phrase: None,
                     headers: vec![Header {
                         name: "content-type".into(),
                         value: BytesValue::text("text/html; charset=utf-8"),

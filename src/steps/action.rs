@@ -5,6 +5,8 @@
 //! Owns: the action list, `Step`, `StepFile` and the JSON schema. Must not: run anything
 //! (run.rs dispatches to the concept modules).
 
+use super::audit::AuditArgs;
+use super::debugging::{NetworkArgs, RouteArgs, UnrouteArgs};
 use super::files::{PdfArgs, ReadNotesArgs, ScreenshotArgs, WriteNotesArgs};
 use super::input::{
     DragArgs, DragEnd, FillArgs, HoverArgs, PressArgs, RefOnly, ScrollArgs, SelectArgs,
@@ -185,7 +187,8 @@ pub enum Action {
         #[schemars(with = "Form<String, LoadStateArgs>")]
         LoadStateArgs,
     ),
-    /// Console messages of the page.
+    /// The page's console since the last call: level, text, where and the stack of each
+    /// message, uncaught errors and rejections; level filters.
     Console(ConsoleArgs),
     /// Save a PNG screenshot (of the viewport or a ref); annotate outlines and labels refs.
     Screenshot(ScreenshotArgs),
@@ -250,6 +253,25 @@ pub enum Action {
     /// A map of the page in a few hundred bytes: counts of roles and tags, forms, frames,
     /// headings, refs.
     Inspect(InspectArgs),
+    /// The tab's requests since the last call (method, status, type, size, time, initiator;
+    /// filters), one request whole with its bodies (an id: r12), or a HAR file (har).
+    Network(
+        #[serde(deserialize_with = "bare_or::<_, String, NetworkArgs>")]
+        #[schemars(with = "Form<String, NetworkArgs>")]
+        NetworkArgs,
+    ),
+    /// Answer requests matching a URL pattern without the network (status, headers, body or
+    /// a file), delay them, or fail them, while the session lives.
+    Route(RouteArgs),
+    /// Remove the session's routes of a pattern (all without one).
+    Unroute(
+        #[serde(deserialize_with = "bare_or::<_, String, UnrouteArgs>")]
+        #[schemars(with = "Form<String, UnrouteArgs>")]
+        UnrouteArgs,
+    ),
+    /// Accessibility audit in snapshot terms: axe-core's violations by rule, each element
+    /// with its ref and line; clickables a keyboard cannot use; focus traps (Tab walk).
+    Audit(AuditArgs),
 }
 
 /// What running an action may do to the page.
@@ -340,7 +362,7 @@ impl ActionKind {
             A::Cookies => row(C, "Done", "browser_cookies", "value", r#"{"action": "list"}"#),
             A::SaveState => row(R, "Done", "browser_save_state", "value", r#""state.json" or {"path": "state.json", "sessionStorage": true}"#),
             A::LoadState => row(R, "Done", "browser_load_state", "value", r#""state.json" or {"path": "state.json"}"#),
-            A::Console => row(R, "Done", "browser_console", "value", r#"true or {"clear": true}"#),
+            A::Console => row(R, "Done", "browser_console", "value", r#"true or {"level": "warn"}"#),
             A::Screenshot => row(R, "Done", "browser_take_screenshot", "value", r#"true or {"path": "page.png", "annotate": true}"#),
             A::ElementsAt => row(R, "Done", "browser_elements_at", "value", r#"{"x": 120, "y": 80}, [{"x": 1, "y": 2}, ...] or {"x": 120, "y": 80, "radius": 40}"#),
             A::Pdf => row(R, "Done", "browser_pdf", "value", r#"{"path": "page.pdf", "landscape": true}"#),
@@ -352,6 +374,10 @@ impl ActionKind {
             A::Poll => row(C, "Done", "browser_poll", "value", r#""() => window.ready" or {"fn": "() => window.ready", "interval": 100, "timeout": 5000}"#),
             A::QueryAll => row(R, "Done", "browser_query_all", "value", r#"{"buttons": {"role": "button"}, "rows": "table tr"} or {"queries": {...}, "limit": 5}"#),
             A::Inspect => row(R, "Done", "browser_inspect", "value", r#"true or {"selectors": [".card"]}"#),
+            A::Network => row(R, "Done", "browser_network", "id", r#"true, "r12", {"status": "4xx", "type": "fetch"} or {"har": "page.har", "bodies": true}"#),
+            A::Route => row(R, "Done", "browser_route", "value", r#"{"pattern": "/api/items", "body": "[]"}, {"pattern": "**/*.png", "fail": true}"#),
+            A::Unroute => row(R, "Done", "browser_unroute", "pattern", r#""/api/items" or {} (every route)"#),
+            A::Audit => row(C, "Done", "browser_audit", "value", r#"true or {"rules": "button-name,color-contrast", "noTab": true}"#),
         }
     }
 
@@ -500,7 +526,7 @@ mod tests {
         let mut names: Vec<String> = ActionKind::names().into_iter().map(String::from).collect();
         names.sort();
         assert_eq!(names, in_schema);
-        assert_eq!(names.len(), 47);
+        assert_eq!(names.len(), 51);
         for k in ActionKind::all() {
             assert_eq!(ActionKind::from_name(k.name()), Some(k));
         }

@@ -12,7 +12,7 @@ use super::navigation::DocMark;
 use crate::actions::ask;
 use crate::browser::Browser;
 use crate::engine::Method;
-use crate::engine::bidi::{DownloadEnd, DownloadWillBegin, Event, Events};
+use crate::engine::bidi::{DownloadEnd, DownloadWillBegin, Event, Events, LogEntry};
 use crate::safe::quote;
 use crate::wire::{EffectsReply, HttpError, WatchReply};
 use serde::Serialize;
@@ -33,8 +33,13 @@ pub struct Before {
     origin: f64,
     url: String,
     windows: Vec<String>,
-    /// The BiDi events from before the action (downloads), when downloads are followed.
+    /// The BiDi events from before the action (downloads, console entries).
     events: Option<Events>,
+    /// Downloads are followed (the browser saves them in the session's folder).
+    downloads: bool,
+    /// The watcher's last seq, when the session has routes (what they answered during the
+    /// action is reported).
+    routes_from: Option<u64>,
 }
 
 impl Before {
@@ -81,10 +86,14 @@ pub struct Download {
     pub bytes: Option<usize>,
 }
 
-/// A console error logged during the action.
+/// A console error logged during the action (`console.error`, an uncaught exception or an
+/// unhandled rejection).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ConsoleError {
     pub text: String,
+    /// Where: `URL:LINE:COLUMN`, when the browser gave a stack.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
 }
 
 /// A step's `effects`: only what happened is present.
@@ -107,6 +116,10 @@ pub struct Effects {
     /// the action's navigation, a tab it opened.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub blocked: Vec<crate::browser::guard::Refused>,
+    /// Requests a route of the session answered (docs/reference/network.md#routes):
+    /// `GET http://x/api/items (route /api/items)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub routed: Vec<String>,
 }
 
 impl Effects {
@@ -130,6 +143,7 @@ impl Effects {
         self.http_errors.extend(o.http_errors);
         self.console_errors.extend(o.console_errors);
         self.blocked.extend(o.blocked);
+        self.routed.extend(o.routed);
     }
 
     /// The words the changes summary adds for these effects (docs/reference/replies.md#effects), page text quoted.
@@ -170,6 +184,14 @@ impl Effects {
                 .map(|e| format!("{} {}", e.status, quote(&short(&e.url))))
                 .collect();
             out.push(format!("HTTP errors: {}.", e.join(", ")));
+        }
+        if !self.routed.is_empty() {
+            let r: Vec<String> = self.routed.iter().take(3).map(|r| quote(r)).collect();
+            let more = match self.routed.len() {
+                n if n > 3 => format!(" and {} more", n - 3),
+                _ => String::new(),
+            };
+            out.push(format!("Routed: {}{more}.", r.join(", ")));
         }
         if !self.console_errors.is_empty() {
             out.push(format!(
@@ -249,9 +271,9 @@ fn strip_fragment(u: &str) -> &str {
 pub async fn before(b: &Browser) -> Before {
     // the action's dialogs, downloads and navigations are heard from here on
     b.client.events_ready().await;
-    let events = match b.client.bidi() {
-        Some(bidi) if b.prepare_downloads().await => Some(bidi.events()),
-        _ => None,
+    let (events, downloads) = match b.client.bidi() {
+        Some(bidi) => (Some(bidi.events()), b.prepare_downloads().await),
+        None => (None, false),
     };
     let watch = ask::<WatchReply>(b, Method::Watch).await.ok();
     let url = match &watch {
@@ -264,7 +286,60 @@ pub async fn before(b: &Browser) -> Before {
         url,
         windows: b.window_handles().await,
         events,
+        downloads,
+        routes_from: routes_mark(b).await,
     }
+}
+
+/// The session's watcher (an agent's: its owner's) and the current tab, when the session
+/// has routes.
+fn routes_watch(b: &Browser) -> Option<(String, String)> {
+    if b.record.routes.is_empty() {
+        return None;
+    }
+    let name = match &b.record.shared {
+        Some(s) => s.owner.clone(),
+        None => b.record.name.clone(),
+    };
+    let tab = b
+        .record
+        .tabs
+        .iter()
+        .find(|t| t.alias == b.record.current)?
+        .handle
+        .clone();
+    Some((name, tab))
+}
+
+/// The watcher's last seq before an action, when the session has routes.
+async fn routes_mark(b: &Browser) -> Option<u64> {
+    use crate::browser::watch::ipc::{Query, ask};
+    let (name, _) = routes_watch(b)?;
+    ask(&name, &Query::Hello, Duration::from_secs(5))
+        .await
+        .ok()
+        .map(|r| r.last)
+}
+
+/// The requests a route answered since `from`, in the current tab.
+async fn routed_since(b: &Browser, from: u64) -> Vec<String> {
+    use crate::browser::watch::ipc::{Query, ask};
+    let Some((name, tab)) = routes_watch(b) else {
+        return Vec::new();
+    };
+    let q = Query::Network { tab, after: from };
+    let Ok(r) = ask(&name, &q, Duration::from_secs(5)).await else {
+        return Vec::new();
+    };
+    r.requests
+        .iter()
+        .filter_map(|q| {
+            let by = q.answered_by.as_deref()?.strip_prefix("route ")?;
+            let url = crate::snapshot::render::cut(&q.url, 200);
+            Some(format!("{} {url} (route {by})", q.method))
+        })
+        .take(10)
+        .collect()
 }
 
 fn same_download(b: &DownloadWillBegin, e: &DownloadEnd) -> bool {
@@ -278,7 +353,8 @@ fn same_download(b: &DownloadWillBegin, e: &DownloadEnd) -> bool {
 /// (BiDi `downloadWillBegin` / `downloadEnd`), completed files moved into the artifacts
 /// directory under the name the browser was given, made safe.
 async fn downloads(
-    mut events: Events,
+    events: &mut Events,
+    logs: &mut Vec<LogEntry>,
     artifacts: Option<&Path>,
     b: &Browser,
     before_url: &str,
@@ -296,7 +372,10 @@ async fn downloads(
     };
     for e in events.drain() {
         navigated |= matches!(&e, Event::NavigationStarted(n) if Some(&n.context) == tab.as_ref());
-        take(e, &mut begun, &mut ended);
+        match e {
+            Event::LogEntry(l) => logs.push(*l),
+            e => take(e, &mut begun, &mut ended),
+        }
     }
     // A navigation of the tab that began during the action and left it on its document may
     // still become a download: the browser says so only once the response is in, which can
@@ -309,7 +388,7 @@ async fn downloads(
         && !page.fresh
         && strip_fragment(&b.url().await) == strip_fragment(before_url);
     let decided = |e: &Event| matches!(e, Event::DownloadWillBegin(_));
-    if stayed && let Ok(e) = events.wait_for(DOWNLOAD_DECIDED, decided).await {
+    if stayed && let Some(e) = next_keeping_logs(events, DOWNLOAD_DECIDED, decided, logs).await {
         take(e, &mut begun, &mut ended);
     }
     let until = Instant::now() + DOWNLOAD_WAIT;
@@ -321,14 +400,10 @@ async fn downloads(
         if left.is_zero() {
             break;
         }
-        let next = events
-            .wait_for(left, |e| {
-                matches!(e, Event::DownloadWillBegin(_) | Event::DownloadEnd(_))
-            })
-            .await;
-        match next {
-            Ok(e) => take(e, &mut begun, &mut ended),
-            Err(_) => break,
+        let want = |e: &Event| matches!(e, Event::DownloadWillBegin(_) | Event::DownloadEnd(_));
+        match next_keeping_logs(events, left, want, logs).await {
+            Some(e) => take(e, &mut begun, &mut ended),
+            None => break,
         }
     }
     let mut out = Vec::new();
@@ -350,6 +425,82 @@ async fn downloads(
         out.push(finish(String::new(), e.url.clone(), Some(e), artifacts));
     }
     out
+}
+
+/// The first event `want` accepts within `within`, keeping the console entries met on the
+/// way (the others are dropped).
+async fn next_keeping_logs(
+    events: &mut Events,
+    within: Duration,
+    want: impl Fn(&Event) -> bool,
+    logs: &mut Vec<LogEntry>,
+) -> Option<Event> {
+    let until = tokio::time::Instant::now() + within;
+    loop {
+        let e = tokio::time::timeout_at(until, events.next()).await.ok()??;
+        match e {
+            Event::LogEntry(l) => logs.push(*l),
+            e if want(&e) => return Some(e),
+            _ => {}
+        }
+    }
+}
+
+/// The errors among the console entries of the action: `console.error` calls, uncaught
+/// exceptions and unhandled rejections of the tab's documents (its frames' too), at most 5.
+async fn console_errors(b: &Browser, logs: Vec<LogEntry>) -> Vec<ConsoleError> {
+    use crate::browser::watch::store::{console_text, frames};
+    let errors: Vec<LogEntry> = logs.into_iter().filter(|l| l.level == "error").collect();
+    if errors.is_empty() {
+        return Vec::new();
+    }
+    let tab = b
+        .record
+        .tabs
+        .iter()
+        .find(|t| t.alias == b.record.current)
+        .map(|t| t.handle.clone())
+        .unwrap_or_default();
+    // the tab's frames, asked only when an entry came from another context than the tab
+    let mut contexts = vec![tab.clone()];
+    if errors
+        .iter()
+        .any(|l| l.source.context.as_deref() != Some(&tab))
+        && let Some(bidi) = b.client.bidi()
+        && let Ok(t) = bidi
+            .send(&crate::engine::bidi::GetTree {
+                max_depth: None,
+                root: Some(tab.clone()),
+            })
+            .await
+    {
+        let mut todo = t.contexts;
+        while let Some(c) = todo.pop() {
+            contexts.push(c.context.clone());
+            todo.extend(c.children.unwrap_or_default());
+        }
+    }
+    errors
+        .iter()
+        .filter(|l| {
+            l.source
+                .context
+                .as_ref()
+                .is_some_and(|c| contexts.contains(c))
+        })
+        .take(5)
+        .map(|l| {
+            let text = if l.kind == "console" && !l.args.is_empty() {
+                console_text(&l.args)
+            } else {
+                l.text.clone().unwrap_or_default()
+            };
+            ConsoleError {
+                text: crate::snapshot::render::cut(&text, 300),
+                at: frames(l.stack_trace.as_ref()).first().map(|f| f.at()),
+            }
+        })
+        .collect()
 }
 
 fn finish(
@@ -397,8 +548,17 @@ pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) ->
     let mut out = Effects::default();
     // first: the page says whether a download link was followed
     let reply: EffectsReply = ask(b, Method::Effects).await.unwrap_or_default();
-    if let Some(ev) = before.events {
-        out.download = downloads(ev, artifacts, b, &before.url, &reply).await;
+    let mut logs = Vec::new();
+    let listened = before.events.is_some();
+    if let Some(mut ev) = before.events {
+        if before.downloads {
+            out.download = downloads(&mut ev, &mut logs, artifacts, b, &before.url, &reply).await;
+        }
+        for e in ev.drain() {
+            if let Event::LogEntry(l) = e {
+                logs.push(*l);
+            }
+        }
         // docs/reference/policy.md#actions-off: the browser canceled it for the operator
         if !b
             .policy()
@@ -424,8 +584,12 @@ pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) ->
     // the announcements of a document that is gone went with it
     out.announced = reply.announced;
     out.http_errors = reply.http_errors;
-    // console errors logged since recording started (all of a new document's)
-    if let Ok(c) = crate::engine::console_messages(&b.client, false).await {
+    if listened {
+        // the console entries the browser sent while the action ran (log.entryAdded)
+        out.console_errors = console_errors(b, logs).await;
+    } else if let Ok(c) = crate::engine::console_messages(&b.client, false).await {
+        // no BiDi: the engine's own capture, since recording started (all of a new
+        // document's)
         let since = if reply.fresh { None } else { before.since };
         out.console_errors = c
             .messages
@@ -435,6 +599,7 @@ pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) ->
             .take(5)
             .map(|m| ConsoleError {
                 text: crate::snapshot::render::cut(&m.text, 300),
+                at: None,
             })
             .collect();
     }
@@ -457,6 +622,9 @@ pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) ->
                 out.new_tab.push(NewTab { alias, url });
             }
         }
+    }
+    if let Some(from) = before.routes_from {
+        out.routed = routed_since(b, from).await;
     }
     // last: a new tab's first page, refused, is known once its tab is (above)
     out.blocked = b.policy_refusals();
@@ -494,8 +662,10 @@ mod tests {
             }],
             console_errors: vec![ConsoleError {
                 text: "boom".into(),
+                at: None,
             }],
             blocked: vec![],
+            routed: vec![],
         };
         assert_eq!(
             e.summary().join(" "),
@@ -542,6 +712,26 @@ mod tests {
         assert!(s[1].starts_with("Navigated to"), "{s:?}");
         let j = serde_json::to_value(&e).unwrap();
         assert_eq!(j["blocked"][3]["kind"], "new tab");
+    }
+
+    #[test]
+    fn routed_requests_are_named_and_counted() {
+        let e = Effects {
+            routed: (1..=4)
+                .map(|i| format!("GET http://a.test/api/{i} (route /api/*)"))
+                .collect(),
+            ..Default::default()
+        };
+        assert_eq!(
+            e.summary(),
+            [
+                "Routed: \"GET http://a.test/api/1 (route /api/*)\", \"GET http://a.test/api/2 (route /api/*)\", \"GET http://a.test/api/3 (route /api/*)\" and 1 more."
+            ]
+        );
+        assert_eq!(
+            serde_json::to_value(&e).unwrap()["routed"][3],
+            "GET http://a.test/api/4 (route /api/*)"
+        );
     }
 
     #[test]

@@ -12,11 +12,14 @@
 //! - `runner`: runs a step file, dispatching each step to its concept.
 
 mod action;
+mod audit;
 pub mod changes;
 mod check;
+mod debugging;
 pub mod effects;
 mod explain;
 mod files;
+mod har;
 mod input;
 pub mod looking;
 mod navigation;
@@ -30,6 +33,8 @@ mod shared;
 mod waiting;
 
 pub use action::{Action, ActionKind, Info, Kind, Step, StepFile, step_schema, steps_schema};
+pub use audit::AuditArgs;
+pub use debugging::{NetworkArgs, RouteArgs, UnrouteArgs};
 pub use files::{PdfArgs, ReadNotesArgs, ScreenshotArgs, WriteNotesArgs, pdf_object_text};
 pub use input::{
     DragArgs, DragEnd, FillArgs, HoverArgs, PressArgs, RefOnly, ScrollArgs, SelectArgs,

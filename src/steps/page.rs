@@ -160,11 +160,20 @@ impl From<String> for LoadStateArgs {
     }
 }
 
-/// `console`: messages logged by the page since the engine was installed.
+/// `console`: the page's messages since the last call (with WebDriver BiDi; without it,
+/// since the engine was installed).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct ConsoleArgs {
-    /// Empty the log after reading it.
+    /// Only messages at this level or above: debug, info (log), warn, error.
+    #[serde(default)]
+    #[arg(long)]
+    pub level: Option<String>,
+    /// Every message of the page kept, not only those since the last call.
+    #[serde(default)]
+    #[arg(long)]
+    pub all: bool,
+    /// Mark every message read (without BiDi: empty the page's log) after reading it.
     #[serde(default)]
     #[arg(long)]
     pub clear: bool,

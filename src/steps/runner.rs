@@ -363,6 +363,21 @@ pub(super) async fn context(b: &Browser) -> Value {
     json!({"url": url, "title": title, "scroll": scroll})
 }
 
+/// `network`, `route`, `unroute` and `audit` (run_step's one arm for them).
+async fn debugging_step(b: &mut Browser, a: &Action, opts: &RunOptions) -> Result<Outcome> {
+    use super::debugging::{network, route, unroute};
+    match a {
+        Action::Network(n) => network(b, n, opts).await,
+        Action::Route(r) => route(b, r, opts).await,
+        Action::Unroute(u) => unroute(b, u).await,
+        Action::Audit(x) => super::audit::audit(b, x).await,
+        other => Err(Error::Usage(format!(
+            "{} is not a debugging step",
+            other.name()
+        ))),
+    }
+}
+
 async fn run_step(
     b: &mut Browser,
     step: &Step,
@@ -457,14 +472,10 @@ async fn run_step(
         Action::Cookies(c) => cookies(b, c).await,
         Action::SaveState(a) => save_state(b, a, opts).await,
         Action::LoadState(a) => load_state(b, a, opts).await,
+        Action::Console(c) if b.client.isolated() => super::debugging::console(b, c).await,
         Action::Console(c) => {
-            // with BiDi the page's console is read from its main world's hook (the
-            // engine's sandbox does not see it)
-            let v: ConsoleReply = if b.client.isolated() {
-                crate::engine::console_messages(&b.client, c.clear).await?
-            } else {
-                ask(b, Method::Console { clear: c.clear }).await?
-            };
+            // without BiDi the engine's own capture (it runs in the page's realm)
+            let v: ConsoleReply = ask(b, Method::Console { clear: c.clear }).await?;
             Ok(Outcome::with(json!(v.messages)))
         }
         Action::Screenshot(s) if s.annotate => annotated_screenshot(b, s, opts, artifacts).await,
@@ -481,5 +492,9 @@ async fn run_step(
         Action::Poll(p) => poll(b, p, opts).await,
         Action::QueryAll(q) => query_all(b, q).await,
         Action::Inspect(i) => inspect(b, i).await,
+        // debugging: network, routes, audit
+        a @ (Action::Network(_) | Action::Route(_) | Action::Unroute(_) | Action::Audit(_)) => {
+            debugging_step(b, a, opts).await
+        }
     }
 }

@@ -355,9 +355,20 @@ fn effects_name_what_an_action_did(c: &Ctx) {
             && x["kind"] == "fetch"),
         "{r:#}"
     );
+    // the error and where it was logged (log.entryAdded's stack: the page's line 22)
     assert_eq!(
-        e["consoleErrors"],
-        json!([{"text": "coupon service slow"}]),
+        e["consoleErrors"][0]["text"], "coupon service slow",
+        "{r:#}"
+    );
+    assert_eq!(
+        e["consoleErrors"].as_array().map(Vec::len),
+        Some(1),
+        "{r:#}"
+    );
+    assert!(
+        e["consoleErrors"][0]["at"]
+            .as_str()
+            .is_some_and(|a| a.contains("/html/agent/effects.html:22:")),
         "{r:#}"
     );
     let summary = r["changes"]["summary"].as_str().unwrap();

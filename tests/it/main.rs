@@ -24,6 +24,7 @@ mod budget;
 mod cache;
 mod clickables;
 mod common;
+mod debugging;
 mod eyes;
 mod faults;
 mod fidelity;
@@ -157,6 +158,7 @@ fn main() {
         policy::tests(),
         state::tests(),
         skills::tests(),
+        debugging::tests(),
     ]
     .concat();
     check_names(&all);

@@ -75,9 +75,9 @@ fn stdio_session_navigate_snapshot_click(c: &Ctx) {
             Some("ariasnap")
         );
         let tools = client.list_all_tools().await.expect("tools/list");
-        // docs/reference/mcp.md#tool-sets / issue 15: the default (core) tool set's definitions stay under 3,500 bytes
+        // docs/reference/mcp.md#tool-sets / issues 15 and 58: the default (core) tool set's definitions stay under 4,500 bytes
         let bytes = serde_json::to_string(&tools).unwrap().len();
-        assert!(bytes < 3_500, "tools/list is {bytes} bytes");
+        assert!(bytes < 4_500, "tools/list is {bytes} bytes");
         let names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
         for n in [
             "browser_navigate",

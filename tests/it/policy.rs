@@ -333,7 +333,8 @@ fn the_policy_is_fixed_when_the_session_starts(c: &Ctx) {
     let (_, err, code) = on(c, s, &["goto", &format!("{other}/x")]);
     assert_eq!(code, 5, "{err}");
     assert!(err.contains("is blocked (--block-origin"), "{err}");
-    // a guard killed between commands is started again by the next one, which says so
+    // a watcher (it holds the requests) killed between commands is started again by the
+    // next one, which says so
     let rec: Value = serde_json::from_slice(
         &std::fs::read(c.home.path().join(format!("sessions-v1/{s}.json"))).unwrap(),
     )
@@ -348,7 +349,7 @@ fn the_policy_is_fixed_when_the_session_starts(c: &Ctx) {
     let (out, err, code) = on(c, s, &["snapshot", &page]);
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(
-        out.contains("policy guard of session \"pol-fixed\" had stopped and was started again"),
+        out.contains("watcher of session \"pol-fixed\" had stopped and was started again"),
         "{out}"
     );
     let _ = on(c, s, &["wait", "--text", "other: refused"]);

@@ -1,10 +1,12 @@
-//! The BiDi network module's commands and the one event ariasnap reads from it
-//! (WebDriver BiDi, "The network module"): intercepts that hold a request before it is sent,
-//! and the three answers to a held request (continue it, fail it, or answer it without the
-//! network).
+//! The BiDi network module's commands and events (WebDriver BiDi, "The network module"):
+//! intercepts that hold a request before it is sent, the three answers to a held request
+//! (continue it, fail it, or answer it without the network), the events of a request's life
+//! (`beforeRequestSent`, `responseStarted`, `responseCompleted`, `fetchError`) and the data
+//! collectors that keep request and response bodies for `network.getData`.
 //!
 //! Owns: method and field names on the wire. Must not: send anything (bidi.rs does) or
-//! decide which request goes through (the policy guard and the state restore do).
+//! decide which request goes through (the session's watcher, browser/watch, and the state
+//! restore do).
 
 use super::types::{Command, Empty};
 use serde::{Deserialize, Serialize};
@@ -103,6 +105,9 @@ pub struct ProvideResponse {
     /// HTTP status (200 when None).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status_code: Option<u16>,
+    /// The status line's reason phrase (`OK`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason_phrase: Option<String>,
     /// Response headers.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub headers: Vec<Header>,
@@ -162,6 +167,9 @@ pub struct BeforeRequestSent {
     /// What started it (`parser`, `script`, `preflight`, `other`), when the browser says.
     #[serde(default)]
     pub initiator: Option<Initiator>,
+    /// Milliseconds since the epoch.
+    #[serde(default)]
+    pub timestamp: f64,
 }
 
 /// `network.RequestData` (the fields ariasnap reads).
@@ -183,13 +191,199 @@ pub struct RequestData {
     /// when the browser gives it.
     #[serde(default)]
     pub initiator_type: Option<String>,
+    /// Its headers as sent.
+    #[serde(default)]
+    pub headers: Vec<Header>,
+    /// Its body's size in bytes (None: no body, or unknown).
+    #[serde(default)]
+    pub body_size: Option<u64>,
+    /// Fetch timing (`network.FetchTimingInfo`): ms, relative to `timeOrigin` on Chromium,
+    /// since the epoch on Firefox (whose `timeOrigin` is 0).
+    #[serde(default)]
+    pub timings: Option<FetchTimings>,
+    /// Chromium's resource type (`Fetch`, `XHR`, `Script`...), an extension field.
+    #[serde(rename = "goog:resourceType", default)]
+    pub goog_resource_type: Option<String>,
 }
 
-/// `network.Initiator` (the field ariasnap reads).
+/// `network.FetchTimingInfo` (every field in ms; 0 when the phase did not happen).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct FetchTimings {
+    pub time_origin: f64,
+    pub request_time: f64,
+    pub redirect_start: f64,
+    pub redirect_end: f64,
+    pub fetch_start: f64,
+    pub dns_start: f64,
+    pub dns_end: f64,
+    pub connect_start: f64,
+    pub connect_end: f64,
+    pub tls_start: f64,
+    pub request_start: f64,
+    pub response_start: f64,
+    pub response_end: f64,
+}
+
+/// `network.Initiator`: what started a request, and where when a script or the parser did.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Initiator {
     #[serde(rename = "type", default)]
     pub kind: Option<String>,
+    /// The parser's position (0-based), for a request the parser started.
+    #[serde(default)]
+    pub line_number: Option<u64>,
+    #[serde(default)]
+    pub column_number: Option<u64>,
+    /// The script's stack, for a request a script started.
+    #[serde(default)]
+    pub stack_trace: Option<super::log::StackTrace>,
+}
+
+/// `network.ResponseData` (the fields ariasnap reads).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResponseData {
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub protocol: String,
+    #[serde(default)]
+    pub status: u16,
+    #[serde(default)]
+    pub status_text: String,
+    #[serde(default)]
+    pub from_cache: bool,
+    #[serde(default)]
+    pub headers: Vec<Header>,
+    #[serde(default)]
+    pub mime_type: String,
+    /// Bytes received on the wire (headers and encoded body).
+    #[serde(default)]
+    pub bytes_received: u64,
+    #[serde(default)]
+    pub headers_size: Option<u64>,
+    /// The encoded body's size.
+    #[serde(default)]
+    pub body_size: Option<u64>,
+    /// `content.size`: the decoded body's size.
+    #[serde(default)]
+    pub content: Option<ResponseContent>,
+}
+
+/// `network.ResponseContent`.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+pub struct ResponseContent {
+    #[serde(default)]
+    pub size: u64,
+}
+
+/// `network.responseStarted` and `network.responseCompleted` parameters.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResponseEvent {
+    #[serde(default)]
+    pub context: Option<String>,
+    #[serde(default)]
+    pub navigation: Option<String>,
+    #[serde(default)]
+    pub redirect_count: u32,
+    pub request: RequestData,
+    #[serde(default)]
+    pub timestamp: f64,
+    pub response: ResponseData,
+    #[serde(default)]
+    pub is_blocked: bool,
+}
+
+/// `network.fetchError` parameters.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FetchError {
+    #[serde(default)]
+    pub context: Option<String>,
+    #[serde(default)]
+    pub navigation: Option<String>,
+    #[serde(default)]
+    pub redirect_count: u32,
+    pub request: RequestData,
+    #[serde(default)]
+    pub timestamp: f64,
+    #[serde(default)]
+    pub error_text: String,
+}
+
+/// `network.addDataCollector`: the browser keeps the bodies of requests and responses
+/// (`dataTypes`: `request`, `response`) up to `maxEncodedDataSize` bytes each, for
+/// `network.getData`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AddDataCollector {
+    pub data_types: Vec<String>,
+    pub max_encoded_data_size: u64,
+    /// Only the contexts of these user contexts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_contexts: Option<Vec<String>>,
+}
+
+impl Command for AddDataCollector {
+    const METHOD: &'static str = "network.addDataCollector";
+    type Reply = AddDataCollectorReply;
+}
+
+/// What `network.addDataCollector` answers.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct AddDataCollectorReply {
+    pub collector: String,
+}
+
+/// `network.removeDataCollector`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RemoveDataCollector {
+    pub collector: String,
+}
+
+impl Command for RemoveDataCollector {
+    const METHOD: &'static str = "network.removeDataCollector";
+    type Reply = Empty;
+}
+
+/// `network.getData`: a body a collector kept (`dataType`: `request` or `response`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GetData {
+    pub data_type: String,
+    pub request: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collector: Option<String>,
+}
+
+impl Command for GetData {
+    const METHOD: &'static str = "network.getData";
+    type Reply = GetDataReply;
+}
+
+/// What `network.getData` answers.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct GetDataReply {
+    pub bytes: BytesValue,
+}
+
+impl Header {
+    /// The header's value as text (a base64 value decoded, lossily).
+    pub fn text(&self) -> String {
+        match &self.value {
+            BytesValue::String { value } => value.clone(),
+            BytesValue::Base64 { value } => {
+                use base64::Engine;
+                let bytes = base64::engine::general_purpose::STANDARD
+                    .decode(value)
+                    .unwrap_or_default();
+                String::from_utf8_lossy(&bytes).into_owned()
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -209,6 +403,7 @@ mod tests {
         let p = ProvideResponse {
             request: "r1".into(),
             status_code: Some(200),
+            reason_phrase: None,
             headers: vec![Header {
                 name: "content-type".into(),
                 value: BytesValue::text("text/html"),

@@ -78,7 +78,9 @@ function clickablesTasks({ ref, AS, PW, TaskError }) {
   });
 
   /** A task where the agent looks at the page, clicks what it found there, and reads the
-   * outcome: pw(a) and as(a) return the ref to click (Playwright then finds `pwFind`). */
+   * outcome: pw(a) and as(a) return the ref to click (pw(a) may instead return a function
+   * that acts through browser_evaluate); Playwright then finds `pwFind`, ariasnap reads its
+   * click's reply. */
   const clickTask = (spec) => ({
     ...spec,
     async playwright(a, url) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The task-cost bench (BENCHMARKS.md#task-cost): 42 tasks on the fixture pages of
-# fixtures/html/tasks/ (a shop, a handbook of WAI-ARIA APG patterns, two long shop pages) and
-# fixtures/html/pointer/ (pointer actions and widget libraries, loaded from /vendor/), each
+# The task-cost bench (BENCHMARKS.md#task-cost): 56 tasks on the fixture pages of
+# fixtures/html/tasks/ (a shop, a handbook of WAI-ARIA APG patterns, two long shop pages),
+# fixtures/html/pointer/ (pointer actions and widget libraries, loaded from /vendor/) and
+# fixtures/html/clickables/ (what people click that is no ARIA control), each
 # run through `ariasnap mcp` and through Playwright MCP, spoken to the same way by the official
 # MCP SDK's client over stdio. Prints a markdown table (calls, reply bytes, tools/list bytes,
 # total, ratio, facts inline, and for ariasnap's actions: change named, entries outside the

@@ -159,3 +159,21 @@ test('entries outside the widget', () => {
   ]);
   assert.deepStrictEqual(outsideEntries(null, idx), []);
 });
+
+// ---- the task list itself
+const fs = require('fs');
+const path = require('path');
+const { TASKS } = require('./tasks');
+
+test('every task has a unique id, a fixture page, facts and both agents', () => {
+  const ids = new Set();
+  for (const t of TASKS) {
+    assert.ok(!ids.has(t.id), `task id ${t.id} twice`);
+    ids.add(t.id);
+    assert.ok(fs.existsSync(path.join(__dirname, '..', '..', 'fixtures', t.page)), `${t.id}: no fixtures/${t.page}`);
+    assert.ok(t.facts.length, `${t.id}: no facts`);
+    assert.strictEqual(typeof t.playwright, 'function', `${t.id}: no Playwright agent`);
+    assert.strictEqual(typeof t.ariasnap, 'function', `${t.id}: no ariasnap agent`);
+  }
+  assert.ok(TASKS.filter((t) => t.page.startsWith('html/clickables/')).length >= 10, 'the clickables tasks (issue 53)');
+});

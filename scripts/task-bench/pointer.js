@@ -29,6 +29,19 @@ function pointerTasks({ widgetTask, ref, AS, PW, stateRe, TaskError }) {
     if (!m) throw new TaskError(`${a.tool}: no ${role} "${text}" in its search`);
     return m[1];
   };
+  // ariasnap: the ref of the element a snapshot shows by `text`, as its name
+  // (`- generic "Stove" [ref=s1e5]`) or as its text (`- group [ref=s1e5]: Stove`: a
+  // draggable div is a group, as in Chromium's tree), in the newest reply that has it
+  const shownRef = (a, text) => {
+    const texts = a.replies();
+    for (let i = texts.length - 1; i >= 0; i--) {
+      for (const l of texts[i].split('\n')) {
+        const m = /^\s*- [a-z]+( "[^"]*")?[^\n]*?\[ref=((?:f\d+)?s\d+e\d+)\](?: \[[^\]]*\])*(?:: (.*))?$/.exec(l);
+        if (m && (m[1] === ` "${text}"` || (m[3] || '').trim() === text)) return m[2];
+      }
+    }
+    throw new TaskError(`${a.tool}: no ref for "${text}" in its replies`);
+  };
   // ariasnap: the ref of the slider handle a snapshot shows (`- generic [ref=s1e4]: 20%`)
   const handleRef = (a) => {
     const texts = a.replies();
@@ -135,7 +148,7 @@ function pointerTasks({ widgetTask, ref, AS, PW, stateRe, TaskError }) {
       async ariasnap(a, url) {
         await a.call('browser_navigate', { url });
         await AS.look(a);
-        const stove = await ref(a, 'generic', 'Stove', () => AS.look(a));
+        const stove = shownRef(a, 'Stove');
         const zone = await searched(a, 'Rucksack', 'region');
         await a.act('browser_run_steps', { steps: [{ drag: { from: stove, to: zone } }] }, { named: ['Stove moved to Rucksack'] });
       },
@@ -223,7 +236,8 @@ function pointerTasks({ widgetTask, ref, AS, PW, stateRe, TaskError }) {
       id: 'bs-modal',
       title: 'Bootstrap modal: book the cabin, confirm, read the reference',
       page: 'html/pointer/bootstrap.html',
-      widget: ['#confirm', '#booked'],
+      // the modal's backdrop at the end of the body is the modal's (clicking it closes it)
+      widget: ['#confirm', '#booked', '.modal-backdrop'],
       facts: ['Booked: reference LK-2048'],
       find: ['Book this cabin', 'button'],
       steps: [

@@ -18,6 +18,7 @@
 'use strict';
 const { refOf, containerRef, stateRe, valueRe, factIn } = require('./lib');
 const { pointerTasks } = require('./pointer');
+const { clickablesTasks } = require('./clickables');
 
 class TaskError extends Error {}
 
@@ -622,6 +623,7 @@ const LONG = [
   }),
 ];
 
-TASKS.push(...DOCS, ...LONG, ...pointerTasks({ widgetTask, ref, AS, PW, stateRe, TaskError }));
+TASKS.push(...DOCS, ...LONG, ...pointerTasks({ widgetTask, ref, AS, PW, stateRe, TaskError }),
+  ...clickablesTasks({ ref, AS, PW, TaskError }));
 
 module.exports = { TASKS, TaskError, seen, memberNumber, firstRowIs };

@@ -1,9 +1,10 @@
 //! What a user can click besides controls (docs/behaviour.md#what-a-user-can-click), text
 //! anywhere on the page for search and select-text, inline text as it reads, cut lines that
 //! say how to read the rest, and icon hints (docs/reference/output.md#icon-hints), on the
-//! fixtures of `fixtures/html/clickables/`.
+//! fixtures of `fixtures/html/clickables/` (and Bootstrap's modal of `html/pointer/`, whose
+//! backdrop is a clickable without words).
 
-use crate::common::{Ctx, line_with, ref_of};
+use crate::common::{Ctx, line_with, need_vendor, ref_of};
 use serde_json::Value;
 
 pub fn tests() -> Vec<crate::common::Test> {
@@ -19,7 +20,8 @@ pub fn tests() -> Vec<crate::common::Test> {
         long_text_says_what_its_cut_left_and_short_text_is_whole,
         inline_boxes_read_joined_blocks_apart,
         search_finds_text_under_the_body_and_select_text_takes_it,
-        search_hands_over_the_controls_of_the_match_card
+        search_hands_over_the_controls_of_the_match_card,
+        an_added_clickable_without_words_is_counted_as_one
     ]
 }
 
@@ -321,4 +323,20 @@ fn search_hands_over_the_controls_of_the_match_card(c: &Ctx) {
     assert!(m.get("more_controls").is_none(), "{r}");
     c.ok(&["click", controls[0]["ref"].as_str().unwrap()]);
     assert_eq!(status(c), "Cart: Product 137");
+}
+
+/// A clickable with no name and no text that an action adds (Bootstrap's modal backdrop,
+/// which closes the modal on mousedown) is counted in the summary as what its line says it
+/// is, a clickable, not as a focusable element (it takes no focus).
+fn an_added_clickable_without_words_is_counted_as_one(c: &Ctx) {
+    need_vendor(&["bootstrap"]);
+    let t = c.snapshot("html/pointer/bootstrap.html");
+    let r = run_json(c, &["click", &ref_of(&t, "button \"Book this cabin\"")]);
+    let summary = r["changes"]["summary"].as_str().unwrap_or_default();
+    assert!(summary.contains("dialog \"Confirm your booking\""), "{r:#}");
+    assert!(
+        summary.contains("Added 1 unnamed clickable element."),
+        "{r:#}"
+    );
+    assert!(!summary.contains("focusable"), "{r:#}");
 }

@@ -173,16 +173,16 @@ pub(super) fn is_ancestor(s: &Snapshot, up: usize, i: usize) -> bool {
     false
 }
 
-/// A focusable `generic` with no name, text or controls in it (a dialog's focus trap): news
-/// to no one; counted, not named.
+/// A focusable or clickable `generic` with no name, text or controls in it (a dialog's focus
+/// trap, a modal's backdrop): news to no one; counted, not named.
 pub(super) fn bare(s: &Snapshot, g: &Group) -> bool {
     let n = &s.nodes[g.root];
     n.role == "generic" && n.name.is_empty() && g.text.is_empty() && g.controls.len() <= 1
 }
 
 /// What else came: in the viewport first, each with the controls in it. A live region whose
-/// text was announced is left to the announcement; a bare focusable `generic` (a dialog's
-/// focus trap) is counted, not named.
+/// text was announced is left to the announcement; a bare `generic` (a dialog's focus trap,
+/// a modal's backdrop) is counted, not named, as focusable or clickable.
 pub(super) fn added(a: &Snapshot, d: &PageDiff, announced: &[String]) -> Option<String> {
     let mut others: Vec<&Group> = d
         .added
@@ -198,7 +198,14 @@ pub(super) fn added(a: &Snapshot, d: &PageDiff, announced: &[String]) -> Option<
         })
         .collect();
     others.sort_by_key(|g| group_in_view(a, g) != Some(true));
-    let unnamed = others.iter().filter(|g| bare(a, g)).count();
+    // a bare clickable (a modal's backdrop that closes it on a click) is no focusable: say
+    // which it is, as its line does (`- generic [clickable] [ref=s5e11]`)
+    let clickable = |g: &&Group| a.nodes[g.root].states.clickable;
+    let unnamed = others
+        .iter()
+        .filter(|g| bare(a, g) && !clickable(g))
+        .count();
+    let unnamed_clickable = others.iter().filter(|g| bare(a, g) && clickable(g)).count();
     others.retain(|g| !bare(a, g));
     // the first two in the viewport say the start of their text too
     let mut named: Vec<String> = others
@@ -223,11 +230,13 @@ pub(super) fn added(a: &Snapshot, d: &PageDiff, announced: &[String]) -> Option<
             }
         })
         .collect();
-    if unnamed > 0 {
-        named.push(format!(
-            "{unnamed} unnamed focusable element{}",
-            if unnamed == 1 { "" } else { "s" }
-        ));
+    for (n, what) in [(unnamed, "focusable"), (unnamed_clickable, "clickable")] {
+        if n > 0 {
+            named.push(format!(
+                "{n} unnamed {what} element{}",
+                if n == 1 { "" } else { "s" }
+            ));
+        }
     }
     (!named.is_empty()).then(|| format!("Added {}.", list(&named, NAMED)))
 }

@@ -16,16 +16,15 @@ pub mod points;
 mod reply;
 
 pub use page::{
-    DocStateReply, InspectForm, InspectReply, Named, QueryAllReply, QueryGroupReply,
-    SelectTextReply, SubmitReply,
+    ConsentReply, DocStateReply, FieldPreview, FormPreview, InspectForm, InspectReply, Named,
+    QueryAllReply, QueryGroupReply, SelectTextReply, SubmitReply,
 };
 pub use reply::{
     Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, ControlReply,
     Cover, Covered, DragEndReply, DragStartReply, EffectsReply, EngineStats, FocusReply, GetReply,
     GetValue, HttpError, OptionPoint, OptionValue, PaintReply, PointReply, PollReply, Pong,
     RangeState, Reply, ScrollReply, SearchControl, SearchMatch, SearchReply, SelectReply, Target,
-    ValueReply,
-    WatchReply, WebRef, WireRoute, WireSince, decode_reply, is_success, reply_kind,
+    ValueReply, WatchReply, WebRef, WireRoute, WireSince, decode_reply, is_success, reply_kind,
 };
 
 /// A tri-state flag: `true` or `"mixed"`.

@@ -536,6 +536,7 @@ const ENTRY = {
   queryAll: queryAll,
   inspect: inspectPage,
   docState: docState,
+  consentTarget: consentTarget,
   ping: function () {
     return { kind: "pong", hash: ENGINE_HASH };
   },

@@ -315,6 +315,7 @@ impl Browser {
                 };
                 b.notes.extend(bidi_note);
                 b.apply_policy(opts.policy.as_ref(), deadline).await?;
+                b.unlock_secrets()?;
                 b.driver_timeouts(deadline).await?;
                 b.check_suspect().await?;
                 if b.client.isolated() && b.record.browser == launch::BrowserKind::Firefox {
@@ -405,6 +406,29 @@ impl Browser {
                     name,
                     &crate::error::one_line(&e.to_string()),
                 )),
+            };
+        }
+        if let Some(rec) = &kept {
+            super::attach::check_kept(name, opts, rec)?;
+        }
+        if let Some((rec, addr)) = kept
+            .as_ref()
+            .and_then(|r| r.attached.clone().map(|a| (r, a)))
+        {
+            // the user's browser: never replaced by one of ariasnap's (browser/attach.rs)
+            return match attach(rec).await {
+                Ok((client, channels)) => {
+                    crate::engine::allow_devtools(rec.browser.has_devtools());
+                    Ok((client, rec.clone(), None, Some(channels)))
+                }
+                Err(e) => {
+                    cleanup(rec).await;
+                    Err(super::attach::lost(
+                        name,
+                        &addr,
+                        &crate::error::one_line(&e.to_string()),
+                    ))
+                }
             };
         }
         if let Some(rec) = kept {
@@ -572,6 +596,9 @@ impl Browser {
         opts: &BrowserOptions,
         kept: Option<launch::BrowserKind>,
     ) -> Result<(Connection, SessionRecord)> {
+        if let Some(addr) = &opts.attach {
+            return super::attach::start(name, opts, addr).await;
+        }
         let (mut kind, explicit) = opts.kind();
         if opts.browser.is_none()
             && let Some(k) = kept
@@ -659,6 +686,7 @@ impl Browser {
             guard_pid: None,
             policy_reported: 0,
             shared: None,
+            attached: None,
         };
         session::save(&rec)?;
         Ok((connection, rec))
@@ -673,6 +701,12 @@ impl Browser {
         };
         if rec.shared.is_some() {
             super::shared::end_agent(&rec).await;
+            return Ok(true);
+        }
+        if rec.attached.is_some() {
+            // the user's browser and tabs stay (browser/attach.rs)
+            super::attach::detach(&rec).await;
+            forget(&rec);
             return Ok(true);
         }
         // docs/reference/cli.md#sessions: the session is gone for the next command at once;

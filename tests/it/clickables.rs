@@ -227,11 +227,15 @@ fn long_text_says_what_its_cut_left_and_short_text_is_whole(c: &Ctx) {
     let t = page(c, "long.html");
     let instruction = line_with(&t, "To finish this task");
     assert!(
-        instruction.ends_with("and only then press the button labelled Done at the bottom of the page."),
+        instruction
+            .ends_with("and only then press the button labelled Done at the bottom of the page."),
         "{t}"
     );
     // the first cells of the layout table read whole, the rest is one cut line
-    assert!(line_with(&t, "Notice 1: Each row").contains("Notice 2: Each row"), "{t}");
+    assert!(
+        line_with(&t, "Notice 1: Each row").contains("Notice 2: Each row"),
+        "{t}"
+    );
     let re = regex::Regex::new(r"\[cut: \+(\d+) chars, get ((?:f\d+)?s\d+e\d+)\]: ").unwrap();
     let rest = line_with(&t, "Notice 3: Each row");
     let m = re
@@ -251,7 +255,10 @@ fn long_text_says_what_its_cut_left_and_short_text_is_whole(c: &Ctx) {
         "{whole}"
     );
     let shown = l.split_once("]: ").unwrap().1;
-    assert!(shown.starts_with("Terms of use.") && shown.ends_with("..."), "{shown}");
+    assert!(
+        shown.starts_with("Terms of use.") && shown.ends_with("..."),
+        "{shown}"
+    );
     assert_eq!(shown.chars().count() - 3, 300, "{shown}");
     assert_eq!(300 + left, whole.chars().count(), "{whole}");
 }

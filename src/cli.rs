@@ -731,7 +731,12 @@ mod tests {
             };
             let props = t.input_schema.get("properties").and_then(|p| p.as_object());
             for prop in props.into_iter().flat_map(|p| p.keys()) {
-                let want = kebab(prop);
+                // a secret by name is --use-secret: the global --secret gives one
+                // (docs/reference/policy.md#secrets)
+                let want = match prop.as_str() {
+                    "secret" => "use-secret".to_string(),
+                    p => kebab(p),
+                };
                 let taken = cmd.get_arguments().chain(cli.get_arguments()).any(|a| {
                     if a.is_positional() {
                         return kebab(a.get_id().as_str()) == want;

@@ -110,10 +110,7 @@ pub async fn probe(addr: &str) -> Result<Endpoint> {
             "GET /json/version HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n"
         );
         s.write_all(req.as_bytes()).await.ok()?;
-        let mut body = Vec::new();
-        s.read_to_end(&mut body).await.ok()?;
-        let text = String::from_utf8_lossy(&body).into_owned();
-        let json = text.split_once("\r\n\r\n")?.1.to_string();
+        let json = read_response(&mut s).await?;
         let v: serde_json::Value = serde_json::from_str(json.trim()).ok()?;
         v.get("Browser")?.as_str().map(str::to_string)
     };
@@ -127,6 +124,34 @@ pub async fn probe(addr: &str) -> Result<Endpoint> {
         _ => Err(nothing(
             "it answers neither as a Chromium's DevTools endpoint (GET /json/version) nor as a Firefox's Marionette port".into(),
         )),
+    }
+}
+
+/// The body of an HTTP/1.1 response on `s`: read up to its `Content-Length` (Chromium's
+/// DevTools server keeps the connection open after it, `Connection: close` or not), or to
+/// the end; at most 64 KiB.
+async fn read_response(s: &mut tokio::net::TcpStream) -> Option<String> {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let n = s.read(&mut chunk).await.ok()?;
+        buf.extend_from_slice(&chunk[..n]);
+        let text = String::from_utf8_lossy(&buf);
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let len = head.lines().find_map(|l| {
+                let (k, v) = l.split_once(':')?;
+                k.trim()
+                    .eq_ignore_ascii_case("content-length")
+                    .then(|| v.trim().parse::<usize>().ok())
+                    .flatten()
+            });
+            if n == 0 || len.is_some_and(|l| body.len() >= l) {
+                return Some(body.to_string());
+            }
+        }
+        if n == 0 || buf.len() > 65536 {
+            return None;
+        }
     }
 }
 

@@ -126,6 +126,9 @@ pub(super) fn masked(s: &str) -> String {
     crate::snapshot::secrets::mask(&named).into_owned()
 }
 
+/// Asks on the controlling terminal (`/dev/tty`, never standard input, which an agent may
+/// write): a command run by a person at a terminal gets the question there; one without a
+/// terminal (an agent's tool, a pipe, a service) is refused.
 pub struct Terminal;
 
 impl Asker for Terminal {

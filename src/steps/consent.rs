@@ -352,10 +352,6 @@ pub fn log_path(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
     dir.join(format!("{name}.consent.jsonl"))
 }
 
-/// Asks on the controlling terminal (`/dev/tty`, never standard input, which an agent may
-/// write): a command run by a person at a terminal gets the question there; one without a
-/// terminal (an agent's tool, a pipe, a service) is refused.
-
 #[cfg(test)]
 mod tests {
     use super::*;

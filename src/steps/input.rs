@@ -106,14 +106,19 @@ pub struct FillArgs {
     /// Instead of value: the name of a secret the operator gave (`secrets` lists them). Its
     /// value is typed and never shown: replies say [secret:NAME].
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[arg(long, value_name = "NAME", conflicts_with = "value")]
+    #[arg(
+        long = "use-secret",
+        id = "use_secret",
+        value_name = "NAME",
+        conflicts_with = "value"
+    )]
     pub secret: Option<String>,
     /// Several fields in one step: {"s1e3": "ada@example.org", "s1e5": {"secret":
     /// "SHOP_PASSWORD"}}; each is set like `set` (any control) and read back, with a result
     /// per field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<std::collections::BTreeMap<String, FieldForm>>")]
-    #[arg(long, value_name = "JSON", value_parser = fields_arg, conflicts_with_all = ["ref", "value", "secret"])]
+    #[arg(long, value_name = "JSON", value_parser = fields_arg, conflicts_with_all = ["ref", "value", "use_secret"])]
     pub fields: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
@@ -127,12 +132,17 @@ pub struct TypeArgs {
     pub ref_: Option<String>,
     /// The text to type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[arg(required_unless_present = "secret")]
+    #[arg(required_unless_present = "use_secret")]
     pub text: Option<String>,
     /// Instead of text: the name of a secret the operator gave, typed into ref (needed with
     /// a secret) and never shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[arg(long, value_name = "NAME", conflicts_with = "text")]
+    #[arg(
+        long = "use-secret",
+        id = "use_secret",
+        value_name = "NAME",
+        conflicts_with = "text"
+    )]
     pub secret: Option<String>,
     /// Press Enter afterwards.
     #[serde(default)]
@@ -229,11 +239,16 @@ pub struct SetArgs {
     /// true/false for checkboxes, radios, switches and options.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<SetValueForm>")]
-    #[arg(value_parser = set_value_arg, allow_hyphen_values = true, required_unless_present = "secret")]
+    #[arg(value_parser = set_value_arg, allow_hyphen_values = true, required_unless_present = "use_secret")]
     pub value: Option<serde_json::Value>,
     /// Instead of value: the name of a secret the operator gave, typed and never shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[arg(long, value_name = "NAME", conflicts_with = "value")]
+    #[arg(
+        long = "use-secret",
+        id = "use_secret",
+        value_name = "NAME",
+        conflicts_with = "value"
+    )]
     pub secret: Option<String>,
 }
 
@@ -673,20 +688,20 @@ pub async fn fill(b: &Browser, f: &FillArgs) -> Result<Outcome> {
             ));
         }
     };
+    // every secret's origin is checked before any field is touched: a refusal (exit 5)
+    // leaves the form as it was
+    let mut secrets = std::collections::HashMap::new();
+    for (r, v) in fields {
+        if let Some(name) = v.get("secret").and_then(Value::as_str) {
+            let s = actions::secret_value(b, r, name, "fill").await?;
+            secrets.insert(r.as_str(), Value::String(s));
+        }
+    }
     let mut results = Vec::new();
     let mut failed = Vec::new();
     let mut warnings = Vec::new();
     for (r, v) in fields {
-        let set = async {
-            match v.get("secret").and_then(Value::as_str) {
-                Some(name) => {
-                    let s = actions::secret_value(b, r, name, "fill").await?;
-                    actions::set(b, r, &Value::String(s)).await
-                }
-                None => actions::set(b, r, v).await,
-            }
-        };
-        match set.await {
+        match actions::set(b, r, secrets.get(r.as_str()).unwrap_or(v)).await {
             Ok(o) => {
                 let value = o
                     .output

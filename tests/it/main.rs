@@ -39,6 +39,7 @@ mod settle;
 mod skills;
 mod state;
 mod steps;
+mod trust;
 mod views;
 mod vocab;
 mod widgets;
@@ -154,6 +155,7 @@ fn main() {
         pointer::tests(),
         policy::tests(),
         state::tests(),
+        trust::tests(),
         skills::tests(),
     ]
     .concat();

@@ -196,7 +196,13 @@ async fn page_channel(
         None => Channels::open(rec).await,
     };
     let Some(connected) = channels.bidi else {
-        return (Page::classic(connection), Some(NO_BIDI.into()));
+        // an attached Chromium runs without BiDi by choice (browser/attach.rs)
+        let note = if rec.attached.is_some() {
+            NO_BIDI_ATTACHED
+        } else {
+            NO_BIDI
+        };
+        return (Page::classic(connection), Some(note.into()));
     };
     let (devtools, direct) = (channels.devtools, channels.direct);
     let chromium = rec.browser == launch::BrowserKind::Chromium;
@@ -257,6 +263,10 @@ fn remote_chromium_policy(name: &str) -> Error {
 
 /// The note of a session without WebDriver BiDi (docs/reference/browsers.md#without-bidi).
 const NO_BIDI: &str = "no WebDriver BiDi on this driver: the engine runs in the page's own realm, where page scripts can reach it";
+
+/// The note of a Chromium attached to (docs/reference/browsers.md#your-own-browser): its
+/// driver would move one of the user's tabs to start BiDi, so the session does without.
+const NO_BIDI_ATTACHED: &str = "no WebDriver BiDi in a Chromium attached to (starting it would move one of your tabs): the engine runs in the page's own realm, where page scripts can reach it";
 
 impl Browser {
     /// Attaches to the named session, or starts a new browser for it. Waits for the

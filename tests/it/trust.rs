@@ -701,6 +701,19 @@ fn an_attached_browser_is_left_as_it_was(c: &Ctx) {
         before, want,
         "the browser the test started has its two tabs"
     );
+    // doctor says what listens there
+    let doctor = c.run(&["doctor", "--attach", &b.addr]);
+    let said = String::from_utf8_lossy(&doctor.stdout);
+    let kind = if firefox() {
+        "a Firefox's Marionette port"
+    } else {
+        "(a Chromium's DevTools endpoint)"
+    };
+    assert!(
+        said.lines()
+            .any(|l| l.starts_with("ok attach: ") && l.contains(kind)),
+        "{said}"
+    );
     let s = "trust-attach";
     c.track_session(s);
     let on = |args: &[&str]| c.ok(&[&["--session", s, "--attach", &b.addr][..], args].concat());

@@ -209,6 +209,10 @@ pub async fn run(name: &str) -> Result<()> {
         .policy
         .clone()
         .ok_or_else(|| Error::Usage(format!("session {name:?} has no policy")))?;
+    // the URLs it logs may carry a secret the page sent (docs/reference/policy.md#secrets):
+    // masked, as everything ariasnap writes (the guard has the environment of the command
+    // that started it, which read the values already)
+    policy.unlock_secrets()?;
     let judge = Judge {
         policy,
         log: log_path(name)?,
@@ -380,6 +384,7 @@ impl Judge {
         if let Ok(line) = serde_json::to_string(r)
             && let Ok(mut f) = crate::private::append_file(&self.log)
         {
+            let line = crate::vault::mask(&line);
             let _ = f.write_all(format!("{line}\n").as_bytes());
         }
     }

@@ -174,7 +174,7 @@ fn a_secret_is_typed_and_never_written(c: &Ctx) {
     );
     cli_login(&mut r, &s, &login);
     refused_elsewhere(&mut r, &s, &other, "cli");
-    step_file_login(&mut r, &flag, &login);
+    step_file_login(&mut r, &flag, &login, &server.addr.port().to_string());
     mcp_login(&mut r, &flag, &login, &other);
     let _ = r.run(&["session", "close", "trust-cli"]);
     let _ = r.run(&["session", "close", "trust-steps"]);
@@ -255,10 +255,21 @@ fn refused_elsewhere(r: &mut Run, s: &[&str], other: &str, how: &str) {
     );
 }
 
-/// Signs in by a step file: `fill` with `secret` in `fields`.
-fn step_file_login(r: &mut Run, flag: &str, login: &str) {
-    let s = ["--session", "trust-steps", "--secret", flag];
-    let snap = r.ok(&[&s[..], &["snapshot", login, "--inline-limit", "0"]].concat());
+/// Signs in by a step file: `fill` with `secret` in `fields`. The page also sends the
+/// password to the other server (`port`), which the operator blocks: the policy guard's log
+/// of the refused request holds it masked.
+fn step_file_login(r: &mut Run, flag: &str, login: &str, port: &str) {
+    let block = format!("http://localhost:{port}");
+    let s = [
+        "--session",
+        "trust-steps",
+        "--secret",
+        flag,
+        "--block-origin",
+        &block,
+    ];
+    let login = format!("{login}?leak={block}");
+    let snap = r.ok(&[&s[..], &["snapshot", &login, "--inline-limit", "0"]].concat());
     let (user, pw, go) = (
         ref_of(&snap, "\"Email\""),
         ref_of(&snap, "\"Password\""),
@@ -276,6 +287,17 @@ fn step_file_login(r: &mut Run, flag: &str, login: &str) {
     assert!(
         out.contains("Your password is [secret:SHOP_PASSWORD]"),
         "{out}"
+    );
+    let log = r.home.path().join("sessions-v1/trust-steps.policy.jsonl");
+    let t0 = Instant::now();
+    let mut held = String::new();
+    while !held.contains("/collect?pw=") && t0.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(100));
+        held = std::fs::read_to_string(&log).unwrap_or_default();
+    }
+    assert!(
+        held.contains("/collect?pw=[secret:SHOP_PASSWORD]"),
+        "the guard logged the refused request, masked: {held}"
     );
 }
 

@@ -486,6 +486,44 @@ fn consent_is_asked_of_the_mcp_clients_user(c: &Ctx) {
     assert!(err.contains("no terminal to ask a person on"), "{err}");
     let snap = r.ok(&[&s[..], &["snapshot", "--inline-limit", "0"]].concat());
     assert_eq!(paid(&snap), "- status: Paid 0 times", "{snap}");
+    // a person at the command's terminal (a pseudo-terminal of util-linux `script`): "n"
+    // refuses, "y" allows; standard input is never asked
+    let pay_ref = ref_of(&snap, "\"Pay now\"");
+    for (typed, code, count) in [("n", 5, 0), ("y", 0, 1)] {
+        let line = format!(
+            "'{}' --session trust-consent-cli click {pay_ref}",
+            r.c.bin.display()
+        );
+        let env = r.cmd();
+        let mut cmd = std::process::Command::new("script");
+        cmd.args(["-qec", &line, "/dev/null"])
+            .envs(env.get_envs().filter_map(|(k, v)| Some((k, v?))))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut p = cmd.spawn().expect("util-linux script");
+        use std::io::Write;
+        p.stdin
+            .take()
+            .unwrap()
+            .write_all(format!("{typed}\n").as_bytes())
+            .unwrap();
+        let o = p.wait_with_output().unwrap();
+        r.printed.extend_from_slice(&o.stdout);
+        let said = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            said.contains("wants to activate button \"Pay now\"")
+                && said.contains("Allow it? [y/N]"),
+            "{said}"
+        );
+        assert_eq!(o.status.code(), Some(code), "{typed}: {said}");
+        let snap = r.ok(&[&s[..], &["snapshot", "--inline-limit", "0"]].concat());
+        assert_eq!(
+            paid(&snap),
+            format!("- status: Paid {count} times"),
+            "{typed}: {snap}"
+        );
+    }
     let _ = r.run(&["session", "close", "trust-consent-cli"]);
 }
 

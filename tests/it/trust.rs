@@ -217,6 +217,22 @@ fn cli_login(r: &mut Run, s: &[&str], login: &str) {
             && snap.contains("paragraph: Your password is [secret:SHOP_PASSWORD]"),
         "{snap}"
     );
+    // `set` and `type` take a secret too; a field that shows its value shows the mask
+    let notes = ref_of(&snap, "\"Notes\"");
+    let set = r.ok(&[s, &["set", &notes, "--use-secret", "SHOP_PASSWORD"]].concat());
+    assert!(set.contains("[secret:SHOP_PASSWORD]"), "{set}");
+    r.ok(&[
+        s,
+        &["type", "--ref", &notes, "--use-secret", "SHOP_PASSWORD"],
+    ]
+    .concat());
+    let snap = r.ok(&[s, &["snapshot", "--inline-limit", "0"]].concat());
+    assert!(
+        snap.contains(&format!(
+            "[ref={notes}]: [secret:SHOP_PASSWORD][secret:SHOP_PASSWORD]"
+        )),
+        "{snap}"
+    );
     // a reply spilled to a file, read back by the agent's eval, a saved state
     let spilled = r.ok(&[s, &["snapshot", "--inline-limit", "200"]].concat());
     assert!(spilled.contains("artifacts"), "{spilled}");

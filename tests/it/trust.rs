@@ -493,9 +493,14 @@ fn consent_is_asked_of_the_mcp_clients_user(c: &Ctx) {
             "{answer}: {log}"
         );
     }
-    // a command without a terminal: refused, exit 5, nothing clicked
+    on_the_command_line(&mut r, &pay);
+}
+
+/// The command line: without a terminal, refused (exit 5, nothing clicked); with one, the
+/// person there answers.
+fn on_the_command_line(r: &mut Run, pay: &str) {
     let s = ["--session", "trust-consent-cli", "--confirm", "click:Pay"];
-    let snap = r.ok(&[&s[..], &["snapshot", &pay, "--inline-limit", "0"]].concat());
+    let snap = r.ok(&[&s[..], &["snapshot", pay, "--inline-limit", "0"]].concat());
     let o = r.run(&[&s[..], &["click", &ref_of(&snap, "\"Pay now\"")]].concat());
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(5), "{err}");

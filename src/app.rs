@@ -27,7 +27,12 @@ pub async fn run(cli: Cli) -> Result<i32> {
         policy: g.policy()?,
         state: g.state.clone(),
         window_turn: None,
+        attach: g.attach.clone().filter(|a| !a.trim().is_empty()),
     };
+    // a secret whose value cannot be read fails the command before any browser starts
+    if let Some(p) = &bopts.policy {
+        p.unlock_secrets()?;
+    }
     let oopts = OutputOptions {
         file: g.file.clone(),
         inline_limit: g.inline_limit,
@@ -182,6 +187,10 @@ async fn run_and_print(
     let mut ropts = ariasnap::steps::RunOptions {
         output: oopts.clone(),
         verbose: g.verbose,
+        // docs/reference/policy.md#consent: a person at the command's terminal, if any
+        asker: Some(ariasnap::steps::consent::AskerRef(std::sync::Arc::new(
+            ariasnap::steps::consent::Terminal,
+        ))),
         ..Default::default()
     };
     if let Some(t) = timeout {
@@ -278,6 +287,15 @@ async fn mcp_http(
     }: McpHttp,
 ) -> Result<i32> {
     let addr = http.unwrap_or_else(|| ariasnap::mcp::http::DEFAULT_ADDR.to_string());
+    if bopts.attach.is_some() {
+        return Err(usage(
+            "mcp --http gives each agent a browser context of its own, which a browser you attach to cannot give without touching your own tabs: use --attach with `ariasnap mcp` (stdio) or a command-line session",
+        ));
+    }
+    // a bad saved state costs no agent a failed first call
+    if let Some(s) = &bopts.state {
+        ariasnap::browser::state::read_file(s)?;
+    }
     if session_flag_given() || std::env::var_os("ARIASNAP_SESSION").is_some() {
         return Err(usage(
             "mcp --http gives each agent a browser session of its own: leave --session (and ARIASNAP_SESSION) out",

@@ -83,6 +83,7 @@ pub async fn capture(browser: &mut Browser, opts: &CaptureOptions) -> Result<Sna
     if let (Some(p), Some(h)) = (browser.policy(), snap.page.as_mut()) {
         h.policy = Some(p.summary());
     }
+    snap.mask_named_secrets();
     if !opts.reveal_secrets && !crate::snapshot::secrets::revealed() {
         snap.mask_secrets();
     }

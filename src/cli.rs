@@ -130,10 +130,30 @@ pub struct Global {
     /// downloads, uploads, passwordSet, foreignTabs.
     #[arg(long, global = true, value_name = "ACTION", value_delimiter = ',')]
     pub deny: Vec<String>,
-    /// Operator's policy file (JSON: allowOrigins, blockOrigins, deny); with the flags above,
-    /// their lists together.
+    /// Operator's policy: a secret an agent types by name and never sees (repeatable):
+    /// NAME=ENV_VAR (the variable holding the value), NAME@https://origin=ENV_VAR to bind it
+    /// to origins. Replies show it as [secret:NAME].
+    #[arg(long, global = true, value_name = "NAME[@ORIGIN]=ENV_VAR")]
+    pub secret: Vec<String>,
+    /// Operator's policy: a secrets file of NAME=value lines (dotenv; NAME@https://origin=value
+    /// binds one to origins), read by each command (repeatable).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub secrets: Vec<PathBuf>,
+    /// Operator's policy: what needs a person's yes before it happens (repeatable):
+    /// click:NAME (a click on something whose name matches, * for any run), form:URL (a form
+    /// submitted to a matching URL), origin:PATTERN (a navigation there), download.
+    #[arg(long, global = true, value_name = "RULE")]
+    pub confirm: Vec<String>,
+    /// Operator's policy file (JSON: allowOrigins, blockOrigins, deny, secrets, confirm); with
+    /// the flags above, their lists together.
     #[arg(long, global = true, env = "ARIASNAP_POLICY", value_name = "FILE")]
     pub policy: Option<PathBuf>,
+    /// Start the session in a tab of its own in a browser you started, instead of starting
+    /// one: ADDR is a Chromium's remote debugging address (--remote-debugging-port=9222:
+    /// 127.0.0.1:9222) or a Firefox's Marionette address (--marionette: 127.0.0.1:2828).
+    /// `session close` leaves that browser and its tabs as they were.
+    #[arg(long, global = true, env = "ARIASNAP_ATTACH", value_name = "ADDR")]
+    pub attach: Option<String>,
     /// Restore cookies and storage saved by `state save` (or Playwright's storageState)
     /// when this command starts the session, before any page loads; a running session is
     /// left as it is, with a note (`state load FILE` restores into it).
@@ -148,6 +168,9 @@ impl Global {
             allow: self.allow_origin.clone(),
             block: self.block_origin.clone(),
             deny: self.deny.clone(),
+            secret: self.secret.clone(),
+            secrets_files: self.secrets.clone(),
+            confirm: self.confirm.clone(),
             file: self.policy.clone().filter(|p| !p.as_os_str().is_empty()),
         }
         .read()
@@ -709,7 +732,12 @@ mod tests {
             };
             let props = t.input_schema.get("properties").and_then(|p| p.as_object());
             for prop in props.into_iter().flat_map(|p| p.keys()) {
-                let want = kebab(prop);
+                // a secret by name is --use-secret: the global --secret gives one
+                // (docs/reference/policy.md#secrets)
+                let want = match prop.as_str() {
+                    "secret" => "use-secret".to_string(),
+                    p => kebab(p),
+                };
                 let taken = cmd.get_arguments().chain(cli.get_arguments()).any(|a| {
                     if a.is_positional() {
                         return kebab(a.get_id().as_str()) == want;

@@ -93,6 +93,9 @@ pub async fn run(opts: &BrowserOptions) -> Report {
             r.info(folded(kind, &mine, "not used with --webdriver"));
         }
     }
+    if let Some(addr) = &opts.attach {
+        r.push(attach(addr, opts).await);
+    }
     r.push(state_dir(&crate::private::home()));
     r.info(folded(
         other,
@@ -100,6 +103,32 @@ pub async fn run(opts: &BrowserOptions) -> Report {
         &format!("--browser {}", other.name()),
     ));
     r
+}
+
+/// `--attach ADDR`: what listens there, and the driver that reaches it.
+async fn attach(addr: &str, opts: &BrowserOptions) -> Check {
+    match crate::browser::attach::probe(addr).await {
+        Ok(at) => match find_driver_for(at.kind(), opts.driver.as_deref()) {
+            Ok(d) => Check::ok(
+                "attach",
+                format!(
+                    "{addr} is {}; a session attaches through {} in a tab of its own",
+                    at.describe(),
+                    d.display()
+                ),
+            ),
+            Err(e) => Check::problem(
+                "attach",
+                format!("{addr} is {}, but {e}", at.describe()),
+                driver_fix(at.kind(), opts.driver.as_deref()),
+            ),
+        },
+        Err(e) => {
+            let text = e.to_string();
+            let (what, fix) = text.split_once("; ").unwrap_or((&text, ""));
+            Check::problem("attach", what.to_string(), fix.to_string())
+        }
+    }
 }
 
 /// The checks of one browser and its driver: found, versions, versions that go together.

@@ -89,6 +89,11 @@ pub enum Error {
     /// the rule that refused it.
     #[error("blocked by policy: {0}")]
     Policy(String),
+    /// An action the operator's rules ask a person about, which no person allowed
+    /// (docs/reference/policy.md#consent): what it was, the rule, and the answer (declined,
+    /// unanswered, or no one to ask). Nothing of the action ran.
+    #[error("not allowed by a person: {0}")]
+    Consent(String),
     /// Waiting ran past its limit.
     #[error("timed out: {0}")]
     Timeout(String),
@@ -173,6 +178,8 @@ fn endpoint_hint(url: &str, browser: &str, problem: EndpointProblem) -> String {
 /// `safe::is_escaped`) are dropped. Messages quote page text, and the user's
 /// terminal must not read it as commands (docs/reference/faults.md#messages).
 pub fn one_line(s: &str) -> String {
+    // a message may quote the page, which may show a secret: masked (docs/reference/policy.md#secrets)
+    let s = &*crate::vault::mask(s);
     let mut out = String::with_capacity(s.len());
     // after a line break: join with "; " before the next visible character
     let mut joining = false;
@@ -220,7 +227,7 @@ impl Error {
             Error::Dialog { .. } => 1,
             Error::Engine(_) | Error::Ref { .. } | Error::Step(_) | Error::StepOutput { .. } => 1,
             Error::Io { .. } | Error::Json { .. } => 1,
-            Error::Policy(_) => 5,
+            Error::Policy(_) | Error::Consent(_) => 5,
         }
     }
 
@@ -330,6 +337,7 @@ impl Error {
             ),
             Error::Ref { .. } => Some("take a new snapshot and use the refs it prints".into()),
             Error::Policy(_) => Some("the operator's policy is set when the session starts and no step, tool call or page can change it: do the task without this, or ask the user".into()),
+            Error::Consent(_) => Some("only the person the question went to can allow this, and no step, tool call or page can answer for them: ask the user in your own words whether to go on, then try again (they are asked again), or do the task without it".into()),
             Error::Timeout(_) => Some("raise the limit with --timeout MS (or \"timeout\" in the step file); a tab whose page stopped answering is replaced by the next command".into()),
             _ => None,
         }

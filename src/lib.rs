@@ -27,6 +27,7 @@ pub mod skills;
 pub mod snapshot;
 pub mod spill;
 pub mod steps;
+pub mod vault;
 pub mod wire;
 
 pub use error::{Error, Result};
@@ -511,7 +512,7 @@ mod layering {
 
     /// Small shared things every layer may use, importing nothing from the crate: the
     /// `near` of search, private places on disk, the one escaper.
-    const LEAVES: &[&str] = &["near", "private", "safe"];
+    const LEAVES: &[&str] = &["near", "private", "safe", "vault"];
 
     /// Modules and what they must never reach through any chain of imports: views of a
     /// snapshot (`query`) drive no browser and pass no door; the browser's modules do not

@@ -93,7 +93,7 @@ fn init_tracing() {
     // a slow call went: browser_initialize, capture_snapshot, format_snapshot
     let fmt = tracing_subscriber::fmt()
         .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
-        .with_writer(std::io::stderr)
+        .with_writer(|| MaskedStderr(Vec::new()))
         .with_ansi(
             std::env::var_os("NO_COLOR").is_none()
                 && std::io::IsTerminal::is_terminal(&std::io::stderr()),
@@ -106,6 +106,28 @@ fn init_tracing() {
             .try_init(),
         None => fmt.with_max_level(LevelFilter::WARN).try_init(),
     };
+}
+
+/// A log line on its way to stderr: kept whole, then written with the operator's secrets
+/// masked (docs/reference/policy.md#secrets: no log holds a secret's value).
+struct MaskedStderr(Vec<u8>);
+
+impl std::io::Write for MaskedStderr {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.extend_from_slice(b);
+        Ok(b.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for MaskedStderr {
+    fn drop(&mut self) {
+        use std::io::Write;
+        let _ = std::io::stderr().write_all(&ariasnap::vault::mask_bytes(&self.0));
+    }
 }
 
 /// A command is a short-lived process that builds and drops a few large structures (the page's

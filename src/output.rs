@@ -65,6 +65,8 @@ pub fn spill_if_over(
 
 /// Prints to stdout, adding a final newline; a closed pipe is not an error worth a panic.
 pub fn print_stdout(s: &str) -> Result<()> {
+    // docs/reference/policy.md#secrets: a secret's value is never printed
+    let s = &*crate::vault::mask(s);
     let mut out = std::io::stdout().lock();
     let r = out
         .write_all(s.as_bytes())

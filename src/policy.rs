@@ -1,16 +1,22 @@
-//! The operator's policy (docs/reference/policy.md): which origins a session may reach and
-//! which actions are off. Set when a session starts (`--allow-origin`, `--block-origin`,
-//! `--deny`, `--policy FILE`, `ARIASNAP_POLICY`) and kept in its record; no step, MCP call
-//! or page can change it.
+//! The operator's policy (docs/reference/policy.md): which origins a session may reach,
+//! which actions are off, the secrets an agent may type by name (secret.rs) and what needs
+//! a person's yes (confirm.rs). Set when a session starts (`--allow-origin`,
+//! `--block-origin`, `--deny`, `--secret`, `--secrets`, `--confirm`, `--policy FILE`,
+//! `ARIASNAP_POLICY`) and kept in its record; no step, MCP call or page can change it.
 //!
 //! Owns: the policy's syntax (flags and file), origin patterns and how a URL is judged, the
 //! actions it turns off, and the words of a refusal. Must not: talk to the browser (the
 //! guard in browser/guard.rs holds the page's requests; steps ask [`Policy::check_url`] and
 //! [`Policy::allows`] before acting).
 
+pub mod confirm;
+pub mod secret;
+
 use crate::error::{Error, Result};
+pub use confirm::ConfirmRule;
+pub use secret::SecretSpec;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// An action the operator can turn off.
@@ -250,6 +256,13 @@ pub struct Policy {
     /// Actions turned off.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub deny: BTreeSet<Switch>,
+    /// Secrets an agent types by name, never seeing their values (docs/reference/policy.md#secrets):
+    /// where each value is read, and the origins it may be typed on.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub secrets: BTreeMap<String, SecretSpec>,
+    /// What needs a person's yes (docs/reference/policy.md#consent).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub confirm: Vec<ConfirmRule>,
 }
 
 /// What the command line and the environment say of the policy, before it is read.
@@ -258,6 +271,12 @@ pub struct PolicySources {
     pub allow: Vec<String>,
     pub block: Vec<String>,
     pub deny: Vec<String>,
+    /// `--secret NAME[@ORIGIN,...]=ENV_VAR` (repeatable).
+    pub secret: Vec<String>,
+    /// `--secrets FILE` (repeatable): secrets files in dotenv form.
+    pub secrets_files: Vec<std::path::PathBuf>,
+    /// `--confirm RULE` (repeatable).
+    pub confirm: Vec<String>,
     /// `--policy FILE`, else `ARIASNAP_POLICY`.
     pub file: Option<std::path::PathBuf>,
 }
@@ -269,6 +288,9 @@ impl PolicySources {
         if self.allow.is_empty()
             && self.block.is_empty()
             && self.deny.is_empty()
+            && self.secret.is_empty()
+            && self.secrets_files.is_empty()
+            && self.confirm.is_empty()
             && self.file.is_none()
         {
             return Ok(None);
@@ -293,6 +315,29 @@ impl PolicySources {
         for d in self.deny.iter().flat_map(|d| d.split(',')) {
             p.deny.insert(Switch::parse(d)?);
         }
+        let named = self
+            .secret
+            .iter()
+            .map(|s| secret::from_flag(s))
+            .collect::<Result<Vec<_>>>()?;
+        let filed = self
+            .secrets_files
+            .iter()
+            .map(|f| secret::from_file(f))
+            .collect::<Result<Vec<_>>>()?;
+        for (name, spec) in named.into_iter().chain(filed.into_iter().flatten()) {
+            if p.secrets.contains_key(&name) {
+                return Err(Error::Usage(format!(
+                    "secret {name} is given twice (--secret, --secrets and the policy file together): give each name once"
+                )));
+            }
+            p.secrets.insert(name, spec);
+        }
+        for c in &self.confirm {
+            p.confirm.push(
+                ConfirmRule::parse(c).map_err(|e| Error::Usage(format!("--confirm {c:?}: {e}")))?,
+            );
+        }
         Ok(Some(p))
     }
 }
@@ -307,16 +352,59 @@ impl Policy {
                 path.display()
             ))
         })?;
-        serde_json::from_str(&text).map_err(|e| {
+        let p: Policy = serde_json::from_str(&text).map_err(|e| {
             Error::Usage(format!(
-                "policy file {}: line {}, column {}: {}; the file is JSON with \"allowOrigins\", \"blockOrigins\" (origin patterns) and \"deny\" ({})",
+                "policy file {}: line {}, column {}: {}; the file is JSON with \"allowOrigins\", \"blockOrigins\" (origin patterns), \"deny\" ({}), \"secrets\" ({{\"NAME\": {{\"env\": \"VAR\", \"origins\": [...]}}}}) and \"confirm\" (rules)",
                 path.display(),
                 e.line(),
                 e.column(),
                 strip_position(&e.to_string()),
                 Switch::ALL.map(Switch::name).join(", ")
             ))
+        })?;
+        let base = std::fs::canonicalize(path)
+            .ok()
+            .and_then(|a| a.parent().map(std::path::Path::to_path_buf));
+        let mut secrets = BTreeMap::new();
+        for (name, spec) in p.secrets {
+            let spec = spec
+                .checked(&name, base.as_deref())
+                .map_err(|e| Error::Usage(format!("{} ({})", e, path.display())))?;
+            secrets.insert(name, spec);
+        }
+        Ok(Policy { secrets, ..p })
+    }
+
+    /// Reads the values of the policy's secrets from their sources and registers them for
+    /// masking in everything this process writes (`vault`).
+    pub fn unlock_secrets(&self) -> Result<()> {
+        secret::unlock(&self.secrets)
+    }
+
+    /// The secret named `name`, or the error that lists the names there are.
+    pub fn secret(&self, name: &str) -> Result<&SecretSpec> {
+        self.secrets.get(name).ok_or_else(|| {
+            Error::Usage(format!(
+                "no secret named {name:?} in this session: {}",
+                self.secret_names()
+            ))
         })
+    }
+
+    /// `it has SHOP_USER, SHOP_PASSWORD`, or that it has none, for messages.
+    pub fn secret_names(&self) -> String {
+        if self.secrets.is_empty() {
+            return "it has none (the operator gives them with --secret NAME=ENV_VAR or --secrets FILE when the session starts)".into();
+        }
+        format!(
+            "it has {} (`secrets` lists them)",
+            self.secrets.keys().cloned().collect::<Vec<_>>().join(", ")
+        )
+    }
+
+    /// Whether anything needs a person's yes.
+    pub fn asks(&self) -> bool {
+        !self.confirm.is_empty()
     }
 
     /// Whether an action is on.
@@ -425,12 +513,31 @@ impl Policy {
             parts.push(b);
         }
         let mut s = parts.join(", ");
-        if !self.deny.is_empty() {
-            let off: Vec<&str> = self.deny.iter().map(|d| d.name()).collect();
+        let mut part = |p: String| {
             if !s.is_empty() {
                 s.push_str("; ");
             }
-            s.push_str(&format!("{} off", off.join(", ")));
+            s.push_str(&p);
+        };
+        if !self.deny.is_empty() {
+            let off: Vec<&str> = self.deny.iter().map(|d| d.name()).collect();
+            part(format!("{} off", off.join(", ")));
+        }
+        if !self.secrets.is_empty() {
+            let names: Vec<&str> = self.secrets.keys().map(String::as_str).collect();
+            part(format!(
+                "{} {}",
+                if names.len() == 1 {
+                    "secret"
+                } else {
+                    "secrets"
+                },
+                names.join(", ")
+            ));
+        }
+        if !self.confirm.is_empty() {
+            let rules: Vec<String> = self.confirm.iter().map(ToString::to_string).collect();
+            part(format!("asks a person before {}", rules.join(", ")));
         }
         s
     }
@@ -505,7 +612,7 @@ mod tests {
             allow: vec!["http://127.0.0.1:*".into(), "*.example.com".into()],
             block: vec!["http://127.0.0.1:9".into()],
             deny: vec!["eval,downloads".into()],
-            file: None,
+            ..Default::default()
         }
         .read()
         .unwrap()
@@ -590,5 +697,81 @@ mod tests {
         std::fs::write(&f, r#"{"allowOrigins": ["http://x/y"]}"#).unwrap();
         let e = Policy::read_file(&f).unwrap_err().to_string();
         assert!(e.contains("no path"), "{e}");
+    }
+
+    #[test]
+    fn secrets_and_confirm_rules_come_from_flags_and_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let env = dir.path().join("shop.env");
+        std::fs::write(&env, "SHOP_TOKEN@https://shop.example=tok-123456\n").unwrap();
+        let f = dir.path().join("p.json");
+        std::fs::write(
+            &f,
+            r#"{"secrets": {"SHOP_PASSWORD": {"env": "SHOP_PW", "origins": ["https://shop.example"]},
+                "API": {"file": "shop.env"}},
+               "confirm": ["click:Pay*", "download"]}"#,
+        )
+        .unwrap();
+        let pol = PolicySources {
+            file: Some(f.clone()),
+            secrets_files: vec![env.clone()],
+            secret: vec!["SHOP_USER=SHOP_USER_VAR".into()],
+            confirm: vec!["form:https://shop.example/checkout*".into()],
+            ..Default::default()
+        }
+        .read()
+        .unwrap()
+        .unwrap();
+        let names: Vec<&str> = pol.secrets.keys().map(String::as_str).collect();
+        assert_eq!(names, ["API", "SHOP_PASSWORD", "SHOP_TOKEN", "SHOP_USER"]);
+        // a relative file in the policy file is the policy file's neighbour
+        assert_eq!(
+            pol.secrets["API"].file.as_deref(),
+            Some(
+                std::fs::canonicalize(dir.path())
+                    .unwrap()
+                    .join("shop.env")
+                    .as_path()
+            )
+        );
+        assert_eq!(pol.confirm.len(), 3);
+        assert!(!pol.confines_origins() && pol.asks());
+        assert_eq!(
+            pol.summary(),
+            "secrets API, SHOP_PASSWORD, SHOP_TOKEN, SHOP_USER; asks a person before click:Pay*, download, form:https://shop.example/checkout*"
+        );
+        let back: Policy = serde_json::from_str(&serde_json::to_string(&pol).unwrap()).unwrap();
+        assert_eq!(back, pol);
+        assert!(
+            pol.secret("NOPE")
+                .unwrap_err()
+                .to_string()
+                .contains("it has API, SHOP_PASSWORD")
+        );
+        // a secret given twice, a rule that is not one, a policy secret with two sources
+        let twice = PolicySources {
+            secret: vec!["A=X".into(), "A=Y".into()],
+            ..Default::default()
+        };
+        assert!(
+            twice
+                .read()
+                .unwrap_err()
+                .to_string()
+                .contains("given twice")
+        );
+        let bad = PolicySources {
+            confirm: vec!["pay".into()],
+            ..Default::default()
+        };
+        assert!(
+            bad.read()
+                .unwrap_err()
+                .to_string()
+                .starts_with("--confirm \"pay\"")
+        );
+        std::fs::write(&f, r#"{"secrets": {"A": {"env": "X", "file": "y"}}}"#).unwrap();
+        let e = Policy::read_file(&f).unwrap_err().to_string();
+        assert!(e.contains("give one source"), "{e}");
     }
 }

@@ -53,6 +53,8 @@ fn artifacts_dir(chosen: Option<&Path>) -> Result<PathBuf> {
 
 /// Writes `body` to a new private file named `<stem>-<random><ext>` and returns it.
 pub fn write_artifact(body: &[u8], stem: &str, ext: &str, dir: Option<&Path>) -> Result<Artifact> {
+    // docs/reference/policy.md#secrets: no file ariasnap writes holds a secret's value
+    let body = &*crate::vault::mask_bytes(body);
     let dir = artifacts_dir(dir)?;
     // tempfile opens with O_CREAT|O_EXCL and mode 0600: an existing name or a planted
     // symlink makes it pick another name rather than write through it.
@@ -140,7 +142,7 @@ pub fn write_user_file(path: &Path, body: &[u8]) -> Result<()> {
             path.display()
         )));
     }
-    std::fs::write(path, body).map_err(|e| Error::io("write", path, e))
+    std::fs::write(path, crate::vault::mask_bytes(body)).map_err(|e| Error::io("write", path, e))
 }
 
 #[cfg(test)]

@@ -307,7 +307,7 @@ function controlOf(a) {
     editable = true;
   }
   const out = { kind: "ok", control: control, role: role, name: res.name, editable: editable,
-    password: isPasswordField(el),
+    password: isPasswordField(el), doc: clean(docURLOf(ownerDocument(el) || document), 4096),
     disabled: isDisabled(el, role), readonly: (tag === "input" || tag === "textarea") && hasAttr(el, "readonly"),
     value: clean(control === "combobox" && !editable && tag !== "input" ? innerTextSafe(el) : currentValue(el), 1000000) };
   if (tag === "select") {

@@ -420,3 +420,129 @@ function docState() {
     ready: docReadyState(document),
   };
 }
+
+/** What activating an element does, for the operator's consent rules: the element a click
+ * lands on (the nearest link, button or other activatable element up the flat tree: a
+ * click on a link's child follows the link, HTML 4.6.4 "activation behavior"). */
+const ACTIVATABLE = "a[href],area[href],button,input[type=submit],input[type=image],input[type=button],input[type=reset],summary,[role=button],[role=link],[role=menuitem],[role=tab],[role=option]";
+
+function activatableOf(el) {
+  for (let n = el, guard = 0; n && guard < 64; n = flatParent(n), guard++) {
+    if (nodeType(n) !== 1) continue;
+    try {
+      if (matches(n, ACTIVATABLE)) return n;
+    } catch (_) {
+      return el;
+    }
+  }
+  return el;
+}
+
+/** Whether activating `el` submits its form (HTML 4.10.6 a submit button: a button whose
+ * type is submit, the missing and invalid value default, or an input of type submit or
+ * image). */
+function isSubmitButton(el) {
+  const tag = localNameOf(el);
+  if (tag === "button") {
+    const t = strLower(getAttr(el, "type") || "submit");
+    return t !== "button" && t !== "reset";
+  }
+  if (tag === "input") {
+    const t = strLower(inputTypeOf(el) || "");
+    return t === "submit" || t === "image";
+  }
+  return false;
+}
+
+/** Whether Enter in `el` submits its form: a text-like input (HTML 4.10.21.2 implicit
+ * submission; whether the form has a default button is the browser's to decide, so any
+ * such field counts). */
+function submitsOnEnter(el) {
+  if (localNameOf(el) !== "input") return false;
+  const t = strLower(inputTypeOf(el) || "text");
+  return !(t === "checkbox" || t === "radio" || t === "file" || t === "hidden" || t === "button" ||
+    t === "reset" || t === "range" || t === "color" || t === "image" || t === "submit");
+}
+
+/** A URL attribute of `el` resolved against its base URL ("" when absent). */
+function resolvedAttr(el, name) {
+  const v = getAttr(el, name);
+  if (v === null) return "";
+  try {
+    return urlHrefOf(new $URL(v, baseURIOf(el)));
+  } catch (_) {
+    return "" + v;
+  }
+}
+
+/** The fields a form would send, for a person to read before it is sent: a label and the
+ * value of each (password fields as ••••, unchecked boxes left out), at most 30. */
+function formPreview(form, submitter) {
+  let action = submitter ? resolvedAttr(submitter, "formaction") : "";
+  if (!action) action = "" + formActionOf(form);
+  let how = submitter ? getAttr(submitter, "formmethod") : null;
+  if (!how) how = "" + formMethodOf(form);
+  const fields = [];
+  const els = formElementsOf(form);
+  const len = formControlsLength(els);
+  for (let i = 0; i < len && fields.length < 30; i++) {
+    const el = formControlsItem(els, i);
+    const tag = localNameOf(el);
+    if (tag === "button" || tag === "fieldset" || tag === "output" || tag === "object") continue;
+    const t = tag === "input" ? strLower(inputTypeOf(el) || "text") : tag;
+    if (t === "submit" || t === "button" || t === "reset" || t === "image" || t === "file") continue;
+    if ((t === "checkbox" || t === "radio") && !inputCheckedOf(el)) continue;
+    let label = t === "hidden" ? "" : describe(el).name;
+    if (!label) label = getAttr(el, "name") || t;
+    const value = t === "password" ? "••••" : t === "checkbox" || t === "radio" ? "checked" : currentValue(el);
+    push(fields, { name: clean(label, 80), value: clean(value, 200), hidden: t === "hidden" });
+  }
+  return { action: clean(action, 2048), method: strLower(how), fields: fields };
+}
+
+/**
+ * `consentTarget`: what an action on a ref (or the focused element, or the element at a
+ * point) would do, for the operator's consent rules: the element a click lands on, its role
+ * and name, the URL a link there follows (and whether it downloads), and the form it would
+ * submit (`enter`: the key is Enter in a field; `submit`: the `submit` step), with the form's
+ * fields for the person asked.
+ */
+function consentTarget(a) {
+  let el = null;
+  if (a.ref) {
+    const res = resolveRef(a.ref);
+    if (res.kind !== "ok") return res;
+    el = res.el;
+  } else if (a.selector) {
+    const t = targetOf(a);
+    if (t.kind !== "ok") return t;
+    el = t.el;
+  } else if (a.x !== undefined && a.x !== null) {
+    el = deepElementFromPoint(document, +a.x, +a.y);
+  } else {
+    el = deepActiveElement(document);
+  }
+  if (!el) return { kind: "ok", role: "", name: "", href: "", download: false, form: null, doc: clean(docURLOf(document), 4096) };
+  const act = a.submit || a.enter ? el : activatableOf(el);
+  const tag = localNameOf(act);
+  const d = describe(act);
+  const link = tag === "a" || tag === "area" ? act : closest(act, "a[href]");
+  const href = link ? hrefOf(link, localNameOf(link)) : "";
+  let form = null;
+  if (a.submit) {
+    const f = formOwnerOf(el);
+    if (f) form = formPreview(f, null);
+  } else if (a.enter ? submitsOnEnter(el) : isSubmitButton(act)) {
+    const f = formOwnerOf(act);
+    if (f) form = formPreview(f, a.enter ? null : act);
+  }
+  return {
+    kind: "ok",
+    role: d.role,
+    name: d.name,
+    href: clean(href || "", 2048),
+    download: !!link && hasAttr(link, "download"),
+    form: form,
+    doc: clean(docURLOf(ownerDocument(el) || document), 4096),
+  };
+}

@@ -540,6 +540,7 @@ const ENTRY = {
   auditKeyboard: auditKeyboard,
   focusStep: focusStep,
   trapRegion: trapRegion,
+  consentTarget: consentTarget,
   ping: function () {
     return { kind: "pong", hash: ENGINE_HASH };
   },

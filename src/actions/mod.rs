@@ -21,7 +21,9 @@ use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use tracing::debug;
 
+mod secret;
 mod set;
+pub use secret::secret_value;
 pub use set::set;
 
 /// What an action reports besides success: notes for the step's `warning`.

@@ -116,6 +116,10 @@ pub struct Judge {
 impl Judge {
     /// The judge of session `name`'s policy.
     pub fn of(name: &str, policy: Policy) -> Result<Judge> {
+        // the URLs it logs may carry a secret the page sent (docs/reference/policy.md#secrets):
+        // masked, as everything ariasnap writes (the watcher has the environment of the
+        // command that started it, which read the values already)
+        policy.unlock_secrets()?;
         Ok(Judge {
             policy,
             log: log_path(name)?,
@@ -150,6 +154,7 @@ impl Judge {
         if let Ok(line) = serde_json::to_string(r)
             && let Ok(mut f) = crate::private::append_file(&self.log)
         {
+            let line = crate::vault::mask(&line);
             let _ = f.write_all(format!("{line}\n").as_bytes());
         }
     }

@@ -349,17 +349,35 @@ pub struct Driver {
 /// 127.0.0.1, logging to `log`, and waits (without blocking the runtime) until it accepts
 /// connections.
 pub async fn start_driver_for(kind: BrowserKind, driver: &Path, log: &Path) -> Result<Driver> {
+    start_driver_to(kind, driver, log, None).await
+}
+
+/// Starts the driver of `kind` as [`start_driver_for`] does; with `marionette` (a running
+/// Firefox's Marionette `host:port`, `--attach`), geckodriver connects to that Firefox
+/// instead of starting one (`--connect-existing`).
+pub async fn start_driver_to(
+    kind: BrowserKind,
+    driver: &Path,
+    log: &Path,
+    marionette: Option<(&str, u16)>,
+) -> Result<Driver> {
     use std::os::unix::process::CommandExt;
     let port = free_port()?;
     let logf = std::fs::File::create(log).map_err(|e| Error::io("create", log, e))?;
     let logf2 = logf.try_clone().map_err(|e| Error::io("open", log, e))?;
     let mut cmd = Command::new(driver);
-    match kind {
-        BrowserKind::Chromium => {
+    match (kind, marionette) {
+        (BrowserKind::Chromium, _) => {
             cmd.arg(format!("--port={port}"))
                 .arg("--allowed-ips=127.0.0.1");
         }
-        BrowserKind::Firefox => {
+        (BrowserKind::Firefox, Some((host, mport))) => {
+            // (geckodriver takes the remote agent's address from the running Firefox)
+            cmd.args(["--host", "127.0.0.1", "--port", &port.to_string()])
+                .args(["--connect-existing", "--marionette-host", host])
+                .args(["--marionette-port", &mport.to_string()]);
+        }
+        (BrowserKind::Firefox, None) => {
             // --websocket-port 0: each geckodriver gives its Firefox a free port for the
             // remote agent (the default, 9222, would be shared by every session)
             cmd.args(["--host", "127.0.0.1", "--port", &port.to_string()])

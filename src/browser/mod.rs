@@ -12,6 +12,7 @@
 //! script or a DevTools command itself (`engine` does: navigation by DevTools, paint
 //! polling, preload, history, the storage of saved logins).
 
+pub mod attach;
 pub mod devtools;
 pub mod guard;
 pub mod launch;
@@ -55,6 +56,10 @@ pub struct BrowserOptions {
     /// For an agent of a shared browser (`mcp --http`): the current window of the
     /// WebDriver session it shares, which its classic commands take turns on.
     pub window_turn: Option<crate::engine::WindowTurn>,
+    /// `--attach ADDR`: the session starts in a tab of its own in a browser the user started
+    /// (a Chromium's remote debugging address, a Firefox's Marionette address), instead of
+    /// starting one (docs/reference/browsers.md#your-own-browser).
+    pub attach: Option<String>,
 }
 
 /// The default deadline of a step (docs/reference/faults.md#deadlines).
@@ -97,6 +102,15 @@ impl Browser {
     /// The session's policy (docs/reference/policy.md), when it has one.
     pub fn policy(&self) -> Option<&crate::policy::Policy> {
         self.record.policy.as_ref()
+    }
+
+    /// Reads the values of the session's secrets from their sources, for typing by name
+    /// and for masking in everything this process writes (docs/reference/policy.md#secrets).
+    pub fn unlock_secrets(&self) -> Result<()> {
+        match self.policy() {
+            Some(p) => p.unlock_secrets(),
+            None => Ok(()),
+        }
     }
 
     /// Refuses what the session's policy turns off.

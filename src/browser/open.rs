@@ -196,7 +196,13 @@ async fn page_channel(
         None => Channels::open(rec).await,
     };
     let Some(connected) = channels.bidi else {
-        return (Page::classic(connection), Some(NO_BIDI.into()));
+        // an attached Chromium runs without BiDi by choice (browser/attach.rs)
+        let note = if rec.attached.is_some() {
+            NO_BIDI_ATTACHED
+        } else {
+            NO_BIDI
+        };
+        return (Page::classic(connection), Some(note.into()));
     };
     let (devtools, direct) = (channels.devtools, channels.direct);
     let chromium = rec.browser == launch::BrowserKind::Chromium;
@@ -258,6 +264,10 @@ fn remote_chromium_policy(name: &str) -> Error {
 /// The note of a session without WebDriver BiDi (docs/reference/browsers.md#without-bidi).
 const NO_BIDI: &str = "no WebDriver BiDi on this driver: the engine runs in the page's own realm, where page scripts can reach it";
 
+/// The note of a Chromium attached to (docs/reference/browsers.md#your-own-browser): its
+/// driver would move one of the user's tabs to start BiDi, so the session does without.
+const NO_BIDI_ATTACHED: &str = "no WebDriver BiDi in a Chromium attached to (starting it would move one of your tabs): the engine runs in the page's own realm, where page scripts can reach it";
+
 impl Browser {
     /// Attaches to the named session, or starts a new browser for it. Waits for the
     /// session's lock (another command may be using it) and for the browser, both within the
@@ -315,6 +325,7 @@ impl Browser {
                 };
                 b.notes.extend(bidi_note);
                 b.apply_policy(opts.policy.as_ref(), deadline).await?;
+                b.unlock_secrets()?;
                 b.driver_timeouts(deadline).await?;
                 b.check_suspect().await?;
                 if b.client.isolated() && b.record.browser == launch::BrowserKind::Firefox {
@@ -405,6 +416,29 @@ impl Browser {
                     name,
                     &crate::error::one_line(&e.to_string()),
                 )),
+            };
+        }
+        if let Some(rec) = &kept {
+            super::attach::check_kept(name, opts, rec)?;
+        }
+        if let Some((rec, addr)) = kept
+            .as_ref()
+            .and_then(|r| r.attached.clone().map(|a| (r, a)))
+        {
+            // the user's browser: never replaced by one of ariasnap's (browser/attach.rs)
+            return match attach(rec).await {
+                Ok((client, channels)) => {
+                    crate::engine::allow_devtools(rec.browser.has_devtools());
+                    Ok((client, rec.clone(), None, Some(channels)))
+                }
+                Err(e) => {
+                    cleanup(rec).await;
+                    Err(super::attach::lost(
+                        name,
+                        &addr,
+                        &crate::error::one_line(&e.to_string()),
+                    ))
+                }
             };
         }
         if let Some(rec) = kept {
@@ -580,6 +614,9 @@ impl Browser {
         opts: &BrowserOptions,
         kept: Option<launch::BrowserKind>,
     ) -> Result<(Connection, SessionRecord)> {
+        if let Some(addr) = &opts.attach {
+            return super::attach::start(name, opts, addr).await;
+        }
         let (mut kind, explicit) = opts.kind();
         if opts.browser.is_none()
             && let Some(k) = kept
@@ -670,6 +707,7 @@ impl Browser {
             routes: Vec::new(),
             network_seen: 0,
             console_seen: 0,
+            attached: None,
         };
         session::save(&rec)?;
         Ok((connection, rec))
@@ -684,6 +722,12 @@ impl Browser {
         };
         if rec.shared.is_some() {
             super::shared::end_agent(&rec).await;
+            return Ok(true);
+        }
+        if rec.attached.is_some() {
+            // the user's browser and tabs stay (browser/attach.rs)
+            super::attach::detach(&rec).await;
+            forget(&rec);
             return Ok(true);
         }
         // docs/reference/cli.md#sessions: the session is gone for the next command at once;

@@ -117,6 +117,11 @@ pub struct SessionRecord {
     /// session whose browser it shares and its user context there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared: Option<SharedIn>,
+    /// Set on a session attached to a browser someone else started (`--attach ADDR`,
+    /// browser/attach.rs): the address it was attached at. Its tabs are the session's own;
+    /// closing it detaches and leaves the browser running.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attached: Option<String>,
 }
 
 /// Where an agent of a shared browser lives: the session that owns the browser (its driver,
@@ -141,7 +146,9 @@ impl SessionRecord {
     /// True when the browser runs on this machine, started by ariasnap (its download folder
     /// is ours to choose).
     pub fn local(&self) -> bool {
-        self.driver_pid.is_some() || self.shared.as_ref().is_some_and(|s| s.local)
+        // (a browser attached to is the user's: its settings are not ours to change)
+        self.attached.is_none()
+            && (self.driver_pid.is_some() || self.shared.as_ref().is_some_and(|s| s.local))
     }
 }
 

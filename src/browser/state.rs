@@ -180,6 +180,30 @@ impl StorageState {
             .count()
     }
 
+    /// Masks the operator's secrets (`vault`) in every value; returns what held one
+    /// (`cookie "sid"`, `localStorage "pw" of https://a.test`).
+    pub fn mask_secrets(&mut self) -> Vec<String> {
+        let mut held = Vec::new();
+        for c in &mut self.cookies {
+            if crate::vault::mask_in_place(&mut c.value) {
+                held.push(format!("cookie {:?}", c.name));
+            }
+        }
+        for o in &mut self.origins {
+            for (what, items) in [
+                ("localStorage", &mut o.local_storage),
+                ("sessionStorage", &mut o.session_storage),
+            ] {
+                for i in items.iter_mut() {
+                    if crate::vault::mask_in_place(&mut i.value) {
+                        held.push(format!("{what} {:?} of {}", i.name, o.origin));
+                    }
+                }
+            }
+        }
+        held
+    }
+
     /// What a `saveState` reply says: `saved 3 cookies and 2 origins to FILE`.
     pub fn saved_sentence(&self, path: &str) -> String {
         format!(

@@ -112,6 +112,17 @@ pub enum Method {
         n: u64,
         report: bool,
     },
+    /// What acting on a ref, a selector's element, the focused element (none of them) or the
+    /// element at point (x, y) would do, for the operator's consent rules: `enter` for the
+    /// Enter key in it, `submit` for the `submit` step (`wire::ConsentReply`).
+    ConsentTarget {
+        r#ref: Option<String>,
+        selector: Option<String>,
+        x: Option<f64>,
+        y: Option<f64>,
+        enter: bool,
+        submit: bool,
+    },
     /// Select characters [start, end) of a ref's text (`wire::SelectTextReply`).
     SelectText {
         r#ref: String,
@@ -180,6 +191,9 @@ impl Method {
             | Method::ComboOption { r#ref, .. }
             | Method::SelectText { r#ref, .. }
             | Method::Submit {
+                r#ref: Some(r#ref), ..
+            }
+            | Method::ConsentTarget {
                 r#ref: Some(r#ref), ..
             }
             | Method::Scroll(ScrollTo::Ref { r#ref })

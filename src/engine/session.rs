@@ -132,6 +132,43 @@ impl Connection {
         Ok(Connection { client })
     }
 
+    /// Opens a tab of the session's own (New Window) and makes it current; its handle. A
+    /// session attached to someone's browser works there, never in their tabs.
+    pub async fn own_tab(&self) -> Result<String> {
+        let w = self.client.new_window(true).await?.handle;
+        self.client.switch_to_window(w.clone()).await?;
+        Ok(String::from(w))
+    }
+
+    /// Leaves session `session_id` at `webdriver` attached to someone's browser, within
+    /// `limit`: the session's own tabs `tabs` closed (unless no other tab is left, which would
+    /// end the browser), then Delete Session, which ends the driver's hold on the browser and
+    /// leaves it running with its other tabs. Nothing when the session cannot be reached.
+    pub async fn detach(webdriver: &str, session_id: &str, tabs: &[String], limit: Duration) {
+        let work = async {
+            let Ok(client) = connect_existing(webdriver, session_id).await else {
+                return;
+            };
+            let all: Vec<String> = client
+                .windows()
+                .await
+                .map(|w| w.into_iter().map(String::from).collect())
+                .unwrap_or_default();
+            let others = all.iter().filter(|h| !tabs.contains(h)).count();
+            if others > 0 {
+                for t in tabs.iter().filter(|t| all.contains(t)) {
+                    if let Ok(h) = fantoccini::wd::WindowHandle::try_from(t.clone())
+                        && client.switch_to_window(h).await.is_ok()
+                    {
+                        let _ = client.close_window().await;
+                    }
+                }
+            }
+            let _ = client.close().await;
+        };
+        let _ = tokio::time::timeout(limit, work).await;
+    }
+
     /// A cheap command (Get Window Handles) that proves the session alive.
     pub async fn alive(&self) -> Result<()> {
         self.client.windows().await?;

@@ -9,6 +9,7 @@
 
 pub mod counts;
 pub mod door;
+pub mod elicit;
 pub mod fleet;
 pub mod http;
 pub mod reference;
@@ -54,6 +55,9 @@ pub struct Server {
     /// agent was placed (on its first call).
     fleet: Option<Arc<fleet::Fleet>>,
     place: Mutex<Option<fleet::Placement>>,
+    /// The generation of the shared browser whose user context got `--state` restored
+    /// (docs/reference/mcp.md#one-saved-login-for-many-agents): each new context gets it once.
+    restored: std::sync::Mutex<Option<u64>>,
     /// For the HTTP server's idle timeout: this agent's MCP session id (from its requests'
     /// `Mcp-Session-Id`), when it last did something, and its calls running now.
     pub(crate) idle: http::Idle,
@@ -96,6 +100,7 @@ impl Server {
             counts: None,
             fleet: None,
             place: Mutex::new(None),
+            restored: Default::default(),
             idle: Default::default(),
         }
     }
@@ -130,6 +135,7 @@ impl Server {
         def: &ToolDef,
         args: Map<String, Value>,
         cancel: tokio_util::sync::CancellationToken,
+        peer: rmcp::service::Peer<RoleServer>,
     ) -> Result<RunResult> {
         let file: StepFile = match &def.action {
             None => {
@@ -157,6 +163,10 @@ impl Server {
         };
         let ropts = RunOptions {
             cancel: Some(cancel),
+            // docs/reference/policy.md#consent: the client's user, through elicitation
+            asker: Some(crate::steps::consent::AskerRef(Arc::new(elicit::Elicit {
+                peer,
+            }))),
             ..self.ropts.clone()
         };
         if let Some(fleet) = &self.fleet {
@@ -200,13 +210,18 @@ impl Server {
             guard.take();
             return Err(e);
         }
+        let generation = p.generation;
         let ran = async {
             if guard.is_none() {
                 let opts = BrowserOptions {
                     window_turn: Some(host.window.clone()),
+                    // restored below, into this agent's own user context
+                    state: None,
                     ..self.bopts.clone()
                 };
-                *guard = Some(Browser::open(&opts).await?);
+                let mut b = Browser::open(&opts).await?;
+                self.restore_state(&mut b, generation).await?;
+                *guard = Some(b);
             }
             let b = guard
                 .as_mut()
@@ -226,6 +241,40 @@ impl Server {
             }
             None => ran,
         }
+    }
+
+    /// `--state FILE` for an agent of a shared browser: restored into its user context once
+    /// per context (a browser replaced gives it a new one), with the note a session started
+    /// with `--state` gets.
+    async fn restore_state(&self, b: &mut Browser, generation: u64) -> Result<()> {
+        let Some(path) = &self.bopts.state else {
+            return Ok(());
+        };
+        if self
+            .restored
+            .lock()
+            .map(|r| *r == Some(generation))
+            .unwrap_or(false)
+        {
+            return Ok(());
+        }
+        let shown = path.display().to_string();
+        let state = crate::browser::state::read_file(path)?;
+        let done = b.restore_state(&state, b.timeout).await.map_err(|e| {
+            Error::Step(format!(
+                "--state {shown}: {} (this agent's context was made without it: `browser_load_state` tries again)",
+                crate::error::one_line(&e.to_string())
+            ))
+        })?;
+        b.notes.push(format!("--state: {}", done.sentence(&shown)));
+        if !done.skipped.is_empty() {
+            b.notes
+                .push(format!("--state: left out {}", done.skipped.join(", ")));
+        }
+        if let Ok(mut r) = self.restored.lock() {
+            *r = Some(generation);
+        }
+        Ok(())
     }
 
     /// Closes the browser session when this server made it.
@@ -410,17 +459,20 @@ impl ServerHandler for Server {
         // a span per call, with the agent's session, for the logs (`-v`, RUST_LOG)
         let span = tracing::info_span!("tool_call", agent = %self.bopts.session, tool = %def.name);
         let result = match tracing::Instrument::instrument(
-            self.run_call(def, args, context.ct.clone()),
+            self.run_call(def, args, context.ct.clone(), context.peer.clone()),
             span,
         )
         .await
         {
             Ok(r) => {
-                let text = text_of(&r);
+                // docs/reference/policy.md#secrets: no result carries a secret's value
+                let text = crate::vault::mask(&text_of(&r)).into_owned();
                 let failed = r.status != "ok";
-                let structured = self
-                    .structured
-                    .then(|| serde_json::to_value(&r).unwrap_or(Value::Null));
+                let structured = self.structured.then(|| {
+                    let mut v = serde_json::to_value(&r).unwrap_or(Value::Null);
+                    crate::vault::mask_json(&mut v);
+                    v
+                });
                 let mut r = if failed {
                     CallToolResult::error(vec![ContentBlock::text(text)])
                 } else {
@@ -438,7 +490,7 @@ impl ServerHandler for Server {
                 if let Some(h) = e.hint() {
                     msg.push_str(&format!("\nhint: {h}"));
                 }
-                CallToolResult::error(vec![ContentBlock::text(msg)])
+                CallToolResult::error(vec![ContentBlock::text(crate::vault::mask(&msg))])
             }
         };
         Ok(result.into())

@@ -14,6 +14,11 @@
 //!   for the ref the real output has there (the same real ref wherever the skill uses it).
 //! - Addresses are `https://example.com/PATH`: the tests serve `fixtures/html/skills/PATH.html`
 //!   there (`https://example.com` alone is that server's origin; other hosts are not served).
+//! - The commands' environment has [`SECRET_VAR`] set, the variable an operator's
+//!   `--secret NAME=SHOP_PW` names (docs/reference/policy.md#secrets); no value is shown.
+
+/// The environment variable the examples' `--secret` names; the tests set it.
+pub const SECRET_VAR: &str = "SHOP_PW";
 
 /// A fenced block of a skill, in the order of the text.
 #[derive(Debug, Clone, PartialEq, Eq)]

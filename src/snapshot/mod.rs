@@ -280,9 +280,27 @@ impl Snapshot {
     /// URLs, the title and the header's URL (docs/reference/output.md#secrets; `secrets`); returns how many strings
     /// changed.
     pub fn mask_secrets(&mut self) -> usize {
+        let n = self.mask_with(secrets::mask_in_place);
+        self.secrets_masked += n;
+        n
+    }
+
+    /// Writes the operator's named secrets (docs/reference/policy.md#secrets) as
+    /// `[secret:NAME]` wherever the page shows them: always, `--reveal-secrets` or not.
+    pub fn mask_named_secrets(&mut self) -> usize {
+        if !crate::vault::active() {
+            return 0;
+        }
+        let mut n = self.mask_with(crate::vault::mask_in_place);
+        n += usize::from(crate::vault::mask_in_place(&mut self.url));
+        n
+    }
+
+    /// Applies `mask` to every string of the snapshot a page can fill; how many changed.
+    fn mask_with(&mut self, mask: impl Fn(&mut String) -> bool) -> usize {
         let mut n = 0;
         for node in &mut self.nodes {
-            n += usize::from(secrets::mask_in_place(&mut node.name));
+            n += usize::from(mask(&mut node.name));
             for v in [
                 &mut node.value,
                 &mut node.url,
@@ -292,14 +310,13 @@ impl Snapshot {
             .into_iter()
             .flatten()
             {
-                n += usize::from(secrets::mask_in_place(v));
+                n += usize::from(mask(v));
             }
         }
-        n += usize::from(secrets::mask_in_place(&mut self.title));
+        n += usize::from(mask(&mut self.title));
         if let Some(p) = &mut self.page {
-            n += usize::from(secrets::mask_in_place(&mut p.url));
+            n += usize::from(mask(&mut p.url));
         }
-        self.secrets_masked += n;
         n
     }
 

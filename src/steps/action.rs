@@ -187,6 +187,9 @@ pub enum Action {
         #[schemars(with = "Form<String, LoadStateArgs>")]
         LoadStateArgs,
     ),
+    /// The names of the secrets the operator gave the session (never their values) and the
+    /// origins each may be typed on; fill, type and set take one by name.
+    Secrets(NoArgs),
     /// The page's console since the last call: level, text, where and the stack of each
     /// message, uncaught errors and rejections; level filters.
     Console(ConsoleArgs),
@@ -339,7 +342,7 @@ impl ActionKind {
             A::Search => row(R, "Done", "browser_search", "text", r#"{"text": "order placed", "role": "heading"}"#),
             A::Query => row(R, "Done", "browser_query", "query", r#"{"query": "[?role=='button'].name"}"#),
             A::Click => row(V, "Clicked", "browser_click", "ref", r#""s1e4", {"ref": "s1e4"} or {"x": 120, "y": 80}"#),
-            A::Fill => row(V, "Filled", "browser_fill", "value", r#"{"ref": "s1e2", "value": "text"} or {"fields": {"s1e2": "text", "s1e3": "Berlin"}}"#),
+            A::Fill => row(V, "Filled", "browser_fill", "value", r#"{"ref": "s1e2", "value": "text"}, {"ref": "s1e2", "secret": "SHOP_PASSWORD"} or {"fields": {"s1e2": "text", "s1e3": "Berlin"}}"#),
             A::Type => row(V, "Typed", "browser_type", "value", r#"{"text": "...", "ref": "s1e2", "submit": true}"#),
             A::Press => row(V, "Pressed", "browser_press_key", "key", r#""Enter" or {"key": "Control+a", "ref": "s1e2"}"#),
             A::Hover => row(V, "Hovered", "browser_hover", "ref", r#""s1e4", {"ref": "s1e4"} or {"x": 120, "y": 80}"#),
@@ -362,6 +365,7 @@ impl ActionKind {
             A::Cookies => row(C, "Done", "browser_cookies", "value", r#"{"action": "list"}"#),
             A::SaveState => row(R, "Done", "browser_save_state", "value", r#""state.json" or {"path": "state.json", "sessionStorage": true}"#),
             A::LoadState => row(R, "Done", "browser_load_state", "value", r#""state.json" or {"path": "state.json"}"#),
+            A::Secrets => row(R, "Done", "browser_secrets", "value", "true"),
             A::Console => row(R, "Done", "browser_console", "value", r#"true or {"level": "warn"}"#),
             A::Screenshot => row(R, "Done", "browser_take_screenshot", "value", r#"true or {"path": "page.png", "annotate": true}"#),
             A::ElementsAt => row(R, "Done", "browser_elements_at", "value", r#"{"x": 120, "y": 80}, [{"x": 1, "y": 2}, ...] or {"x": 120, "y": 80, "radius": 40}"#),
@@ -526,7 +530,7 @@ mod tests {
         let mut names: Vec<String> = ActionKind::names().into_iter().map(String::from).collect();
         names.sort();
         assert_eq!(names, in_schema);
-        assert_eq!(names.len(), 51);
+        assert_eq!(names.len(), 52);
         for k in ActionKind::all() {
             assert_eq!(ActionKind::from_name(k.name()), Some(k));
         }

@@ -11,9 +11,12 @@ use super::waiting::hook_problems;
 pub fn problems(action: &Action) -> Vec<String> {
     let mut out = Vec::new();
     match action {
-        Action::Fill(f) => match (&f.ref_, &f.value, &f.fields) {
-            (Some(_), Some(_), None) => {}
-            (None, None, Some(m)) => {
+        Action::Fill(f) => match (&f.ref_, f.value.is_some() || f.secret.is_some(), &f.fields) {
+            (Some(_), true, None) if f.value.is_some() && f.secret.is_some() => {
+                out.push("give value or secret, not both".into())
+            }
+            (Some(_), true, None) => {}
+            (None, false, Some(m)) => {
                 if m.is_empty() {
                     out.push("fields is empty: give at least one ref and its value".into());
                 }
@@ -23,16 +26,37 @@ pub fn problems(action: &Action) -> Vec<String> {
                             "fields: {k:?} is not a ref (expected s<n>e<m> from a snapshot)"
                         ));
                     }
-                    if v.is_null() || v.is_object() {
+                    let secret = v.as_object().is_some_and(|o| {
+                        o.len() == 1 && o.get("secret").is_some_and(|s| s.is_string())
+                    });
+                    if v.is_null() || (v.is_object() && !secret) {
                         out.push(format!(
-                            "fields: the value of {k} must be text, a number, true/false or a list"
+                            "fields: the value of {k} must be text, a number, true/false, a list or {{\"secret\": \"NAME\"}}"
                         ));
                     }
                 }
             }
-            (Some(r), None, None) => out.push(format!("missing field `value` (the text {r} gets)")),
-            (None, Some(_), None) => out.push("missing field `ref` (the field to fill)".into()),
+            (Some(r), false, None) => out.push(format!(
+                "missing field `value` (the text {r} gets) or `secret` (the name of a secret)"
+            )),
+            (None, true, None) => out.push("missing field `ref` (the field to fill)".into()),
             _ => out.push("give either ref and value, or fields (not both)".into()),
+        },
+        Action::Type(t) => match (&t.text, &t.secret, &t.ref_) {
+            (Some(_), Some(_), _) => out.push("give text or secret, not both".into()),
+            (None, None, _) => out.push("missing field `text` (or `secret`)".into()),
+            (None, Some(_), None) => out.push(
+                "a secret is typed into a field named by ref, never into whatever has focus: give ref".into(),
+            ),
+            _ => {}
+        },
+        Action::Set(s) => match (&s.value, &s.secret) {
+            (Some(_), Some(_)) => out.push("give value or secret, not both".into()),
+            (None, None) => out.push(format!(
+                "missing field `value` (what {} is set to) or `secret`",
+                s.ref_
+            )),
+            _ => {}
         },
         Action::Submit(s) => match (&s.ref_, &s.selector) {
             (Some(_), None) | (None, Some(_)) => {}

@@ -199,8 +199,10 @@ pub(super) async fn network(
             .cloned()
             .collect();
         let har = super::har::build(&page, &r.bodies, &b.url().await, &b.title().await);
-        let text = serde_json::to_vec_pretty(&har).unwrap_or_default();
-        crate::private::write_file(&to, &text)?;
+        // a secret the page sent or echoed never reaches the file (docs/reference/policy.md#secrets)
+        let text = serde_json::to_string_pretty(&har).unwrap_or_default();
+        let text = crate::vault::mask(&text);
+        crate::private::write_file(&to, text.as_bytes())?;
         let with = if a.bodies { " with their bodies" } else { "" };
         return Ok(Outcome::with(json!(format!(
             "HAR 1.2 of {} requests{with} written to {file} ({} bytes)",

@@ -470,7 +470,7 @@ mod tests {
         // items of list options, and the values of a map option
         (
             r#"{"fill": {"fields": [1]}}"#,
-            "step 1 (fill): fill.fields takes an object whose values are texts, numbers, true/false values or lists of texts, got a list; expected",
+            "step 1 (fill): fill.fields takes an object whose values are texts, numbers, true/false values, lists of texts or objects with the options secret, got a list; expected",
         ),
         (
             r#"{"select": {"ref": "s1e2", "values": [1]}}"#,

@@ -103,11 +103,22 @@ pub struct FillArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[arg(allow_hyphen_values = true)]
     pub value: Option<String>,
-    /// Several fields in one step: {"s1e3": "ada@example.org", "s1e5": "Berlin"}; each
-    /// is set like `set` (any control) and read back, with a result per field.
+    /// Instead of value: the name of a secret the operator gave (`secrets` lists them). Its
+    /// value is typed and never shown: replies say [secret:NAME].
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<std::collections::BTreeMap<String, SetValueForm>>")]
-    #[arg(long, value_name = "JSON", value_parser = fields_arg, conflicts_with_all = ["ref", "value"])]
+    #[arg(
+        long = "use-secret",
+        id = "use_secret",
+        value_name = "NAME",
+        conflicts_with = "value"
+    )]
+    pub secret: Option<String>,
+    /// Several fields in one step: {"s1e3": "ada@example.org", "s1e5": {"secret":
+    /// "SHOP_PASSWORD"}}; each is set like `set` (any control) and read back, with a result
+    /// per field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<std::collections::BTreeMap<String, FieldForm>>")]
+    #[arg(long, value_name = "JSON", value_parser = fields_arg, conflicts_with_all = ["ref", "value", "use_secret"])]
     pub fields: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
@@ -120,7 +131,19 @@ pub struct TypeArgs {
     #[arg(long = "ref", id = "ref", value_name = "REF")]
     pub ref_: Option<String>,
     /// The text to type.
-    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[arg(required_unless_present = "use_secret")]
+    pub text: Option<String>,
+    /// Instead of text: the name of a secret the operator gave, typed into ref (needed with
+    /// a secret) and never shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[arg(
+        long = "use-secret",
+        id = "use_secret",
+        value_name = "NAME",
+        conflicts_with = "text"
+    )]
+    pub secret: Option<String>,
     /// Press Enter afterwards.
     #[serde(default)]
     #[arg(long)]
@@ -171,6 +194,26 @@ enum SetValueForm {
     Many(Vec<String>),
 }
 
+// A field's value in `fill`'s fields: as `set` takes, or a secret by name.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum FieldForm {
+    Text(String),
+    Number(f64),
+    Flag(bool),
+    Many(Vec<String>),
+    Secret(SecretForm),
+}
+
+// {"secret": "NAME"}: a secret the operator gave, typed and never shown.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct SecretForm {
+    secret: String,
+}
+
 /// `set` on the command line: a JSON list (`["a","b"]`) or `true` / `false` as JSON, any
 /// other text as a string (so `007` stays text).
 fn set_value_arg(s: &str) -> std::result::Result<serde_json::Value, String> {
@@ -194,9 +237,19 @@ pub struct SetArgs {
     /// Text, a date/time (2026-05-01, 14:30), a colour (#ff0000), a number or value text
     /// (sliders), an option's value or label (a list for multiple selects and listboxes), or
     /// true/false for checkboxes, radios, switches and options.
-    #[schemars(with = "SetValueForm")]
-    #[arg(value_parser = set_value_arg, allow_hyphen_values = true)]
-    pub value: serde_json::Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<SetValueForm>")]
+    #[arg(value_parser = set_value_arg, allow_hyphen_values = true, required_unless_present = "use_secret")]
+    pub value: Option<serde_json::Value>,
+    /// Instead of value: the name of a secret the operator gave, typed and never shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[arg(
+        long = "use-secret",
+        id = "use_secret",
+        value_name = "NAME",
+        conflicts_with = "value"
+    )]
+    pub secret: Option<String>,
 }
 
 /// `scroll`: a ref into view, a ref's scroll container in a direction, or the page by a
@@ -621,21 +674,34 @@ pub async fn select_text(b: &Browser, a: &SelectTextArgs) -> Result<Outcome> {
 /// value read back; every field is tried, and one that fails fails the step with every
 /// field's result in its output.
 pub async fn fill(b: &Browser, f: &FillArgs) -> Result<Outcome> {
-    let fields = match (&f.ref_, &f.value, &f.fields) {
-        (Some(r), Some(v), None) => return actions::fill(b, r, v).await,
-        (None, None, Some(m)) => m,
+    let fields = match (&f.ref_, &f.value, &f.secret, &f.fields) {
+        (Some(r), Some(v), None, None) => return actions::fill(b, r, v).await,
+        (Some(r), None, Some(name), None) => {
+            let v = actions::secret_value(b, r, name, "fill").await?;
+            return actions::fill(b, r, &v).await;
+        }
+        (None, None, None, Some(m)) => m,
         _ => {
             return Err(Error::Usage(
-                "fill takes a ref and a value, or --fields with a JSON object of refs and values"
+                "fill takes a ref and a value (or a secret), or --fields with a JSON object of refs and values"
                     .into(),
             ));
         }
     };
+    // every secret's origin is checked before any field is touched: a refusal (exit 5)
+    // leaves the form as it was
+    let mut secrets = std::collections::HashMap::new();
+    for (r, v) in fields {
+        if let Some(name) = v.get("secret").and_then(Value::as_str) {
+            let s = actions::secret_value(b, r, name, "fill").await?;
+            secrets.insert(r.as_str(), Value::String(s));
+        }
+    }
     let mut results = Vec::new();
     let mut failed = Vec::new();
     let mut warnings = Vec::new();
     for (r, v) in fields {
-        match actions::set(b, r, v).await {
+        match actions::set(b, r, secrets.get(r.as_str()).unwrap_or(v)).await {
             Ok(o) => {
                 let value = o
                     .output
@@ -646,7 +712,7 @@ pub async fn fill(b: &Browser, f: &FillArgs) -> Result<Outcome> {
                 results.push(json!({"ref": r, "ok": true, "value": value}));
                 warnings.extend(o.warnings);
             }
-            Err(e) if e.is_browser() || e.is_timeout() => return Err(e),
+            Err(e) if e.is_browser() || e.is_timeout() || e.exit_code() == 5 => return Err(e),
             Err(e) => {
                 failed.push(format!("{r}: {}", crate::error::one_line(&e.to_string())));
                 results.push(json!({"ref": r, "ok": false, "error": e.to_string()}));
@@ -674,4 +740,34 @@ pub async fn fill(b: &Browser, f: &FillArgs) -> Result<Outcome> {
         ),
         output: Box::new(output),
     })
+}
+
+/// `type`: its text, or the value of the secret it names (which needs a ref: keys sent to
+/// whatever has focus could land in a frame of another origin).
+pub async fn type_step(b: &Browser, t: &TypeArgs) -> Result<Outcome> {
+    match (&t.text, &t.secret, &t.ref_) {
+        (Some(text), None, r) => actions::type_into(b, r.as_deref(), text, t.submit).await,
+        (None, Some(name), Some(r)) => {
+            let v = actions::secret_value(b, r, name, "type").await?;
+            actions::type_into(b, Some(r), &v, t.submit).await
+        }
+        (None, Some(name), None) => Err(Error::Usage(format!(
+            "type with secret {name}: give the field's ref (a secret is typed into a field named by ref, never into whatever has focus)"
+        ))),
+        _ => Err(Error::Usage("type takes text or a secret, not both".into())),
+    }
+}
+
+/// `set`: its value, or the value of the secret it names.
+pub async fn set_step(b: &Browser, s: &SetArgs) -> Result<Outcome> {
+    match (&s.value, &s.secret) {
+        (Some(v), None) => actions::set(b, &s.ref_, v).await,
+        (None, Some(name)) => {
+            let v = actions::secret_value(b, &s.ref_, name, "set").await?;
+            actions::set(b, &s.ref_, &Value::String(v)).await
+        }
+        _ => Err(Error::Usage(
+            "set takes a value or a secret (one of them)".into(),
+        )),
+    }
 }

@@ -2,6 +2,7 @@
 //! tools, all made from one schema (docs/reference/actions.md, docs/reference/step-files.md).
 //!
 //! The modules, from the leaf up (none names one above it; `lib.rs` checks it):
+//! - `ask`: a question for a person and who asks it (the terminal; mcp/ gives another).
 //! - `shared`: argument forms, run options, deadlines.
 //! - the concepts, each with its arguments and how its steps run: `navigation`, `looking`,
 //!   `input`, `waiting`, `page`, `files`.
@@ -9,12 +10,16 @@
 //!   read step files into it.
 //! - `effects` and `changes`: what an action did (navigations, dialogs, downloads...) and
 //!   the words of the reply; `reply` takes the captures they compare.
+//! - `consent`: what a step would do in the operator's `--confirm` rules' terms, and the
+//!   person's answer before it runs.
 //! - `runner`: runs a step file, dispatching each step to its concept.
 
 mod action;
+mod ask;
 mod audit;
 pub mod changes;
 mod check;
+pub mod consent;
 mod debugging;
 pub mod effects;
 mod explain;

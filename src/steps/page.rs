@@ -237,9 +237,17 @@ pub(super) async fn save_state(
 ) -> Result<Outcome> {
     use crate::browser::state;
     let to = opts.user_path("saveState", &a.path)?;
-    let (s, unread) = b.save_state(a.session_storage).await?;
+    let (mut s, unread) = b.save_state(a.session_storage).await?;
+    // docs/reference/policy.md#secrets: a secret the page kept is saved masked
+    let masked = s.mask_secrets();
     state::write_file(&to, &s)?;
     let mut o = Outcome::with(json!(s.saved_sentence(&a.path)));
+    if !masked.is_empty() {
+        o.warnings.push(format!(
+            "the page kept a secret's value in {}: saved as [secret:NAME], so a restore gives the page that text instead (a secret is never written to a file)",
+            masked.join(", ")
+        ));
+    }
     if !unread.is_empty() {
         o.warnings.push(format!(
             "the storage of a document of {} was not read (its page did not answer)",
@@ -267,4 +275,22 @@ pub(super) async fn load_state(
             .push(format!("left out {}", done.skipped.join(", ")));
     }
     Ok(o)
+}
+
+/// `secrets`: the names of the session's secrets and the origins each is bound to, never a
+/// value (docs/reference/policy.md#secrets).
+pub(super) fn secrets(b: &Browser) -> Outcome {
+    let list: Vec<serde_json::Value> = b
+        .policy()
+        .map(|p| {
+            p.secrets
+                .iter()
+                .map(|(name, s)| {
+                    let origins: Vec<String> = s.origins.iter().map(ToString::to_string).collect();
+                    json!({"name": name, "origins": if origins.is_empty() { json!("any") } else { json!(origins) }})
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Outcome::with(json!(list))
 }

@@ -111,7 +111,8 @@ async fn settle_step(
 }
 
 /// Runs one step within its deadline (the viewport baseline, the step, settling); returns
-/// its result and, when it failed, the exit code it stands for.
+/// its result and, when it failed, the exit code it stands for. A step the operator's rules
+/// ask a person about waits for the answer first, outside its deadline (steps/consent.rs).
 async fn run_one(
     b: &mut Browser,
     step: &Step,
@@ -119,10 +120,17 @@ async fn run_one(
     artifacts: &mut Vec<String>,
     base: &mut Baseline,
 ) -> (StepResult, Option<i32>) {
+    if let Err(e) = super::consent::gate(b, step, opts).await {
+        let dialogs = crate::dialogs::drain()
+            .into_iter()
+            .map(|d| json!(d))
+            .collect();
+        return finish(b, step, Err(e), None, HookResults::default(), dialogs, 0).await;
+    }
     let t0 = Instant::now();
     let remaining = || opts.timeout.saturating_sub(t0.elapsed());
     let mut hooked = HookResults::default();
-    let (r, effects) = bounded(opts, async {
+    let (mut r, effects) = bounded(opts, async {
         if let Err(e) = before_step(b, step, remaining()).await {
             return (Err(e), None);
         }
@@ -172,6 +180,17 @@ async fn run_one(
         // cut part way: the page may still be busy with it (the next command checks it)
         b.mark_suspect();
     }
+    // a download the page started that no question covered is asked about now
+    let files: Vec<String> = effects
+        .iter()
+        .flat_map(|e| e.download.iter().filter_map(|d| d.path.clone()))
+        .collect();
+    if r.is_ok()
+        && let Err(e) = super::consent::after_downloads(b, step, &files, opts).await
+    {
+        artifacts.retain(|a| !files.contains(a));
+        r = Err(e);
+    }
     if let Ok(o) = &r
         && step.action.is_visual()
     {
@@ -182,6 +201,19 @@ async fn run_one(
         .map(|d| json!(d))
         .collect();
     let ms = t0.elapsed().as_millis() as u64;
+    finish(b, step, r, effects, hooked, dialogs, ms).await
+}
+
+/// A step's result from its outcome (the browser's crash checked first).
+async fn finish(
+    b: &mut Browser,
+    step: &Step,
+    r: Result<Outcome>,
+    effects: Option<super::effects::Effects>,
+    hooked: HookResults,
+    dialogs: Vec<Value>,
+    ms: u64,
+) -> (StepResult, Option<i32>) {
     match b.crash_guard(r).await {
         Ok(o) => {
             let mut warnings = o.warnings;
@@ -426,11 +458,11 @@ async fn run_step(
         // input on refs
         Action::Click(a) => click(b, a).await,
         Action::Fill(f) => fill(b, f).await,
-        Action::Type(t) => actions::type_into(b, t.ref_.as_deref(), &t.text, t.submit).await,
+        Action::Type(t) => super::input::type_step(b, t).await,
         Action::Press(p) => actions::press(b, &p.key, p.ref_.as_deref()).await,
         Action::Hover(h) => hover(b, h).await,
         Action::Select(s) => actions::select(b, &s.ref_, &s.values.to_vec()).await,
-        Action::Set(s) => actions::set(b, &s.ref_, &s.value).await,
+        Action::Set(s) => super::input::set_step(b, s).await,
         Action::Check(t) => actions::set_checked(b, t.ref_str(), true).await,
         Action::Uncheck(t) => actions::set_checked(b, t.ref_str(), false).await,
         Action::Scroll(s) => scroll(b, s).await,
@@ -462,6 +494,20 @@ async fn run_step(
         }
         Action::GetUrl(_) => Ok(Outcome::with(json!(b.url().await))),
         Action::GetTitle(_) => Ok(Outcome::with(json!(b.title().await))),
+        _ => run_page_step(b, step, opts, artifacts, prev_doc).await,
+    }
+}
+
+/// The steps about the page's settings and artifacts, and issue 16's vocabulary (the rest
+/// of [`run_step`]'s dispatch).
+async fn run_page_step(
+    b: &mut Browser,
+    step: &Step,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+    prev_doc: Option<DocMark>,
+) -> Result<Outcome> {
+    match &step.action {
         // the page's settings and artifacts
         Action::Viewport(v) => {
             b.client.set_window_size(v.width, v.height).await?;
@@ -473,6 +519,7 @@ async fn run_step(
         Action::SaveState(a) => save_state(b, a, opts).await,
         Action::LoadState(a) => load_state(b, a, opts).await,
         Action::Console(c) if b.client.isolated() => super::debugging::console(b, c).await,
+        Action::Secrets(_) => Ok(super::page::secrets(b)),
         Action::Console(c) => {
             // without BiDi the engine's own capture (it runs in the page's realm)
             let v: ConsoleReply = ask(b, Method::Console { clear: c.clear }).await?;
@@ -496,5 +543,40 @@ async fn run_step(
         a @ (Action::Network(_) | Action::Route(_) | Action::Unroute(_) | Action::Audit(_)) => {
             debugging_step(b, a, opts).await
         }
+        // (dispatched by run_step: listed so that a new action is a compile error until
+        // one of the two has its arm)
+        Action::Goto(_)
+        | Action::Reload(_)
+        | Action::Back(_)
+        | Action::Forward(_)
+        | Action::NewTab(_)
+        | Action::SwitchTab(_)
+        | Action::CloseTab(_)
+        | Action::ListTabs(_)
+        | Action::Snapshot(_)
+        | Action::Search(_)
+        | Action::Query(_)
+        | Action::Click(_)
+        | Action::Fill(_)
+        | Action::Type(_)
+        | Action::Press(_)
+        | Action::Hover(_)
+        | Action::Select(_)
+        | Action::Set(_)
+        | Action::Check(_)
+        | Action::Uncheck(_)
+        | Action::Scroll(_)
+        | Action::Drag(_)
+        | Action::Upload(_)
+        | Action::Wait(_)
+        | Action::Sleep(_)
+        | Action::Eval(_)
+        | Action::Assert(_)
+        | Action::Get(_)
+        | Action::GetUrl(_)
+        | Action::GetTitle(_) => Err(Error::Step(format!(
+            "{} is run by run_step",
+            step.action.name()
+        ))),
     }
 }

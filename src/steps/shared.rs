@@ -90,6 +90,10 @@ pub struct RunOptions {
     /// docs/reference/mcp.md#cancelling-a-call): the step running
     /// stops where it is, as at its deadline, and the steps after it do not run.
     pub cancel: Option<tokio_util::sync::CancellationToken>,
+    /// Who asks a person before a step the operator's `--confirm` rules name
+    /// (docs/reference/policy.md#consent): the MCP client's user, a terminal; None: no one,
+    /// and such a step is refused.
+    pub asker: Option<super::ask::AskerRef>,
 }
 
 impl RunOptions {
@@ -147,6 +151,7 @@ impl Default for RunOptions {
             verbose: false,
             files: None,
             cancel: None,
+            asker: None,
         }
     }
 }

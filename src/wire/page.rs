@@ -39,6 +39,46 @@ pub struct SubmitReply {
     pub novalidate: bool,
 }
 
+/// `consentTarget`: what acting on an element would do, for the operator's consent rules.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct ConsentReply {
+    /// The element the action lands on (a link or button around what was named).
+    #[serde(default)]
+    pub role: String,
+    #[serde(default)]
+    pub name: String,
+    /// The URL a link there follows ("" when none).
+    #[serde(default)]
+    pub href: String,
+    /// The link has a `download` attribute.
+    #[serde(default)]
+    pub download: bool,
+    /// The form the action would submit.
+    #[serde(default)]
+    pub form: Option<FormPreview>,
+    /// The URL of the element's document.
+    #[serde(default)]
+    pub doc: String,
+}
+
+/// A form about to be sent: where, how, and its fields as a person reads them.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, serde::Serialize)]
+pub struct FormPreview {
+    pub action: String,
+    pub method: String,
+    #[serde(default)]
+    pub fields: Vec<FieldPreview>,
+}
+
+/// One field of a [`FormPreview`]: its label (or name) and value (passwords as ••••).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, serde::Serialize)]
+pub struct FieldPreview {
+    pub name: String,
+    pub value: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+}
+
 /// `selectText`: the selected text and its offsets in the element's text.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct SelectTextReply {

@@ -321,6 +321,10 @@ pub struct ControlReply {
     /// An `<input type=password>` (the operator's policy may turn typing into it off).
     #[serde(default)]
     pub password: bool,
+    /// The URL of the document the control is in (its origin decides where a secret may be
+    /// typed: docs/reference/policy.md#secrets).
+    #[serde(default)]
+    pub doc: String,
     /// The value as the page holds it (selects: the selected options' text).
     #[serde(default)]
     pub value: String,

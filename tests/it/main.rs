@@ -41,6 +41,7 @@ mod settle;
 mod skills;
 mod state;
 mod steps;
+mod trust;
 mod views;
 mod vocab;
 mod widgets;
@@ -157,6 +158,7 @@ fn main() {
         pointer::tests(),
         policy::tests(),
         state::tests(),
+        trust::tests(),
         skills::tests(),
         debugging::tests(),
     ]

@@ -23,7 +23,7 @@ pub fn tests() -> Vec<Test> {
 }
 
 /// The SDK's directory: `ARIASNAP_MCP_SDK`, else where scripts/setup.sh installs it.
-fn sdk_dir() -> std::path::PathBuf {
+pub fn sdk_dir() -> std::path::PathBuf {
     if let Some(d) = std::env::var_os("ARIASNAP_MCP_SDK") {
         return d.into();
     }
@@ -53,7 +53,7 @@ fn raw(port: u16, head: &str) -> (u16, String) {
 }
 
 /// A free port on 127.0.0.1.
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -62,7 +62,7 @@ fn free_port() -> u16 {
 }
 
 /// `ariasnap mcp --http` on a free port with `args`, once it answers `/healthz`; its port.
-fn start_server(c: &Ctx, args: &[&str]) -> (Stop, u16) {
+pub fn start_server(c: &Ctx, args: &[&str]) -> (Stop, u16) {
     let port = free_port();
     let addr = format!("127.0.0.1:{port}");
     let server = c
@@ -371,7 +371,7 @@ fn a_browser_killed_under_load_costs_each_agent_one_error(c: &Ctx) {
 /// The server, stopped if the test ends before it did: SIGTERM first, so that it closes its
 /// browsers (a SIGKILLed server leaves its drivers and browsers running, which then slow
 /// every later test down), then SIGKILL after 10 s.
-struct Stop(std::process::Child);
+pub struct Stop(pub std::process::Child);
 
 impl Drop for Stop {
     fn drop(&mut self) {

@@ -136,6 +136,11 @@ impl SkillRun<'_> {
             .env("ARIASNAP_HOME", self.home.path())
             .env("ARIASNAP_BROWSER", browser())
             .env("NO_COLOR", "1")
+            // the operator's secret of the examples (skills/examples.rs)
+            .env(
+                ariasnap::skills::examples::SECRET_VAR,
+                "correct-horse-battery",
+            )
             .env_remove("ARIASNAP_SESSION")
             .env_remove("ARIASNAP_WEBDRIVER")
             .env_remove("ARIASNAP_DRIVER")

@@ -85,7 +85,7 @@ pub struct RouteArgs {
     pub status: Option<u16>,
     /// Response headers, "Name: value".
     #[serde(default)]
-    #[arg(long = "header", value_name = "NAME: VALUE")]
+    #[arg(long = "header", alias = "headers", value_name = "NAME: VALUE")]
     pub headers: Vec<String>,
     /// The body, as text.
     #[serde(default)]

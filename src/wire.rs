@@ -17,8 +17,8 @@ pub mod points;
 mod reply;
 
 pub use page::{
-    DocStateReply, InspectForm, InspectReply, Named, QueryAllReply, QueryGroupReply,
-    SelectTextReply, SubmitReply,
+    Container, DescribeReply, DocStateReply, InspectForm, InspectReply, LocateReply, Located,
+    Named, QueryAllReply, QueryGroupReply, SelectTextReply, SubmitReply,
 };
 pub use reply::{
     Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, ControlReply,

@@ -9,6 +9,8 @@
 //!   read step files into it.
 //! - `effects` and `changes`: what an action did (navigations, dialogs, downloads...) and
 //!   the words of the reply; `reply` takes the captures they compare.
+//! - `locate`: a step's target by role and name, label or text (resolved and healed);
+//!   `journal`: what a session did, and the step file or spec exported from it.
 //! - `runner`: runs a step file, dispatching each step to its concept.
 
 mod action;
@@ -21,6 +23,8 @@ mod explain;
 mod files;
 mod har;
 mod input;
+pub mod journal;
+pub mod locate;
 pub mod looking;
 mod navigation;
 mod page;

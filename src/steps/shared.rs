@@ -90,6 +90,11 @@ pub struct RunOptions {
     /// docs/reference/mcp.md#cancelling-a-call): the step running
     /// stops where it is, as at its deadline, and the steps after it do not run.
     pub cancel: Option<tokio_util::sync::CancellationToken>,
+    /// A locator that no longer matches fails instead of taking the one best candidate of
+    /// its role (`run --strict`, docs/reference/step-files.md#healing).
+    pub strict: bool,
+    /// Record every step in the session's journal (docs/reference/step-files.md#the-journal).
+    pub journal: bool,
 }
 
 impl RunOptions {
@@ -147,6 +152,8 @@ impl Default for RunOptions {
             verbose: false,
             files: None,
             cancel: None,
+            strict: false,
+            journal: false,
         }
     }
 }

@@ -1095,7 +1095,7 @@ mod tests {
     #[test]
     fn skills_name_only_what_exists() {
         use ariasnap::skills::examples::{Block, blocks, inline_code, split};
-        let mut cli = Cli::command();
+        let mut cli = command();
         // with the --help and --version clap adds
         cli.build();
         let mut wrong = Vec::new();
@@ -1107,7 +1107,7 @@ mod tests {
                 let Block::Commands(cmds) = b else { continue };
                 for c in cmds {
                     // a command shown to exit 2 may be refused by the parser itself
-                    if let Err(e) = Cli::try_parse_from(&c.words)
+                    if let Err(e) = parse(&c.words)
                         && c.exit != 2
                     {
                         wrong.push(format!("{}: `{}`: {}", s.name, c.line, e.kind()));

@@ -30,7 +30,7 @@ pub fn path(name: &str) -> PathBuf {
 
 /// Whether a step goes into the journal: what acts on the page or waits on it (looking and
 /// reading steps do not change what a replay must do).
-fn journaled(a: &Action) -> bool {
+pub(super) fn journaled(a: &Action) -> bool {
     a.modifies_page()
         || matches!(
             a,

@@ -287,10 +287,15 @@ async fn located_step(
     };
     // the journal's locator of the target, taken before the action changes the page
     let seen = match step.action.target_ref() {
-        Some(r) if opts.journal => super::locate::describe(b, r).await,
+        Some(r) if opts.journal && super::journal::journaled(&step.action) => {
+            super::locate::describe(b, r).await
+        }
         _ => None,
     };
+    let located_ms = t0.elapsed().as_millis() as u64;
     let (mut res, err) = run_one(b, step, opts, artifacts, base).await;
+    // the step's time includes finding its target
+    res.ms += located_ms;
     if let Some(h) = &healed {
         b.notes
             .push(format!("step {k} ({}): {h}", step.action.name()));

@@ -235,9 +235,13 @@ pub fn lift(
     arg: &mut Value,
     own: &[String],
 ) -> std::result::Result<Option<Locator>, String> {
+    // (the options of other actions are their own: queryAll's groups may be named "text")
     let Value::Object(m) = arg else {
         return Ok(None);
     };
+    if !TARGETED.contains(&action) {
+        return Ok(None);
+    }
     let mut loc = serde_json::Map::new();
     let owns_target = own.iter().any(|o| o == "target");
     let given = if owns_target {
@@ -273,12 +277,6 @@ pub fn lift(
     }
     if loc.is_empty() {
         return Ok(None);
-    }
-    if !TARGETED.contains(&action) {
-        return Err(format!(
-            "{action} takes no locator (locators name the target of: {})",
-            TARGETED.join(", ")
-        ));
     }
     let l: Locator =
         serde_json::from_value(Value::Object(loc)).map_err(|e| format!("locator: {e}"))?;
@@ -628,6 +626,10 @@ mod tests {
         assert!(lift("fill", &mut a, &[]).unwrap().is_some());
         let mut a = json!({"ref": "s1e2", "role": "button"});
         assert!(lift("click", &mut a, &[]).unwrap_err().contains("not both"));
+        // other actions' options are their own (queryAll's groups may be named "text")
+        let mut a = json!({"text": {"selector": "p"}, "name": {"role": "textbox"}});
+        assert_eq!(lift("queryAll", &mut a, &[]).unwrap(), None);
+        assert_eq!(a, json!({"text": {"selector": "p"}, "name": {"role": "textbox"}}));
         let mut a = json!({"exact": false});
         assert!(
             lift("click", &mut a, &[])

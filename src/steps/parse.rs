@@ -131,6 +131,12 @@ fn lift_target(
 ) -> std::result::Result<Option<super::locate::Locator>, Vec<String>> {
     let fail = |why: String| vec![format!("step {n} ({key}): {why}")];
     let own = option_names(key);
+    if obj.contains_key("target") && !super::locate::TARGETED.contains(&key) {
+        return Err(fail(format!(
+            "{key} takes no \"target\" (locators name the target of: {})",
+            super::locate::TARGETED.join(", ")
+        )));
+    }
     if let Some(t) = obj
         .get("target")
         .filter(|_| !own.iter().any(|o| o == "target"))

@@ -629,7 +629,10 @@ mod tests {
         // other actions' options are their own (queryAll's groups may be named "text")
         let mut a = json!({"text": {"selector": "p"}, "name": {"role": "textbox"}});
         assert_eq!(lift("queryAll", &mut a, &[]).unwrap(), None);
-        assert_eq!(a, json!({"text": {"selector": "p"}, "name": {"role": "textbox"}}));
+        assert_eq!(
+            a,
+            json!({"text": {"selector": "p"}, "name": {"role": "textbox"}})
+        );
         let mut a = json!({"exact": false});
         assert!(
             lift("click", &mut a, &[])

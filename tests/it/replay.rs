@@ -13,7 +13,8 @@ pub fn tests() -> Vec<Test> {
         journal_is_private_and_keeps_no_secret,
         export_replays_on_a_fresh_session,
         replay_heals_drift_and_strict_refuses,
-        mcp_tools_take_a_target
+        mcp_tools_take_a_target,
+        exported_spec_passes_playwright_test
     ]
 }
 
@@ -425,4 +426,92 @@ fn mcp_tools_take_a_target(c: &Ctx) {
         );
         client.cancel().await.ok();
     });
+}
+
+/// Where scripts/setup.sh installs @playwright/test (`ARIASNAP_PLAYWRIGHT_TEST` for another
+/// folder): its `node_modules`.
+fn playwright_test_modules() -> std::path::PathBuf {
+    let dir = std::env::var_os("ARIASNAP_PLAYWRIGHT_TEST")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            let cache = std::env::var_os("XDG_CACHE_HOME")
+                .map(std::path::PathBuf::from)
+                .unwrap_or_else(|| {
+                    std::path::PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache")
+                });
+            cache.join("ariasnap/playwright-test")
+        });
+    let m = dir.join("node_modules");
+    assert!(
+        m.join("@playwright/test/cli.js").is_file(),
+        "@playwright/test is not in {} (bash scripts/setup.sh installs it, pinned in scripts/npm-pins.sh, or set ARIASNAP_PLAYWRIGHT_TEST)",
+        m.display()
+    );
+    m
+}
+
+/// The system Chromium, found on PATH as the suite finds it.
+fn chromium_on_path() -> std::path::PathBuf {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .flat_map(|d| ["chromium", "chromium-browser"].map(|n| d.join(n)))
+        .find(|p| p.is_file())
+        .expect("chromium on PATH")
+}
+
+fn exported_spec_passes_playwright_test(c: &Ctx) {
+    let modules = playwright_test_modules();
+    let s = "it-record-pw";
+    c.track_session(s);
+    record_checkout(c, s);
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("checkout.spec.js");
+    let (code, _, err) = cmd(
+        c,
+        s,
+        &[
+            "session",
+            "export",
+            s,
+            "--as",
+            "playwright",
+            spec.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    std::os::unix::fs::symlink(&modules, dir.path().join("node_modules")).unwrap();
+    let config = format!(
+        "module.exports = {{ testDir: '.', workers: 1, timeout: 30000, outputDir: 'results', use: {{ headless: true, launchOptions: {{ executablePath: {} }} }} }};\n",
+        serde_json::to_string(&chromium_on_path()).unwrap()
+    );
+    std::fs::write(dir.path().join("playwright.config.js"), config).unwrap();
+    let run = |file: &str, timeout: &str| {
+        std::process::Command::new("node")
+            .arg(modules.join("@playwright/test/cli.js"))
+            .args(["test", file, "--reporter=line", "--timeout", timeout])
+            .current_dir(dir.path())
+            .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+            .output()
+            .expect("node")
+    };
+    let o = run("checkout.spec.js", "30000");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("1 passed"), "{out}");
+    // the same spec on the renamed page fails there: it checks what it claims
+    let text = std::fs::read_to_string(&spec)
+        .unwrap()
+        .replace("replay/checkout", "replay/renamed");
+    std::fs::write(dir.path().join("renamed.spec.js"), text).unwrap();
+    let o = run("renamed.spec.js", "8000");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!o.status.success(), "{out}");
+    // it fails at the button, not for another reason
+    assert!(
+        out.contains("getByRole('button', { name: 'Pay', exact: true })"),
+        "{out}"
+    );
 }

@@ -3,7 +3,7 @@
 //! a fresh session, healing on drifted pages (said, never silent; `--strict` refuses) and
 //! the Playwright export. Fixtures: `fixtures/html/replay/`.
 
-use crate::common::{Ctx, Test, ref_of};
+use crate::common::{Ctx, Test, normalize_refs, ref_of};
 use serde_json::{Value, json};
 
 pub fn tests() -> Vec<Test> {
@@ -14,7 +14,8 @@ pub fn tests() -> Vec<Test> {
         export_replays_on_a_fresh_session,
         replay_heals_drift_and_strict_refuses,
         mcp_tools_take_a_target,
-        exported_spec_passes_playwright_test
+        exported_spec_passes_playwright_test,
+        apg_patterns_replay_to_the_same_state
     ]
 }
 
@@ -513,5 +514,81 @@ fn exported_spec_passes_playwright_test(c: &Ctx) {
     assert!(
         out.contains("getByRole('button', { name: 'Pay', exact: true })"),
         "{out}"
+    );
+}
+
+/// The ref on the `nth` line of a snapshot holding `needle`.
+fn nth_ref(snap: &str, needle: &str, nth: usize) -> String {
+    let line = snap
+        .lines()
+        .filter(|l| l.contains(needle) && l.contains("[ref="))
+        .nth(nth)
+        .unwrap_or_else(|| panic!("no line {nth} with {needle:?} in:\n{snap}"));
+    ref_of(line, needle)
+}
+
+/// Ten and more WAI-ARIA APG patterns of the task bench's docs pages (fixtures/html/tasks/):
+/// each done by refs as an agent does (a snapshot, then a click on what it read), exported,
+/// and replayed on a fresh session; the two pages' interactive snapshots (refs aside) must be
+/// the same, so a step the export lost or a locator that took another element shows.
+fn apg_patterns_replay_to_the_same_state(c: &Ctx) {
+    let tasks: &[(&str, &[(&str, usize)])] = &[
+        ("docs-tabs", &[("tab \"Getting there\"", 0)]),
+        ("docs-accordion", &[("button \"Billing address\"", 0)]),
+        ("docs-switch", &[("- switch ", 1)]),
+        ("docs-checkbox", &[("checkbox \"All condiments\"", 0)]),
+        ("docs-radio-group", &[("radio \"Express", 0)]),
+        ("docs-listbox", &[("option \"Amsterdam (AMS)\"", 0)]),
+        ("docs-treeview", &[("- treeitem ", 0)]),
+        (
+            "docs-toolbar",
+            &[("radio \"Centre\"", 0), ("button \"Bold\"", 0)],
+        ),
+        (
+            "docs-disclosure",
+            &[("button \"How long do refunds take?\"", 0)],
+        ),
+        (
+            "docs-spinbutton",
+            &[("button \"Add adult\"", 0), ("button \"Add adult\"", 0)],
+        ),
+        (
+            "docs-menu-button",
+            &[("button \"Actions", 0), ("- menuitem ", 0)],
+        ),
+        ("docs-dialog", &[("button \"Add delivery address\"", 0)]),
+    ];
+    let mut done = Vec::new();
+    for (page, acts) in tasks {
+        let (rec, fresh) = (format!("it-apg-{page}"), format!("it-apg-{page}-replay"));
+        c.track_session(&rec);
+        c.track_session(&fresh);
+        c.ok(&[
+            "--session",
+            &rec,
+            "goto",
+            &c.url(&format!("html/tasks/{page}.html")),
+        ]);
+        for (needle, nth) in acts.iter() {
+            let snap = c.ok(&["--session", &rec, "snapshot", "--detail", "interactive"]);
+            let r = nth_ref(&snap, needle, *nth);
+            let (code, out, err) = cmd(c, &rec, &["click", &r]);
+            assert_eq!(code, 0, "{page} {needle}: {out}\n{err}");
+        }
+        let (code, out, err) = cmd(c, &rec, &["session", "export", &rec, "-"]);
+        assert_eq!(code, 0, "{page}: {err}");
+        let file: Value = serde_json::from_str(&out).unwrap();
+        assert!(!out.contains("\"ref\""), "{page}: {out}");
+        let (code, r, err) = run(c, &fresh, &["--strict"], &file);
+        assert_eq!(code, 0, "{page}: {r:#}\n{err}\n{out}");
+        let want = c.ok(&["--session", &rec, "snapshot", "--detail", "interactive"]);
+        let got = c.ok(&["--session", &fresh, "snapshot", "--detail", "interactive"]);
+        assert_eq!(normalize_refs(&got), normalize_refs(&want), "{page}: {out}");
+        done.push(*page);
+    }
+    eprintln!(
+        "replayed to the same state: {} APG pages: {}",
+        done.len(),
+        done.join(", ")
     );
 }

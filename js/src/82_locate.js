@@ -70,20 +70,27 @@ function nodeIndexOf(els, el) {
   return -1;
 }
 
-/** The node indexes a text locator names: search's text matches (60_search), as elements. */
+/** The elements a text locator names: search's text matches (60_search), told with refs up
+ * to just past LOCATE_MAX, {list, more (the rest, counted)}. */
 function textMatches(walked, a, w, n) {
   const nodes = walked.nodes;
   const text = strLower(normalizeWS("" + a.text));
   const ms = searchMatches({ text: a.text, exact: a.exact }, nodes, text, null);
   const test = textTest(text, null);
   const out = [];
+  let more = 0;
   for (let k = 0; k < ms.length; k++) {
     if (w && !insideOf(nodes, ms[k].i, w)) continue;
+    if (out.length > LOCATE_MAX) {
+      // past what is told: counted, not given refs (a common word on a long page)
+      if (!a.role || nodes[ms[k].i].r === a.role) more++;
+      continue;
+    }
     const m = searchMatch(walked, ms[k], test, n, false).out;
     if (a.role && m.role !== a.role) continue;
     push(out, m);
   }
-  return out;
+  return { list: out, more: more };
 }
 
 /**
@@ -105,15 +112,18 @@ function locate(q) {
     w = { idx: nodeIndexOf(els, res.el) };
   }
   let found = [];
+  let more = 0;
   if (a.text !== undefined && a.text !== null) {
-    found = textMatches(walked, a, w, n);
+    const t = textMatches(walked, a, w, n);
+    found = t.list;
+    more = t.more;
   } else {
     for (let i = 1; i < nodes.length; i++) {
       if (locatorMatches(nodes[i], a) && (!w || insideOf(nodes, i, w))) push(found, i);
     }
   }
-  const total = found.length;
-  if (a.nth !== undefined && a.nth !== null) found = a.nth < total ? [found[a.nth]] : [];
+  const total = found.length + more;
+  if (a.nth !== undefined && a.nth !== null) found = a.nth < found.length ? [found[a.nth]] : [];
   const matches = [];
   for (let k = 0; k < found.length && k < LOCATE_MAX; k++) {
     push(matches, typeof found[k] === "number" ? locatedNode(nodes, els, found[k], n) : found[k]);

@@ -320,6 +320,13 @@ pub async fn resolve(b: &mut Browser, loc: &Locator, heal_ok: bool) -> Result<Re
                 ))
             });
     }
+    if let Some(nth) = loc.nth.filter(|_| r.total > 0 && r.matches.is_empty()) {
+        return Err(Error::Step(format!(
+            "nth {nth} of {}: only {} match (nth counts from 0)",
+            loc.words(),
+            r.total
+        )));
+    }
     if r.total > 1 {
         return Err(Error::Step(format!(
             "{} elements match {}: {}{}; add \"within\" (a container) or \"nth\" (from 0), or use a ref",

@@ -163,6 +163,16 @@ fn locator_errors_name_the_matches_or_the_nearest(c: &Ctx) {
     assert_eq!(code, 0, "{err}");
     let (_, out, _) = cmd(c, s, &["get", "--role", "status"]);
     assert!(out.contains("Delete in Drafts"), "{out}");
+    let (code, _, err) = cmd(
+        c,
+        s,
+        &[
+            "click", "--role", "button", "--name", "Delete", "--nth", "2",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("nth 2 of button \"Delete\""), "{err}");
+    assert!(err.contains("only 2 match"), "{err}");
     // none: exit 1 with the nearest names of that role, never another role's element
     let (code, _, err) = cmd(c, s, &["click", "--role", "button", "--name", "Remove"]);
     assert_eq!(code, 1, "{err}");

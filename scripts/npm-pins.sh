@@ -16,6 +16,11 @@ JQUERY_UI=1.14.2
 BOOTSTRAP=5.3.9
 VUE=3.5.45
 vendor="${ARIASNAP_VENDOR:-${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/vendor}"
+# the runner of the Playwright specs `session export --as playwright` writes (the test
+# replay::exported_spec_passes_playwright_test), into ~/.cache/ariasnap/playwright-test, run
+# on the system Chromium
+PLAYWRIGHT_TEST=1.65.1
+playwright_test_modules="${ARIASNAP_PLAYWRIGHT_TEST:-${XDG_CACHE_HOME:-$HOME/.cache}/ariasnap/playwright-test}"
 # the command-line bench's two peers (scripts/cli-bench.sh), pointed at the system Chromium
 PLAYWRIGHT_CLI=0.1.22
 AGENT_BROWSER=0.41.2

@@ -105,6 +105,24 @@ if [ "${ARIASNAP_SETUP_MCP_SDK:-1}" != 0 ]; then
   fi
 fi
 
+# @playwright/test (npm, pinned in scripts/npm-pins.sh) for the end-to-end test that runs the
+# spec `session export --as playwright` writes on the system Chromium (no browser is
+# downloaded); the test fails, saying what is missing, without it
+# (ARIASNAP_SETUP_PLAYWRIGHT_TEST=0 skips it here).
+if [ "${ARIASNAP_SETUP_PLAYWRIGHT_TEST:-1}" != 0 ]; then
+  . "$(dirname "$0")/npm-pins.sh"
+  if ! node -e "process.exit(require('$playwright_test_modules/node_modules/@playwright/test/package.json').version === '$PLAYWRIGHT_TEST' ? 0 : 1)" 2>/dev/null; then
+    if have npm; then
+      echo "setup: installing @playwright/test@$PLAYWRIGHT_TEST with npm (into $playwright_test_modules)" >&2
+      mkdir -p "$playwright_test_modules"
+      [ -f "$playwright_test_modules/package.json" ] || echo '{"private": true}' > "$playwright_test_modules/package.json"
+      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix "$playwright_test_modules" --no-audit --no-fund \
+        --loglevel=error "@playwright/test@$PLAYWRIGHT_TEST" >&2 \
+        || echo "setup: warning: npm could not install @playwright/test (the Playwright export test will fail)" >&2
+    fi
+  fi
+fi
+
 # The widget libraries the fixture pages load (jQuery, jQuery UI, Bootstrap, Vue: npm, the
 # versions pinned in scripts/npm-pins.sh, into ~/.cache/ariasnap/vendor or ARIASNAP_VENDOR),
 # served at /vendor/ by the test fixture server (docs/contributing.md#widget-libraries). The

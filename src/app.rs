@@ -43,11 +43,11 @@ pub async fn run(cli: Cli) -> Result<i32> {
         Command::Step(Action::Snapshot(args)) => {
             snapshot_command(&bopts, &args, g, &ropts, &oopts).await
         }
-        Command::Run { steps } => {
+        Command::Run { steps, strict } => {
             let steps = ariasnap::steps::parse::read_file(&steps)?;
             let mut b = Browser::open(&bopts).await?;
             b.use_tab(g.tab.as_deref()).await?;
-            run_and_print(&mut b, &steps, g.timeout, g, &oopts).await
+            run_and_print(&mut b, &steps, g.timeout, g, &oopts, strict).await
         }
         Command::Session { action } => match action {
             SessionAction::List => {
@@ -72,6 +72,11 @@ pub async fn run(cli: Cli) -> Result<i32> {
                     Ok(0)
                 }
             }
+            SessionAction::Export {
+                args,
+                from,
+                export_as,
+            } => export(g, &args, from, &export_as),
         },
         Command::Mcp {
             tools,
@@ -90,6 +95,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
                 output: oopts.clone(),
                 verbose: g.verbose,
                 timeout: bopts.deadline(),
+                journal: true,
                 ..Default::default()
             };
             ariasnap::mcp::serve(bopts, ropts, tools, structured).await?;
@@ -108,7 +114,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
         }
         Command::State { action } => {
             // `state save FILE` is the step saveState, `state load FILE` loadState
-            step_command(&bopts, action.action(), g, &oopts).await
+            step_command(&bopts, action.action(), g, &oopts, None).await
         }
         Command::Skills { action } => skills_command(action.unwrap_or(SkillsAction::List), g),
         Command::Doctor => {
@@ -118,8 +124,41 @@ pub async fn run(cli: Cli) -> Result<i32> {
             }
             Ok(if report.all_well() { 0 } else { 3 })
         }
-        Command::Step(action) => step_command(&bopts, action, g, &oopts).await,
+        Command::Step(action) => step_command(&bopts, action, g, &oopts, cli.target.clone()).await,
     }
+}
+
+/// `session export [NAME] FILE [--from N] [--as steps|playwright]`: the journal as a step
+/// file with locators (docs/reference/step-files.md#export) or a Playwright spec.
+fn export(g: &crate::cli::Global, args: &[String], from: u64, format: &str) -> Result<i32> {
+    let (name, file) = match args {
+        [file] => (g.session.clone(), file),
+        [name, file] => (name.clone(), file),
+        _ => return Err(usage("session export [NAME] FILE: give the file to write")),
+    };
+    ariasnap::browser::session::validate_name(&name)?;
+    let lines = ariasnap::steps::journal::read(&name, from)?;
+    let (steps, notes) = ariasnap::steps::journal::export_steps(&lines);
+    let body = if format == "playwright" {
+        ariasnap::steps::journal::export_playwright(&steps, &format!("ariasnap session {name}"))
+    } else {
+        serde_json::to_string_pretty(&steps).unwrap_or_default() + "\n"
+    };
+    if file == "-" {
+        print_stdout(body.trim_end())?;
+    } else {
+        std::fs::write(file, &body).map_err(|e| Error::Io {
+            action: "write",
+            path: file.into(),
+            source: e,
+        })?;
+    }
+    for n in notes {
+        eprintln!("note: {n}");
+    }
+    let n = steps["steps"].as_array().map_or(0, Vec::len);
+    eprintln!("exported {n} steps of session {name:?} to {file}");
+    Ok(0)
 }
 
 /// A command that is one step: docs/reference/cli.md#commands, a command is the step of the
@@ -129,15 +168,33 @@ async fn step_command(
     action: Action,
     g: &crate::cli::Global,
     oopts: &OutputOptions,
+    target: Option<ariasnap::steps::locate::Locator>,
 ) -> Result<i32> {
+    let mut step = Step::of(action);
+    if target.is_some() {
+        use ariasnap::steps::locate::PLACEHOLDER_REF;
+        if step
+            .action
+            .target_ref()
+            .is_some_and(|r| r != PLACEHOLDER_REF)
+        {
+            return Err(usage(
+                "a ref or a locator (--role, --name, --label, --text), not both",
+            ));
+        }
+        step.action.set_target_ref(PLACEHOLDER_REF.into());
+        step.target = target;
+    }
     let file = StepFile {
         tab: None,
         timeout: None,
-        steps: vec![Step::of(action)],
+        steps: vec![step],
     };
     let mut b = Browser::open(bopts).await?;
     b.use_tab(g.tab.as_deref()).await?;
-    run_and_print(&mut b, &file, g.timeout, g, oopts).await
+    // a single command acts on what its locator names exactly: no healing (a step file's
+    // run heals, and says so)
+    run_and_print(&mut b, &file, g.timeout, g, oopts, true).await
 }
 
 /// `ariasnap snapshot [URL]`: within the deadline, with the notes the reader must see (a
@@ -183,6 +240,7 @@ async fn run_and_print(
     timeout: Option<u64>,
     g: &crate::cli::Global,
     oopts: &OutputOptions,
+    strict: bool,
 ) -> Result<i32> {
     let mut ropts = ariasnap::steps::RunOptions {
         output: oopts.clone(),
@@ -191,6 +249,8 @@ async fn run_and_print(
         asker: Some(ariasnap::steps::consent::AskerRef(std::sync::Arc::new(
             ariasnap::steps::consent::Terminal,
         ))),
+        strict,
+        journal: true,
         ..Default::default()
     };
     if let Some(t) = timeout {

@@ -19,6 +19,182 @@ pub struct Cli {
     pub global: Global,
     #[command(subcommand)]
     pub command: Command,
+    /// The target by locator (`--role`, `--name`, `--label`, `--text`, `--within`, `--nth`,
+    /// `--substring`), read from the command's own matches by [`parse`].
+    #[arg(skip)]
+    pub target: Option<ariasnap::steps::locate::Locator>,
+}
+
+// docs/reference/cli.md#locators: the locator's flags, on every command whose step takes a
+// ref (ids of their own: `search --role` is search's).
+const LOCATOR_FLAGS: &[(&str, &str, &str)] = &[
+    (
+        "loc-role",
+        "role",
+        "The target by ARIA role (with --name: by role and accessible name), instead of a ref",
+    ),
+    (
+        "loc-name",
+        "name",
+        "The target's accessible name (whole, case aside; --substring for a part)",
+    ),
+    ("loc-label", "label", "The target field by its label"),
+    ("loc-text", "text", "The target by the text it holds"),
+    (
+        "loc-within",
+        "within",
+        "Only inside this container: a ref, a landmark role (main), or role \"name\" (region \"Cart\")",
+    ),
+    ("loc-nth", "nth", "The nth (from 0) of several matches"),
+];
+
+/// The clap command of `ariasnap`: the derived one, with the locator flags added to every
+/// command that takes a ref.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    for action in ariasnap::steps::locate::TARGETED {
+        let name = kebab_case(action);
+        cmd = cmd.mut_subcommand(name, |mut c| {
+            let own: Vec<String> = c
+                .get_arguments()
+                .filter_map(|a| a.get_long().map(String::from))
+                .collect();
+            for (id, long, help) in LOCATOR_FLAGS {
+                if own.iter().any(|o| o == long) {
+                    continue;
+                }
+                let mut a = clap::Arg::new(*id)
+                    .long(*long)
+                    .help(*help)
+                    .value_name(value_name(long));
+                if *id == "loc-nth" {
+                    a = a.value_parser(clap::value_parser!(u64));
+                }
+                c = c.arg(a);
+            }
+            c = c.arg(
+                clap::Arg::new("loc-substring")
+                    .long("substring")
+                    .action(clap::ArgAction::SetTrue)
+                    .help(
+                        "--name, --label or --text match a part of the name (default: the whole)",
+                    ),
+            );
+            // (the ref keeps its place among the positionals: `mut_arg` would move it last;
+            // `parse` puts the placeholder ref where the locator stands for it)
+            c
+        });
+    }
+    cmd
+}
+
+fn value_name(long: &str) -> &'static str {
+    match long {
+        "role" => "ROLE",
+        "name" => "NAME",
+        "label" => "LABEL",
+        "text" => "TEXT",
+        "within" => "CONTAINER",
+        _ => "N",
+    }
+}
+
+fn kebab_case(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('-');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Parses the command line ([`command`]), with the step's locator from its flags.
+pub fn parse<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    use clap::FromArgMatches;
+    let cmd = command();
+    let args = with_placeholder(&cmd, args.into_iter().map(Into::into).collect());
+    let mut m = cmd.try_get_matches_from(args)?;
+    let target = m.subcommand().and_then(|(_, sub)| locator_of(sub));
+    let mut cli = Cli::from_arg_matches_mut(&mut m)?;
+    cli.target = target;
+    Ok(cli)
+}
+
+/// The arguments with the placeholder ref where a command's locator flags stand for its ref
+/// (`fill --label Email ada` is `fill s0e0 ada` with a locator), so that the positional
+/// arguments after the ref keep their places; the step's ref is the locator's target.
+fn with_placeholder(
+    cmd: &clap::Command,
+    mut args: Vec<std::ffi::OsString>,
+) -> Vec<std::ffi::OsString> {
+    use ariasnap::steps::locate::{PLACEHOLDER_REF, TARGETED};
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let Some((i, sub)) = words.iter().enumerate().skip(1).find_map(|(i, w)| {
+        TARGETED
+            .iter()
+            .any(|t| kebab_case(t) == *w)
+            .then(|| cmd.find_subcommand(w).map(|c| (i, c)))
+            .flatten()
+    }) else {
+        return args;
+    };
+    let flag = |w: &str| {
+        LOCATOR_FLAGS.iter().any(|(id, long, _)| {
+            !matches!(*id, "loc-within" | "loc-nth")
+                && sub.get_arguments().any(|a| a.get_id() == *id)
+                && (w == format!("--{long}") || w.starts_with(&format!("--{long}=")))
+        })
+    };
+    let rest = &words[i + 1..];
+    if !rest.iter().any(|w| flag(w))
+        || rest
+            .iter()
+            .any(|w| ariasnap::refs::is_ref(w.trim_start_matches('@')))
+    {
+        return args;
+    }
+    match sub.get_arguments().find(|a| a.get_id() == "ref") {
+        Some(r) if r.is_positional() => args.insert(i + 1, PLACEHOLDER_REF.into()),
+        Some(r) => {
+            let long = r.get_long().unwrap_or("ref");
+            args.insert(i + 1, format!("--{long}").into());
+            args.insert(i + 2, PLACEHOLDER_REF.into());
+        }
+        None => {}
+    }
+    args
+}
+
+/// The locator the flags of a command's matches name, if any.
+fn locator_of(m: &clap::ArgMatches) -> Option<ariasnap::steps::locate::Locator> {
+    use ariasnap::steps::locate::{Locator, Within};
+    let get = |id: &str| m.try_get_one::<String>(id).ok().flatten().cloned();
+    let l = Locator {
+        role: get("loc-role"),
+        name: get("loc-name"),
+        label: get("loc-label"),
+        text: get("loc-text"),
+        exact: m
+            .try_get_one::<bool>("loc-substring")
+            .ok()
+            .flatten()
+            .and_then(|s| s.then_some(false)),
+        within: get("loc-within").map(Within::Text),
+        nth: m.try_get_one::<u64>("loc-nth").ok().flatten().copied(),
+    };
+    (l.role.is_some() || l.name.is_some() || l.label.is_some() || l.text.is_some()).then_some(l)
 }
 
 impl Command {
@@ -189,6 +365,10 @@ pub enum Command {
         /// Step file path, or - for stdin.
         #[arg(value_name = "FILE")]
         steps: String,
+        /// A locator that no longer matches fails instead of being healed (taking the one
+        /// best candidate of its role, said in a note).
+        #[arg(long)]
+        strict: bool,
     },
     /// Manage named sessions.
     Session {
@@ -319,6 +499,20 @@ pub enum SessionAction {
         /// Session name.
         name: Option<String>,
     },
+    /// Write what a session did (its journal) as a step file with locators, waits and
+    /// checks, or with --as playwright as a @playwright/test spec: `session export [NAME]
+    /// FILE` (NAME: default --session; FILE - for stdout).
+    Export {
+        /// [NAME] FILE.
+        #[arg(value_name = "NAME FILE", num_args = 1..=2, required = true)]
+        args: Vec<String>,
+        /// From the journal's line N on (`--from 1`: all; the default).
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        from: u64,
+        /// `steps` (default) or `playwright`.
+        #[arg(long = "as", value_name = "FORMAT", default_value = "steps", value_parser = ["steps", "playwright"])]
+        export_as: String,
+    },
 }
 
 /// `state` subcommands: the steps `saveState` and `loadState` under the names.
@@ -349,6 +543,68 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    /// docs/reference/cli.md#locators: the locator's flags stand for the ref, and the
+    /// positional arguments after the ref keep their places.
+    #[test]
+    fn locator_flags_stand_for_the_ref() {
+        use ariasnap::steps::locate::PLACEHOLDER_REF;
+        let p = |argv: &[&str]| {
+            parse(std::iter::once("ariasnap").chain(argv.iter().copied()))
+                .unwrap_or_else(|e| panic!("{argv:?}: {e}"))
+        };
+        let a = p(&[
+            "--session",
+            "x",
+            "fill",
+            "--label",
+            "Email",
+            "ada@example.org",
+        ]);
+        match a.command {
+            Command::Step(Action::Fill(f)) => {
+                assert_eq!(f.ref_.as_deref(), Some(PLACEHOLDER_REF));
+                assert_eq!(f.value.as_deref(), Some("ada@example.org"));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(a.target.unwrap().label.as_deref(), Some("Email"));
+        let a = p(&["fill", "s1e1", "ada@example.org"]);
+        assert!(a.target.is_none());
+        match a.command {
+            Command::Step(Action::Fill(f)) => assert_eq!(f.ref_.as_deref(), Some("s1e1")),
+            other => panic!("{other:?}"),
+        }
+        let a = p(&[
+            "select", "--label", "Country", "Germany", "--within", "main",
+        ]);
+        let t = a.target.unwrap();
+        assert_eq!(
+            t.within,
+            Some(ariasnap::steps::locate::Within::Text("main".into()))
+        );
+        match a.command {
+            Command::Step(Action::Select(s)) => assert_eq!(s.values, vec!["Germany".to_string()]),
+            other => panic!("{other:?}"),
+        }
+        let a = p(&[
+            "type",
+            "hello",
+            "--role",
+            "textbox",
+            "--nth",
+            "1",
+            "--name",
+            "Q",
+            "--substring",
+        ]);
+        let t = a.target.unwrap();
+        assert_eq!((t.nth, t.exact), (Some(1), Some(false)));
+        // search keeps its own --role and --text
+        let a = p(&["search", "x", "--role", "heading"]);
+        assert!(a.target.is_none());
+        assert!(parse(["ariasnap", "check"]).is_err());
     }
 
     #[test]
@@ -665,7 +921,8 @@ mod tests {
     #[test]
     fn cli_step_file_and_mcp_tools_agree() {
         use ariasnap::steps::{step_schema, steps_schema};
-        let cli = Cli::command();
+        // the command with its locator flags: a tool's `target` is `--role` and its kin
+        let cli = command();
         let defs = ariasnap::mcp::tools::tools_from_schema(&step_schema(), &steps_schema());
         let mut drift = Vec::new();
         for d in &defs {
@@ -686,7 +943,13 @@ mod tests {
                 .cloned()
                 .unwrap_or_default();
             for opt in props.keys() {
-                let want = kebab(opt);
+                let want = if opt == "target"
+                    && ariasnap::steps::locate::TARGETED.contains(&action.as_str())
+                {
+                    "role".to_string()
+                } else {
+                    kebab(opt)
+                };
                 let found = cmd.get_arguments().chain(cli.get_arguments()).any(|a| {
                     a.get_long() == Some(want.as_str())
                         || a.get_all_aliases()
@@ -716,7 +979,8 @@ mod tests {
     /// that name. (Value names do not count: `--max-nodes N` is no option `n`.)
     #[test]
     fn every_mcp_tool_property_is_a_cli_option() {
-        let cli = Cli::command();
+        // the command with its locator flags: a tool's `target` is `--role` and its kin
+        let cli = command();
         let mut gaps = Vec::new();
         let tools = ariasnap::mcp::tool_defs(ariasnap::mcp::tools::ToolSet::All);
         assert!(tools.len() > 40, "{} tools", tools.len());
@@ -733,9 +997,12 @@ mod tests {
             let props = t.input_schema.get("properties").and_then(|p| p.as_object());
             for prop in props.into_iter().flat_map(|p| p.keys()) {
                 // a secret by name is --use-secret: the global --secret gives one
-                // (docs/reference/policy.md#secrets)
+                // (docs/reference/policy.md#secrets); a target is its locator's flags
                 let want = match prop.as_str() {
                     "secret" => "use-secret".to_string(),
+                    "target" if ariasnap::steps::locate::TARGETED.contains(&action.as_str()) => {
+                        "role".to_string()
+                    }
                     p => kebab(p),
                 };
                 let taken = cmd.get_arguments().chain(cli.get_arguments()).any(|a| {
@@ -853,7 +1120,7 @@ mod tests {
     #[test]
     fn skills_name_only_what_exists() {
         use ariasnap::skills::examples::{Block, blocks, inline_code, split};
-        let mut cli = Cli::command();
+        let mut cli = command();
         // with the --help and --version clap adds
         cli.build();
         let mut wrong = Vec::new();
@@ -865,7 +1132,7 @@ mod tests {
                 let Block::Commands(cmds) = b else { continue };
                 for c in cmds {
                     // a command shown to exit 2 may be refused by the parser itself
-                    if let Err(e) = Cli::try_parse_from(&c.words)
+                    if let Err(e) = parse(&c.words)
                         && c.exit != 2
                     {
                         wrong.push(format!("{}: `{}`: {}", s.name, c.line, e.kind()));

@@ -4,12 +4,10 @@ mod app;
 mod cli;
 mod demo;
 
-use clap::Parser;
-use cli::Cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match cli::parse(std::env::args_os()) {
         Ok(c) => c,
         Err(e) if !e.use_stderr() => {
             // --help, --version

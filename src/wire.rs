@@ -17,8 +17,9 @@ pub mod points;
 mod reply;
 
 pub use page::{
-    ConsentReply, DocStateReply, FieldPreview, FormPreview, InspectForm, InspectReply, Named,
-    QueryAllReply, QueryGroupReply, SelectTextReply, SubmitReply,
+    ConsentReply, Container, DescribeReply, DocStateReply, FieldPreview, FormPreview, InspectForm,
+    InspectReply, LocateReply, Located, Named, QueryAllReply, QueryGroupReply, SelectTextReply,
+    SubmitReply,
 };
 pub use reply::{
     Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, ControlReply,

@@ -534,6 +534,8 @@ const ENTRY = {
   submit: submitForm,
   selectText: selectText,
   queryAll: queryAll,
+  locate: locate,
+  describe: describeRef,
   inspect: inspectPage,
   docState: docState,
   auditRefs: auditRefs,

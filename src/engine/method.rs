@@ -132,6 +132,11 @@ pub enum Method {
     /// Named groups of role / name / selector queries; matches get refs of snapshot `n`
     /// (`wire::QueryAllReply`).
     QueryAll { groups: Vec<QueryGroup>, n: u64 },
+    /// The elements a locator names; matches get refs of snapshot `n`, and with none the
+    /// elements of its role (`wire::LocateReply`).
+    Locate { locator: serde_json::Value, n: u64 },
+    /// The locator of a ref as it stands now (`wire::DescribeReply`).
+    Describe { r#ref: String },
     /// A small map of the page; counts of `selectors` too (`wire::InspectReply`).
     Inspect { selectors: Vec<String> },
     /// The document's time origin, URL and ready state (`wire::DocStateReply`).

@@ -153,6 +153,9 @@ pub fn tools_from_schema(step_schema: &Value, step_file_schema: &Value) -> Vec<T
         input_schema
             .entry("type")
             .or_insert_with(|| "object".into());
+        if crate::steps::locate::TARGETED.contains(&action.as_str()) {
+            with_target(&mut input_schema);
+        }
         let description = if desc.is_empty() {
             format!("Runs the `{action}` step (see the step file format).")
         } else {
@@ -181,6 +184,28 @@ pub fn tools_from_schema(step_schema: &Value, step_file_schema: &Value) -> Vec<T
         scalar_arg: None,
     });
     tools
+}
+
+/// A tool whose action takes a ref takes a `target` instead (docs/reference/mcp.md, the
+/// locator of docs/reference/step-files.md#locators): the ref is then not required.
+fn with_target(schema: &mut Map<String, Value>) {
+    let loc = serde_json::to_value(schemars::schema_for!(crate::steps::locate::Locator))
+        .unwrap_or_default();
+    let mut loc = inline(&loc, &loc, 0);
+    if let Value::Object(m) = &mut loc {
+        m.remove("$schema");
+        m.remove("title");
+        m.insert(
+            "description".into(),
+            "The target by role and name, label or text instead of a ref: {\"role\": \"button\", \"name\": \"Pay\"}".into(),
+        );
+    }
+    if let Some(Value::Object(p)) = schema.get_mut("properties") {
+        p.insert("target".into(), loc);
+    }
+    if let Some(Value::Array(r)) = schema.get_mut("required") {
+        r.retain(|x| x != "ref");
+    }
 }
 
 /// Which tools `tools/list` offers (`ariasnap mcp --tools core|all`, docs/reference/mcp.md#tool-sets: small tool

@@ -449,6 +449,28 @@ impl Action {
 
     /// The ref of the element an action acts on, when it names one (docs/reference/replies.md#the-summary: a reply leads
     /// with that element's new state or value). A fields map of `fill` names several: none.
+    /// Puts the ref a locator resolved to where the action takes its target; false for an
+    /// action that takes none.
+    pub fn set_target_ref(&mut self, r: String) -> bool {
+        match self {
+            Action::Click(a) => a.ref_ = Some(r),
+            Action::Fill(a) => a.ref_ = Some(r),
+            Action::Type(a) => a.ref_ = Some(r),
+            Action::Press(a) => a.ref_ = Some(r),
+            Action::Hover(a) => a.ref_ = Some(r),
+            Action::Select(a) => a.ref_ = r,
+            Action::Set(a) => a.ref_ = r,
+            Action::Check(a) | Action::Uncheck(a) => a.ref_ = r,
+            Action::Scroll(a) => a.ref_ = Some(r),
+            Action::Submit(a) => a.ref_ = Some(r),
+            Action::Upload(a) => a.ref_ = r,
+            Action::SelectText(a) => a.ref_ = r,
+            Action::Get(a) => a.ref_ = r,
+            _ => return false,
+        }
+        true
+    }
+
     pub fn target_ref(&self) -> Option<&str> {
         match self {
             Action::Click(a) => a.ref_.as_deref(),
@@ -476,6 +498,10 @@ pub struct Step {
     pub optional: bool,
     #[serde(flatten)]
     pub hooks: Hooks,
+    /// The target by locator instead of a ref (docs/reference/step-files.md#locators):
+    /// beside the action, among its options, or as `target` in either place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<super::locate::Locator>,
 }
 
 impl Step {
@@ -485,6 +511,7 @@ impl Step {
             action,
             optional: false,
             hooks: Hooks::default(),
+            target: None,
         }
     }
 }

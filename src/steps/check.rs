@@ -98,4 +98,4 @@ pub fn problems(action: &Action) -> Vec<String> {
 }
 
 /// Step keys beside the action (docs/reference/step-files.md#optional-steps `optional`, and the hooks).
-pub const STEP_KEYS: &[&str] = &["optional", "readyWhen", "settledWhen", "observe"];
+pub const STEP_KEYS: &[&str] = &["optional", "readyWhen", "settledWhen", "observe", "target"];

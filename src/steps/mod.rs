@@ -12,6 +12,8 @@
 //!   the words of the reply; `reply` takes the captures they compare.
 //! - `consent`: what a step would do in the operator's `--confirm` rules' terms, and the
 //!   person's answer before it runs.
+//! - `locate`: a step's target by role and name, label or text (resolved and healed);
+//!   `journal`: what a session did, and the step file or spec exported from it.
 //! - `runner`: runs a step file, dispatching each step to its concept.
 
 mod action;
@@ -26,6 +28,8 @@ mod explain;
 mod files;
 mod har;
 mod input;
+pub mod journal;
+pub mod locate;
 pub mod looking;
 mod navigation;
 mod page;

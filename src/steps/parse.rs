@@ -79,6 +79,7 @@ pub fn parse_step(v: &Value, index: usize) -> std::result::Result<Step, Vec<Stri
     let key = known[0];
     let mut arg = obj.get(key).cloned().unwrap_or(Value::Null);
     let hooks = lift_hooks(n, key, obj, &mut arg)?;
+    let target = lift_target(n, key, obj, &mut arg)?;
     let arg = match short_form(key, arg) {
         Ok(a) => a,
         Err(why) => return Err(vec![format!("step {n} ({key}): {why}")]),
@@ -100,6 +101,7 @@ pub fn parse_step(v: &Value, index: usize) -> std::result::Result<Step, Vec<Stri
                     action,
                     optional,
                     hooks,
+                    target,
                 })
             } else {
                 let e = example(key)
@@ -116,6 +118,49 @@ pub fn parse_step(v: &Value, index: usize) -> std::result::Result<Step, Vec<Stri
             explain(key, &arg, &e.to_string())
         )]),
     }
+}
+
+/// The step's locator (docs/reference/step-files.md#locators): `target` beside the action,
+/// or among its options with the locator's own keys, taken out of the action's argument
+/// (the placeholder ref left in its place until the run resolves it).
+fn lift_target(
+    n: usize,
+    key: &str,
+    obj: &serde_json::Map<String, Value>,
+    arg: &mut Value,
+) -> std::result::Result<Option<super::locate::Locator>, Vec<String>> {
+    let fail = |why: String| vec![format!("step {n} ({key}): {why}")];
+    let own = option_names(key);
+    if obj.contains_key("target") && !super::locate::TARGETED.contains(&key) {
+        return Err(fail(format!(
+            "{key} takes no \"target\" (locators name the target of: {})",
+            super::locate::TARGETED.join(", ")
+        )));
+    }
+    if let Some(t) = obj
+        .get("target")
+        .filter(|_| !own.iter().any(|o| o == "target"))
+    {
+        match arg {
+            Value::Object(m) if m.contains_key("target") => {
+                return Err(fail(
+                    "\"target\" is given twice (beside the action and among its options): keep one"
+                        .into(),
+                ));
+            }
+            Value::Object(m) => {
+                m.insert("target".into(), t.clone());
+            }
+            Value::Null => *arg = serde_json::json!({"target": t}),
+            _ => {
+                return Err(fail(
+                    "\"target\" beside a short form: write the action's options as an object"
+                        .into(),
+                ));
+            }
+        }
+    }
+    super::locate::lift(key, arg, &own).map_err(fail)
 }
 
 /// The step's hooks, beside the action or (cdp-skill's spelling) among its options, taken

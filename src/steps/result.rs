@@ -31,6 +31,10 @@ pub struct StepResult {
     /// The value of the step's `observe` hook.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observation: Option<Value>,
+    /// What a locator's target was healed to (docs/reference/step-files.md#healing):
+    /// `healed: button "Pay" -> "Pay now"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub healed: Option<String>,
 }
 
 /// The whole run's result (printed as JSON on stdout).
@@ -67,6 +71,7 @@ impl StepResult {
             stats: None,
             effects: None,
             observation: None,
+            healed: None,
         }
     }
 
@@ -82,6 +87,7 @@ impl StepResult {
             stats: None,
             effects: None,
             observation: None,
+            healed: None,
         }
     }
 }

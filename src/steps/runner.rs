@@ -234,6 +234,7 @@ async fn finish(
                     stats: o.stats,
                     effects,
                     observation: hooked.observation,
+                    healed: None,
                 },
                 None,
             )
@@ -258,6 +259,84 @@ async fn finish(
             )
         }
     }
+}
+
+/// A step's target before it runs: its locator resolved (its `readyWhen` first, within the
+/// step's deadline; healed unless `strict`) into a step on that ref.
+async fn locate_step(
+    b: &mut Browser,
+    step: &Step,
+    opts: &RunOptions,
+) -> Result<Option<(Step, Option<String>)>> {
+    let Some(loc) = &step.target else {
+        return Ok(None);
+    };
+    let work = async {
+        before_step(b, step, opts.timeout).await?;
+        let r = super::locate::resolve(b, loc, !opts.strict).await?;
+        let mut s = step.clone();
+        s.hooks.ready_when = None;
+        s.target = None;
+        s.action.set_target_ref(r.r#ref);
+        Ok::<_, Error>(Some((s, r.healed)))
+    };
+    tokio::time::timeout(opts.timeout, work)
+        .await
+        .unwrap_or_else(|_| {
+            Err(Error::Timeout(format!(
+                "locating {} took over {} ms (the step's deadline)",
+                loc.words(),
+                opts.timeout.as_millis()
+            )))
+        })
+}
+
+/// One step of a run with its locator: resolved first (a failure is the step's), run on
+/// the ref it names, healing said in the step and a note; then the journal's line.
+async fn located_step(
+    b: &mut Browser,
+    step: &Step,
+    opts: &RunOptions,
+    artifacts: &mut Vec<String>,
+    base: &mut Baseline,
+    k: usize,
+) -> (StepResult, Option<i32>) {
+    let t0 = Instant::now();
+    let located = match locate_step(b, step, opts).await {
+        Ok(l) => l,
+        Err(e) => {
+            let ms = t0.elapsed().as_millis() as u64;
+            let res = StepResult::failed(step.action.name(), ms, &e, vec![]);
+            if opts.journal {
+                super::journal::record(b, step, None, &res).await;
+            }
+            return (res, Some(e.exit_code()));
+        }
+    };
+    let (step, healed) = match &located {
+        Some((s, h)) => (s, h.clone()),
+        None => (step, None),
+    };
+    // the journal's locator of the target, taken before the action changes the page
+    let seen = match step.action.target_ref() {
+        Some(r) if opts.journal && super::journal::journaled(&step.action) => {
+            super::locate::describe(b, r).await
+        }
+        _ => None,
+    };
+    let located_ms = t0.elapsed().as_millis() as u64;
+    let (mut res, err) = run_one(b, step, opts, artifacts, base).await;
+    // the step's time includes finding its target
+    res.ms += located_ms;
+    if let Some(h) = &healed {
+        b.notes
+            .push(format!("step {k} ({}): {h}", step.action.name()));
+        res.healed = healed.clone();
+    }
+    if opts.journal {
+        super::journal::record(b, step, seen.as_ref(), &res).await;
+    }
+    (res, err)
 }
 
 /// Runs a step file in the session.
@@ -301,7 +380,8 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
             results.push(StepResult::skipped(step.action.name()));
             continue;
         }
-        let (res, err) = run_one(b, step, &opts, &mut artifacts, &mut base).await;
+        let (res, err) =
+            located_step(b, step, &opts, &mut artifacts, &mut base, results.len() + 1).await;
         if let Some(code) = err.filter(|_| !step.optional) {
             failed = Some(code);
         }
@@ -335,6 +415,9 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
             (None, stuck_context(b).await)
         }
     };
+    if opts.journal {
+        super::journal::record_changes(b, changes.as_ref(), &context);
+    }
     // a run that never loaded a page on the session it started (a mistyped --session?)
     if b.started && context["url"].as_str() == Some("about:blank") {
         b.note_blank_start();

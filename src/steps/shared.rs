@@ -94,6 +94,11 @@ pub struct RunOptions {
     /// (docs/reference/policy.md#consent): the MCP client's user, a terminal; None: no one,
     /// and such a step is refused.
     pub asker: Option<super::ask::AskerRef>,
+    /// A locator that no longer matches fails instead of taking the one best candidate of
+    /// its role (`run --strict`, docs/reference/step-files.md#healing).
+    pub strict: bool,
+    /// Record every step in the session's journal (docs/reference/step-files.md#the-journal).
+    pub journal: bool,
 }
 
 impl RunOptions {
@@ -152,6 +157,8 @@ impl Default for RunOptions {
             files: None,
             cancel: None,
             asker: None,
+            strict: false,
+            journal: false,
         }
     }
 }

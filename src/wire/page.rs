@@ -104,6 +104,58 @@ pub struct QueryAllReply {
     pub groups: Vec<QueryGroupReply>,
 }
 
+/// A container of a located element: its role and name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Container {
+    pub role: String,
+    #[serde(default)]
+    pub name: String,
+}
+
+/// One element a locator names (or one near it): ref, role, name, landmark path, container.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Located {
+    pub r#ref: Option<String>,
+    pub role: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub path: String,
+    #[serde(default)]
+    pub container: Option<Container>,
+    /// A near candidate inside the locator's `within`.
+    #[serde(default)]
+    pub inside: bool,
+}
+
+/// `locate`: the matches (at most 20) and their total; with none, the elements of the role.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct LocateReply {
+    pub matches: Vec<Located>,
+    pub total: u64,
+    #[serde(default)]
+    pub near: Vec<Located>,
+}
+
+/// `describe`: a ref's locator as it stands.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct DescribeReply {
+    pub role: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub path: String,
+    #[serde(default)]
+    pub container: Option<Container>,
+    #[serde(default)]
+    pub nth: Option<u64>,
+    #[serde(default)]
+    pub count: u64,
+    /// A password field (or one marked for a password or a one-time code).
+    #[serde(default)]
+    pub secret: bool,
+}
+
 /// One form of `inspect`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InspectForm {

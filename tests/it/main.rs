@@ -36,6 +36,7 @@ mod mcp;
 mod mcp_http;
 mod pointer;
 mod policy;
+mod replay;
 mod reply;
 mod settle;
 mod skills;
@@ -137,6 +138,7 @@ fn main() {
         foundation::tests(),
         cache::tests(),
         steps::tests(),
+        replay::tests(),
         mcp::tests(),
         mcp_http::tests(),
         reply::tests(),

@@ -1,0 +1,522 @@
+//! The session's journal (docs/reference/step-files.md#the-journal): every step an agent ran
+//! on a session, through the CLI, a step file or MCP, one JSON line each, with the locator
+//! of its target as it was when it ran, its values (a password's or a secret's as a
+//! placeholder), and what the run's reply said changed; and what is made of it: a step file
+//! with locators, waits and checks (`session export`), or a `@playwright/test` spec.
+//!
+//! Owns: the journal's file and lines, and both exports. Must not: act on the page (it
+//! reads the locators the runner took) or print (the caller does).
+
+use super::action::{Action, Step};
+use super::locate::Locator;
+use super::result::StepResult;
+use crate::browser::Browser;
+use crate::error::{Error, Result};
+use crate::wire::DescribeReply;
+use serde_json::{Map, Value, json};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// What a secret's value is written as, in the journal and in exports.
+pub const SECRET: &str = "[secret]";
+
+/// The journal of session `name`: `journals-v1/<name>.jsonl` in the state directory (0600,
+/// its folder 0700).
+pub fn path(name: &str) -> PathBuf {
+    crate::private::home()
+        .join("journals-v1")
+        .join(format!("{name}.jsonl"))
+}
+
+/// Whether a step goes into the journal: what acts on the page or waits on it (looking and
+/// reading steps do not change what a replay must do).
+pub(super) fn journaled(a: &Action) -> bool {
+    a.modifies_page()
+        || matches!(
+            a,
+            Action::Wait(_)
+                | Action::Assert(_)
+                | Action::WaitForNavigation(_)
+                | Action::SwitchTab(_)
+        )
+}
+
+fn append(b: &Browser, mut line: Value) {
+    let p = path(&b.record.name);
+    let mut write = || -> std::result::Result<(), crate::private::Failed> {
+        if let Some(d) = p.parent() {
+            crate::private::make_dir(d)?;
+        }
+        let n = std::fs::read_to_string(&p)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        line["n"] = json!(n + 1);
+        let mut f = crate::private::append_file(&p)?;
+        // an operator's secret (docs/reference/policy.md#secrets) never reaches the file
+        let text = line.to_string();
+        let _ = writeln!(f, "{}", crate::vault::mask(&text));
+        Ok(())
+    };
+    // the journal is a record, never a reason for a step to fail
+    if let Err(e) = write() {
+        tracing::debug!("journal: {} {}: {}", e.action, e.path.display(), e.source);
+    }
+}
+
+/// A value as the journal keeps it: a secret field's (or a secret-shaped text's) replaced.
+fn scrub(v: &mut Value, secret: bool) {
+    match v {
+        Value::String(s) => {
+            let mut t = s.clone();
+            if secret || crate::snapshot::secrets::mask_in_place(&mut t) {
+                *s = SECRET.into();
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| scrub(x, secret)),
+        _ => {}
+    }
+}
+
+/// The action's options without nulls and unset flags.
+fn options(a: &Action) -> (String, Map<String, Value>) {
+    let v = serde_json::to_value(a).unwrap_or(Value::Null);
+    let Some((k, arg)) = v.as_object().and_then(|m| m.iter().next()) else {
+        return (a.name().into(), Map::new());
+    };
+    let mut m = match arg {
+        Value::Object(m) => m.clone(),
+        Value::Null => Map::new(),
+        other => Map::from_iter([(
+            super::action::ActionKind::from_name(k)
+                .map_or("value", |x| x.info().scalar)
+                .to_string(),
+            other.clone(),
+        )]),
+    };
+    // (a false `value` or `checked` is a value: set's unchecking)
+    let unset =
+        |k: &str, v: &Value| v.is_null() || (v == &json!(false) && k != "value" && k != "checked");
+    m.retain(|k, v| !unset(k, v));
+    (k.clone(), m)
+}
+
+/// Records a step that ran (`seen`: its target's locator taken before it acted).
+pub async fn record(b: &Browser, step: &Step, seen: Option<&DescribeReply>, res: &StepResult) {
+    if !journaled(&step.action) {
+        return;
+    }
+    if let Action::Fill(f) = &step.action
+        && let Some(fields) = &f.fields
+    {
+        // one line per field, each with its own locator
+        for (r, v) in fields {
+            let d = super::locate::describe(b, r).await;
+            let mut args = Map::from_iter([("value".to_string(), v.clone())]);
+            if d.is_none() {
+                args.insert("ref".into(), json!(r));
+            }
+            let mut v = Value::Object(args);
+            scrub(&mut v["value"], d.as_ref().is_some_and(|d| d.secret));
+            append(b, line("fill", v, d.as_ref(), res));
+        }
+        return;
+    }
+    let (name, mut args) = options(&step.action);
+    let secret = seen.is_some_and(|d| d.secret);
+    // the values a step types or sets (type's `text` is what it types)
+    let typed = matches!(step.action, Action::Type(_));
+    for k in ["value", "values", "text"] {
+        if k == "text" && !typed {
+            continue;
+        }
+        if let Some(v) = args.get_mut(k) {
+            scrub(v, secret);
+        }
+    }
+    if seen.is_some() {
+        args.remove("ref");
+    }
+    append(b, line(&name, Value::Object(args), seen, res));
+}
+
+fn line(name: &str, args: Value, seen: Option<&DescribeReply>, res: &StepResult) -> Value {
+    let mut l = json!({"kind": "step", "action": name, "args": args, "status": res.status});
+    if let Some(d) = seen {
+        l["target"] = json!(Locator::of_described(d));
+        if !d.path.is_empty() {
+            l["path"] = json!(d.path);
+        }
+    }
+    if let Some(h) = &res.healed {
+        l["healed"] = json!(h);
+    }
+    if let Some(e) = &res.error {
+        l["error"] = json!(e);
+    }
+    l
+}
+
+/// Records what a run's reply said changed (the checks an export writes after its steps).
+pub fn record_changes(b: &Browser, changes: Option<&Value>, context: &Value) {
+    let Some(c) = changes else { return };
+    let mut l = json!({"kind": "changes", "url": context["url"], "title": context["title"]});
+    if let Some(s) = c.get("summary") {
+        l["summary"] = s.clone();
+    }
+    if let Some(n) = c.get("navigated") {
+        l["navigated"] = n.clone();
+    }
+    let added: Vec<Value> = c
+        .get("added")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .take(8)
+        .map(|a| json!({"role": a["role"], "name": a["name"], "text": a["text"]}))
+        .collect();
+    if !added.is_empty() {
+        l["added"] = json!(added);
+    }
+    append(b, l);
+}
+
+/// The journal's lines of session `name`, from line `from` on (1 is the first).
+pub fn read(name: &str, from: u64) -> Result<Vec<Value>> {
+    let p = path(name);
+    let text = std::fs::read_to_string(&p).map_err(|e| {
+        Error::Usage(format!(
+            "session {name:?} has no journal ({}: {e}): its steps are recorded as they run; run some first",
+            p.display()
+        ))
+    })?;
+    Ok(text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["n"].as_u64().unwrap_or(0) >= from)
+        .collect())
+}
+
+/// Roles whose name is their text on the page: an added one is a check `assert` can make.
+const TEXT_ROLES: &[&str] = &[
+    "heading",
+    "paragraph",
+    "text",
+    "alert",
+    "status",
+    "listitem",
+    "cell",
+    "link",
+    "button",
+    "strong",
+    "log",
+];
+
+/// The check a run's reply gives (docs/reference/step-files.md#export): where it navigated,
+/// else the first text it added.
+fn check_of(changes: &Value) -> Option<Value> {
+    if let Some(to) = changes["navigated"]["to"].as_str() {
+        return Some(json!({"wait": {"url": url_tail(to)}}));
+    }
+    let added = changes["added"].as_array()?;
+    added.iter().find_map(|a| {
+        let role = a["role"].as_str()?;
+        let t = a["text"]
+            .as_str()
+            .filter(|t| !t.is_empty())
+            .or(a["name"].as_str())?;
+        let t = t.trim();
+        (TEXT_ROLES.contains(&role) && !t.is_empty() && t != SECRET && !t.contains('\u{2026}'))
+            .then(|| json!({"assert": {"text": cut_words(t, 60)}}))
+    })
+}
+
+/// A URL without its origin (a replay may run on another host or port).
+fn url_tail(u: &str) -> String {
+    match u
+        .find("://")
+        .and_then(|i| u[i + 3..].find('/').map(|j| i + 3 + j))
+    {
+        Some(j) => u[j..].to_string(),
+        None => u.to_string(),
+    }
+}
+
+/// At most `max` characters, cut at a word.
+fn cut_words(t: &str, max: usize) -> String {
+    if t.chars().count() <= max {
+        return t.to_string();
+    }
+    let cut: String = t.chars().take(max).collect();
+    cut.rsplit_once(' ')
+        .map_or(cut.clone(), |(a, _)| a.to_string())
+}
+
+/// One journal step as a step file's step: its locator in place of the ref, inline where the
+/// action has no option of that name (`type`'s `text` is what it types), else as `target`.
+fn export_step(l: &Value, notes: &mut Vec<String>) -> Option<Value> {
+    let action = l["action"].as_str()?;
+    let mut args = l["args"].as_object().cloned().unwrap_or_default();
+    if let Some(t) = l["target"].as_object() {
+        let own = super::explain::option_names(action);
+        if t.keys().any(|k| own.contains(k)) {
+            args.insert("target".into(), Value::Object(t.clone()));
+        } else {
+            args.extend(t.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+    } else if let Some(r) = args.get("ref").and_then(Value::as_str) {
+        notes.push(format!(
+            "step {} ({action}) keeps ref {r}: no locator was taken (another frame's element?); replace it",
+            l["n"]
+        ));
+    }
+    if args
+        .values()
+        .any(|v| v == SECRET || v.as_array().is_some_and(|a| a.contains(&json!(SECRET))))
+    {
+        notes.push(format!("step {} ({action}) has a secret's placeholder {SECRET}: put the value in before running it", l["n"]));
+    }
+    Some(json!({ action: Value::Object(args) }))
+}
+
+/// The step file a journal exports: its steps (those that ran ok) with locators, each run's
+/// check after its last step. Returns the file and notes for the user.
+pub fn export_steps(lines: &[Value]) -> (Value, Vec<String>) {
+    let mut steps = Vec::new();
+    let mut notes = Vec::new();
+    let mut acted = false;
+    for l in lines {
+        match l["kind"].as_str() {
+            Some("step") if l["status"] == "ok" => {
+                if let Some(s) = export_step(l, &mut notes) {
+                    acted = s.get("wait").is_none() && s.get("assert").is_none();
+                    steps.push(s);
+                }
+            }
+            Some("changes") if acted => {
+                if let Some(c) = check_of(l) {
+                    steps.push(c);
+                }
+                acted = false;
+            }
+            _ => {}
+        }
+    }
+    (json!({ "steps": steps }), notes)
+}
+
+/// A JavaScript string literal.
+fn js(s: &str) -> String {
+    serde_json::to_string(s)
+        .unwrap_or_default()
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
+}
+
+/// A Playwright locator for a step's locator (`getByRole`, `getByLabel`, `getByText`).
+fn pw_locator(t: &Map<String, Value>) -> String {
+    let exact = t.get("exact").and_then(Value::as_bool).unwrap_or(true);
+    let mut s = "page".to_string();
+    match t.get("within") {
+        Some(Value::Object(w)) => {
+            let role = w.get("role").and_then(Value::as_str).unwrap_or("region");
+            match w.get("name").and_then(Value::as_str) {
+                Some(n) => {
+                    s = format!(
+                        "{s}.getByRole({}, {{ name: {}, exact: true }})",
+                        js(role),
+                        js(n)
+                    )
+                }
+                None => s = format!("{s}.getByRole({})", js(role)),
+            }
+        }
+        Some(Value::String(w)) => s = format!("{s}.getByRole({})", js(w)),
+        _ => {}
+    }
+    let str_of = |k: &str| t.get(k).and_then(Value::as_str);
+    s = match (
+        str_of("role"),
+        str_of("name"),
+        str_of("label"),
+        str_of("text"),
+    ) {
+        (_, _, Some(l), _) => format!("{s}.getByLabel({}, {{ exact: {exact} }})", js(l)),
+        (_, _, _, Some(x)) => format!("{s}.getByText({}, {{ exact: {exact} }})", js(x)),
+        (Some(r), Some(n), _, _) => format!(
+            "{s}.getByRole({}, {{ name: {}, exact: {exact} }})",
+            js(r),
+            js(n)
+        ),
+        (Some(r), None, _, _) => format!("{s}.getByRole({})", js(r)),
+        _ => format!("{s}.locator(':root')"),
+    };
+    if let Some(n) = t.get("nth").and_then(Value::as_u64) {
+        s = format!("{s}.nth({n})");
+    }
+    s
+}
+
+/// One step file step as a line of a Playwright test, or a comment for what it cannot say.
+fn pw_line(step: &Value) -> String {
+    let Some((action, a)) = step.as_object().and_then(|m| m.iter().next()) else {
+        return String::new();
+    };
+    let mut t = a.as_object().cloned().unwrap_or_default();
+    if let Some(Value::Object(inner)) = t.remove("target") {
+        t.extend(inner);
+    }
+    let text = |k: &str| a.get(k).and_then(Value::as_str).map(js);
+    let loc = pw_locator(&t);
+    let s = |k: &str| text(k).unwrap_or_else(|| "''".into());
+    match action.as_str() {
+        "goto" => format!(
+            "await page.goto({});",
+            a.as_str()
+                .map(js)
+                .or_else(|| text("url"))
+                .unwrap_or_default()
+        ),
+        "back" => "await page.goBack();".into(),
+        "forward" => "await page.goForward();".into(),
+        "reload" => "await page.reload();".into(),
+        "click" if a.get("double") == Some(&json!(true)) => format!("await {loc}.dblclick();"),
+        "click" => format!("await {loc}.click();"),
+        "hover" => format!("await {loc}.hover();"),
+        "fill" => format!("await {loc}.fill({});", s("value")),
+        "type" => format!(
+            "await {loc}.pressSequentially({});{}",
+            s("text"),
+            if a.get("submit") == Some(&json!(true)) {
+                format!("\n  await {loc}.press('Enter');")
+            } else {
+                String::new()
+            }
+        ),
+        "press" if t.contains_key("role") || t.contains_key("label") || t.contains_key("text") => {
+            format!("await {loc}.press({});", s("key"))
+        }
+        "press" => format!(
+            "await page.keyboard.press({});",
+            a.as_str().map(js).unwrap_or_else(|| s("key"))
+        ),
+        "check" => format!("await {loc}.check();"),
+        "uncheck" => format!("await {loc}.uncheck();"),
+        "select" => format!(
+            "await {loc}.selectOption({});",
+            a.get("values").map(Value::to_string).unwrap_or_default()
+        ),
+        "set" => match a.get("value") {
+            Some(Value::Bool(b)) => format!("await {loc}.setChecked({b});"),
+            Some(v)
+                if matches!(
+                    t.get("role").and_then(Value::as_str),
+                    Some("combobox" | "listbox")
+                ) =>
+            {
+                format!("await {loc}.selectOption({v});")
+            }
+            Some(Value::String(v)) => format!("await {loc}.fill({});", js(v)),
+            Some(v) => format!("await {loc}.fill({});", js(&v.to_string())),
+            None => "// set without a value".into(),
+        },
+        "scroll" if t.contains_key("role") || t.contains_key("text") || t.contains_key("label") => {
+            format!("await {loc}.scrollIntoViewIfNeeded();")
+        }
+        "upload" => format!(
+            "await {loc}.setInputFiles({});",
+            a.get("files").map(Value::to_string).unwrap_or_default()
+        ),
+        "wait" | "assert" => match (text("text"), text("url")) {
+            (Some(x), _) => format!("await expect(page.getByText({x}).first()).toBeVisible();"),
+            (None, Some(_)) => format!(
+                "await expect(page).toHaveURL(new RegExp({}));",
+                js(&regex::escape(a["url"].as_str().unwrap_or_default()))
+            ),
+            _ => format!("// not exported: {action} {a}"),
+        },
+        "sleep" => format!(
+            "await page.waitForTimeout({});",
+            a.as_u64().or_else(|| a["ms"].as_u64()).unwrap_or(0)
+        ),
+        other => format!("// not exported: {other} {a}"),
+    }
+}
+
+/// The `@playwright/test` spec of an exported step file: one test, `getByRole` / `getByLabel`
+/// / `getByText` locators, `expect`s where the step file checks.
+pub fn export_playwright(steps: &Value, title: &str) -> String {
+    let mut out = String::from(
+        "// Exported by `ariasnap session export --as playwright`.\nimport { test, expect } from '@playwright/test';\n\n",
+    );
+    out.push_str(&format!("test({}, async ({{ page }}) => {{\n", js(title)));
+    for s in steps["steps"].as_array().into_iter().flatten() {
+        out.push_str(&format!("  {}\n", pw_line(s)));
+    }
+    out.push_str("});\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exports_locators_checks_and_placeholders() {
+        let lines = vec![
+            json!({"n": 1, "kind": "step", "action": "goto", "args": {"url": "http://127.0.0.1:5/shop.html"}, "status": "ok"}),
+            json!({"n": 2, "kind": "changes", "navigated": {"from": "about:blank", "to": "http://127.0.0.1:5/shop.html"}}),
+            json!({"n": 3, "kind": "step", "action": "fill", "args": {"value": SECRET}, "target": {"role": "textbox", "name": "Password"}, "status": "ok"}),
+            json!({"n": 4, "kind": "step", "action": "type", "args": {"text": "ada"}, "target": {"role": "textbox", "text": "x"}, "status": "ok"}),
+            json!({"n": 5, "kind": "step", "action": "click", "args": {}, "target": {"role": "button", "name": "Pay", "within": {"role": "region", "name": "Cart"}}, "status": "ok"}),
+            json!({"n": 6, "kind": "changes", "added": [{"role": "heading", "name": "Order placed"}]}),
+            json!({"n": 7, "kind": "step", "action": "click", "args": {}, "status": "error"}),
+        ];
+        let (f, notes) = export_steps(&lines);
+        let steps = f["steps"].as_array().unwrap();
+        assert_eq!(
+            steps[0],
+            json!({"goto": {"url": "http://127.0.0.1:5/shop.html"}})
+        );
+        assert_eq!(steps[1], json!({"wait": {"url": "/shop.html"}}));
+        assert_eq!(
+            steps[2],
+            json!({"fill": {"value": SECRET, "role": "textbox", "name": "Password"}})
+        );
+        assert_eq!(
+            steps[3]["type"]["target"],
+            json!({"role": "textbox", "text": "x"})
+        );
+        assert_eq!(
+            steps[4]["click"]["within"],
+            json!({"role": "region", "name": "Cart"})
+        );
+        assert_eq!(steps[5], json!({"assert": {"text": "Order placed"}}));
+        assert_eq!(steps.len(), 6, "{steps:?}");
+        assert!(notes.iter().any(|n| n.contains("secret")), "{notes:?}");
+        let pw = export_playwright(&f, "t");
+        assert!(pw.contains("await page.getByRole(\"region\", { name: \"Cart\", exact: true }).getByRole(\"button\", { name: \"Pay\", exact: true }).click();"), "{pw}");
+        assert!(
+            pw.contains("await expect(page.getByText(\"Order placed\").first()).toBeVisible();"),
+            "{pw}"
+        );
+        assert!(
+            pw.contains("toHaveURL(new RegExp(\"/shop\\\\.html\"))"),
+            "{pw}"
+        );
+    }
+
+    #[test]
+    fn secrets_never_stay() {
+        let mut v = json!("hunter2");
+        scrub(&mut v, true);
+        assert_eq!(v, json!(SECRET));
+        let mut v = json!(
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+        );
+        scrub(&mut v, false);
+        assert_eq!(v, json!(SECRET));
+        let mut v = json!("ada@example.org");
+        scrub(&mut v, false);
+        assert_eq!(v, json!("ada@example.org"));
+    }
+}

@@ -1,0 +1,604 @@
+//! Step files that outlive the snapshot (issue 57): targets by locator on the command line
+//! and in step files, the session's journal (no secret in it), `session export` replayed on
+//! a fresh session, healing on drifted pages (said, never silent; `--strict` refuses) and
+//! the Playwright export. Fixtures: `fixtures/html/replay/`.
+
+use crate::common::{Ctx, Test, normalize_refs, ref_of};
+use serde_json::{Value, json};
+
+pub fn tests() -> Vec<Test> {
+    trials![
+        locators_act_by_role_label_and_text,
+        locator_errors_name_the_matches_or_the_nearest,
+        journal_is_private_and_keeps_no_secret,
+        export_replays_on_a_fresh_session,
+        replay_heals_drift_and_strict_refuses,
+        mcp_tools_take_a_target,
+        exported_spec_passes_playwright_test,
+        apg_patterns_replay_to_the_same_state
+    ]
+}
+
+/// Runs a step file (JSON on stdin) on `session` with extra args; (exit code, result, stderr).
+fn run(c: &Ctx, session: &str, extra: &[&str], steps: &Value) -> (i32, Value, String) {
+    use std::io::Write;
+    let mut child = c
+        .cmd()
+        .args(["--session", session, "run", "-"])
+        .args(extra)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(steps.to_string().as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "result JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    });
+    (
+        o.status.code().unwrap_or(-1),
+        v,
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// A command on `session`: (exit code, stdout, stderr).
+fn cmd(c: &Ctx, session: &str, args: &[&str]) -> (i32, String, String) {
+    let o = c
+        .cmd()
+        .args(["--session", session])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// The order the checkout page placed: its summary's text, or "" before one.
+fn order(c: &Ctx, session: &str) -> String {
+    let (_, out, _) = cmd(
+        c,
+        session,
+        &[
+            "eval",
+            "document.getElementById('summary')?.textContent ?? ''",
+        ],
+    );
+    let v: Value = serde_json::from_str(&out).unwrap_or(Value::Null);
+    v["steps"][0]["output"].as_str().unwrap_or("").to_string()
+}
+
+fn locators_act_by_role_label_and_text(c: &Ctx) {
+    let s = "it-loc";
+    c.track_session(s);
+    let page = c.url("html/replay/checkout.html");
+    // single commands: by label, by role and name, within a container
+    for args in [
+        vec!["goto", page.as_str()],
+        vec!["fill", "--label", "Email", "ada@example.org"],
+        vec!["check", "--role", "checkbox", "--name", "Gift wrap"],
+        vec!["select", "--label", "Country", "Germany"],
+        vec![
+            "click",
+            "--role",
+            "button",
+            "--name",
+            "pay",
+            "--within",
+            "region \"Cart\"",
+        ],
+    ] {
+        let (code, out, err) = cmd(c, s, &args);
+        assert_eq!(code, 0, "{args:?}: {out}\n{err}");
+    }
+    assert_eq!(
+        order(c, s),
+        "For ada@example.org, to Germany, gift wrapped, by card."
+    );
+    // a step file: locators inline, as `target`, by text, a substring, nth
+    let steps = json!({"steps": [
+        {"goto": page},
+        {"fill": {"label": "email", "value": "bob@example.org"}},
+        {"set": {"target": {"role": "combobox", "name": "Country"}, "value": "France"}},
+        {"click": {"role": "button", "name": "Pa", "exact": false, "within": "Cart"}},
+        {"get": {"text": "Order placed", "role": "heading"}}
+    ]});
+    let (code, r, err) = run(c, s, &[], &steps);
+    assert_eq!(code, 0, "{r:#}\n{err}");
+    assert_eq!(r["steps"][4]["output"], "Order placed", "{r:#}");
+    assert_eq!(order(c, s), "For bob@example.org, to France, by card.");
+    // the reply names the element acted on, as a ref does
+    let sum = r["changes"]["summary"].as_str().unwrap_or_default();
+    assert!(sum.contains("Order placed"), "{sum}");
+}
+
+fn locator_errors_name_the_matches_or_the_nearest(c: &Ctx) {
+    let s = "it-loc-err";
+    c.track_session(s);
+    cmd(c, s, &["goto", &c.url("html/replay/twins.html")]);
+    // several: exit 1 naming each with its ref and where it is
+    let (code, _, err) = cmd(c, s, &["click", "--role", "button", "--name", "Delete"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("2 elements match button \"Delete\""), "{err}");
+    assert!(
+        err.contains("region \"Drafts\"") && err.contains("region \"Archive\""),
+        "{err}"
+    );
+    assert_eq!(err.matches("button \"Delete\" s").count(), 2, "{err}");
+    // within or nth makes it one
+    let (code, _, err) = cmd(
+        c,
+        s,
+        &[
+            "click",
+            "--role",
+            "button",
+            "--name",
+            "Delete",
+            "--within",
+            "region \"Archive\"",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = cmd(
+        c,
+        s,
+        &[
+            "click", "--role", "button", "--name", "Delete", "--nth", "0",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = cmd(c, s, &["get", "--role", "status"]);
+    assert!(out.contains("Delete in Drafts"), "{out}");
+    let (code, _, err) = cmd(
+        c,
+        s,
+        &[
+            "click", "--role", "button", "--name", "Delete", "--nth", "2",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("nth 2 of button \"Delete\""), "{err}");
+    assert!(err.contains("only 2 match"), "{err}");
+    // none: exit 1 with the nearest names of that role, never another role's element
+    let (code, _, err) = cmd(c, s, &["click", "--role", "button", "--name", "Remove"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no button \"Remove\""), "{err}");
+    assert!(err.contains("nearest of that role: button \"Re"), "{err}");
+    // a single command does not heal: "Restor" is not "Restore"
+    let (code, _, err) = cmd(c, s, &["click", "--role", "button", "--name", "Restor"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("not healed"), "{err}");
+    // a bad locator in a step file is refused before anything runs
+    let bad = c.home.path().join("bad-locator.json");
+    std::fs::write(&bad, r#"[{"click": {"role": "button", "ref": "s1e1"}}]"#).unwrap();
+    let (code, _, err) = cmd(c, s, &["run", bad.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("step 1 (click): a ref or a locator, not both"),
+        "{err}"
+    );
+    let (code, _, err) = cmd(c, s, &["click", "s1e1", "--role", "button"]);
+    assert_ne!(code, 0, "{err}");
+}
+
+fn journal_is_private_and_keeps_no_secret(c: &Ctx) {
+    use std::os::unix::fs::PermissionsExt;
+    let s = "it-journal";
+    c.track_session(s);
+    let secret = "hunter2-Correct-Horse";
+    cmd(c, s, &["goto", &c.url("html/replay/checkout.html")]);
+    let (code, _, err) = cmd(c, s, &["fill", "--label", "Password", secret]);
+    assert_eq!(code, 0, "{err}");
+    let snap = c.ok(&["--session", s, "snapshot"]);
+    let pw = ref_of(&snap, "textbox \"Password\"");
+    let steps =
+        json!([{"fill": {"ref": pw, "value": secret}}, {"type": {"ref": pw, "text": secret}}]);
+    let (code, r, _) = run(c, s, &[], &steps);
+    assert_eq!(code, 0, "{r:#}");
+    let path = c.home.path().join("journals-v1").join(format!("{s}.jsonl"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{}", path.display());
+    let dir = std::fs::metadata(path.parent().unwrap())
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(dir, 0o700);
+    assert!(!text.contains(secret), "{text}");
+    assert_eq!(text.matches("[secret]").count(), 3, "{text}");
+    // the locator taken when it ran, for the fills by ref too
+    assert!(text.contains(r#""target":{"role":"textbox","name":"Password","within":{"role":"region","name":"Contact"}}"#), "{text}");
+    let out = c.home.path().join("journal-export.json");
+    let (code, _, err) = cmd(c, s, &["session", "export", s, out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let exported = std::fs::read_to_string(&out).unwrap();
+    assert!(!exported.contains(secret), "{exported}");
+    assert!(err.contains("secret"), "{err}");
+    let (code, spec, _) = cmd(c, s, &["session", "export", "--as", "playwright", s, "-"]);
+    assert_eq!(code, 0);
+    assert!(!spec.contains(secret), "{spec}");
+}
+
+/// Acts on the checkout by refs, as an agent does, on a session that starts with an empty
+/// journal; returns the exported step file.
+fn record_checkout(c: &Ctx, s: &str) -> Value {
+    c.ok(&["--session", s, "goto", &c.url("html/replay/checkout.html")]);
+    let snap = c.ok(&["--session", s, "snapshot"]);
+    let email = ref_of(&snap, "textbox \"Email\"");
+    let gift = ref_of(&snap, "checkbox \"Gift wrap\"");
+    let country = ref_of(&snap, "combobox \"Country\"");
+    let pay = ref_of(&snap, "button \"Pay\"");
+    for args in [
+        vec!["fill", email.as_str(), "ada@example.org"],
+        vec!["check", gift.as_str()],
+        vec!["select", country.as_str(), "Germany"],
+        vec!["click", pay.as_str()],
+    ] {
+        let (code, out, err) = cmd(c, s, &args);
+        assert_eq!(code, 0, "{args:?}: {out}\n{err}");
+    }
+    assert_eq!(
+        order(c, s),
+        "For ada@example.org, to Germany, gift wrapped, by card."
+    );
+    let (code, out, err) = cmd(c, s, &["session", "export", s, "-"]);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+fn export_replays_on_a_fresh_session(c: &Ctx) {
+    let s = "it-record";
+    c.track_session(s);
+    let file = record_checkout(c, s);
+    let steps = file["steps"].as_array().unwrap();
+    // locators, no refs; the check the click's reply gave
+    let text = file.to_string();
+    assert!(!text.contains("\"ref\""), "{file:#}");
+    assert!(steps.contains(&json!({"click": {"role": "button", "name": "Pay", "within": {"role": "region", "name": "Cart"}}})), "{file:#}");
+    assert!(
+        steps.contains(&json!({"assert": {"text": "Order placed"}})),
+        "{file:#}"
+    );
+    // replayed on a fresh session: the same end state, checked on the page
+    let fresh = "it-replay-fresh";
+    c.track_session(fresh);
+    let (code, r, err) = run(c, fresh, &[], &file);
+    assert_eq!(code, 0, "{r:#}\n{err}");
+    assert!(r["notes"].as_array().is_none_or(Vec::is_empty), "{r:#}");
+    assert_eq!(
+        order(c, fresh),
+        "For ada@example.org, to Germany, gift wrapped, by card."
+    );
+    // the Playwright spec of the same journal
+    let (code, spec, err) = cmd(c, s, &["session", "export", s, "--as", "playwright", "-"]);
+    assert_eq!(code, 0, "{err}");
+    for want in [
+        "import { test, expect } from '@playwright/test';",
+        "await page.getByRole(\"region\", { name: \"Contact\", exact: true }).getByRole(\"textbox\", { name: \"Email\", exact: true }).fill(\"ada@example.org\");",
+        ".getByRole(\"checkbox\", { name: \"Gift wrap\", exact: true }).check();",
+        ".getByRole(\"combobox\", { name: \"Country\", exact: true }).selectOption([\"Germany\"]);",
+        "await expect(page.getByText(\"Order placed\").first()).toBeVisible();",
+    ] {
+        assert!(spec.contains(want), "{want}\n{spec}");
+    }
+    // --from: the journal's later lines only (the click on, by its line number)
+    let (_, out, _) = cmd(c, s, &["session", "export", s, "--from", "1000", "-"]);
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).unwrap(),
+        json!({"steps": []})
+    );
+}
+
+/// The exported file with its page swapped for a drifted copy.
+fn drifted(file: &Value, page: &str) -> Value {
+    let t = file
+        .to_string()
+        .replace("replay/checkout.html", &format!("replay/{page}"));
+    serde_json::from_str(&t).unwrap()
+}
+
+fn replay_heals_drift_and_strict_refuses(c: &Ctx) {
+    let s = "it-record-drift";
+    c.track_session(s);
+    let file = record_checkout(c, s);
+    let fresh = "it-replay-drift";
+    c.track_session(fresh);
+    // renamed: healed, said in the step and a note
+    let (code, r, err) = run(c, fresh, &[], &drifted(&file, "renamed.html"));
+    assert_eq!(code, 0, "{r:#}\n{err}");
+    let healed: Vec<&str> = r["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|x| x["healed"].as_str())
+        .collect();
+    assert_eq!(healed, ["healed: button \"Pay\" -> \"Pay now\""], "{r:#}");
+    assert!(
+        r["notes"]
+            .to_string()
+            .contains("healed: button \\\"Pay\\\" -> \\\"Pay now\\\""),
+        "{r:#}"
+    );
+    assert_eq!(
+        order(c, fresh),
+        "For ada@example.org, to Germany, gift wrapped, by card."
+    );
+    // moved: the field of that very name in another region
+    let (code, r, err) = run(c, fresh, &[], &drifted(&file, "moved.html"));
+    assert_eq!(code, 0, "{r:#}\n{err}");
+    assert!(r.to_string().contains("healed: textbox \\\"Email\\\" moved from region \\\"Contact\\\" to region \\\"Account\\\""), "{r:#}");
+    assert_eq!(
+        order(c, fresh),
+        "For ada@example.org, to Germany, gift wrapped, by card."
+    );
+    // a twin: refused, naming both
+    let (code, r, _) = run(c, fresh, &[], &drifted(&file, "twin.html"));
+    assert_eq!(code, 1, "{r:#}");
+    let e = r["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|x| x["error"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        e.starts_with("2 elements match button \"Pay\" in region \"Cart\""),
+        "{e}"
+    );
+    assert_eq!(e.matches("button \"Pay\" s").count(), 2, "{e}");
+    assert_eq!(order(c, fresh), "");
+    // --strict refuses all three
+    for page in ["renamed.html", "moved.html", "twin.html"] {
+        let (code, r, _) = run(c, fresh, &["--strict"], &drifted(&file, page));
+        assert_eq!(code, 1, "{page}: {r:#}");
+        let steps = r["steps"].as_array().unwrap();
+        assert!(
+            steps.iter().all(|x| x.get("healed").is_none()),
+            "{page}: {r:#}"
+        );
+        assert!(
+            r["notes"].as_array().is_none_or(Vec::is_empty),
+            "{page}: {r:#}"
+        );
+        assert_eq!(order(c, fresh), "", "{page}");
+    }
+}
+
+fn mcp_tools_take_a_target(c: &Ctx) {
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+    let cmd = crate::mcp::stdio_server(c, &["--tools", "all"]);
+    let url = c.url("html/replay/twins.html");
+    c.rt.block_on(async move {
+        let transport = rmcp::transport::TokioChildProcess::new(cmd).expect("spawn ariasnap mcp");
+        let client = ().serve(transport).await.expect("initialize");
+        let tools = client.list_all_tools().await.expect("tools/list");
+        let click = tools
+            .iter()
+            .find(|t| t.name == "browser_click")
+            .expect("browser_click");
+        let schema = serde_json::to_value(&click.input_schema).unwrap();
+        assert!(
+            schema["properties"]["target"]["properties"]["role"].is_object(),
+            "{schema:#}"
+        );
+        let call = |name: &str, v: Value| {
+            CallToolRequestParams::new(name.to_string())
+                .with_arguments(v.as_object().cloned().unwrap())
+        };
+        let r = client
+            .call_tool(call("browser_navigate", json!({"url": url})))
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(false), "{r:?}");
+        let r = client
+            .call_tool(call(
+                "browser_click",
+                json!({"target": {"role": "button", "name": "Restore"}}),
+            ))
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(false), "{r:?}");
+        let r = client
+            .call_tool(call(
+                "browser_click",
+                json!({"target": {"role": "button", "name": "Delete"}}),
+            ))
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(true), "{r:?}");
+        let text = crate::mcp::text_of(&r);
+        assert!(
+            text.contains("2 elements match button \"Delete\""),
+            "{text}"
+        );
+        let r = client
+            .call_tool(call("browser_get", json!({"target": {"role": "status"}})))
+            .await
+            .unwrap();
+        assert!(
+            crate::mcp::text_of(&r).contains("Restore in Archive"),
+            "{r:?}"
+        );
+        client.cancel().await.ok();
+    });
+}
+
+/// Where scripts/setup.sh installs @playwright/test (`ARIASNAP_PLAYWRIGHT_TEST` for another
+/// folder): its `node_modules`.
+fn playwright_test_modules() -> std::path::PathBuf {
+    let dir = std::env::var_os("ARIASNAP_PLAYWRIGHT_TEST")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            let cache = std::env::var_os("XDG_CACHE_HOME")
+                .map(std::path::PathBuf::from)
+                .unwrap_or_else(|| {
+                    std::path::PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache")
+                });
+            cache.join("ariasnap/playwright-test")
+        });
+    let m = dir.join("node_modules");
+    assert!(
+        m.join("@playwright/test/cli.js").is_file(),
+        "@playwright/test is not in {} (bash scripts/setup.sh installs it, pinned in scripts/npm-pins.sh, or set ARIASNAP_PLAYWRIGHT_TEST)",
+        m.display()
+    );
+    m
+}
+
+/// The system Chromium, found on PATH as the suite finds it.
+fn chromium_on_path() -> std::path::PathBuf {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .flat_map(|d| ["chromium", "chromium-browser"].map(|n| d.join(n)))
+        .find(|p| p.is_file())
+        .expect("chromium on PATH")
+}
+
+fn exported_spec_passes_playwright_test(c: &Ctx) {
+    let modules = playwright_test_modules();
+    let s = "it-record-pw";
+    c.track_session(s);
+    record_checkout(c, s);
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("checkout.spec.js");
+    let (code, _, err) = cmd(
+        c,
+        s,
+        &[
+            "session",
+            "export",
+            s,
+            "--as",
+            "playwright",
+            spec.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    std::os::unix::fs::symlink(&modules, dir.path().join("node_modules")).unwrap();
+    let config = format!(
+        "module.exports = {{ testDir: '.', workers: 1, timeout: 30000, outputDir: 'results', use: {{ headless: true, launchOptions: {{ executablePath: {} }} }} }};\n",
+        serde_json::to_string(&chromium_on_path()).unwrap()
+    );
+    std::fs::write(dir.path().join("playwright.config.js"), config).unwrap();
+    let run = |file: &str, timeout: &str| {
+        std::process::Command::new("node")
+            .arg(modules.join("@playwright/test/cli.js"))
+            .args(["test", file, "--reporter=line", "--timeout", timeout])
+            .current_dir(dir.path())
+            .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+            .output()
+            .expect("node")
+    };
+    let o = run("checkout.spec.js", "30000");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("1 passed"), "{out}");
+    // the same spec on the renamed page fails there: it checks what it claims
+    let text = std::fs::read_to_string(&spec)
+        .unwrap()
+        .replace("replay/checkout", "replay/renamed");
+    std::fs::write(dir.path().join("renamed.spec.js"), text).unwrap();
+    let o = run("renamed.spec.js", "8000");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!o.status.success(), "{out}");
+    // it fails at the button, not for another reason
+    assert!(
+        out.contains("getByRole('button', { name: 'Pay', exact: true })"),
+        "{out}"
+    );
+}
+
+/// The ref on the `nth` line of a snapshot holding `needle`.
+fn nth_ref(snap: &str, needle: &str, nth: usize) -> String {
+    let line = snap
+        .lines()
+        .filter(|l| l.contains(needle) && l.contains("[ref="))
+        .nth(nth)
+        .unwrap_or_else(|| panic!("no line {nth} with {needle:?} in:\n{snap}"));
+    ref_of(line, needle)
+}
+
+/// Ten and more WAI-ARIA APG patterns of the task bench's docs pages (fixtures/html/tasks/):
+/// each done by refs as an agent does (a snapshot, then a click on what it read), exported,
+/// and replayed on a fresh session; the two pages' interactive snapshots (refs aside) must be
+/// the same, so a step the export lost or a locator that took another element shows.
+fn apg_patterns_replay_to_the_same_state(c: &Ctx) {
+    let tasks: &[(&str, &[(&str, usize)])] = &[
+        ("docs-tabs", &[("tab \"Getting there\"", 0)]),
+        ("docs-accordion", &[("button \"Billing address\"", 0)]),
+        ("docs-switch", &[("- switch ", 1)]),
+        ("docs-checkbox", &[("checkbox \"All condiments\"", 0)]),
+        ("docs-radio-group", &[("radio \"Express", 0)]),
+        ("docs-listbox", &[("option \"Amsterdam (AMS)\"", 0)]),
+        ("docs-treeview", &[("- treeitem ", 0)]),
+        (
+            "docs-toolbar",
+            &[("radio \"Centre\"", 0), ("button \"Bold\"", 0)],
+        ),
+        (
+            "docs-disclosure",
+            &[("button \"How long do refunds take?\"", 0)],
+        ),
+        (
+            "docs-spinbutton",
+            &[("button \"Add adult\"", 0), ("button \"Add adult\"", 0)],
+        ),
+        (
+            "docs-menu-button",
+            &[("button \"Actions", 0), ("- menuitem ", 0)],
+        ),
+        ("docs-dialog", &[("button \"Add delivery address\"", 0)]),
+    ];
+    let mut done = Vec::new();
+    for (page, acts) in tasks {
+        let (rec, fresh) = (format!("it-apg-{page}"), format!("it-apg-{page}-replay"));
+        c.track_session(&rec);
+        c.track_session(&fresh);
+        c.ok(&[
+            "--session",
+            &rec,
+            "goto",
+            &c.url(&format!("html/tasks/{page}.html")),
+        ]);
+        for (needle, nth) in acts.iter() {
+            let snap = c.ok(&["--session", &rec, "snapshot", "--detail", "interactive"]);
+            let r = nth_ref(&snap, needle, *nth);
+            let (code, out, err) = cmd(c, &rec, &["click", &r]);
+            assert_eq!(code, 0, "{page} {needle}: {out}\n{err}");
+        }
+        let (code, out, err) = cmd(c, &rec, &["session", "export", &rec, "-"]);
+        assert_eq!(code, 0, "{page}: {err}");
+        let file: Value = serde_json::from_str(&out).unwrap();
+        assert!(!out.contains("\"ref\""), "{page}: {out}");
+        let (code, r, err) = run(c, &fresh, &["--strict"], &file);
+        assert_eq!(code, 0, "{page}: {r:#}\n{err}\n{out}");
+        let want = c.ok(&["--session", &rec, "snapshot", "--detail", "interactive"]);
+        let got = c.ok(&["--session", &fresh, "snapshot", "--detail", "interactive"]);
+        assert_eq!(normalize_refs(&got), normalize_refs(&want), "{page}: {out}");
+        done.push(*page);
+    }
+    eprintln!(
+        "replayed to the same state: {} APG pages: {}",
+        done.len(),
+        done.join(", ")
+    );
+}

@@ -149,8 +149,15 @@ A.tasks = {
     a.run(A.cmd(a, 'goto', url));
     const s = a.run(A.cmd(a, 'search', 'Product 137'));
     // the card's own controls, when search hands them over; else the page, read whole
-    let r = /"controls":\[[^\]]*?"name":"Add to cart","ref":"(s\d+e\d+)"/.exec(s);
-    r = r && r[1];
+    let r = null;
+    try {
+      for (const m of JSON.parse(s).steps[0].output.matches || []) {
+        const c = (m.controls || []).find((x) => x.role === 'button' && x.name === 'Add to cart');
+        if (c) { r = c.ref; break; }
+      }
+    } catch (_) {
+      // not JSON: read the page below
+    }
     if (!r) {
       const t = A.out(a, a.run(A.cmd(a, 'snapshot')));
       r = refAfter(t, /heading "Product 137"/, /button "Add to cart" \[ref=(s\d+e\d+)\]/);

@@ -83,13 +83,22 @@ async function playwrightAudit(browser, url) {
   await run(["goto", "about:blank", "--timeout", "60000"]);
   const rules = {};
   const pages = [];
+  const failed = [];
   let version = "";
   try {
     for (const name of names) {
       const url = `${server.origin}/readability/${name}.html`;
       const p = await playwrightAudit(browser, url);
       version = p.version;
-      const a = await ariasnapAudit(url);
+      let a;
+      try {
+        a = await ariasnapAudit(url);
+      } catch (e) {
+        // a page ariasnap could not audit is counted and named, not the end of the run
+        failed.push(`${name}: ${String(e.message).split("\n")[0]}`);
+        process.stderr.write(`${name}(failed) `);
+        continue;
+      }
       pages.push({ name, playwright: p.out, ariasnap: a });
       for (const id of new Set([...Object.keys(p.out), ...Object.keys(a)])) {
         const r = (rules[id] = rules[id] || { pages: 0, same: 0, pw: 0, as: 0, refs: 0 });
@@ -134,6 +143,7 @@ async function playwrightAudit(browser, url) {
     return [...k].every((id) => (p.playwright[id] || { n: 0 }).n === (p.ariasnap[id] || { n: 0 }).n);
   }).length;
   lines.push("", `Pages where every rule flags the same number of elements: ${samePages}/${pages.length}.`);
+  if (failed.length) lines.push("", `Pages ariasnap could not audit (${failed.length}):`, ...failed.map((f) => `- ${f}`));
   console.log(lines.join("\n"));
   const json = opt("--json", null);
   if (json) fs.writeFileSync(json, JSON.stringify({ version, rules, pages }, null, 1));

@@ -124,6 +124,44 @@ impl Ctx {
         self.cmd().args(args).output().expect("run ariasnap")
     }
 
+    /// Runs the binary with `args` (a `run -` among them) and the step file `steps` on its
+    /// standard input; returns the exit code, the result JSON and stderr. Panics, with both
+    /// streams, when stdout is no JSON.
+    pub fn run_steps(
+        &self,
+        args: &[&str],
+        steps: &serde_json::Value,
+    ) -> (i32, serde_json::Value, String) {
+        use std::io::Write;
+        let mut child = self
+            .cmd()
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run ariasnap");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(steps.to_string().as_bytes())
+            .expect("write the steps");
+        let o = child.wait_with_output().expect("wait for ariasnap");
+        let v = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+            panic!(
+                "result JSON ({e}): {}\nstderr: {}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            )
+        });
+        (
+            o.status.code().unwrap_or(-1),
+            v,
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    }
+
     /// Runs and asserts success; returns stdout.
     pub fn ok(&self, args: &[&str]) -> String {
         let o = self.run(args);

@@ -21,35 +21,11 @@ pub fn tests() -> Vec<Test> {
 
 /// Runs a step file (JSON on stdin) on `session` with extra args; (exit code, result, stderr).
 fn run(c: &Ctx, session: &str, extra: &[&str], steps: &Value) -> (i32, Value, String) {
-    use std::io::Write;
-    let mut child = c
-        .cmd()
-        .args(["--session", session, "run", "-"])
-        .args(extra)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(steps.to_string().as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
-        panic!(
-            "result JSON ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        )
-    });
-    (
-        o.status.code().unwrap_or(-1),
-        v,
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    let args: Vec<&str> = ["--session", session, "run", "-"]
+        .into_iter()
+        .chain(extra.iter().copied())
+        .collect();
+    c.run_steps(&args, steps)
 }
 
 /// A command on `session`: (exit code, stdout, stderr).

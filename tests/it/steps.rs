@@ -22,33 +22,12 @@ pub fn tests() -> Vec<Test> {
 
 /// Runs a step file given as JSON through stdin; returns (exit code, result).
 fn run(c: &Ctx, session: Option<&str>, steps: &Value) -> (i32, Value) {
-    use std::io::Write;
-    let mut cmd = c.cmd();
+    let mut args = Vec::new();
     if let Some(s) = session {
-        cmd.args(["--session", s]);
+        args.extend(["--session", s]);
     }
-    let mut child = cmd
-        .args(["run", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(steps.to_string().as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    let code = o.status.code().unwrap_or(-1);
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
-        panic!(
-            "result JSON ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        )
-    });
+    args.extend(["run", "-"]);
+    let (code, v, _) = c.run_steps(&args, steps);
     (code, v)
 }
 

@@ -102,33 +102,13 @@ fn the_whole_vocabulary_in_one_step_file(c: &Ctx) {
 /// Runs a step list (JSON through stdin) in `session` (the suite's when None); returns the
 /// exit code and the result.
 fn run(c: &Ctx, session: Option<&str>, steps: &Value) -> (i32, Value) {
-    use std::io::Write;
-    let mut cmd = c.cmd();
+    let mut args = Vec::new();
     if let Some(s) = session {
-        cmd.args(["--session", s]);
+        args.extend(["--session", s]);
     }
-    let mut child = cmd
-        .args(["run", "-", "--inline-limit", "0"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(steps.to_string().as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
-        panic!(
-            "result JSON ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        )
-    });
-    (o.status.code().unwrap_or(-1), v)
+    args.extend(["run", "-", "--inline-limit", "0"]);
+    let (code, v, _) = c.run_steps(&args, steps);
+    (code, v)
 }
 
 /// fixtures/steps/vocab-a.json, as a cdp-skill user would write it (hooks among a step's

@@ -21,7 +21,8 @@
 //   switching per frame; they are counted and reported as excluded.
 // - Role: ariasnap's role against Get Computed Role, after the naming-convention mappings in
 //   roleAgrees (each documented there). Nothing else is mapped.
-// - Label, two figures:
+// - Label: the JSON node's `name` only (a nameless generic's words are its `children`, its
+//   content, never read as a name here: both browsers hold no name for it). Two figures:
 //   exact: ariasnap's name against Get Computed Label, character for character;
 //   label: both sides with white space collapsed, the convention of ariasnap's output (the
 //     engine's normalizeWS, js/src/00_prelude.js: every run of white space, U+00A0 and U+200B
@@ -289,8 +290,10 @@ async function main() {
     `label ${tot.label} (${pct(tot.label, tot.n)}%; exact ${tot.exact}, ${pct(tot.exact, tot.n)}%), ` +
     `both ${tot.both} (${pct(tot.both, tot.n)}%)`);
   // generic refs are ariasnap's clickable containers (docs/reference/refs.md#which-elements-get-refs, tier 1: tabindex or a click
-  // handler), labelled by their text for the agent; ARIA prohibits naming generic, and the
-  // browsers leave them unnamed or out of their tree: shown apart so the rest reads clearly
+  // handler or a pointer cursor); ARIA prohibits naming generic, and ariasnap gives them no
+  // name (their words are their content: `name` is "" in the JSON read here, the words in
+  // their children), as the browsers do; a browser may also leave them out of its tree
+  // (Firefox: role "none", no accessible): shown apart so the rest reads clearly
   const ng = results.flatMap((r) => r.rows).filter((x) => x.role !== 'generic');
   const ngBoth = ng.filter((x) => x.roleOk && x.nameOk).length;
   out.push(`without ariasnap's generic refs (clickable containers): both ${ngBoth}/${ng.length} (${pct(ngBoth, ng.length)}%)`);

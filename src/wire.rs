@@ -104,6 +104,11 @@ pub struct WireStates {
     /// docs/reference/output.md#icon-hints: the words an unnamed control's icon carries in
     /// its markup (checked again by the host: lower-case ASCII words only).
     pub icon: Option<String>,
+    /// A generic element with a ref and no name (focusable, clickable, draggable): the words
+    /// of its content, which are its ref's identity (docs/reference/refs.md#stability) and
+    /// name it in replies, but are no accessible name (WAI-ARIA 1.2: generic is "name
+    /// prohibited"); the snapshot shows them as the text under it. `Node::words` reads it.
+    pub words: Option<String>,
     /// A text run the text view cuts: the ref of the element that holds it, to read it
     /// whole with `get` (docs/reference/output.md#text-format).
     pub read: Option<String>,

@@ -718,9 +718,10 @@ function emitAuthorNamed(w, el, tag, textRole, parentOut, ctx, attrs, scope) {
 
 /**
  * A generic container is still interactive when focusable, clickable (click: 43_click's
- * CLICK_NOW or CLICK_LATER) or draggable: emits it (named by its author, else by its text)
- * as a tier 1 candidate, a clickable one flagged so. Its index, or -1 when it is not one (or
- * over --max-nodes).
+ * CLICK_NOW or CLICK_LATER) or draggable: emits it as a tier 1 candidate, a clickable one
+ * flagged so. Named only by its author (aria-label, aria-labelledby, title); its text is its
+ * content, shown under it, and its words (wordsOf) are its ref's identity. Its index, or -1
+ * when it is not one (or over --max-nodes).
  */
 function emitGenericNode(w, el, tag, parentOut, ctx, attrs, click, scope) {
   const tia = attrs ? getAttr(el, "tabindex") : null;
@@ -730,13 +731,14 @@ function emitGenericNode(w, el, tag, parentOut, ctx, attrs, click, scope) {
   // --viewport: one out of view is not shown (its box is read only for such candidates)
   if (w.viewportOnly && outOfView(w, el)) return -1;
   const name = getName(el, "generic");
-  // a listened one is named by its text once its subtree is known to be its own
+  // a listened one has its words once its subtree is known to be its own (settleClickable)
   const later = !focusable && (click & CLICK_LATER) !== 0;
-  const shown = name || (later ? "" : clickName(el, scope));
+  const words = name || later ? "" : genericWords(el, scope);
   const n = newNode(parentOut, "generic");
-  if (shown) n.n = shown;
+  if (name) n.n = name;
+  if (words) setWords(n, words);
   // a slider drawn without ARIA: where its handle stands is its value
-  const hp = focusable && !shown ? handlePosition(el) : null;
+  const hp = focusable && !name && !words ? handlePosition(el) : null;
   if (hp) n.v = hp.pct + "%";
   if (w.wantBoxes) n.b = roundedBox(el);
   const idx = emitNode(w, n, el);
@@ -744,14 +746,33 @@ function emitGenericNode(w, el, tag, parentOut, ctx, attrs, click, scope) {
   w.act = true;
   // a node made only because it is clickable goes again if it turns out a container
   if (!focusable && click) markClickable(w, n, idx, el, click, !name, scope);
-  if (!shown && !later) iconHintOf(n, el);
-  push(w.cands, { i: idx, el: el, tier: 1, role: "generic", name: shown, frame: ctx >> FRAME_SHIFT });
+  if (!name && !words && !later) iconHintOf(n, el);
+  push(w.cands, { i: idx, el: el, tier: 1, role: "generic", name: name, key: name || words, frame: ctx >> FRAME_SHIFT });
   return idx;
 }
 
-/** A generic element's name by its text: its content as names read it (block boxes apart), cut. */
-function clickName(el, scope) {
+/**
+ * The words of a generic element that has a ref but no name: its content as names read it
+ * (block boxes apart), cut. WAI-ARIA 1.2 #generic: "Name From: prohibited", and both
+ * browsers' trees hold it so (Chromium's and Firefox's computed label of such a div is
+ * empty): the words are no name. The snapshot shows them as its content (the text under it,
+ * `- generic [clickable] [ref=s1e5]: Stove`, as Playwright prints a generic with text), and
+ * they are its ref's identity in place of a name (docs/reference/refs.md#stability): the
+ * element keeps its ref while its role and these words stay.
+ */
+function genericWords(el, scope) {
   return clean(contentText(el, false, el, scope), 100);
+}
+
+/** Sets the words of node n (genericWords): a state the host reads (states.words), never its name. */
+function setWords(n, words) {
+  if (!n.s) n.s = {};
+  n.s.words = words;
+}
+
+/** A node's name, else its words (genericWords): what its ref is kept by, and what locators match. */
+function nameOrWords(node) {
+  return node.n || (node.s && node.s.words) || "";
 }
 
 /**
@@ -798,12 +819,12 @@ function settleClickable(w, idx) {
   const own = w.cands[p.cand];
   const n = w.nodes[idx];
   if (!holds) {
-    // a clickable: a generic one made for it is named by its text now
+    // a clickable: a generic one made for it has its words now (genericWords)
     if (p.made && !n.n) {
-      const name = clickName(p.el, p.scope);
-      if (name) {
-        n.n = name;
-        if (own) own.name = name;
+      const words = genericWords(p.el, p.scope);
+      if (words) {
+        setWords(n, words);
+        if (own) own.key = words;
       } else iconHintOf(n, p.el);
     }
     return;

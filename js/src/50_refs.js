@@ -55,18 +55,22 @@ function mintRefs(walked, n, allRefs) {
       continue;
     }
     const prev = wmGet(refByEl, c.el);
+    // what the ref is kept by: the name, or a nameless generic's words (45_walk genericWords)
+    const key = c.key !== undefined ? c.key : c.name;
     let ref;
     // A ref whose public entry the page rewrote (or deleted) stays refused: the element gets
     // a new ref instead of the page's edit being silently undone.
     if (prev && publicRefs[prev.ref] !== c.el) prev.tampered = true;
-    if (prev && !prev.tampered && prev.role === c.role && sameRefName(prev.name, c.name) && mapHas(refEntries, prev.ref)) {
+    if (prev && !prev.tampered && prev.role === c.role && sameRefName(prev.name, key) && mapHas(refEntries, prev.ref)) {
       // kept: its public entry was just read and holds this element (not tampered), so it
       // is not written again; the name it now goes by (another glyph) is the one kept
       ref = prev.ref;
-      prev.name = c.name;
+      prev.name = key;
+      prev.words = key !== c.name;
     } else {
       ref = (c.frame ? "f" + c.frame : "") + "s" + n + "e" + nextCounter(c.frame);
-      const entry = { ref: ref, role: c.role, name: c.name, w: weak(c.el), doc: ownerDocument(c.el) };
+      // words: the entry's name is a nameless generic's words, its identity, not a name
+      const entry = { ref: ref, role: c.role, name: key, words: key !== c.name, w: weak(c.el), doc: ownerDocument(c.el) };
       wmSet(refByEl, c.el, entry);
       mapSet(refEntries, ref, entry);
       publicRefs[ref] = c.el;
@@ -120,7 +124,7 @@ function resolveRef(ref, seeHidden) {
     if (similarNames(name, e.name)) return { kind: "ok", el: el, role: role, name: name, minor: true };
     return { kind: "changed", ref: ref, was: [e.role, e.name], now: [role, name] };
   }
-  return { kind: "ok", el: el, role: role, name: name, minor: false };
+  return { kind: "ok", el: el, role: role, name: name, minor: false, words: role === "generic" && !!e.words };
 }
 
 /** The ref of an element, minting one (tier aside) when it has none, for search results. */
@@ -149,7 +153,8 @@ function refIdentity(el) {
   } catch (_) {
     name = "";
   }
-  if (!name && role === "generic") name = clean(normalizeWS(headText(el, 160)), 100);
+  // a nameless generic goes by its words (no name: 45_walk genericWords)
+  if (!name && role === "generic") return { role: role, name: clean(normalizeWS(headText(el, 160)), 100), words: true };
   return { role: role, name: name };
 }
 

@@ -157,7 +157,8 @@ function getInfo(a) {
       v = textContent(el);
     }
   } else if (what === "value") v = currentValue(el);
-  else if (what === "name") v = res.name;
+  // a nameless generic's words are its identity, not its name (45_walk genericWords)
+  else if (what === "name") v = res.words ? "" : res.name;
   else if (what === "role") v = res.role;
   else if (what === "html") v = outerHTMLOf(el);
   else if (what === "box") {

@@ -211,13 +211,14 @@ function searchMatches(a, nodes, text, rx) {
       idx = n.p;
       hay = n.v || "";
     } else {
-      hay = (n.n || "") + (n.v ? " " + n.v : "");
+      // a nameless generic with a ref is matched by its words, as by a name (45_walk genericWords)
+      hay = nameOrWords(n) + (n.v ? " " + n.v : "");
     }
     const node = nodes[idx];
     if (a.role && node.r !== a.role) continue;
     if (text !== null) {
       const h = strLower(normalizeWS(hay));
-      if (a.exact ? h !== text && strLower(normalizeWS(node.n || "")) !== text : strIndexOf(h, text) < 0) continue;
+      if (a.exact ? h !== text && strLower(normalizeWS(nameOrWords(node))) !== text : strIndexOf(h, text) < 0) continue;
     }
     if (rx && !reTest(rx, hay)) continue;
     if (text === null && !rx && !a.role && !near) continue;
@@ -274,7 +275,10 @@ function doSearch(a) {
       m.out.controls = [];
       for (let j = 0; j < cc.list.length; j++) {
         const c = cc.list[j];
-        push(m.out.controls, { ref: refFor(c.el, c.role, c.name || "", n, c.frame), role: c.role, name: c.name || "" });
+        const key = c.key !== undefined ? c.key : c.name || "";
+        const ctl = { ref: refFor(c.el, c.role, key, n, c.frame), role: c.role, name: c.name || "" };
+        if (key && !c.name) ctl.text = key;
+        push(m.out.controls, ctl);
       }
       if (cc.total > m.out.controls.length) m.out.more_controls = cc.total - m.out.controls.length;
     }
@@ -296,6 +300,8 @@ function searchMatch(walked, match, test, n, near) {
   let el = els[idx] && nodeType(els[idx]) === ELEMENT_NODE ? els[idx] : null;
   let role = node.r;
   let name = node.n || "";
+  // a nameless generic's words: its ref's identity, told as text (45_walk genericWords)
+  let words = name ? "" : nameOrWords(node);
   let box = node.b || null;
   let frame = node.f || 0;
   if (match.run) {
@@ -304,13 +310,15 @@ function searchMatch(walked, match, test, n, near) {
       el = held;
       const id = refIdentity(held);
       role = id.role;
-      name = id.name;
+      name = id.words ? "" : id.name;
+      words = id.words ? id.name : "";
       box = roundedBox(held);
       frame = walked.runFrame[match.run] | 0;
     }
   }
-  const ref = el ? refFor(el, role, name, n, frame) : null;
+  const ref = el ? refFor(el, role, name || words, n, frame) : null;
   const out = { ref: ref, role: role, name: name, path: landmarkPath(nodes, idx), box: box };
+  if (words) out.text = words;
   if (el === els[idx] && node.v) out.value = node.v;
   if (near) out.distance = $Math.round(match.d);
   return { out: out, el: el, own: el };

@@ -282,8 +282,10 @@ function queryAll(a) {
         total++;
         if (matches.length >= limit) continue;
         const el = els[i];
-        const ref = el && nodeType(el) === ELEMENT_NODE ? refFor(el, node.r, node.n || "", n, node.f || 0) : null;
+        const ref = el && nodeType(el) === ELEMENT_NODE ? refFor(el, node.r, nameOrWords(node), n, node.f || 0) : null;
         const m = { ref: ref, role: node.r, name: clean(node.n || "", 200) };
+        // a nameless generic's words (45_walk genericWords), as a nameless match's text
+        if (!node.n && nameOrWords(node)) m.text = clean(nameOrWords(node), 200);
         if (node.v) m.value = clean(node.v, 200);
         push(matches, m);
       }

@@ -57,9 +57,10 @@ function locatorMatches(node, a) {
 function locatedNode(nodes, els, i, n) {
   const node = nodes[i];
   const el = els[i];
-  const ref = el && nodeType(el) === ELEMENT_NODE ? refFor(el, node.r, node.n || "", n, node.f || 0) : null;
+  const ref = el && nodeType(el) === ELEMENT_NODE ? refFor(el, node.r, nameOrWords(node), n, node.f || 0) : null;
   const c = containerOf(nodes, i);
   const out = { ref: ref, role: node.r, name: clean(node.n || "", 200), path: landmarkPath(nodes, i) };
+  if (!node.n && nameOrWords(node)) out.text = clean(nameOrWords(node), 200);
   if (c) out.container = { role: nodes[c].r, name: clean(nodes[c].n || "", 200) };
   return out;
 }
@@ -162,9 +163,41 @@ function isSecretField(el) {
 }
 
 /**
+ * Where element el stands among what a text locator {text: words, role, exact} inside
+ * container node c (0: the document) finds, in locate's order (textMatches): {count, nth}.
+ * Mints no ref.
+ */
+function textNth(walked, words, role, c, el) {
+  const nodes = walked.nodes;
+  const text = strLower(normalizeWS(words));
+  const ms = searchMatches({ text: words, exact: true }, nodes, text, null);
+  const test = textTest(text, null);
+  let count = 0;
+  let nth = 0;
+  for (let k = 0; k < ms.length; k++) {
+    const m = ms[k];
+    if (c && !insideOf(nodes, m.i, { idx: c })) continue;
+    let e = walked.els[m.i];
+    let r = nodes[m.i].r;
+    if (m.run) {
+      const held = matchElement(walked, m.run, test);
+      if (held && held !== e) {
+        e = held;
+        r = refIdentity(held).role;
+      }
+    }
+    if (r !== role) continue;
+    if (e === el) nth = count;
+    count++;
+  }
+  return { count: count, nth: nth };
+}
+
+/**
  * `describe`: the locator of a ref as it stands now (the journal records it before the
- * action): role, name, container, and `nth` among the elements of the same role and name in
- * that container when there are several. A ref the walk does not show: its role and name only.
+ * action): role, name (or, for a nameless generic, its words as `text`), container, and `nth`
+ * among the elements the same locator finds in that container when there are several. A ref
+ * the walk does not show: its role and name (or words) only.
  */
 function describeRef(a) {
   const res = resolveRef(a.ref, true);
@@ -172,18 +205,28 @@ function describeRef(a) {
   const walked = walk(document, { maxNodes: 0 });
   const nodes = walked.nodes;
   const idx = nodeIndexOf(walked.els, res.el);
+  if (idx < 0 && res.words) return { kind: "ok", role: res.role, name: "", text: clean(res.name || "", 200), count: 1 };
   if (idx < 0) return { kind: "ok", role: res.role, name: clean(res.name || "", 200), count: 1 };
   const node = nodes[idx];
   const c = containerOf(nodes, idx);
+  // a nameless generic with words is located by its text (a `text` locator), not by a name
+  const words = node.n ? "" : nameOrWords(node);
   let count = 0;
   let nth = 0;
-  for (let i = 1; i < nodes.length; i++) {
-    if (nodes[i].r !== node.r || !nameMatches(nodes[i].n, node.n || "", true)) continue;
-    if (containerOf(nodes, i) !== c) continue;
-    if (i < idx) nth++;
-    count++;
+  if (words) {
+    const t = textNth(walked, words, node.r, c, res.el);
+    count = t.count;
+    nth = t.nth;
+  } else {
+    for (let i = 1; i < nodes.length; i++) {
+      if (nodes[i].r !== node.r || !nameMatches(nodes[i].n, node.n || "", true)) continue;
+      if (containerOf(nodes, i) !== c) continue;
+      if (i < idx) nth++;
+      count++;
+    }
   }
   const out = { kind: "ok", role: node.r, name: clean(node.n || "", 200), path: landmarkPath(nodes, idx), count: count };
+  if (words) out.text = words;
   if (c) out.container = { role: nodes[c].r, name: clean(nodes[c].n || "", 200) };
   if (count > 1) out.nth = nth;
   if (isSecretField(res.el)) out.secret = true;

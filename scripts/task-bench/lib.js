@@ -91,7 +91,41 @@ function refOf(text, role, name) {
   // ariasnap's changes summary: `Added region "Billing" (textbox "City" s3e24, ...)`
   const sum = new RegExp(`(?:^|[\\s(,;:])${escapeRe(role)} "(?:${nameRe})" (${ARIASNAP_REF})\\b`, 'm');
   const k = sum.exec(text);
-  return k ? k[1] : null;
+  if (k) return k[1];
+  return wordsRef(text, role, name);
+}
+
+/** ariasnap's nameless generics (docs/behaviour.md#what-a-user-can-click): no name, their
+ * words shown as content (`- generic [clickable] [ref=s1e5]: Stove`, or the lines under a
+ * `- generic [clickable] [ref=s1e5]:`), named after the ref in summaries (`generic s1e5
+ * "Stove"`) and as `text` in search matches. The ref of the first one whose words start
+ * with `name` (a RegExp: match them), or null. ariasnap refs only: Playwright's agent finds
+ * its nameless elements with its own helpers. */
+function wordsRef(text, role, name) {
+  const starts = (w) => {
+    const t = w.replace(/\s+/g, ' ').trim();
+    return name instanceof RegExp ? name.test(t) : t.startsWith(name);
+  };
+  const js = new RegExp(`"ref":"(${ARIASNAP_REF})","role":"${escapeRe(role)}","name":"","text":("(?:[^"\\\\]|\\\\.)*")`, 'g');
+  for (let m = js.exec(text); m; m = js.exec(text)) if (starts(JSON.parse(m[2]))) return m[1];
+  const sum = new RegExp(`(?:^|[\\s(,;:])${escapeRe(role)} (${ARIASNAP_REF}) ("(?:[^"\\\\]|\\\\.)*")`, 'gm');
+  for (let m = sum.exec(text); m; m = sum.exec(text)) if (starts(JSON.parse(m[2]))) return m[1];
+  const lines = text.split('\n');
+  const head = new RegExp(`^(\\s*)- ${escapeRe(role)}(?: \\[[^\\]]*\\])*? \\[ref=(${ARIASNAP_REF})\\](?: \\[[^\\]]*\\])*(:(?: (.*))?)?$`);
+  for (let i = 0; i < lines.length; i++) {
+    const m = head.exec(lines[i]);
+    if (!m) continue;
+    const parts = m[4] ? [m[4]] : [];
+    for (let j = i + 1; j < lines.length && /^\s*/.exec(lines[j])[0].length > m[1].length; j++) {
+      // a line's quoted name or its text after `: `
+      const l = /^\s*- [a-z/]+(?: ("(?:[^"\\\\]|\\\\.)*"))?[^\n]*?(?:: (.*))?$/.exec(lines[j]);
+      if (!l || lines[j].includes('- /url:')) continue;
+      if (l[1]) parts.push(JSON.parse(l[1]));
+      if (l[2]) parts.push(l[2]);
+    }
+    if (parts.length && starts(parts.join(' '))) return m[2];
+  }
+  return null;
 }
 
 const ARIASNAP_REF = '(?:f\\d+)?s\\d+e\\d+';

@@ -42,6 +42,25 @@ test('refs out of ariasnap lines and search replies', () => {
   assert.strictEqual(refOf(SEARCH, 'button', 'Promo code'), null);
 });
 
+test('refs of ariasnap generics by their words: content lines, summaries, search text', () => {
+  const snap = `- main:
+  - generic [clickable] [ref=s1e5]:
+    - heading "Pro" [level=3]
+    - text: $12/month
+    - list:
+      - listitem: 5 users
+  - generic [clickable] [ref=s1e7]: Stove
+  - generic "Named" [ref=s1e8]`;
+  assert.strictEqual(refOf(snap, 'generic', 'Pro '), 's1e5', 'a card: the lines under it');
+  assert.strictEqual(refOf(snap, 'generic', 'Stove'), 's1e7', 'its line\'s text');
+  assert.strictEqual(refOf(snap, 'generic', 'Named'), 's1e8', 'an author\'s name');
+  assert.strictEqual(refOf(snap, 'generic', 'Oven'), null);
+  assert.strictEqual(refOf('Removed generic s2e3 "START".', 'generic', 'START'), 's2e3');
+  assert.strictEqual(refOf('{"ref":"s4e1","role":"generic","name":"","text":"Office chair"}', 'generic', 'Office'), 's4e1');
+  // Playwright's nameless lines are its own helpers' (textRef), not refOf's
+  assert.strictEqual(refOf('- generic [ref=e9] [cursor=pointer]: Stove', 'generic', 'Stove'), null);
+});
+
 test('bytes: UTF-8 text, images by their base64 length', () => {
   const r = { content: [{ type: 'text', text: 'é €' }, { type: 'image', data: 'QUJD', mimeType: 'image/png' }] };
   assert.strictEqual(contentBytes(r), 2 + 1 + 3 + 4);

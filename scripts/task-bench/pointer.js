@@ -30,8 +30,9 @@ function pointerTasks({ widgetTask, ref, AS, PW, stateRe, TaskError }) {
     return m[1];
   };
   // ariasnap: the ref of the element a snapshot shows by `text`, as its name
-  // (`- generic "Stove" [ref=s1e5]`) or as its text (`- group [ref=s1e5]: Stove`: a
-  // draggable div is a group, as in Chromium's tree), in the newest reply that has it
+  // (`- button "Stove" [ref=s1e5]`) or as its text (`- group [ref=s1e5]: Stove`: a
+  // draggable div is a group, as in Chromium's tree; `- generic [ref=s1e5]: Stove`: a
+  // generic is never named), in the newest reply that has it
   const shownRef = (a, text) => {
     const texts = a.replies();
     for (let i = texts.length - 1; i >= 0; i--) {

@@ -28,6 +28,10 @@ pub fn flatten(snap: &Snapshot) -> Vec<Value> {
             m.insert("name".into(), n.value.clone().unwrap_or_default().into());
         } else {
             m.insert("name".into(), n.name.clone().into());
+            // a nameless generic's words (no name: `Node::words`)
+            if let Some(w) = n.words() {
+                m.insert("text".into(), w.into());
+            }
             if let Some(r) = &n.ref_ {
                 m.insert("ref".into(), r.clone().into());
             }

@@ -23,6 +23,9 @@ pub fn shape_controls(matches: &mut [SearchMatch]) {
         let mut keep = 0;
         for c in &mut m.controls {
             c.name = crate::snapshot::render::cut(&c.name, CONTROL_NAME_CUT);
+            if let Some(t) = &mut c.text {
+                *t = crate::snapshot::render::cut(t, CONTROL_NAME_CUT);
+            }
             let size = serde_json::to_string(&*c).map(|s| s.len() + 1).unwrap_or(0);
             if keep > 0 && used + size > CONTROLS_BYTES {
                 break;
@@ -93,6 +96,7 @@ mod tests {
             r#ref: format!("s1e{i}"),
             role: "button".into(),
             name: name.into(),
+            text: None,
         }
     }
 

@@ -138,7 +138,11 @@ pub fn refs_map(s: &Snapshot) -> Value {
     let mut m = serde_json::Map::new();
     for n in s.nodes.iter() {
         if let Some(r) = &n.ref_ {
-            m.insert(r.clone(), json!({"role": n.role, "name": n.name}));
+            let mut e = json!({"role": n.role, "name": n.name});
+            if let Some(w) = n.words() {
+                e["text"] = w.into();
+            }
+            m.insert(r.clone(), e);
         }
     }
     Value::Object(m)

@@ -312,10 +312,13 @@ pub fn interactive_text(snap: &Snapshot, verbose: bool) -> String {
             // a hint after the ref, never a name (docs/reference/output.md#icon-hints)
             out.push_str(&super::render::icon_suffix(n));
             let shown_value = collapsed.and_then(|(_, v)| v);
+            // a nameless generic's words are its content, shown where a value goes, as
+            // the full view shows the text under it (`- generic [ref=s1e5]: Stove`)
             let value = n
                 .value
                 .as_deref()
                 .or(shown_value.as_deref())
+                .or(n.words())
                 .filter(|v| !v.is_empty());
             if let Some(e) = error_text(n) {
                 // a value and an error: both as property lines (`:` opens children)
@@ -367,6 +370,9 @@ pub fn interactive_json(snap: &Snapshot) -> Value {
             m.insert("name".into(), n.name.clone().into());
             if let Some(v) = &n.value {
                 m.insert("value".into(), v.clone().into());
+            }
+            if let Some(w) = n.words() {
+                m.insert("text".into(), w.into());
             }
             if let Some(k) = super::render::sort(n) {
                 m.insert("sort".into(), k.into());

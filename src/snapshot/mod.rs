@@ -75,6 +75,22 @@ impl Node {
     pub fn is_text(&self) -> bool {
         self.role == "text"
     }
+
+    /// The words of a generic with a ref and no name (focusable, clickable): its content as
+    /// the engine reads it, cut (js/src/45_walk.js `genericWords`). No name (WAI-ARIA 1.2:
+    /// generic is "name prohibited"; Chromium and Firefox hold none), but the ref's identity,
+    /// and what replies name it by: `generic s1e5 "Stove"`.
+    pub fn words(&self) -> Option<&str> {
+        if !self.name.is_empty() {
+            return None;
+        }
+        self.states.words.as_deref().filter(|w| !w.is_empty())
+    }
+
+    /// Its name, else its words: what it is matched and known by.
+    pub fn name_or_words(&self) -> &str {
+        self.words().unwrap_or(&self.name)
+    }
 }
 
 /// A frame met in the walk.

@@ -217,6 +217,8 @@ impl Locator {
         Locator {
             role: Some(d.role.clone()),
             name: (!d.name.is_empty()).then(|| d.name.clone()),
+            // a nameless generic is found by its words (docs/reference/refs.md#stability)
+            text: d.text.clone().filter(|t| d.name.is_empty() && !t.is_empty()),
             within: d.container.as_ref().map(|c| Within::Named {
                 role: Some(c.role.clone()),
                 name: (!c.name.is_empty()).then(|| c.name.clone()),
@@ -365,13 +367,13 @@ pub async fn resolve(b: &mut Browser, loc: &Locator, heal_ok: bool) -> Result<Re
     }
 }
 
-/// `"Pay now" s3e4`
+/// `"Pay now" s3e4`; a nameless generic by its words after its ref: `s3e4 "Stove"`
 fn located(c: &Located) -> String {
-    format!(
-        "{} {}",
-        quote(&c.name),
-        c.r#ref.as_deref().unwrap_or("(no ref)")
-    )
+    let r = c.r#ref.as_deref().unwrap_or("(no ref)");
+    match c.text.as_deref().filter(|_| c.name.is_empty()) {
+        Some(t) => format!("{r} {}", quote(t)),
+        None => format!("{} {r}", quote(&c.name)),
+    }
 }
 
 fn list(cs: &[Located]) -> String {
@@ -544,6 +546,7 @@ mod tests {
             r#ref: Some(format!("s1e{}", name.len())),
             role: role.into(),
             name: name.into(),
+            text: None,
             path: String::new(),
             container: container.map(|(r, n)| crate::wire::Container {
                 role: r.into(),

@@ -119,6 +119,9 @@ pub struct Located {
     pub role: String,
     #[serde(default)]
     pub name: String,
+    /// A nameless generic's words (`Node::words`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
     #[serde(default)]
     pub path: String,
     #[serde(default)]
@@ -143,6 +146,9 @@ pub struct DescribeReply {
     pub role: String,
     #[serde(default)]
     pub name: String,
+    /// A nameless generic's words (`Node::words`): it is located by this text.
+    #[serde(default)]
+    pub text: Option<String>,
     #[serde(default)]
     pub path: String,
     #[serde(default)]

@@ -552,6 +552,10 @@ pub struct SearchMatch {
     pub r#ref: Option<String>,
     pub role: String,
     pub name: String,
+    /// A nameless generic's words (`Node::words`), or the text of the nameless element that
+    /// holds a text match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
     /// Landmarks and dialogs around it (`main > form "Checkout"`).
     pub path: String,
     #[serde(rename = "box")]
@@ -581,6 +585,9 @@ pub struct SearchControl {
     pub r#ref: String,
     pub role: String,
     pub name: String,
+    /// A nameless generic's words (`Node::words`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 /// A WebDriver reference to an element or a shadow root, as scripts return and take them:

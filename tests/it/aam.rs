@@ -107,8 +107,8 @@ const CONTEXTS: &str = r#"- document "HTML-AAM contexts":
     - button "Returns" [collapsed] [ref=*]
   - group [ref=*]: Drag me
   - group: Autofocus box
-  - generic "Inline drag" [ref=*]
-  - generic "Drag with role none" [ref=*]
+  - generic [ref=*]: Inline drag
+  - generic [ref=*]: Drag with role none
   - table:
     - rowgroup [ref=*]:
       - row:

@@ -247,6 +247,61 @@ pub fn line_with<'a>(text: &'a str, needle: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no line with {needle:?} in:\n{text}"))
 }
 
+/// What a nameless node's line and the lines under it show, as one line: the text after its
+/// `: `, and each line's quoted name and text below it (links' `/url` lines aside).
+pub fn shown_words(text: &str, line: usize) -> String {
+    // a JSON string at the start of s: its value and the rest after it
+    fn quoted(s: &str) -> Option<(String, &str)> {
+        let b = s.as_bytes();
+        let mut i = 1;
+        while i < b.len() && b[i] != b'"' {
+            i += if b[i] == b'\\' { 2 } else { 1 };
+        }
+        let v = serde_json::from_str(s.get(..=i)?).ok()?;
+        Some((v, &s[i + 1..]))
+    }
+    fn said(l: &str, parts: &mut Vec<String>) {
+        let bare = l.trim_start().trim_start_matches("- ");
+        let mut rest = bare;
+        if let Some(q) = bare.find(" \"").filter(|&q| !bare[..q].contains(':')) {
+            if let Some((name, after)) = quoted(&bare[q + 1..]) {
+                parts.push(name);
+                rest = after;
+            }
+        }
+        if let Some((_, t)) = rest.split_once(": ") {
+            parts.push(quoted(t).map(|(v, _)| v).unwrap_or_else(|| t.to_string()));
+        }
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let head = lines[line];
+    let mut parts: Vec<String> = Vec::new();
+    said(head, &mut parts);
+    for l in lines[line + 1..].iter().take_while(|l| indent(l) > indent(head)) {
+        if !l.trim_start().starts_with("- /url:") {
+            said(l, &mut parts);
+        }
+    }
+    parts.join(" ").split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The ref of the first nameless `- ROLE` line with a ref whose shown words
+/// ([`shown_words`]) start with `words`: a generic's text is its content, never its name
+/// (`- generic [clickable] [ref=s1e5]: Stove`, or a card's lines under it).
+pub fn words_ref(text: &str, role: &str, words: &str) -> String {
+    let head = format!("- {role} [");
+    for (i, l) in text.lines().enumerate() {
+        if !l.trim_start().starts_with(&head) || !l.contains("[ref=") {
+            continue;
+        }
+        if shown_words(text, i).starts_with(words) {
+            return refs_in(l).remove(0);
+        }
+    }
+    panic!("no nameless {role} showing {words:?} in:\n{text}")
+}
+
 /// The ref on the first line containing `needle`.
 pub fn ref_of(text: &str, needle: &str) -> String {
     let l = line_with(text, needle);

@@ -15,7 +15,8 @@ pub fn tests() -> Vec<Test> {
         replay_heals_drift_and_strict_refuses,
         mcp_tools_take_a_target,
         exported_spec_passes_playwright_test,
-        apg_patterns_replay_to_the_same_state
+        apg_patterns_replay_to_the_same_state,
+        a_clickable_generic_is_journaled_by_its_words_and_replays
     ]
 }
 
@@ -577,4 +578,53 @@ fn apg_patterns_replay_to_the_same_state(c: &Ctx) {
         done.len(),
         done.join(", ")
     );
+}
+
+/// A clickable generic has no name (WAI-ARIA 1.2: generic is "name prohibited"): the journal
+/// takes its target by its words as a `text` locator, which resolves on a fresh session;
+/// `--text` finds it on the command line.
+fn a_clickable_generic_is_journaled_by_its_words_and_replays(c: &Ctx) {
+    let s = "it-generic";
+    c.track_session(s);
+    let page = c.url("html/clickables/cards.html");
+    c.ok(&["--session", s, "goto", &page]);
+    let snap = c.ok(&["--session", s, "snapshot", "--inline-limit", "0"]);
+    let pro = crate::common::words_ref(&snap, "generic", "Pro ");
+    let (code, out, err) = cmd(c, s, &["click", &pro]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let (code, out, err) = cmd(
+        c,
+        s,
+        &["click", "--role", "generic", "--text", "Office chair"],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    let plan = |session: &str| {
+        let (_, out, _) = cmd(
+            c,
+            session,
+            &[
+                "eval",
+                "document.querySelector('.plan.chosen')?.dataset.plan + ' / ' + document.getElementById('status').textContent",
+            ],
+        );
+        let v: Value = serde_json::from_str(&out).unwrap_or(Value::Null);
+        v["steps"][0]["output"].as_str().unwrap_or("").to_string()
+    };
+    assert_eq!(plan(s), "Pro / Opened Office chair");
+    let (code, out, err) = cmd(c, s, &["session", "export", s, "-"]);
+    assert_eq!(code, 0, "{err}");
+    let file: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let steps = file["steps"].as_array().unwrap();
+    for want in [
+        json!({"click": {"role": "generic", "text": "Pro $12/month 5 users 1 TB"}}),
+        json!({"click": {"role": "generic", "text": "Office chair"}}),
+    ] {
+        assert!(steps.contains(&want), "{want} in {file:#}");
+    }
+    assert!(!file.to_string().contains("\"name\""), "{file:#}");
+    let fresh = "it-generic-fresh";
+    c.track_session(fresh);
+    let (code, r, err) = run(c, fresh, &["--strict"], &file);
+    assert_eq!(code, 0, "{r:#}\n{err}");
+    assert_eq!(plan(fresh), "Pro / Opened Office chair");
 }

@@ -26,11 +26,18 @@ pub fn label(n: &Node) -> String {
 }
 
 /// A node with its ref when it has one (`link "Details" s2e9`), so a reader can act on it.
+/// A nameless generic's words come after its ref, as a nameless group's text does
+/// (`generic s1e5 "Stove"`): a name always comes before the ref, so they read as no name.
 pub fn labelled(n: &Node) -> String {
-    match &n.ref_ {
+    let mut out = match &n.ref_ {
         Some(r) => format!("{} {}", label(n), safe::token(r)),
         None => label(n),
+    };
+    if let Some(w) = n.words() {
+        out.push(' ');
+        out.push_str(&safe::quote(&render::cut(w, 60)));
     }
+    out
 }
 
 /// `{"role", "name", "ref"?}` of a node (`text` for a text run).
@@ -41,6 +48,10 @@ pub fn entry(n: &Node) -> serde_json::Map<String, Value> {
         m.insert("text".into(), n.value.clone().unwrap_or_default().into());
     } else {
         m.insert("name".into(), n.name.clone().into());
+        // a nameless generic's words: its text, not a name
+        if let Some(w) = n.words() {
+            m.insert("text".into(), render::cut(w, TEXT_CAP).into());
+        }
     }
     if let Some(r) = &n.ref_ {
         m.insert("ref".into(), r.clone().into());

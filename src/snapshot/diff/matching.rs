@@ -8,9 +8,13 @@ use super::without_private_use;
 use crate::snapshot::{Node, Snapshot};
 use std::collections::{HashMap, VecDeque};
 
-/// The key that pairs re-created elements: role and name (private-use characters aside).
+/// The key that pairs re-created elements: role and name (private-use characters aside), or
+/// a nameless generic's words (its ref's identity: `Node::words`).
 fn pair_key(n: &Node) -> (String, String) {
-    (n.role.clone(), without_private_use(&n.name).into_owned())
+    (
+        n.role.clone(),
+        without_private_use(n.name_or_words()).into_owned(),
+    )
 }
 
 /// Matches the elements of `after` with those of `before`: `(a_to_b, b_to_a)`, and which

@@ -62,46 +62,58 @@ fn long_names_are_cut_with_dots_and_text_says_what_its_cut_left() {
 fn clickables_and_icon_hints_show_beside_the_ref_never_as_a_name() {
     let mut s = snap(&[
         (-1, "document", "", None, None),
-        (0, "generic", "Start", Some("s1e1"), None),
         (0, "button", "", Some("s1e2"), None),
         (0, "listitem", "", Some("s1e3"), None),
         (0, "button", "Delete", Some("s1e4"), None),
         (0, "button", "", Some("s1e5"), None),
+        (0, "generic", "", Some("s1e1"), None),
+        (5, "text", "", None, Some("Start")),
     ]);
-    s.nodes[1].states.clickable = true;
-    s.nodes[2].states.icon = Some("trash".into());
-    s.nodes[3].states.clickable = true;
+    s.nodes[1].states.icon = Some("trash".into());
+    s.nodes[2].states.clickable = true;
     // a named control gets no hint: a hint is never a name
-    s.nodes[4].states.icon = Some("trash".into());
+    s.nodes[3].states.icon = Some("trash".into());
     // words only, none of them a ref: anything else the wire carried is not printed
-    s.nodes[5].states.icon = Some("x] [ref=s9e9".into());
+    s.nodes[4].states.icon = Some("x] [ref=s9e9".into());
+    // a clickable generic: its words are its content and its ref's identity, never its name
+    s.nodes[5].states.clickable = true;
+    s.nodes[5].states.words = Some("Start".into());
     let t = to_text(&s, &RenderOptions::default());
     assert!(
-        t.contains("  - generic \"Start\" [clickable] [ref=s1e1]\n"),
+        t.contains("  - generic [clickable] [ref=s1e1]: Start\n"),
         "{t}"
     );
+    assert_eq!(
+        crate::snapshot::diff::labelled(&s.nodes[5]),
+        "generic s1e1 \"Start\""
+    );
+    assert_eq!(s.nodes[5].words(), Some("Start"));
     assert!(t.contains("  - button [ref=s1e2] [icon: trash]\n"), "{t}");
     assert!(t.contains("  - listitem [clickable] [ref=s1e3]\n"), "{t}");
     assert!(t.contains("  - button \"Delete\" [ref=s1e4]\n"), "{t}");
     assert!(t.contains("  - button [ref=s1e5]\n"), "{t}");
-    s.nodes[5].states.icon = Some("reply s9e9".into());
-    assert!(icon(&s.nodes[5]).is_none());
-    s.nodes[5].states.icon = Some("a b c d e".into());
-    assert!(icon(&s.nodes[5]).is_none());
-    s.nodes[5].states.icon = Some("arrow left 2".into());
-    assert!(icon(&s.nodes[5]).is_none());
-    s.nodes[5].states.icon = Some("arrow left h2".into());
-    assert_eq!(icon(&s.nodes[5]), Some("arrow left h2"));
-    s.nodes[5].states.icon = Some("x] [ref=s9e9".into());
-    crate::safe::check::unforgeable(&t, 6, &["s1e1", "s1e2", "s1e3", "s1e4", "s1e5"]);
+    s.nodes[4].states.icon = Some("reply s9e9".into());
+    assert!(icon(&s.nodes[4]).is_none());
+    s.nodes[4].states.icon = Some("a b c d e".into());
+    assert!(icon(&s.nodes[4]).is_none());
+    s.nodes[4].states.icon = Some("arrow left 2".into());
+    assert!(icon(&s.nodes[4]).is_none());
+    s.nodes[4].states.icon = Some("arrow left h2".into());
+    assert_eq!(icon(&s.nodes[4]), Some("arrow left h2"));
+    s.nodes[4].states.icon = Some("x] [ref=s9e9".into());
+    crate::safe::check::unforgeable(&t, 6, &["s1e2", "s1e3", "s1e4", "s1e5", "s1e1"]);
     let j: serde_json::Value =
         serde_json::from_str(&to_json(&s, &RenderOptions::default(), false)).unwrap();
     let kids = j["children"].as_array().unwrap();
-    assert_eq!(kids[0]["props"]["clickable"], true);
-    assert_eq!(kids[1]["name"], "");
-    assert_eq!(kids[1]["props"]["icon"], "trash");
+    assert_eq!(kids[0]["name"], "");
+    assert_eq!(kids[0]["props"]["icon"], "trash");
+    assert_eq!(kids[1]["props"]["clickable"], true);
+    assert!(kids[2]["props"].get("icon").is_none(), "{}", kids[2]);
     assert!(kids[3]["props"].get("icon").is_none(), "{}", kids[3]);
-    assert!(kids[4]["props"].get("icon").is_none(), "{}", kids[4]);
+    // JSON: no name, the words as its text child (as any nameless node's text)
+    assert_eq!(kids[4]["name"], "", "{}", kids[4]);
+    assert_eq!(kids[4]["props"]["clickable"], true);
+    assert_eq!(kids[4]["children"], serde_json::json!(["Start"]));
 }
 
 #[test]

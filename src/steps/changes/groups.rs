@@ -61,7 +61,7 @@ pub(super) fn is_popup(s: &Snapshot, g: &Group) -> bool {
 pub(super) fn group_label(s: &Snapshot, g: &Group) -> String {
     let n = &s.nodes[g.root];
     let l = labelled(n);
-    if n.name.is_empty() && !g.text.is_empty() {
+    if n.name.is_empty() && n.words().is_none() && !g.text.is_empty() {
         format!("{l} {}", quote(&cut(&g.text, 60)))
     } else {
         l
@@ -100,7 +100,7 @@ fn listed(s: &Snapshot, g: &Group) -> Vec<usize> {
         .collect();
     let mut out = if leaves.is_empty() { all } else { leaves };
     // nameless ones (a calendar's blank cells) after the named
-    out.sort_by_key(|&c| s.nodes[c].name.trim().is_empty());
+    out.sort_by_key(|&c| s.nodes[c].name_or_words().trim().is_empty());
     out
 }
 

@@ -218,7 +218,10 @@ impl Locator {
             role: Some(d.role.clone()),
             name: (!d.name.is_empty()).then(|| d.name.clone()),
             // a nameless generic is found by its words (docs/reference/refs.md#stability)
-            text: d.text.clone().filter(|t| d.name.is_empty() && !t.is_empty()),
+            text: d
+                .text
+                .clone()
+                .filter(|t| d.name.is_empty() && !t.is_empty()),
             within: d.container.as_ref().map(|c| Within::Named {
                 role: Some(c.role.clone()),
                 name: (!c.name.is_empty()).then(|| c.name.clone()),

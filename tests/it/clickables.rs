@@ -65,7 +65,10 @@ fn cards_listened_by_script_are_clickables(c: &Ctx) {
     assert!(!t.contains("- generic \""), "{t}");
     for words in ["Basic $4/month 1 user 10 GB", "Pro $12/month 5 users 1 TB"] {
         let r = words_ref(&t, "generic", words);
-        assert!(t.contains(&format!("- generic [clickable] [ref={r}]:\n")), "{r} in\n{t}");
+        assert!(
+            t.contains(&format!("- generic [clickable] [ref={r}]:\n")),
+            "{r} in\n{t}"
+        );
     }
     assert!(shows_as_content(&t, "Desk lamp"), "{t}");
     // the list inside a card is the card's content, not a clickable of its own
@@ -85,7 +88,9 @@ fn cards_listened_by_script_are_clickables(c: &Ctx) {
     assert_eq!(status(c), "Chosen plan: Pro");
     // the reply names it by its words after its ref, where no name goes
     assert!(
-        summary.contains(&format!("Clicked generic {pro} \\\"Pro $12/month 5 users 1 TB\\\"")),
+        summary.contains(&format!(
+            "Clicked generic {pro} \\\"Pro $12/month 5 users 1 TB\\\""
+        )),
         "{summary}"
     );
     c.ok(&["click", &words_ref(&t, "generic", "Desk lamp")]);

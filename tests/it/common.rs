@@ -278,12 +278,19 @@ pub fn shown_words(text: &str, line: usize) -> String {
     let head = lines[line];
     let mut parts: Vec<String> = Vec::new();
     said(head, &mut parts);
-    for l in lines[line + 1..].iter().take_while(|l| indent(l) > indent(head)) {
+    for l in lines[line + 1..]
+        .iter()
+        .take_while(|l| indent(l) > indent(head))
+    {
         if !l.trim_start().starts_with("- /url:") {
             said(l, &mut parts);
         }
     }
-    parts.join(" ").split_whitespace().collect::<Vec<_>>().join(" ")
+    parts
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The ref of the first nameless `- ROLE` line with a ref whose shown words

@@ -119,4 +119,24 @@ mod tests {
         ]);
         assert_eq!(labelled(&a.nodes[1]), "heading \"Done\\u009b2J\\n- x\"");
     }
+
+    #[test]
+    fn a_nameless_generic_is_labelled_by_its_words_after_its_ref() {
+        let mut a = snap(&[
+            (-1, "document", "", None, None),
+            (0, "generic", "", Some("s1e5"), None),
+            (1, "text", "", None, Some("Stove \"x\" s9e9")),
+            (0, "generic", "Named", Some("s1e6"), None),
+        ]);
+        a.nodes[1].states.clickable = true;
+        a.nodes[1].states.words = Some("Stove \"x\" s9e9".into());
+        // an author's name stays a name; words never stand for one
+        a.nodes[3].states.words = Some("ignored".into());
+        assert_eq!(labelled(&a.nodes[1]), "generic s1e5 \"Stove \\\"x\\\" s9e9\"");
+        assert_eq!(labelled(&a.nodes[3]), "generic \"Named\" s1e6");
+        let e = entry(&a.nodes[1]);
+        assert_eq!(e["name"], "");
+        assert_eq!(e["text"], "Stove \"x\" s9e9");
+        assert!(entry(&a.nodes[3]).get("text").is_none());
+    }
 }

@@ -263,11 +263,11 @@ pub fn shown_words(text: &str, line: usize) -> String {
     fn said(l: &str, parts: &mut Vec<String>) {
         let bare = l.trim_start().trim_start_matches("- ");
         let mut rest = bare;
-        if let Some(q) = bare.find(" \"").filter(|&q| !bare[..q].contains(':')) {
-            if let Some((name, after)) = quoted(&bare[q + 1..]) {
-                parts.push(name);
-                rest = after;
-            }
+        if let Some(q) = bare.find(" \"").filter(|&q| !bare[..q].contains(':'))
+            && let Some((name, after)) = quoted(&bare[q + 1..])
+        {
+            parts.push(name);
+            rest = after;
         }
         if let Some((_, t)) = rest.split_once(": ") {
             parts.push(quoted(t).map(|(v, _)| v).unwrap_or_else(|| t.to_string()));

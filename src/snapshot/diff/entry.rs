@@ -132,7 +132,10 @@ mod tests {
         a.nodes[1].states.words = Some("Stove \"x\" s9e9".into());
         // an author's name stays a name; words never stand for one
         a.nodes[3].states.words = Some("ignored".into());
-        assert_eq!(labelled(&a.nodes[1]), "generic s1e5 \"Stove \\\"x\\\" s9e9\"");
+        assert_eq!(
+            labelled(&a.nodes[1]),
+            "generic s1e5 \"Stove \\\"x\\\" s9e9\""
+        );
         assert_eq!(labelled(&a.nodes[3]), "generic \"Named\" s1e6");
         let e = entry(&a.nodes[1]);
         assert_eq!(e["name"], "");

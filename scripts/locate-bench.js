@@ -22,7 +22,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const http = require('http');
-const { spawnSync } = require('child_process');
+const { spawn, spawnSync } = require('child_process');
 
 function options(argv) {
   const o = {
@@ -83,13 +83,21 @@ function side(bin, label, o) {
   const env = { ...process.env, ARIASNAP_HOME: home, ARIASNAP_BROWSER: o.browser };
   delete env.ARIASNAP_SESSION;
   const session = `locate-bench-${label}`;
-  const run = (args) => {
+  // (asynchronous: the page is served from this process's event loop)
+  const run = (args) => new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const r = spawnSync(bin, ['--session', session, ...args], { env, encoding: 'utf8', maxBuffer: 64 << 20 });
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    if (r.status !== 0) throw new Error(`${label}: ariasnap ${args.join(' ')} exited ${r.status}: ${(r.stderr || '').trim()}`);
-    return { ms, out: r.stdout };
-  };
+    const child = spawn(bin, ['--session', session, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => err.push(d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (code !== 0) reject(new Error(`${label}: ariasnap ${args.join(' ')} exited ${code}: ${Buffer.concat(err).toString().trim()}`));
+      else resolve({ ms, out: Buffer.concat(out).toString() });
+    });
+  });
   const close = () => {
     spawnSync(bin, ['session', 'close', session], { env, stdio: 'ignore' });
     for (let i = 0; i < 10; i++) {
@@ -114,21 +122,23 @@ const stepMs = (out) => {
 async function locate(o, url) {
   const s = side(o.ariasnap, 'locate', o);
   try {
-    s.run(['goto', url]);
+    await s.run(['goto', url]);
     const loc = ['get', '--role', o.role, '--name', o.name, '--format', 'json'];
-    const snap = ['snapshot', '--detail', 'interactive'];
+    // (--no-cache: a walk each time, as the locator's; the 5-second snapshot cache would answer
+    // an unchanged page without one)
+    const snap = ['snapshot', '--detail', 'interactive', '--no-cache'];
     // warm both (the engine is installed, caches are made)
-    s.run(loc);
-    s.run(snap);
+    await s.run(loc);
+    await s.run(snap);
     const t = { loc: [], snap: [], locStep: [] };
     for (let i = 0; i < o.runs; i++) {
-      const a = () => { const r = s.run(loc); t.loc.push(r.ms); t.locStep.push(stepMs(r.out)); };
-      const b = () => t.snap.push(s.run(snap).ms);
-      if (i % 2) { b(); a(); } else { a(); b(); }
+      const a = async () => { const r = await s.run(loc); t.loc.push(r.ms); t.locStep.push(stepMs(r.out)); };
+      const b = async () => t.snap.push((await s.run(snap)).ms);
+      if (i % 2) { await b(); await a(); } else { await a(); await b(); }
     }
     console.log(`| command | median ms (whole process, ${o.runs} runs) | min | max |`);
     console.log('| --- | ---: | ---: | ---: |');
-    console.log(`| \`snapshot --detail interactive\` | ${f(median(t.snap))} | ${f(Math.min(...t.snap))} | ${f(Math.max(...t.snap))} |`);
+    console.log(`| \`snapshot --detail interactive --no-cache\` | ${f(median(t.snap))} | ${f(Math.min(...t.snap))} | ${f(Math.max(...t.snap))} |`);
     console.log(`| \`get --role ${o.role} --name "${o.name}"\` (a locator) | ${f(median(t.loc))} | ${f(Math.min(...t.loc))} | ${f(Math.max(...t.loc))} |`);
     console.log(`\nthe locator step's own time (its reply's ms): median ${f(median(t.locStep))} ms`);
     console.log(`locator / interactive snapshot: ${(median(t.loc) / median(t.snap)).toFixed(2)}x`);
@@ -148,8 +158,9 @@ function refIn(text, role, name) {
 async function click(o, url) {
   const sides = [side(o.before, 'before', o), side(o.ariasnap, 'after', o)];
   try {
-    const refs = sides.map((s) => {
-      s.run(['goto', url]);
+    const refs = [];
+    for (const s of sides) {
+      await s.run(['goto', url]);
       if (o.journalLines) {
         const dir = path.join(s.home, 'journals-v1');
         fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -159,13 +170,13 @@ async function click(o, url) {
         }
         fs.writeFileSync(path.join(dir, `${s.session}.jsonl`), lines.join('\n') + '\n', { mode: 0o600 });
       }
-      const r = refIn(s.run(['snapshot', '--detail', 'interactive']).out, o.clickRole, o.clickName);
-      s.run(['click', r]);
-      return r;
-    });
+      const r = refIn((await s.run(['snapshot', '--detail', 'interactive'])).out, o.clickRole, o.clickName);
+      await s.run(['click', r]);
+      refs.push(r);
+    }
     const t = [[], []];
     for (let i = 0; i < o.runs; i++) {
-      for (const k of i % 2 ? [1, 0] : [0, 1]) t[k].push(sides[k].run(['click', refs[k]]).ms);
+      for (const k of i % 2 ? [1, 0] : [0, 1]) t[k].push((await sides[k].run(['click', refs[k]])).ms);
     }
     console.log(`| binary | click by ref, median ms (whole process, ${o.runs} runs, journal of ${o.journalLines} lines before) | min | max |`);
     console.log('| --- | ---: | ---: | ---: |');

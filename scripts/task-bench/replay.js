@@ -4,7 +4,7 @@
 // session journal exported to a step file (`ariasnap session export`); that file replayed
 // with `ariasnap run --strict` (no healing) on a fresh session on Chromium, then on Firefox;
 // and each end state compared with the agent's, read from the page by one script (below,
-// STATE): the URL, the body's text as rendered (white space collapsed), every form field's
+// STATE): the URL, the text shown (each visible text node but a select's, white space collapsed), every form field's
 // value or checked state, and the ARIA states on the page. Prints a markdown table; writes
 // the step files and states to --out (default target/task-bench/replay/).
 //
@@ -21,14 +21,26 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawnSync } = require('child_process');
+const { spawn } = require('child_process');
 const { serve, Agent, ROOT } = require('./lib');
 const { TASKS, TaskError } = require('./tasks');
 
 // The end state, read on the page (a page-side script, run by `ariasnap eval`).
 const STATE = `JSON.stringify({
   url: location.pathname + location.search + location.hash,
-  text: (document.body ? document.body.innerText : '').replace(/\\s+/g, ' ').trim(),
+  text: (() => {
+    // the text shown, the same way in both browsers (innerText differs: Firefox leaves a
+    // select's options out): each text node whose element is visible, but a select's
+    const parts = [];
+    const w = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n; n = w.nextNode()) {
+      const p = n.parentElement;
+      if (!p || p.closest('select, script, style, template, noscript')) continue;
+      if (p.checkVisibility && !p.checkVisibility({ visibilityProperty: true })) continue;
+      parts.push(n.data);
+    }
+    return parts.join(' ').replace(/\\s+/g, ' ').trim();
+  })(),
   fields: [...document.querySelectorAll('input, select, textarea')].map((e, i) =>
     (e.id || e.name || i) + '=' + (e.type === 'checkbox' || e.type === 'radio' ? e.checked : e.type === 'password' ? '(' + e.value.length + ')' : e.value)),
   aria: [...document.querySelectorAll('[aria-checked], [aria-expanded], [aria-selected], [aria-pressed], [aria-valuenow], [aria-current], [aria-hidden], dialog[open], [hidden]')]
@@ -64,15 +76,27 @@ function options(argv) {
   return o;
 }
 
-/** `ariasnap ARGS` in the agent's state directory: {code, stdout, stderr}. */
+/** `ariasnap ARGS` in the agent's state directory: {code, stdout, stderr}. (Asynchronous:
+ * the fixture server answers from this process's event loop.) */
 function ariasnap(o, env, args) {
-  const r = spawnSync(o.ariasnap, args, { env, encoding: 'utf8', timeout: 180000, maxBuffer: 64 << 20 });
-  return { code: r.status, stdout: r.stdout || '', stderr: r.stderr || (r.error ? String(r.error) : '') };
+  return new Promise((resolve) => {
+    const child = spawn(o.ariasnap, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => err.push(d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180000);
+    child.on('error', (e) => err.push(Buffer.from(String(e))));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+  });
 }
 
 /** The end state of a session's page (STATE), or an error's words. */
-function stateOf(o, env, session) {
-  const r = ariasnap(o, env, ['--session', session, 'eval', STATE]);
+async function stateOf(o, env, session) {
+  const r = await ariasnap(o, env, ['--session', session, 'eval', STATE]);
   try {
     const out = JSON.parse(r.stdout).steps[0].output;
     return JSON.parse(out);
@@ -173,19 +197,19 @@ async function runTask(task, o, base) {
     try { await agent.client.close(); } catch (_) { /* gone */ }
     const session = agent.spec.session;
     const file = path.join(dir, 'steps.json');
-    const ex = ariasnap(o, env, ['session', 'export', session, file]);
+    const ex = await ariasnap(o, env, ['session', 'export', session, file]);
     if (ex.code !== 0) throw new Error(`export failed: ${ex.stderr.trim()}`);
     const steps = JSON.parse(fs.readFileSync(file, 'utf8'));
     row.secrets = putSecrets(steps, typedValues(agent));
     row.steps = steps.steps.length;
     fs.writeFileSync(file, JSON.stringify(steps, null, 2));
-    const want = stateOf(o, env, session);
+    const want = await stateOf(o, env, session);
     fs.writeFileSync(path.join(dir, 'agent-state.json'), JSON.stringify(want, null, 2));
-    ariasnap(o, env, ['session', 'close', session]);
+    await ariasnap(o, env, ['session', 'close', session]);
     for (const browser of o.browsers) {
       const fresh = `${session}-replay-${browser}`;
       const t0 = Date.now();
-      const r = ariasnap(o, env, ['--session', fresh, '--browser', browser === 'chromium' ? o.chromium : browser, 'run', '--strict', file]);
+      const r = await ariasnap(o, env, ['--session', fresh, '--browser', browser === 'chromium' ? o.chromium : browser, 'run', '--strict', file]);
       const ms = Date.now() - t0;
       let failed = r.code === 0 ? '' : `exit ${r.code}`;
       if (failed) {
@@ -195,10 +219,10 @@ async function runTask(task, o, base) {
           if (bad >= 0) failed += `, step ${bad + 1} (${res.steps[bad].action}): ${res.steps[bad].error}`;
         } catch (_) { failed += `: ${r.stderr.trim().split('\n').slice(-1)[0]}`; }
       }
-      const got = stateOf(o, env, fresh);
+      const got = await stateOf(o, env, fresh);
       fs.writeFileSync(path.join(dir, `${browser}-state.json`), JSON.stringify(got, null, 2));
       fs.writeFileSync(path.join(dir, `${browser}-run.json`), r.stdout);
-      ariasnap(o, env, ['session', 'close', fresh]);
+      await ariasnap(o, env, ['session', 'close', fresh]);
       row.replays[browser] = { ms, failed, differs: diff(want, got) };
     }
   } catch (e) {

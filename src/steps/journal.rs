@@ -308,18 +308,18 @@ pub fn read(name: &str, from: u64) -> Result<Vec<Value>> {
 }
 
 /// Roles whose name is their text on the page: an added one is a check `assert` can make.
+/// Not the live regions (`status`, `alert`, `log`): their messages are announcements a page
+/// may take away at any moment (a toast shown for 700 ms; WAI-ARIA 1.2 `status`: "advisory
+/// information"), no state that still holds when the next step runs.
 const TEXT_ROLES: &[&str] = &[
     "heading",
     "paragraph",
     "text",
-    "alert",
-    "status",
     "listitem",
     "cell",
     "link",
     "button",
     "strong",
-    "log",
 ];
 
 /// The check a run's reply gives (docs/reference/step-files.md#export): where it navigated,
@@ -641,6 +641,17 @@ mod tests {
         assert!(
             pw.contains("toHaveURL(new RegExp(\"/shop\\\\.html\"))"),
             "{pw}"
+        );
+    }
+
+    #[test]
+    fn a_live_regions_message_is_no_check() {
+        let toast = json!({"added": [{"role": "status", "name": "", "text": "Code applied"}]});
+        assert_eq!(check_of(&toast), None);
+        let both = json!({"added": [{"role": "status", "text": "Saved"}, {"role": "heading", "name": "Order placed"}]});
+        assert_eq!(
+            check_of(&both),
+            Some(json!({"assert": {"text": "Order placed"}}))
         );
     }
 

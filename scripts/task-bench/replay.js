@@ -4,7 +4,7 @@
 // session journal exported to a step file (`ariasnap session export`); that file replayed
 // with `ariasnap run --strict` (no healing) on a fresh session on Chromium, then on Firefox;
 // and each end state compared with the agent's, read from the page by one script (below,
-// STATE): the URL, the text shown (each visible text node but a select's, white space collapsed), every form field's
+// STATE, once settled: two reads a second apart agree): the URL, the text shown (each visible text node but a select's, white space collapsed), every form field's
 // value or checked state, and the ARIA states on the page. Prints a markdown table; writes
 // the step files and states to --out (default target/task-bench/replay/).
 //
@@ -105,6 +105,19 @@ async function stateOf(o, env, session) {
   }
 }
 
+/** The settled end state: read again a second later until two reads agree (a toast shown for
+ * 700 ms is no end state), at most 6 reads. */
+async function settledState(o, env, session) {
+  let last = await stateOf(o, env, session);
+  for (let i = 0; i < 5; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = await stateOf(o, env, session);
+    if (JSON.stringify(now) === JSON.stringify(last)) return now;
+    last = now;
+  }
+  return last;
+}
+
 /** What differs between two states, in a few words (none: ''). */
 function diff(a, b) {
   if (a.error || b.error) return a.error || b.error;
@@ -203,15 +216,19 @@ async function runTask(task, o, base) {
     row.secrets = putSecrets(steps, typedValues(agent));
     row.steps = steps.steps.length;
     fs.writeFileSync(file, JSON.stringify(steps, null, 2));
-    const want = await stateOf(o, env, session);
+    const want = await settledState(o, env, session);
     fs.writeFileSync(path.join(dir, 'agent-state.json'), JSON.stringify(want, null, 2));
     await ariasnap(o, env, ['session', 'close', session]);
     for (const browser of o.browsers) {
       const fresh = `${session}-replay-${browser}`;
+      const flag = ['--browser', browser === 'chromium' ? o.chromium : browser];
+      // the fresh session's browser is started first, with time to spare (Firefox may take
+      // over the 30 s deadline to start on a loaded machine): the replay's steps keep theirs
+      await ariasnap(o, env, ['--session', fresh, ...flag, '--timeout', '120000', 'get-url']);
       const t0 = Date.now();
-      const r = await ariasnap(o, env, ['--session', fresh, '--browser', browser === 'chromium' ? o.chromium : browser, 'run', '--strict', file]);
+      const r = await ariasnap(o, env, ['--session', fresh, ...flag, 'run', '--strict', file]);
       const ms = Date.now() - t0;
-      let failed = r.code === 0 ? '' : `exit ${r.code}`;
+      let failed = r.code === 0 ? '' : `exit ${r.code}${r.stdout ? '' : `: ${r.stderr.trim().split('\n')[0]}`}`;
       if (failed) {
         try {
           const res = JSON.parse(r.stdout);
@@ -219,7 +236,7 @@ async function runTask(task, o, base) {
           if (bad >= 0) failed += `, step ${bad + 1} (${res.steps[bad].action}): ${res.steps[bad].error}`;
         } catch (_) { failed += `: ${r.stderr.trim().split('\n').slice(-1)[0]}`; }
       }
-      const got = await stateOf(o, env, fresh);
+      const got = await settledState(o, env, fresh);
       fs.writeFileSync(path.join(dir, `${browser}-state.json`), JSON.stringify(got, null, 2));
       fs.writeFileSync(path.join(dir, `${browser}-run.json`), r.stdout);
       await ariasnap(o, env, ['session', 'close', fresh]);

@@ -384,6 +384,9 @@ async fn mcp_http(
         output: oopts.clone(),
         verbose: g.verbose,
         timeout: bopts.deadline(),
+        // each agent's steps go into its own session's journal
+        // (docs/reference/mcp.md#each-agents-journal)
+        journal: true,
         ..Default::default()
     };
     ariasnap::mcp::http::serve(bopts.clone(), ropts, tools, structured, h).await?;

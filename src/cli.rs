@@ -165,7 +165,13 @@ fn with_placeholder(
     {
         return args;
     }
-    match sub.get_arguments().find(|a| a.get_id() == "ref") {
+    // (frame takes its iframe's ref as its positional target)
+    let ref_id = if sub.get_name() == "frame" {
+        "target"
+    } else {
+        "ref"
+    };
+    match sub.get_arguments().find(|a| a.get_id() == ref_id) {
         Some(r) if r.is_positional() => args.insert(i + 1, PLACEHOLDER_REF.into()),
         Some(r) => {
             let long = r.get_long().unwrap_or("ref");

@@ -81,6 +81,8 @@ pub fn append_file(path: &Path) -> Result<std::fs::File, Failed> {
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
+        // (readable too: the journal reads its last line through it)
+        .read(true)
         .mode(0o600)
         .custom_flags(libc::O_NOFOLLOW)
         .open(path)

@@ -205,6 +205,12 @@ pub async fn serve(
             b.session.clear();
             let mut server =
                 Server::new(b, ropts.clone(), set, structured).with_counts(counts.clone());
+            // the operator's handle on what the agent did: its session's journal
+            // (docs/reference/mcp.md#each-agents-journal)
+            info!(
+                session = server.bopts.session.as_str(),
+                "agent started; its journal: ariasnap session export {} FILE", server.bopts.session
+            );
             if let Some(f) = &fleet {
                 server = server.in_fleet(f.clone());
             }

@@ -201,6 +201,11 @@ fn with_target(schema: &mut Map<String, Value>) {
         );
     }
     if let Some(Value::Object(p)) = schema.get_mut("properties") {
+        // (frame's own target, its iframe, takes a locator too)
+        let loc = match p.remove("target") {
+            Some(own) => json!({"anyOf": [own, loc]}),
+            None => loc,
+        };
         p.insert("target".into(), loc);
     }
     if let Some(Value::Array(r)) = schema.get_mut("required") {

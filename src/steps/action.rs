@@ -440,6 +440,7 @@ impl Action {
             Action::Drag(d) => [&d.from, &d.to].into_iter().try_for_each(|e| match e {
                 DragEnd::Point(p) => check_point(*p).map(|_| ()),
                 DragEnd::Ref(_) => Ok(()),
+                DragEnd::Locator(l) => l.check(),
             }),
             Action::ElementsAt(a) => a.all_points().map(|_| ()),
             Action::Pdf(p) => p.check(),
@@ -466,6 +467,9 @@ impl Action {
             Action::Upload(a) => a.ref_ = r,
             Action::SelectText(a) => a.ref_ = r,
             Action::Get(a) => a.ref_ = r,
+            Action::Wait(a) => a.ref_ = Some(r),
+            Action::Screenshot(a) => a.ref_ = Some(r),
+            Action::Frame(a) => a.target = super::navigation::FrameArg::Name(r),
             _ => return false,
         }
         true
@@ -483,6 +487,14 @@ impl Action {
             Action::Check(a) | Action::Uncheck(a) => Some(a.ref_str()),
             Action::Scroll(a) => a.ref_.as_deref(),
             Action::Submit(a) => a.ref_.as_deref(),
+            Action::Wait(a) => a.ref_.as_deref(),
+            Action::Screenshot(a) => a.ref_.as_deref(),
+            Action::Frame(a) => match &a.target {
+                super::navigation::FrameArg::Name(r) if crate::refs::is_ref(r.trim()) => {
+                    Some(r.as_str())
+                }
+                _ => None,
+            },
             _ => None,
         }
     }

@@ -334,7 +334,11 @@ pub async fn hover(b: &mut Browser, a: &HoverArgs) -> Result<Outcome> {
 /// middle of the target in the direction of travel (`actions::drop_point`).
 pub async fn drag(b: &mut Browser, d: &DragArgs) -> Result<Outcome> {
     let mut named = serde_json::Map::new();
+    let unresolved = || {
+        Error::Usage("drag: a locator end was not resolved (run it as a step, not through the library's drag)".into())
+    };
     let from = match &d.from {
+        DragEnd::Locator(_) => return Err(unresolved()),
         DragEnd::Ref(r) => actions::drag_point(b, r).await?,
         DragEnd::Point(p) => {
             let p = check_point(*p).map_err(Error::Usage)?;
@@ -344,6 +348,7 @@ pub async fn drag(b: &mut Browser, d: &DragArgs) -> Result<Outcome> {
         }
     };
     let to = match &d.to {
+        DragEnd::Locator(_) => return Err(unresolved()),
         DragEnd::Ref(r) => actions::drop_point(b, r, from).await?,
         DragEnd::Point(p) => {
             let p = check_point(*p).map_err(Error::Usage)?;
@@ -400,18 +405,37 @@ impl From<String> for HoverArgs {
     }
 }
 
-// One end of a drag: a ref or a point {x, y} (no doc comment: schemars would repeat it).
+// One end of a drag: a ref, a point {x, y} or a locator (docs/reference/step-files.md#locators)
+// (no doc comment: schemars would repeat it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum DragEnd {
     Ref(String),
     Point(Point),
+    Locator(super::locate::Locator),
 }
 
-/// A drag end on the command line: `X,Y` is a point, anything else a ref.
+/// A drag end on the command line: `X,Y` is a point, `role "name"` or a locator's JSON
+/// (`{"role": "option", "name": "Apples"}`) a locator, anything else a ref.
 fn drag_end(s: &str) -> std::result::Result<DragEnd, String> {
-    if s.contains(',') {
-        return point_arg(s).map(DragEnd::Point);
+    let t = s.trim();
+    if t.starts_with('{') {
+        let l: super::locate::Locator =
+            serde_json::from_str(t).map_err(|e| format!("a locator: {e}"))?;
+        l.check()?;
+        return Ok(DragEnd::Locator(l));
+    }
+    if let Some((role, name)) = t.split_once(' ')
+        && let Ok(name) = serde_json::from_str::<String>(name.trim())
+    {
+        return Ok(DragEnd::Locator(super::locate::Locator {
+            role: Some(role.to_string()),
+            name: Some(name),
+            ..Default::default()
+        }));
+    }
+    if t.contains(',') {
+        return point_arg(t).map(DragEnd::Point);
     }
     Ok(DragEnd::Ref(s.to_string()))
 }
@@ -420,10 +444,11 @@ fn drag_end(s: &str) -> std::result::Result<DragEnd, String> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct DragArgs {
-    /// The ref to pick up, or a point {x, y} (command line: X,Y).
+    /// The ref to pick up, a point {x, y} (command line: X,Y), or a locator {"role",
+    /// "name", ...} (command line: `role "name"` or its JSON).
     #[arg(value_parser = drag_end)]
     pub from: DragEnd,
-    /// The ref to drop it on, or a point {x, y}.
+    /// The ref to drop it on, a point {x, y}, or a locator.
     #[arg(value_parser = drag_end)]
     pub to: DragEnd,
 }

@@ -30,6 +30,8 @@ pub fn path(name: &str) -> PathBuf {
 
 /// Whether a step goes into the journal: what acts on the page or waits on it (looking and
 /// reading steps do not change what a replay must do).
+/// (`frame` changes where the next steps act; a screenshot of an element is kept with its
+/// locator.)
 pub(super) fn journaled(a: &Action) -> bool {
     a.modifies_page()
         || matches!(
@@ -38,7 +40,55 @@ pub(super) fn journaled(a: &Action) -> bool {
                 | Action::Assert(_)
                 | Action::WaitForNavigation(_)
                 | Action::SwitchTab(_)
+                | Action::Frame(_)
         )
+        || matches!(a, Action::Screenshot(s) if s.ref_.is_some())
+}
+
+/// The locators of a step's targets, taken before it acts (the journal's): its target's,
+/// a drag's ends' (by `from` and `to`), a fields map's fields' (by ref).
+#[derive(Debug, Default)]
+pub struct Seen {
+    target: Option<DescribeReply>,
+    more: Vec<(String, Option<DescribeReply>)>,
+}
+
+impl Seen {
+    fn of(&self, k: &str) -> Option<&DescribeReply> {
+        self.more
+            .iter()
+            .find(|(x, _)| x == k)
+            .and_then(|(_, d)| d.as_ref())
+    }
+}
+
+/// Takes the locators of what a journaled step is about to act on ([`Seen`]).
+pub async fn seen(b: &Browser, a: &Action) -> Seen {
+    use super::input::DragEnd;
+    use super::locate::describe;
+    let mut s = Seen::default();
+    if !journaled(a) {
+        return s;
+    }
+    if let Some(r) = a.target_ref() {
+        s.target = describe(b, r).await;
+    }
+    match a {
+        Action::Drag(d) => {
+            for (k, e) in [("from", &d.from), ("to", &d.to)] {
+                if let DragEnd::Ref(r) = e {
+                    s.more.push((k.into(), describe(b, r).await));
+                }
+            }
+        }
+        Action::Fill(f) => {
+            for r in f.fields.iter().flat_map(|m| m.keys()) {
+                s.more.push((r.clone(), describe(b, r).await));
+            }
+        }
+        _ => {}
+    }
+    s
 }
 
 fn append(b: &Browser, mut line: Value) {
@@ -47,11 +97,8 @@ fn append(b: &Browser, mut line: Value) {
         if let Some(d) = p.parent() {
             crate::private::make_dir(d)?;
         }
-        let n = std::fs::read_to_string(&p)
-            .map(|t| t.lines().count())
-            .unwrap_or(0);
-        line["n"] = json!(n + 1);
         let mut f = crate::private::append_file(&p)?;
+        line["n"] = json!(last_n(&mut f).unwrap_or(0) + 1);
         // an operator's secret (docs/reference/policy.md#secrets) never reaches the file
         let text = line.to_string();
         let _ = writeln!(f, "{}", crate::vault::mask(&text));
@@ -61,6 +108,50 @@ fn append(b: &Browser, mut line: Value) {
     if let Err(e) = write() {
         tracing::debug!("journal: {} {}: {}", e.action, e.path.display(), e.source);
     }
+}
+
+/// The `n` of the journal's last line, read from the end of the file (a step's cost does
+/// not grow with the journal); None for an empty file. A last line that does not parse (a
+/// write cut short) is passed over: the count of whole lines before it is its `n`.
+fn last_n(f: &mut std::fs::File) -> Option<u64> {
+    use std::io::{Read, Seek, SeekFrom};
+    let len = f.seek(SeekFrom::End(0)).ok()?;
+    let mut tail: Vec<u8> = Vec::new();
+    let mut at = len;
+    // the last line ends at the file's last newline; it starts after the one before
+    loop {
+        let body = tail.strip_suffix(b"\n").unwrap_or(&tail);
+        if let Some(i) = body.iter().rposition(|&c| c == b'\n') {
+            return n_of(&body[i + 1..]).or_else(|| count_lines(f));
+        }
+        if at == 0 {
+            return if body.is_empty() {
+                None
+            } else {
+                n_of(body).or_else(|| count_lines(f))
+            };
+        }
+        let step = at.min(4096);
+        at -= step;
+        let mut chunk = vec![0; step as usize];
+        f.seek(SeekFrom::Start(at)).ok()?;
+        f.read_exact(&mut chunk).ok()?;
+        chunk.extend_from_slice(&tail);
+        tail = chunk;
+    }
+}
+
+fn n_of(line: &[u8]) -> Option<u64> {
+    serde_json::from_slice::<Value>(line).ok()?["n"].as_u64()
+}
+
+/// The whole lines of the file (the slow way, for a journal whose last line is cut).
+fn count_lines(f: &mut std::fs::File) -> Option<u64> {
+    use std::io::{Read, Seek, SeekFrom};
+    f.seek(SeekFrom::Start(0)).ok()?;
+    let mut t = Vec::new();
+    f.read_to_end(&mut t).ok()?;
+    Some(t.iter().filter(|&&c| c == b'\n').count() as u64)
 }
 
 /// A value as the journal keeps it: a secret field's (or a secret-shaped text's) replaced.
@@ -100,8 +191,8 @@ fn options(a: &Action) -> (String, Map<String, Value>) {
     (k.clone(), m)
 }
 
-/// Records a step that ran (`seen`: its target's locator taken before it acted).
-pub async fn record(b: &Browser, step: &Step, seen: Option<&DescribeReply>, res: &StepResult) {
+/// Records a step that ran (`seen`: its targets' locators taken before it acted).
+pub fn record(b: &Browser, step: &Step, seen: &Seen, res: &StepResult) {
     if !journaled(&step.action) {
         return;
     }
@@ -110,19 +201,20 @@ pub async fn record(b: &Browser, step: &Step, seen: Option<&DescribeReply>, res:
     {
         // one line per field, each with its own locator
         for (r, v) in fields {
-            let d = super::locate::describe(b, r).await;
+            let d = seen.of(r);
             let mut args = Map::from_iter([("value".to_string(), v.clone())]);
             if d.is_none() {
                 args.insert("ref".into(), json!(r));
             }
             let mut v = Value::Object(args);
-            scrub(&mut v["value"], d.as_ref().is_some_and(|d| d.secret));
-            append(b, line("fill", v, d.as_ref(), res));
+            scrub(&mut v["value"], d.is_some_and(|d| d.secret));
+            append(b, line("fill", v, d, None, res));
         }
         return;
     }
     let (name, mut args) = options(&step.action);
-    let secret = seen.is_some_and(|d| d.secret);
+    let target = seen.target.as_ref();
+    let secret = target.is_some_and(|d| d.secret);
     // the values a step types or sets (type's `text` is what it types)
     let typed = matches!(step.action, Action::Type(_));
     for k in ["value", "values", "text"] {
@@ -133,19 +225,38 @@ pub async fn record(b: &Browser, step: &Step, seen: Option<&DescribeReply>, res:
             scrub(v, secret);
         }
     }
-    if seen.is_some() {
-        args.remove("ref");
+    if target.is_some() {
+        args.remove(super::locate::ref_key(&name));
     }
-    append(b, line(&name, Value::Object(args), seen, res));
+    // a drag's ends by their locators
+    for k in ["from", "to"] {
+        if let (Some(d), true) = (seen.of(k), matches!(step.action, Action::Drag(_))) {
+            args.insert(k.into(), json!(Locator::of_described(d)));
+        }
+    }
+    // a wait on a locator keeps it as it was given
+    let given = match &step.action {
+        Action::Wait(w) => w.locator.as_ref(),
+        _ => None,
+    };
+    append(b, line(&name, Value::Object(args), target, given, res));
 }
 
-fn line(name: &str, args: Value, seen: Option<&DescribeReply>, res: &StepResult) -> Value {
+fn line(
+    name: &str,
+    args: Value,
+    seen: Option<&DescribeReply>,
+    given: Option<&Locator>,
+    res: &StepResult,
+) -> Value {
     let mut l = json!({"kind": "step", "action": name, "args": args, "status": res.status});
     if let Some(d) = seen {
         l["target"] = json!(Locator::of_described(d));
         if !d.path.is_empty() {
             l["path"] = json!(d.path);
         }
+    } else if let Some(g) = given {
+        l["target"] = json!(g);
     }
     if let Some(h) = &res.healed {
         l["healed"] = json!(h);
@@ -197,18 +308,18 @@ pub fn read(name: &str, from: u64) -> Result<Vec<Value>> {
 }
 
 /// Roles whose name is their text on the page: an added one is a check `assert` can make.
+/// Not the live regions (`status`, `alert`, `log`): their messages are announcements a page
+/// may take away at any moment (a toast shown for 700 ms; WAI-ARIA 1.2 `status`: "advisory
+/// information"), no state that still holds when the next step runs.
 const TEXT_ROLES: &[&str] = &[
     "heading",
     "paragraph",
     "text",
-    "alert",
-    "status",
     "listitem",
     "cell",
     "link",
     "button",
     "strong",
-    "log",
 ];
 
 /// The check a run's reply gives (docs/reference/step-files.md#export): where it navigated,
@@ -367,6 +478,10 @@ fn pw_line(step: &Value) -> String {
     }
     let text = |k: &str| a.get(k).and_then(Value::as_str).map(js);
     let loc = pw_locator(&t);
+    if t.contains_key("ref") {
+        // (a ref no locator was taken for: another frame's element)
+        return format!("// not exported: {action} {a}");
+    }
     let s = |k: &str| text(k).unwrap_or_else(|| "''".into());
     match action.as_str() {
         "goto" => format!(
@@ -426,6 +541,30 @@ fn pw_line(step: &Value) -> String {
             "await {loc}.setInputFiles({});",
             a.get("files").map(Value::to_string).unwrap_or_default()
         ),
+        "wait"
+            if t.contains_key("role") || t.contains_key("label") || a.get("target").is_some() =>
+        {
+            let state = if a.get("hidden") == Some(&json!(true)) {
+                "toBeHidden"
+            } else {
+                "toBeVisible"
+            };
+            format!("await expect({loc}).{state}();")
+        }
+        "drag" => match (a.get("from"), a.get("to")) {
+            (Some(Value::Object(f)), Some(Value::Object(to))) => {
+                format!("await {}.dragTo({});", pw_locator(f), pw_locator(to))
+            }
+            _ => format!("// not exported: drag {a}"),
+        },
+        "screenshot"
+            if t.contains_key("role") || t.contains_key("label") || t.contains_key("text") =>
+        {
+            match text("path") {
+                Some(p) => format!("await {loc}.screenshot({{ path: {p} }});"),
+                None => format!("await {loc}.screenshot();"),
+            }
+        }
         "wait" | "assert" => match (text("text"), text("url")) {
             (Some(x), _) => format!("await expect(page.getByText({x}).first()).toBeVisible();"),
             (None, Some(_)) => format!(
@@ -503,6 +642,41 @@ mod tests {
             pw.contains("toHaveURL(new RegExp(\"/shop\\\\.html\"))"),
             "{pw}"
         );
+    }
+
+    #[test]
+    fn a_live_regions_message_is_no_check() {
+        let toast = json!({"added": [{"role": "status", "name": "", "text": "Code applied"}]});
+        assert_eq!(check_of(&toast), None);
+        let both = json!({"added": [{"role": "status", "text": "Saved"}, {"role": "heading", "name": "Order placed"}]});
+        assert_eq!(
+            check_of(&both),
+            Some(json!({"assert": {"text": "Order placed"}}))
+        );
+    }
+
+    #[test]
+    fn the_next_line_number_comes_from_the_last_line() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("j.jsonl");
+        let mut f = crate::private::append_file(&p).unwrap();
+        assert_eq!(last_n(&mut f), None);
+        // a last line longer than one read from the end
+        let long = "x".repeat(10_000);
+        writeln!(f, "{}", json!({"n": 1, "kind": "step"})).unwrap();
+        writeln!(
+            f,
+            "{}",
+            json!({"n": 2, "kind": "step", "args": {"text": long}})
+        )
+        .unwrap();
+        assert_eq!(last_n(&mut f), Some(2));
+        writeln!(f, "{}", json!({"n": 3})).unwrap();
+        assert_eq!(last_n(&mut f), Some(3));
+        // a last line cut short: the whole lines before it count
+        write!(f, "{{\"n\": 4, \"ki").unwrap();
+        assert_eq!(last_n(&mut f), Some(3));
     }
 
     #[test]

@@ -40,7 +40,16 @@ pub const TARGETED: &[&str] = &[
     "submit",
     "selectText",
     "get",
+    "wait",
+    "screenshot",
+    "frame",
 ];
+
+/// The option of `action` a resolved locator's ref goes into: `frame` takes its iframe's
+/// ref as its `target`, every other action as its `ref`.
+pub fn ref_key(action: &str) -> &'static str {
+    if action == "frame" { "target" } else { "ref" }
+}
 
 /// A step's target by what a user sees: role and accessible name, a field's label, or text,
 /// within a container, the nth of several.
@@ -248,7 +257,9 @@ pub fn lift(
         return Ok(None);
     }
     let mut loc = serde_json::Map::new();
-    let owns_target = own.iter().any(|o| o == "target");
+    // (frame's own `target` is its iframe: a locator there names the iframe)
+    let owns_target = own.iter().any(|o| o == "target")
+        && !(ref_key(action) == "target" && m.get("target").is_some_and(Value::is_object));
     let given = if owns_target {
         None
     } else {
@@ -286,13 +297,14 @@ pub fn lift(
     let l: Locator =
         serde_json::from_value(Value::Object(loc)).map_err(|e| format!("locator: {e}"))?;
     l.check()?;
-    if m.contains_key("ref") {
-        return Err("a ref or a locator, not both".into());
+    let key = ref_key(action);
+    if m.contains_key(key) {
+        return Err(format!("a {key} or a locator, not both"));
     }
     if m.contains_key("fields") {
         return Err("a fields map or a locator, not both".into());
     }
-    m.insert("ref".into(), json!(PLACEHOLDER_REF));
+    m.insert(key.into(), json!(PLACEHOLDER_REF));
     Ok(Some(l))
 }
 
@@ -307,9 +319,8 @@ pub struct Resolved {
 /// them (or the nearest names of the role); with `heal`, a locator that no longer matches
 /// takes the one best candidate of its role ([`heal`]).
 pub async fn resolve(b: &mut Browser, loc: &Locator, heal_ok: bool) -> Result<Resolved> {
-    let n = b.next_snapshot()?;
-    let r: LocateReply = ask(b, loc.engine(n)).await?;
-    if r.total == 1 || (loc.nth.is_some() && r.matches.len() == 1) {
+    let r = probe(b, loc).await?;
+    if unique(loc, &r) {
         let m = &r.matches[0];
         return m
             .r#ref
@@ -325,25 +336,8 @@ pub async fn resolve(b: &mut Browser, loc: &Locator, heal_ok: bool) -> Result<Re
                 ))
             });
     }
-    if let Some(nth) = loc.nth.filter(|_| r.total > 0 && r.matches.is_empty()) {
-        return Err(Error::Step(format!(
-            "nth {nth} of {}: only {} match (nth counts from 0)",
-            loc.words(),
-            r.total
-        )));
-    }
-    if r.total > 1 {
-        return Err(Error::Step(format!(
-            "{} elements match {}: {}{}; add \"within\" (a container) or \"nth\" (from 0), or use a ref",
-            r.total,
-            loc.words(),
-            list(&r.matches),
-            if r.total as usize > r.matches.len() {
-                ", ..."
-            } else {
-                ""
-            }
-        )));
+    if let Some(e) = several(loc, &r) {
+        return Err(e);
     }
     match heal(loc, &r.near) {
         Heal::One(c, why) if heal_ok => Ok(Resolved {
@@ -362,12 +356,50 @@ pub async fn resolve(b: &mut Browser, loc: &Locator, heal_ok: bool) -> Result<Re
             cs.len(),
             list(&cs.into_iter().cloned().collect::<Vec<_>>())
         ))),
-        Heal::None => Err(Error::Step(format!(
-            "no {}{}",
-            loc.words(),
-            nearest(loc, &r.near)
-        ))),
+        Heal::None => Err(Error::Step(none_words(loc, &r))),
     }
+}
+
+/// The elements a locator names in the page now, with the near candidates of its role
+/// (refs minted for a new snapshot).
+pub async fn probe(b: &mut Browser, loc: &Locator) -> Result<LocateReply> {
+    let n = b.next_snapshot()?;
+    ask(b, loc.engine(n)).await
+}
+
+/// Whether a probe found the one element the locator names.
+pub fn unique(loc: &Locator, r: &LocateReply) -> bool {
+    r.total == 1 || (loc.nth.is_some() && r.matches.len() == 1)
+}
+
+/// The error of a probe that found several elements (or too few for its `nth`): each named
+/// with its ref and where it is. None when it found one or none.
+pub fn several(loc: &Locator, r: &LocateReply) -> Option<Error> {
+    if let Some(nth) = loc.nth.filter(|_| r.total > 0 && r.matches.is_empty()) {
+        return Some(Error::Step(format!(
+            "nth {nth} of {}: only {} match (nth counts from 0)",
+            loc.words(),
+            r.total
+        )));
+    }
+    (r.total > 1 && !unique(loc, r)).then(|| {
+        Error::Step(format!(
+            "{} elements match {}: {}{}; add \"within\" (a container) or \"nth\" (from 0), or use a ref",
+            r.total,
+            loc.words(),
+            list(&r.matches),
+            if r.total as usize > r.matches.len() {
+                ", ..."
+            } else {
+                ""
+            }
+        ))
+    })
+}
+
+/// The words of a probe that found nothing: the locator and the nearest names of its role.
+pub fn none_words(loc: &Locator, r: &LocateReply) -> String {
+    format!("no {}{}", loc.words(), nearest(loc, &r.near))
 }
 
 /// `"Pay now" s3e4`; a nameless generic by its words after its ref: `s3e4 "Stove"`

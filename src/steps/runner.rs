@@ -262,30 +262,60 @@ async fn finish(
 }
 
 /// A step's target before it runs: its locator resolved (its `readyWhen` first, within the
-/// step's deadline; healed unless `strict`) into a step on that ref.
+/// step's deadline; healed unless `strict`) into a step on that ref; a drag's locator ends
+/// likewise; a wait's locator handed to the wait, which polls it (it may not match yet).
 async fn locate_step(
     b: &mut Browser,
     step: &Step,
     opts: &RunOptions,
 ) -> Result<Option<(Step, Option<String>)>> {
-    let Some(loc) = &step.target else {
-        return Ok(None);
+    use super::input::DragEnd;
+    let ends: Vec<super::locate::Locator> = match &step.action {
+        Action::Drag(d) => [&d.from, &d.to]
+            .into_iter()
+            .filter_map(|e| match e {
+                DragEnd::Locator(l) => Some(l.clone()),
+                _ => None,
+            })
+            .collect(),
+        _ => vec![],
+    };
+    let words = match (&step.target, ends.first()) {
+        (Some(l), _) | (None, Some(l)) => l.words(),
+        (None, None) => return Ok(None),
     };
     let work = async {
         before_step(b, step, opts.timeout).await?;
-        let r = super::locate::resolve(b, loc, !opts.strict).await?;
         let mut s = step.clone();
         s.hooks.ready_when = None;
-        s.target = None;
-        s.action.set_target_ref(r.r#ref);
-        Ok::<_, Error>(Some((s, r.healed)))
+        let mut healed = Vec::new();
+        if let Some(loc) = s.target.take() {
+            if let Action::Wait(w) = &mut s.action {
+                w.ref_ = None;
+                w.locator = Some(loc);
+            } else {
+                let r = super::locate::resolve(b, &loc, !opts.strict).await?;
+                s.action.set_target_ref(r.r#ref);
+                healed.extend(r.healed);
+            }
+        }
+        if let Action::Drag(d) = &mut s.action {
+            for end in [&mut d.from, &mut d.to] {
+                if let DragEnd::Locator(loc) = end {
+                    let r = super::locate::resolve(b, loc, !opts.strict).await?;
+                    healed.extend(r.healed);
+                    *end = DragEnd::Ref(r.r#ref);
+                }
+            }
+        }
+        let healed = (!healed.is_empty()).then(|| healed.join("; "));
+        Ok::<_, Error>(Some((s, healed)))
     };
     tokio::time::timeout(opts.timeout, work)
         .await
         .unwrap_or_else(|_| {
             Err(Error::Timeout(format!(
-                "locating {} took over {} ms (the step's deadline)",
-                loc.words(),
+                "locating {words} took over {} ms (the step's deadline)",
                 opts.timeout.as_millis()
             )))
         })
@@ -308,7 +338,7 @@ async fn located_step(
             let ms = t0.elapsed().as_millis() as u64;
             let res = StepResult::failed(step.action.name(), ms, &e, vec![]);
             if opts.journal {
-                super::journal::record(b, step, None, &res).await;
+                super::journal::record(b, step, &Default::default(), &res);
             }
             return (res, Some(e.exit_code()));
         }
@@ -317,12 +347,11 @@ async fn located_step(
         Some((s, h)) => (s, h.clone()),
         None => (step, None),
     };
-    // the journal's locator of the target, taken before the action changes the page
-    let seen = match step.action.target_ref() {
-        Some(r) if opts.journal && super::journal::journaled(&step.action) => {
-            super::locate::describe(b, r).await
-        }
-        _ => None,
+    // the journal's locators of the targets, taken before the action changes the page
+    let seen = if opts.journal {
+        super::journal::seen(b, &step.action).await
+    } else {
+        Default::default()
     };
     let located_ms = t0.elapsed().as_millis() as u64;
     let (mut res, err) = run_one(b, step, opts, artifacts, base).await;
@@ -334,7 +363,7 @@ async fn located_step(
         res.healed = healed.clone();
     }
     if opts.journal {
-        super::journal::record(b, step, seen.as_ref(), &res).await;
+        super::journal::record(b, step, &seen, &res);
     }
     (res, err)
 }

@@ -54,6 +54,12 @@ pub struct WaitArgs {
     #[serde(default)]
     #[arg(skip)]
     pub timeout: Option<u64>,
+    /// The step's locator, polled until it names one element (or, with hidden, none): the
+    /// runner puts it here (docs/reference/step-files.md#locators); never written.
+    #[serde(skip)]
+    #[arg(skip)]
+    #[schemars(skip)]
+    pub locator: Option<super::locate::Locator>,
 }
 
 /// `sleep`: a pause.
@@ -120,6 +126,9 @@ pub(super) async fn wait(
         .unwrap_or(opts.timeout)
         .min(opts.timeout);
     let hidden = w.hidden;
+    if let Some(loc) = &w.locator {
+        return wait_locator(b, loc, hidden, limit).await;
+    }
     let (cond, what) = if let Some(t) = &w.text {
         (
             Condition::Text {
@@ -158,6 +167,50 @@ pub(super) async fn wait(
         ));
     };
     actions::wait_for(b, cond, limit, &what).await
+}
+
+/// `wait` on a locator: polled until it names one element (several: the locator's error at
+/// once, as for any step), or with `hidden` until it names none; at the limit, the words of
+/// what it found (the nearest names of its role).
+async fn wait_locator(
+    b: &mut Browser,
+    loc: &super::locate::Locator,
+    hidden: bool,
+    limit: Duration,
+) -> Result<Outcome> {
+    use super::locate;
+    let start = Instant::now();
+    loop {
+        let r = locate::probe(b, loc).await?;
+        let done = if hidden {
+            r.total == 0
+        } else if locate::unique(loc, &r) {
+            true
+        } else if let Some(e) = locate::several(loc, &r) {
+            return Err(e);
+        } else {
+            false
+        };
+        if done {
+            return Ok(Outcome::with(
+                json!({"waited_ms": start.elapsed().as_millis() as u64}),
+            ));
+        }
+        if start.elapsed() >= limit {
+            let found = if hidden {
+                format!("{} still match {}", r.total, loc.words())
+            } else {
+                locate::none_words(loc, &r)
+            };
+            return Err(Error::Timeout(format!(
+                "{}{} did not happen within {} ms: {found}",
+                loc.words(),
+                gone(hidden),
+                limit.as_millis()
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 pub(super) fn gone(hidden: bool) -> &'static str {

@@ -16,7 +16,10 @@ pub fn tests() -> Vec<Test> {
         mcp_tools_take_a_target,
         exported_spec_passes_playwright_test,
         apg_patterns_replay_to_the_same_state,
-        a_clickable_generic_is_journaled_by_its_words_and_replays
+        a_clickable_generic_is_journaled_by_its_words_and_replays,
+        http_agents_keep_a_journal_each,
+        drag_wait_screenshot_and_frame_take_locators,
+        drag_wait_screenshot_and_frame_replay_from_the_journal
     ]
 }
 
@@ -412,6 +415,22 @@ fn mcp_tools_take_a_target(c: &Ctx) {
             crate::mcp::text_of(&r).contains("Restore in Archive"),
             "{r:?}"
         );
+        // wait and frame take it too (frame's own target is its iframe's)
+        let r = client
+            .call_tool(call("browser_wait", json!({"target": {"role": "status"}})))
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(false), "{r:?}");
+        let r = client
+            .call_tool(call(
+                "browser_frame",
+                json!({"target": {"role": "iframe", "name": "Nowhere"}}),
+            ))
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(true), "{r:?}");
+        let text = crate::mcp::text_of(&r);
+        assert!(text.contains("no iframe \"Nowhere\""), "{text}");
         client.cancel().await.ok();
     });
 }
@@ -627,4 +646,296 @@ fn a_clickable_generic_is_journaled_by_its_words_and_replays(c: &Ctx) {
     let (code, r, err) = run(c, fresh, &["--strict"], &file);
     assert_eq!(code, 0, "{r:#}\n{err}");
     assert_eq!(plan(fresh), "Pro / Opened Office chair");
+
+/// Agents of `mcp --http` (docs/reference/mcp.md#each-agents-journal): each agent's steps go
+/// into a journal of its own (its session's, 0600), nothing of the other's in it; exported,
+/// the journal of the one that paid replays on a fresh session to the same order.
+fn http_agents_keep_a_journal_each(c: &Ctx) {
+    use std::os::unix::fs::PermissionsExt;
+    let sdk = crate::mcp_http::sdk_dir();
+    assert!(
+        sdk.join("package.json").exists(),
+        "the MCP SDK is not at {} (bash scripts/setup.sh installs it, or set ARIASNAP_MCP_SDK)",
+        sdk.display()
+    );
+    let (server, port) = crate::mcp_http::start_server(c, &[]);
+    let o = std::process::Command::new("node")
+        .arg(
+            c.fixtures
+                .parent()
+                .unwrap()
+                .join("tests/it/js/mcp_http_journal.mjs"),
+        )
+        .env("SDK_DIR", &sdk)
+        .env("MCP_URL", format!("http://127.0.0.1:{port}/mcp"))
+        .env("PAGE", c.url("html/replay/checkout.html"))
+        .env("OTHER", c.url("html/agent/count.html"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let r: Value = serde_json::from_str(stdout.trim()).unwrap();
+    for k in ["aFill", "aCheck", "aSelect", "bClick", "aPay"] {
+        assert_eq!(r[k]["error"], false, "{k}: {r:#}");
+    }
+    // the server's agents are sessions mcp-<its pid>-<n>
+    let prefix = format!("mcp-{}-", server.0.id());
+    let dir = c.home.path().join("journals-v1");
+    let mut journals: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().to_string_lossy().into_owned();
+            let session = name.strip_prefix(&prefix)?.strip_suffix(".jsonl")?;
+            let text = std::fs::read_to_string(dir.join(&name)).ok()?;
+            Some((format!("{prefix}{session}"), text))
+        })
+        .collect();
+    drop(server);
+    assert_eq!(journals.len(), 2, "{journals:#?}");
+    for (s, _) in &journals {
+        let p = dir.join(format!("{s}.jsonl"));
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}", p.display());
+    }
+    journals.sort_by_key(|(_, t)| !t.contains("Pay"));
+    let (payer, a) = &journals[0];
+    let (_, b) = &journals[1];
+    assert!(
+        a.contains(
+            r#""target":{"role":"button","name":"Pay","within":{"role":"region","name":"Cart"}}"#
+        ),
+        "{a}"
+    );
+    assert!(!a.contains("\"Count\"") && !a.contains("count.html"), "{a}");
+    assert!(
+        b.contains(r#""target":{"role":"button","name":"Count"}"#) && !b.contains("checkout"),
+        "{b}"
+    );
+    // exported by the operator, replayed (strict) on a fresh session
+    let out = c.home.path().join("http-agent-export.json");
+    let (code, _, err) = cmd(
+        c,
+        payer,
+        &["session", "export", payer, out.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{err}");
+    let fresh = "it-replay-http";
+    c.track_session(fresh);
+    let (code, _, err) = cmd(c, fresh, &["run", "--strict", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}\n{}", std::fs::read_to_string(&out).unwrap());
+    assert_eq!(
+        order(c, fresh),
+        "For ada@example.org, to Germany, gift wrapped, by card."
+    );
+}
+
+/// The board's state, read on the page: the items in the rucksack, the report, the frame's
+/// confirmation.
+fn board(c: &Ctx, session: &str) -> Value {
+    let (_, out, _) = cmd(
+        c,
+        session,
+        &[
+            "eval",
+            "JSON.stringify({pack: [...document.querySelectorAll('#pack [role=listitem]')].map(e => e.id), report: !!document.querySelector('h2'), confirmed: document.querySelector('iframe').contentDocument.getElementById('done').textContent})",
+        ],
+    );
+    let v: Value = serde_json::from_str(&out).unwrap_or(Value::Null);
+    serde_json::from_str(v["steps"][0]["output"].as_str().unwrap_or("null")).unwrap_or(Value::Null)
+}
+
+/// The error of the first failed step of a run.
+fn step_error(r: &Value) -> String {
+    r["steps"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find_map(|x| x["error"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// drag (both ends), wait, screenshot and frame take a locator wherever they take a ref: in
+/// step files, on the command line and as MCP's target, with the locator errors.
+fn drag_wait_screenshot_and_frame_take_locators(c: &Ctx) {
+    let s = "it-targets";
+    c.track_session(s);
+    let page = c.url("html/replay/board.html");
+    let shot = c.home.path().join("chart.png");
+    let steps = json!([
+        {"goto": page},
+        {"drag": {"from": {"role": "listitem", "name": "Tent"}, "to": {"role": "region", "name": "Rucksack"}}},
+        {"click": {"role": "button", "name": "Load report"}},
+        {"wait": {"role": "heading", "name": "Report ready"}},
+        {"screenshot": {"role": "img", "name": "Chart", "path": shot.to_str().unwrap()}},
+        {"frame": {"role": "iframe", "name": "Payment"}},
+        {"click": {"role": "button", "name": "Confirm"}},
+        {"frame": "main"}
+    ]);
+    let (code, r, err) = run(c, s, &[], &steps);
+    assert_eq!(code, 0, "{r:#}\n{err}");
+    assert_eq!(
+        board(c, s),
+        json!({"pack": ["tent"], "report": true, "confirmed": "Confirmed"})
+    );
+    let png = std::fs::read(&shot).unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    // the locator errors: several (at once, a wait too), none (the nearest of the role)
+    for (step, want) in [
+        (
+            json!({"wait": {"role": "button", "name": "Note"}}),
+            "2 elements match button \"Note\": button \"Note\" s",
+        ),
+        (
+            json!({"drag": {"from": {"role": "button", "name": "Note"}, "to": {"role": "region", "name": "Rucksack"}}}),
+            "2 elements match button \"Note\"",
+        ),
+        (
+            json!({"screenshot": {"role": "img", "name": "Graph"}}),
+            "no img \"Graph\"; nearest of that role: img \"Chart\" s",
+        ),
+        (
+            json!({"frame": {"role": "iframe", "name": "Checkout"}}),
+            "no iframe \"Checkout\"",
+        ),
+        (
+            json!({"wait": {"role": "heading", "name": "Report failed", "timeout": 300}}),
+            "heading \"Report failed\" did not happen within 300 ms: no heading \"Report failed\"; nearest of that role: heading",
+        ),
+    ] {
+        let (code, r, _) = run(c, s, &["--strict"], &json!([step]));
+        assert_ne!(code, 0, "{step}: {r:#}");
+        let e = step_error(&r);
+        assert!(e.contains(want), "{step}: {e}");
+    }
+    // a wait with hidden: until the locator names nothing
+    let (code, r, _) = run(
+        c,
+        s,
+        &[],
+        &json!([{"wait": {"role": "listitem", "name": "Stove", "hidden": true, "timeout": 300}}]),
+    );
+    assert_ne!(code, 0, "{r:#}");
+    assert!(
+        step_error(&r).contains("1 still match listitem \"Stove\""),
+        "{r:#}"
+    );
+    // the command line: the locator flags, and drag's ends as `role "name"`
+    c.ok(&["--session", s, "goto", &page]);
+    let (code, _, err) = cmd(c, s, &["drag", "listitem \"Stove\"", "region \"Rucksack\""]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = cmd(
+        c,
+        s,
+        &["click", "--role", "button", "--name", "Load report"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = cmd(
+        c,
+        s,
+        &["wait", "--role", "heading", "--name", "Report ready"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let shot2 = c.home.path().join("chart-cli.png");
+    let (code, _, err) = cmd(
+        c,
+        s,
+        &[
+            "screenshot",
+            "--role",
+            "img",
+            "--name",
+            "Chart",
+            "--path",
+            shot2.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(shot2.exists());
+    let (code, out, err) = cmd(c, s, &["frame", "--role", "iframe", "--name", "Nope"]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        format!("{out}{err}")
+            .contains("no iframe \"Nope\"; nearest of that role: iframe \"Payment\""),
+        "{out}\n{err}"
+    );
+    let (code, _, err) = cmd(c, s, &["wait", "--role", "button", "--name", "Note"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(board(c, s)["pack"] == json!(["stove"]), "{}", board(c, s));
+}
+
+/// An agent's drag, wait, screenshot and frame by refs (and a wait by locator) go into the
+/// journal with their locators; exported, they replay (strict) on a fresh session to the
+/// same board.
+fn drag_wait_screenshot_and_frame_replay_from_the_journal(c: &Ctx) {
+    let s = "it-board-agent";
+    c.track_session(s);
+    c.ok(&["--session", s, "goto", &c.url("html/replay/board.html")]);
+    let snap = c.ok(&["--session", s, "snapshot"]);
+    let tent = ref_of(&snap, "listitem \"Tent\"");
+    let load = ref_of(&snap, "button \"Load report\"");
+    // what a snapshot gives no ref (a region, an image, an iframe), search does
+    let searched = |text: &str, role: &str| -> String {
+        let out = c.ok(&["--session", s, "search", text, "--role", role]);
+        let v: Value = serde_json::from_str(&out).unwrap();
+        v["steps"][0]["output"]["matches"][0]["ref"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{out}"))
+            .to_string()
+    };
+    let pack = searched("Rucksack", "region");
+    let chart = searched("Chart", "img");
+    let frame = searched("Payment", "iframe");
+    let shot = c.home.path().join("board-chart.png");
+    let shot = shot.to_str().unwrap();
+    let steps = json!([
+        {"drag": {"from": tent, "to": pack}},
+        {"click": load},
+        {"wait": {"role": "heading", "name": "Report ready"}},
+        {"screenshot": {"ref": chart, "path": shot}},
+        {"frame": frame},
+        {"click": {"role": "button", "name": "Confirm"}},
+        {"frame": "main"}
+    ]);
+    let (code, r, err) = run(c, s, &[], &steps);
+    assert_eq!(code, 0, "{r:#}\n{err}");
+    let want = json!({"pack": ["tent"], "report": true, "confirmed": "Confirmed"});
+    assert_eq!(board(c, s), want);
+    let (code, out, err) = cmd(c, s, &["session", "export", s, "-"]);
+    assert_eq!(code, 0, "{err}");
+    let file: Value = serde_json::from_str(&out).unwrap();
+    let steps = file["steps"].as_array().unwrap();
+    for want in [
+        json!({"drag": {"from": {"role": "listitem", "name": "Tent", "within": {"role": "region", "name": "Leave at home"}}, "to": {"role": "region", "name": "Rucksack", "within": {"role": "main"}}}}),
+        json!({"wait": {"role": "heading", "name": "Report ready"}}),
+        json!({"screenshot": {"path": shot, "role": "img", "name": "Chart", "within": {"role": "main"}}}),
+        json!({"frame": {"role": "iframe", "name": "Payment", "within": {"role": "main"}}}),
+        json!({"frame": {"target": "main"}}),
+    ] {
+        assert!(steps.contains(&want), "{want}\n{file:#}");
+    }
+    assert!(!out.contains(&tent) && !out.contains(&frame), "{file:#}");
+    // replayed strict on a fresh session
+    std::fs::remove_file(shot).unwrap();
+    let fresh = "it-board-replay";
+    c.track_session(fresh);
+    let (code, r, err) = run(c, fresh, &["--strict"], &file);
+    assert_eq!(code, 0, "{r:#}\n{err}");
+    assert_eq!(board(c, fresh), want);
+    assert!(std::path::Path::new(shot).exists());
+    // the Playwright spec says the drag, the wait and the screenshot in its own words
+    let (_, spec, err) = cmd(c, s, &["session", "export", s, "--as", "playwright", "-"]);
+    let journal = std::fs::read_to_string(c.home.path().join(format!("journals-v1/{s}.jsonl")))
+        .unwrap_or_default();
+    for want in [
+        ".getByRole(\"listitem\", { name: \"Tent\", exact: true }).dragTo(page.getByRole(\"main\").getByRole(\"region\", { name: \"Rucksack\", exact: true }));",
+        "await expect(page.getByRole(\"heading\", { name: \"Report ready\", exact: true })).toBeVisible();",
+        ".getByRole(\"img\", { name: \"Chart\", exact: true }).screenshot({ path: ",
+    ] {
+        assert!(spec.contains(want), "{want}\n{spec}\n{err}\n{journal}");
+    }
 }

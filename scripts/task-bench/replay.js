@@ -1,0 +1,302 @@
+#!/usr/bin/env node
+// Replay of the task bench (BENCHMARKS.md#replay, issue 57): every task of tasks.js done by
+// ariasnap's scripted agent over `ariasnap mcp` by refs, as bench.js runs it; the agent's
+// session journal exported to a step file (`ariasnap session export`); that file replayed
+// with `ariasnap run --strict` (no healing) on a fresh session on Chromium, then on Firefox;
+// and each end state compared with the agent's, read from the page by one script (below,
+// STATE, once settled: two reads a second apart agree): the URL, the text shown (each visible text node but a select's, white space collapsed), every form field's
+// value or checked state, and the ARIA states on the page. Prints a markdown table; writes
+// the step files and states to --out (default target/task-bench/replay/).
+//
+// Password values are written `[secret]` in a journal (docs/reference/step-files.md#the-journal):
+// the operator puts them back before a replay. Here the operator is this script: it puts
+// back, per locator (role and name), the values the agent typed into the field of that ref,
+// in order, read from the agent's own calls and replies.
+//
+//   node scripts/task-bench/replay.js --ariasnap target/release/ariasnap [--tasks id,id]
+//     [--browsers chromium,firefox] [--modules DIR] [--chromium PATH] [--out DIR]
+//
+// --modules: where node_modules holds the MCP SDK (scripts/task-bench.sh installs it).
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawn } = require('child_process');
+const { serve, Agent, ROOT } = require('./lib');
+const { TASKS, TaskError } = require('./tasks');
+
+// The end state, read on the page (a page-side script, run by `ariasnap eval`).
+const STATE = `JSON.stringify({
+  url: location.pathname + location.search + location.hash,
+  text: (() => {
+    // the text shown, the same way in both browsers (innerText differs: Firefox leaves a
+    // select's options out): each text node whose element is visible, but a select's
+    const parts = [];
+    const w = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n; n = w.nextNode()) {
+      const p = n.parentElement;
+      if (!p || p.closest('select, script, style, template, noscript')) continue;
+      if (p.checkVisibility && !p.checkVisibility({ visibilityProperty: true })) continue;
+      parts.push(n.data);
+    }
+    return parts.join(' ').replace(/\\s+/g, ' ').trim();
+  })(),
+  fields: [...document.querySelectorAll('input, select, textarea')].map((e, i) =>
+    (e.id || e.name || i) + '=' + (e.type === 'checkbox' || e.type === 'radio' ? e.checked : e.type === 'password' ? '(' + e.value.length + ')' : e.value)),
+  aria: [...document.querySelectorAll('[aria-checked], [aria-expanded], [aria-selected], [aria-pressed], [aria-valuenow], [aria-current], [aria-hidden], dialog[open], [hidden]')]
+    .map((e) => e.tagName + (e.id ? '#' + e.id : '') + ['aria-checked', 'aria-expanded', 'aria-selected', 'aria-pressed', 'aria-valuenow', 'aria-current', 'aria-hidden', 'open', 'hidden']
+      .filter((a) => e.hasAttribute(a)).map((a) => ' ' + a + '=' + e.getAttribute(a)).join('')),
+})`;
+
+function options(argv) {
+  const o = {
+    tasks: null,
+    browsers: ['chromium', 'firefox'],
+    ariasnap: path.join(ROOT, 'target', 'release', 'ariasnap'),
+    modules: process.env.TASK_BENCH_MODULES || path.join(process.env.HOME || '', '.cache', 'ariasnap', 'task-bench'),
+    chromium: process.env.CHROMIUM || '/usr/bin/chromium',
+    out: path.join(ROOT, 'target', 'task-bench', 'replay'),
+    noOracle: true,
+    ariasnapArgs: [],
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    const v = () => {
+      if (i + 1 >= argv.length) throw new Error(`${k} needs a value`);
+      return argv[++i];
+    };
+    if (k === '--tasks') o.tasks = v().split(',');
+    else if (k === '--browsers') o.browsers = v().split(',');
+    else if (k === '--ariasnap') o.ariasnap = path.resolve(v());
+    else if (k === '--modules') o.modules = path.resolve(v());
+    else if (k === '--chromium') o.chromium = v();
+    else if (k === '--out') o.out = path.resolve(v());
+    else throw new Error(`unknown option ${k} (see the head of ${path.relative(process.cwd(), __filename)})`);
+  }
+  return o;
+}
+
+/** `ariasnap ARGS` in the agent's state directory: {code, stdout, stderr}. (Asynchronous:
+ * the fixture server answers from this process's event loop.) */
+function ariasnap(o, env, args) {
+  return new Promise((resolve) => {
+    const child = spawn(o.ariasnap, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => err.push(d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180000);
+    child.on('error', (e) => err.push(Buffer.from(String(e))));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+  });
+}
+
+/** The end state of a session's page (STATE), or an error's words. */
+async function stateOf(o, env, session) {
+  const r = await ariasnap(o, env, ['--session', session, 'eval', STATE]);
+  try {
+    const out = JSON.parse(r.stdout).steps[0].output;
+    return JSON.parse(out);
+  } catch (_) {
+    return { error: `eval failed (${r.code}): ${r.stderr.trim().split('\n')[0] || r.stdout.slice(0, 200)}` };
+  }
+}
+
+/** The settled end state: read again a second later until two reads agree (a toast shown for
+ * 700 ms is no end state), at most 6 reads. */
+async function settledState(o, env, session) {
+  let last = await stateOf(o, env, session);
+  for (let i = 0; i < 5; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = await stateOf(o, env, session);
+    if (JSON.stringify(now) === JSON.stringify(last)) return now;
+    last = now;
+  }
+  return last;
+}
+
+/** What differs between two states, in a few words (none: ''). */
+function diff(a, b) {
+  if (a.error || b.error) return a.error || b.error;
+  const out = [];
+  if (a.url !== b.url) out.push(`url ${a.url} / ${b.url}`);
+  if (a.text !== b.text) {
+    let i = 0;
+    while (i < a.text.length && a.text[i] === b.text[i]) i++;
+    out.push(`text at ${i}: ${JSON.stringify(a.text.slice(Math.max(0, i - 20), i + 40))} / ${JSON.stringify(b.text.slice(Math.max(0, i - 20), i + 40))}`);
+  }
+  for (const k of ['fields', 'aria']) {
+    const x = a[k].filter((v) => !b[k].includes(v));
+    const y = b[k].filter((v) => !a[k].includes(v));
+    if (x.length || y.length) out.push(`${k}: ${JSON.stringify(x.slice(0, 3))} / ${JSON.stringify(y.slice(0, 3))}`);
+  }
+  return out.join('; ');
+}
+
+/** role and name of each ref, as the agent's replies named them. */
+function refNames(agent) {
+  const names = new Map();
+  for (const t of agent.replies()) {
+    for (const m of t.matchAll(/- ([a-z]+) "((?:[^"\\]|\\.)*)"[^\n]*?\[ref=([a-z0-9]+)\]/g)) names.set(m[3], `${m[1]} ${m[2]}`);
+    for (const m of t.matchAll(/"ref":"([a-z0-9]+)","role":"([a-z]+)","name":"((?:[^"\\]|\\.)*)"/g)) names.set(m[1], `${m[2]} ${m[3]}`);
+  }
+  return names;
+}
+
+/** The values the agent typed, set or filled, by the role and name of their field, in order. */
+function typedValues(agent) {
+  const names = refNames(agent);
+  const out = new Map();
+  const put = (ref, v) => {
+    const k = names.get(ref);
+    if (!k || typeof v !== 'string') return;
+    if (!out.has(k)) out.set(k, []);
+    out.get(k).push(v);
+  };
+  const step = (action, a) => {
+    if (!a || typeof a !== 'object') return;
+    if (action === 'fill' && a.fields) for (const [r, v] of Object.entries(a.fields)) put(r, v);
+    else if (action === 'fill' || action === 'set') put(a.ref, a.value);
+    else if (action === 'type') put(a.ref, a.text);
+  };
+  for (const c of agent.calls) {
+    if (c.tool === 'browser_run_steps') {
+      for (const s of c.args.steps || []) for (const [k, v] of Object.entries(s)) step(k, v);
+    } else {
+      step(c.tool.replace(/^browser_/, ''), c.args);
+    }
+  }
+  return out;
+}
+
+/** The step file with each `[secret]` put back: the next value the agent typed into the
+ * field its locator names. Returns how many were put back. */
+function putSecrets(file, typed) {
+  let n = 0;
+  for (const s of file.steps) {
+    for (const a of Object.values(s)) {
+      if (!a || typeof a !== 'object') continue;
+      const t = a.target || a;
+      const k = `${t.role} ${t.name || t.label}`;
+      for (const key of ['value', 'text']) {
+        if (a[key] === '[secret]' && typed.has(k) && typed.get(k).length) {
+          a[key] = typed.get(k).shift();
+          n++;
+        }
+      }
+    }
+  }
+  return n;
+}
+
+async function runTask(task, o, base) {
+  const row = { task: task.id, agent: null, steps: 0, secrets: 0, replays: {} };
+  const agent = new Agent('ariasnap', { ...o, task: task.id, keepTmp: true });
+  const dir = path.join(o.out, task.id);
+  fs.mkdirSync(dir, { recursive: true });
+  let env;
+  try {
+    await agent.start();
+    env = agent.spec.env;
+    try {
+      await task.ariasnap(agent, base + task.page);
+    } catch (e) {
+      row.agent = e instanceof TaskError ? e.message : `${e.message || e}`;
+    }
+    // the server ends; its named session stays for the export and the state
+    try { await agent.client.close(); } catch (_) { /* gone */ }
+    const session = agent.spec.session;
+    const file = path.join(dir, 'steps.json');
+    const ex = await ariasnap(o, env, ['session', 'export', session, file]);
+    if (ex.code !== 0) throw new Error(`export failed: ${ex.stderr.trim()}`);
+    const steps = JSON.parse(fs.readFileSync(file, 'utf8'));
+    row.secrets = putSecrets(steps, typedValues(agent));
+    row.steps = steps.steps.length;
+    fs.writeFileSync(file, JSON.stringify(steps, null, 2));
+    const want = await settledState(o, env, session);
+    fs.writeFileSync(path.join(dir, 'agent-state.json'), JSON.stringify(want, null, 2));
+    await ariasnap(o, env, ['session', 'close', session]);
+    for (const browser of o.browsers) {
+      const fresh = `${session}-replay-${browser}`;
+      const flag = ['--browser', browser === 'chromium' ? o.chromium : browser];
+      // the fresh session's browser is started first, with time to spare (Firefox may take
+      // over the 30 s deadline to start on a loaded machine): the replay's steps keep theirs
+      await ariasnap(o, env, ['--session', fresh, ...flag, '--timeout', '120000', 'get-url']);
+      const t0 = Date.now();
+      const r = await ariasnap(o, env, ['--session', fresh, ...flag, 'run', '--strict', file]);
+      const ms = Date.now() - t0;
+      let failed = r.code === 0 ? '' : `exit ${r.code}${r.stdout ? '' : `: ${r.stderr.trim().split('\n')[0]}`}`;
+      if (failed) {
+        try {
+          const res = JSON.parse(r.stdout);
+          const bad = (res.steps || []).findIndex((s) => s.status === 'error');
+          if (bad >= 0) failed += `, step ${bad + 1} (${res.steps[bad].action}): ${res.steps[bad].error}`;
+        } catch (_) { failed += `: ${r.stderr.trim().split('\n').slice(-1)[0]}`; }
+      }
+      const got = await settledState(o, env, fresh);
+      fs.writeFileSync(path.join(dir, `${browser}-state.json`), JSON.stringify(got, null, 2));
+      fs.writeFileSync(path.join(dir, `${browser}-run.json`), r.stdout);
+      await ariasnap(o, env, ['session', 'close', fresh]);
+      row.replays[browser] = { ms, failed, differs: diff(want, got) };
+    }
+  } catch (e) {
+    row.error = `${e.message || e}`;
+  } finally {
+    try { fs.closeSync(agent.stderr); } catch (_) { /* closed */ }
+    if (agent.spec) fs.rmSync(agent.spec.tmp, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 });
+  }
+  return row;
+}
+
+const same = (r) => r && !r.failed && !r.differs;
+
+function table(rows, browsers) {
+  const lines = [
+    `| task | steps | secrets put back | ${browsers.map((b) => `${b}: same end state | ${b} ms`).join(' | ')} |`,
+    `| --- | ---: | ---: | ${browsers.map(() => '--- | ---:').join(' | ')} |`,
+  ];
+  for (const r of rows) {
+    const cells = browsers.map((b) => {
+      const x = r.replays[b];
+      if (!x) return `not run${r.error ? `: ${r.error}` : ''} | `;
+      return `${same(x) ? 'yes' : `NO: ${[x.failed, x.differs].filter(Boolean).join('; ').slice(0, 200)}`} | ${x.ms}`;
+    });
+    lines.push(`| ${r.task}${r.agent ? ' (agent failed)' : ''} | ${r.steps} | ${r.secrets} | ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+async function main() {
+  const o = options(process.argv.slice(2));
+  const tasks = o.tasks ? TASKS.filter((t) => o.tasks.includes(t.id)) : TASKS;
+  if (!tasks.length) throw new Error(`no such task: ${o.tasks}`);
+  fs.mkdirSync(o.out, { recursive: true });
+  const server = await serve();
+  const rows = [];
+  try {
+    for (const task of tasks) {
+      process.stderr.write(`replay: ${task.id}...`);
+      const r = await runTask(task, o, server.url);
+      process.stderr.write(` ${r.steps} steps; ${o.browsers.map((b) => `${b} ${same(r.replays[b]) ? 'same' : 'DIFFERS'}`).join(', ')}${r.error ? `; ${r.error}` : ''}\n`);
+      rows.push(r);
+    }
+  } finally {
+    await server.close();
+  }
+  fs.writeFileSync(path.join(o.out, 'results.json'), JSON.stringify({ date: new Date().toISOString(), os: os.platform(), rows }, null, 2));
+  console.log(table(rows, o.browsers));
+  for (const b of o.browsers) {
+    const n = rows.filter((r) => same(r.replays[b])).length;
+    console.log(`\n${b}: ${n}/${rows.length} tasks replayed (--strict) to the agent's end state`);
+  }
+  console.log(`step files and states: ${path.relative(process.cwd(), o.out)}/`);
+  if (rows.some((r) => o.browsers.some((b) => !same(r.replays[b])))) process.exitCode = 1;
+}
+
+main().catch((e) => {
+  console.error(`replay: ${e.message}`);
+  process.exit(2);
+});

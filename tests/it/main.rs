@@ -87,16 +87,6 @@ const HOST_ONLY: &[&str] = &[
 /// otherwise wait for nothing but their turn.
 const ALONGSIDE: &[&str] = &["steps::randomized_rounds_never_act_on_the_wrong_element"];
 
-/// Set when the trial of a test alongside starts waiting for its thread: it comes last, so
-/// every other trial has ended (tests take turns, one at a time). A test alongside that is
-/// sized to the time (the randomized rounds on Firefox) stops at its next check.
-static OTHERS_DONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Whether every trial that does not run alongside has ended.
-pub fn others_done() -> bool {
-    OTHERS_DONE.load(std::sync::atomic::Ordering::SeqCst)
-}
-
 /// A test's name from its function's path: `module::function`, without the crate's name.
 fn trial_name(path: &'static str) -> &'static str {
     let krate = concat!(env!("CARGO_CRATE_NAME"), "::");
@@ -248,7 +238,6 @@ fn main() {
         threads.push(slot.clone());
         trials.push(
             Trial::test(name, move || {
-                OTHERS_DONE.store(true, std::sync::atomic::Ordering::SeqCst);
                 let thread = slot.lock().unwrap().take();
                 let thread = thread.expect("a selected test's thread was started");
                 if let Err(panic) = thread.join() {

@@ -11,6 +11,8 @@
 //! (snapshot/diff/).
 
 mod groups;
+#[cfg(test)]
+mod reviewed;
 mod words;
 
 pub(super) use words::dialog_line;

@@ -36,6 +36,9 @@ pub use error::{Error, Result};
 mod docs_links;
 
 #[cfg(test)]
+mod rules;
+
+#[cfg(test)]
 mod layering {
     //! The module graph has no circles (issue 13, ARCHITECTURE): each top-level module's
     //! `crate::X` references, read from the sources, form an acyclic graph.

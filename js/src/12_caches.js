@@ -46,7 +46,7 @@ let lastScope = null;
 let lastScopeInfo = null;
 
 // Per-walk caches of higher layers (30_names) register here, so this layer resets them with
-// its own without naming anything above it (js/README: lower numbers only).
+// its own without naming anything above it (js/README.md: lower numbers only).
 const cacheHooks = [];
 function onCaches(begin, end, park, resume) {
   push(cacheHooks, { begin: begin, end: end, park: park, resume: resume });

@@ -1,4 +1,4 @@
-//! The engine bundle's own checks: one IIFE stamped with its hash, and js/README's rules
+//! The engine bundle's own checks: one IIFE stamped with its hash, and js/README.md's rules
 //! over the sources it is made of (layers, page globals, per-walk caches).
 
 use super::*;
@@ -85,7 +85,7 @@ fn per_walk_caches_begin_and_end_in_the_top_layer() {
 
 #[test]
 fn engine_layers_and_globals() {
-    // js/README's rules, checked over the sources the bundle is made of:
+    // js/README.md's rules, checked over the sources the bundle is made of:
     // 1. a file uses only what files with a lower number (or itself) define at top level;
     // 2. outside 00_prelude.js no name reaches a page global (everything is captured
     //    there), and no `.call`/`.apply`/`.bind` goes through the page's

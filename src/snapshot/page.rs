@@ -4,7 +4,7 @@
 //! taken for an empty or finished page.
 //!
 //! Owns: the signals the engine reports (`PageSignals`) and the wall rules. Must not: talk
-//! to the browser or print (render.rs prints the header through `safe`).
+//! to the browser or print (render/header.rs prints the header through `safe`).
 
 use super::guarded::{Guarded, guarded};
 pub use crate::wire::PageSignals;

@@ -3,7 +3,7 @@
 //! action with its kind, verb, example and MCP shape.
 //!
 //! Owns: the action list, `Step`, `StepFile` and the JSON schema. Must not: run anything
-//! (run.rs dispatches to the concept modules).
+//! (runner.rs dispatches to the concept modules).
 
 use super::audit::AuditArgs;
 use super::debugging::{NetworkArgs, RouteArgs, UnrouteArgs};

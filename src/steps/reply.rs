@@ -1,7 +1,7 @@
 //! The reply after actions: the whole-page captures before the first visual step and after
-//! the last, and the changes between them (changes.rs words them), with the effects.
+//! the last, and the changes between them (changes/ words them), with the effects.
 //!
-//! Owns: the baseline and when captures are taken. Must not: word the summary (changes.rs).
+//! Owns: the baseline and when captures are taken. Must not: word the summary (changes/).
 
 use super::action::{Action, Step};
 use super::changes::dialog_line;

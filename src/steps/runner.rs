@@ -2,7 +2,7 @@
 //! the first failing required step; one step is dispatched to its concept module.
 //!
 //! Owns: the run result and the dispatch. Must not: parse files (parse.rs), render trees
-//! (snapshot/), or compose the reply after actions (reply.rs, changes.rs).
+//! (snapshot/), or compose the reply after actions (reply.rs, changes/).
 
 use super::action::{Action, Step, StepFile};
 use super::files::{annotated_screenshot, pdf, read_notes, screenshot, write_notes};
@@ -644,7 +644,7 @@ async fn run_page_step(
         Action::Pdf(p) => pdf(b, p, opts, artifacts).await,
         Action::ReadSiteNotes(a) => read_notes(b, a, opts).await,
         Action::WriteSiteNotes(a) => write_notes(b, a, opts).await,
-        // the step vocabulary of issue 16 (vocab_run.rs)
+        // the step vocabulary of issue 16 (input.rs, navigation.rs, waiting.rs, looking.rs)
         Action::Submit(s) => submit(b, s, opts).await,
         Action::SelectText(s) => select_text(b, s).await,
         Action::WaitForNavigation(w) => wait_for_navigation(b, w, opts, prev_doc).await,

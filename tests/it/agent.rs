@@ -2,7 +2,7 @@
 //! the ready state and walls (login, captcha, blocked, error); what interactive and summary
 //! leave out; secret masking; the effects of actions.
 
-use crate::common::{Ctx, Test};
+use crate::common::{Ctx, Test, Text};
 
 pub fn tests() -> Vec<Test> {
     trials![
@@ -287,8 +287,8 @@ fn run_steps_with(c: &Ctx, steps: &serde_json::Value, more: &[&str]) -> serde_js
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
         panic!(
             "result JSON ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
+            o.stdout_text(),
+            o.stderr_text()
         )
     })
 }
@@ -459,44 +459,22 @@ fn downloaded(
 /// page that declares a missing icon, `/own` a page that shows /favicon.ico as an image and
 /// fetches it on a click (the button disabled meanwhile: the click is followed until the
 /// answer is in); anything else is a 404.
-fn icon_server(asked: std::sync::Arc<std::sync::Mutex<Vec<String>>>) -> crate::common::LocalServer {
-    use std::io::{Read, Write};
-    crate::common::LocalServer::start(std::time::Duration::from_secs(60), move |mut sock| {
-        let asked = asked.clone();
-        std::thread::spawn(move || {
-            let _ = sock.set_nonblocking(false);
-            let mut buf = [0u8; 4096];
-            let n = sock.read(&mut buf).unwrap_or(0);
-            let req = String::from_utf8_lossy(&buf[..n]);
-            let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
-            asked.lock().unwrap().push(path.clone());
-            let page: Option<&str> = match path.as_str() {
-                "/" => Some("<!doctype html><title>Home</title><h1>Home</h1>"),
-                "/declared" => Some(
-                    "<!doctype html><title>Declared</title>\
-                     <link rel=\"shortcut icon\" href=\"/missing-icon.png\"><h1>Declared</h1>",
-                ),
-                "/own" => Some(
-                    "<!doctype html><title>Own</title><h1>Own</h1>\
-                     <img src=\"/favicon.ico\" alt=\"Logo\">\
-                     <button onclick=\"this.disabled = true; fetch('/favicon.ico')\
-                     .then(r => r.text()).then(() => { this.disabled = false; })\">\
-                     Check icon</button>",
-                ),
-                _ => None,
-            };
-            let (status, body) = match page {
-                Some(p) => ("200 OK", p),
-                None => ("404 Not Found", "not found"),
-            };
-            let head = format!(
-                "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\n\
-                 Content-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
-                body.len()
-            );
-            let _ = sock.write_all(head.as_bytes());
-            let _ = sock.write_all(body.as_bytes());
-        });
+fn icon_server() -> crate::common::HttpServer {
+    use crate::common::Answer;
+    crate::common::HttpServer::start(|r| match r.path.as_str() {
+        "/" => Answer::html("<!doctype html><title>Home</title><h1>Home</h1>"),
+        "/declared" => Answer::html(
+            "<!doctype html><title>Declared</title>\
+             <link rel=\"shortcut icon\" href=\"/missing-icon.png\"><h1>Declared</h1>",
+        ),
+        "/own" => Answer::html(
+            "<!doctype html><title>Own</title><h1>Own</h1>\
+             <img src=\"/favicon.ico\" alt=\"Logo\">\
+             <button onclick=\"this.disabled = true; fetch('/favicon.ico')\
+             .then(r => r.text()).then(() => { this.disabled = false; })\">\
+             Check icon</button>",
+        ),
+        _ => Answer::not_found(),
     })
 }
 
@@ -506,18 +484,17 @@ fn icon_server(asked: std::sync::Arc<std::sync::Mutex<Vec<String>>>) -> crate::c
 /// requests for the same URL (an `<img>`, a `fetch`) that answer 404 are.
 fn the_browsers_own_icon_fetch_is_no_http_error_of_the_page(c: &Ctx) {
     use serde_json::json;
-    let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let server = icon_server(asked.clone());
-    let base = format!("http://{}", server.addr);
+    let server = icon_server();
+    let base = server.origin();
     // the browser asks for the icon: wait until it has, then read the effects of the goto
     let goto_until_asked = |path: &str, icon: &str| -> serde_json::Value {
         let r = run_steps(c, &json!([{"goto": format!("{base}{path}")}]));
         let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
-        while !asked.lock().unwrap().iter().any(|p| p == icon) {
+        while !server.paths().iter().any(|p| p == icon) {
             assert!(
                 std::time::Instant::now() < until,
                 "the browser never asked for {icon}: {:?}",
-                asked.lock().unwrap()
+                server.paths()
             );
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
@@ -556,37 +533,18 @@ const LATE_CSV: &[u8] = b"month;total\n11;42.00\n";
 /// download link (`<a download>`) starts no navigation, and its download begins only once
 /// the response is in, after the click has settled. Each request is answered on a thread of
 /// its own, so the late file holds up nothing else.
-fn late_file_server(late: std::time::Duration) -> crate::common::LocalServer {
-    use std::io::{Read, Write};
-    crate::common::LocalServer::start(std::time::Duration::from_secs(60), move |mut sock| {
-        std::thread::spawn(move || {
-            let _ = sock.set_nonblocking(false);
-            let mut buf = [0u8; 4096];
-            let n = sock.read(&mut buf).unwrap_or(0);
-            let req = String::from_utf8_lossy(&buf[..n]);
-            let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
-            let (status, kind, body): (&str, &str, Vec<u8>) = match path.as_str() {
-                "/" => (
-                    "200 OK",
-                    "text/html; charset=utf-8",
-                    b"<!doctype html><title>Late file</title>\
-                      <a href=\"/late.csv\" download=\"late report.csv\">Late report</a>"
-                        .to_vec(),
-                ),
-                "/late.csv" => {
-                    std::thread::sleep(late);
-                    ("200 OK", "text/csv", LATE_CSV.to_vec())
-                }
-                _ => ("404 Not Found", "text/plain", b"not found".to_vec()),
-            };
-            let head = format!(
-                "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
-                 Cache-Control: no-store\r\nConnection: close\r\n\r\n",
-                body.len()
-            );
-            let _ = sock.write_all(head.as_bytes());
-            let _ = sock.write_all(&body);
-        });
+fn late_file_server(late: std::time::Duration) -> crate::common::HttpServer {
+    use crate::common::Answer;
+    crate::common::HttpServer::start(move |r| match r.path.as_str() {
+        "/" => Answer::html(
+            "<!doctype html><title>Late file</title>\
+             <a href=\"/late.csv\" download=\"late report.csv\">Late report</a>",
+        ),
+        "/late.csv" => {
+            std::thread::sleep(late);
+            Answer::new("200 OK", "text/csv", LATE_CSV)
+        }
+        _ => Answer::not_found(),
     })
 }
 
@@ -597,7 +555,7 @@ fn late_file_server(late: std::time::Duration) -> crate::common::LocalServer {
 fn a_download_link_that_answers_late_is_still_reported(c: &Ctx) {
     use serde_json::json;
     let server = late_file_server(std::time::Duration::from_millis(1500));
-    let base = format!("http://{}/", server.addr);
+    let base = server.url("/");
     let t = c.ok(&["snapshot", &base, "--inline-limit", "0"]);
     let link = crate::common::ref_of(&t, "link \"Late report\"");
     let art = tempfile::tempdir().unwrap();

@@ -1,5 +1,6 @@
 //! Shared test context: the binary, a private ARIASNAP_HOME, the fixture server, and helpers
-//! to run commands against the suite's session.
+//! to run commands against the suite's session; a test's own HTTP server (`HttpServer`),
+//! a free port, and a command's output as text (`Text`).
 
 #![allow(dead_code)]
 
@@ -391,5 +392,196 @@ impl Drop for LocalServer {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+    }
+}
+
+/// A free port on 127.0.0.1, as the library finds one for a driver (bound, read and let
+/// go: a server started on it right after gets it).
+pub fn free_port() -> u16 {
+    ariasnap::browser::launch::free_port().expect("a free port on 127.0.0.1")
+}
+
+/// A command's output as text: `o.stdout_text()` rather than `String::from_utf8_lossy`.
+pub trait Text {
+    /// Standard output, invalid UTF-8 replaced.
+    fn stdout_text(&self) -> String;
+    /// Standard error, invalid UTF-8 replaced.
+    fn stderr_text(&self) -> String;
+}
+
+impl Text for Output {
+    fn stdout_text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+    fn stderr_text(&self) -> String {
+        String::from_utf8_lossy(&self.stderr).into_owned()
+    }
+}
+
+/// One request an `HttpServer` got.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub method: String,
+    /// The path as asked, query included (`/api/items?x=1`).
+    pub path: String,
+    /// The request line and headers, as sent.
+    pub head: String,
+    /// The body (`Content-Length` bytes), invalid UTF-8 replaced.
+    pub body: String,
+}
+
+impl Request {
+    /// The path without its query.
+    pub fn route(&self) -> &str {
+        self.path.split('?').next().unwrap_or("")
+    }
+
+    /// A header's value (the name in any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.head.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim().eq_ignore_ascii_case(name).then(|| v.trim())
+        })
+    }
+}
+
+/// What an `HttpServer` answers: a status (`200 OK`), headers and a body. Every answer also
+/// says `Content-Length`, `Cache-Control: no-store` and `Connection: close`.
+pub struct Answer {
+    pub status: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Answer {
+    pub fn new(status: &str, content_type: &str, body: impl Into<Vec<u8>>) -> Answer {
+        Answer {
+            status: status.to_string(),
+            headers: vec![("Content-Type".to_string(), content_type.to_string())],
+            body: body.into(),
+        }
+    }
+
+    /// `200 OK`, an HTML page.
+    pub fn html(body: impl Into<Vec<u8>>) -> Answer {
+        Answer::new("200 OK", "text/html; charset=utf-8", body)
+    }
+
+    /// `404 Not Found`.
+    pub fn not_found() -> Answer {
+        Answer::new("404 Not Found", "text/plain", "not found")
+    }
+
+    /// The answer with one more header.
+    pub fn with(mut self, name: &str, value: &str) -> Answer {
+        self.headers.push((name.to_string(), value.to_string()));
+        self
+    }
+}
+
+/// Reads one request from `sock`: its head, then `Content-Length` bytes of body. None when
+/// the client sent nothing (a browser opens connections it never uses).
+fn read_request(sock: &mut std::net::TcpStream) -> Option<Request> {
+    use std::io::Read;
+    let _ = sock.set_nonblocking(false);
+    let _ = sock.set_read_timeout(Some(std::time::Duration::from_secs(10)));
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let head_end = loop {
+        let n = sock.read(&mut chunk).ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
+    let mut req = Request {
+        method: head.split_whitespace().next()?.to_string(),
+        path: head.split_whitespace().nth(1)?.to_string(),
+        head,
+        body: String::new(),
+    };
+    let len: usize = req
+        .header("content-length")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    while buf.len() < head_end + len {
+        match sock.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+    }
+    req.body = String::from_utf8_lossy(&buf[head_end..]).into_owned();
+    Some(req)
+}
+
+fn respond(sock: &mut std::net::TcpStream, a: &Answer) {
+    use std::io::Write;
+    let mut head = format!(
+        "HTTP/1.1 {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n",
+        a.status,
+        a.body.len()
+    );
+    for (k, v) in &a.headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    let _ = sock.write_all(head.as_bytes());
+    let _ = sock.write_all(&a.body);
+}
+
+/// An HTTP/1.1 server on 127.0.0.1 for one test, on an origin of its own: each request is
+/// kept (`requests`) and answered by the handler on a thread of its own (a slow answer, a
+/// handler that sleeps, holds up no other request), one request a connection. It stops when
+/// dropped.
+pub struct HttpServer {
+    pub addr: std::net::SocketAddr,
+    requests: std::sync::Arc<Mutex<Vec<Request>>>,
+    _server: LocalServer,
+}
+
+impl HttpServer {
+    pub fn start(handler: impl Fn(&Request) -> Answer + Send + Sync + 'static) -> HttpServer {
+        let handler = std::sync::Arc::new(handler);
+        let requests = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let kept = requests.clone();
+        let server = LocalServer::start(std::time::Duration::from_secs(600), move |mut sock| {
+            let (handler, kept) = (handler.clone(), kept.clone());
+            std::thread::spawn(move || {
+                let Some(req) = read_request(&mut sock) else {
+                    return;
+                };
+                kept.lock().unwrap().push(req.clone());
+                respond(&mut sock, &handler(&req));
+            });
+        });
+        HttpServer {
+            addr: server.addr,
+            requests,
+            _server: server,
+        }
+    }
+
+    /// `http://127.0.0.1:PORT`
+    pub fn origin(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The URL of `path` (with or without its leading `/`).
+    pub fn url(&self, path: &str) -> String {
+        format!("{}/{}", self.origin(), path.trim_start_matches('/'))
+    }
+
+    /// Every request so far, in the order they came.
+    pub fn requests(&self) -> Vec<Request> {
+        self.requests.lock().unwrap().clone()
+    }
+
+    /// The path of every request so far (queries included).
+    pub fn paths(&self) -> Vec<String> {
+        self.requests().into_iter().map(|r| r.path).collect()
     }
 }

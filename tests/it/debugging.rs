@@ -6,9 +6,8 @@
 //! stacks name the file and line; `audit` names axe-core's violations by ref and finds the
 //! keyboard problems, and none on a page a keyboard user can use.
 
-use crate::common::{Ctx, LocalServer, Test, firefox};
+use crate::common::{Answer, Ctx, HttpServer, Request, Test, Text, firefox};
 use serde_json::{Value, json};
-use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -23,153 +22,63 @@ pub fn tests() -> Vec<Test> {
     ]
 }
 
-/// One request as a server of this test read it: method, path, body.
-fn read_request(sock: &mut std::net::TcpStream) -> Option<(String, String, String)> {
-    let _ = sock.set_nonblocking(false);
-    let _ = sock.set_read_timeout(Some(Duration::from_secs(5)));
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    let head_end = loop {
-        let n = sock.read(&mut chunk).ok()?;
-        if n == 0 {
-            return None;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break i + 4;
-        }
-    };
-    let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
-    let len: usize = head
-        .lines()
-        .find_map(|l| {
-            let (k, v) = l.split_once(':')?;
-            k.eq_ignore_ascii_case("content-length")
-                .then(|| v.trim().parse().ok())?
-        })
-        .unwrap_or(0);
-    while buf.len() < head_end + len {
-        let n = sock.read(&mut chunk).ok()?;
-        if n == 0 {
-            break;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-    }
-    let mut words = head.split_whitespace();
-    let method = words.next()?.to_string();
-    let path = words.next()?.to_string();
-    let body = String::from_utf8_lossy(&buf[head_end..]).to_string();
-    Some((method, path, body))
-}
-
-fn respond(sock: &mut std::net::TcpStream, status: &str, headers: &[(&str, &str)], body: &[u8]) {
-    let mut head = format!(
-        "HTTP/1.1 {status}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n",
-        body.len()
-    );
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    head.push_str("\r\n");
-    let _ = sock.write_all(head.as_bytes());
-    let _ = sock.write_all(body);
-}
-
 /// The app's servers: its own origin (the fixture files and the API) and a second origin
 /// (one file that allows other origins, one that does not); every request each one got.
 struct App {
-    own: LocalServer,
-    other: LocalServer,
-    hits: Arc<Mutex<Vec<String>>>,
-    other_hits: Arc<Mutex<Vec<String>>>,
+    own: HttpServer,
+    other: HttpServer,
 }
 
 impl App {
     fn start(c: &Ctx) -> App {
-        let other_hits = Arc::new(Mutex::new(Vec::new()));
-        let seen = other_hits.clone();
-        let other = LocalServer::start(Duration::from_secs(600), move |mut sock| {
-            let seen = seen.clone();
-            std::thread::spawn(move || {
-                let Some((_, path, _)) = read_request(&mut sock) else {
-                    return;
-                };
-                seen.lock().unwrap().push(path.clone());
-                let allow: &[(&str, &str)] = if path.starts_with("/cors-ok") {
-                    &[("Access-Control-Allow-Origin", "*")]
-                } else {
-                    &[]
-                };
-                let mut h = vec![("Content-Type", "application/json")];
-                h.extend_from_slice(allow);
-                respond(&mut sock, "200 OK", &h, b"{\"other\": true}");
-            });
+        let other = HttpServer::start(|r| {
+            let a = Answer::new("200 OK", "application/json", "{\"other\": true}");
+            if r.path.starts_with("/cors-ok") {
+                a.with("Access-Control-Allow-Origin", "*")
+            } else {
+                a
+            }
         });
-        let other_origin = format!("http://{}", other.addr);
+        let other_origin = other.origin();
         let dir = c.fixtures.join("html/debug");
-        let hits = Arc::new(Mutex::new(Vec::new()));
-        let seen = hits.clone();
-        let own = LocalServer::start(Duration::from_secs(600), move |mut sock| {
-            let (dir, other_origin, seen) = (dir.clone(), other_origin.clone(), seen.clone());
-            std::thread::spawn(move || {
-                let Some((method, path, body)) = read_request(&mut sock) else {
-                    return;
-                };
-                seen.lock().unwrap().push(format!("{method} {path}"));
-                serve_app(&mut sock, &dir, &other_origin, &method, &path, &body);
-            });
-        });
-        App {
-            own,
-            other,
-            hits,
-            other_hits,
-        }
+        let own = HttpServer::start(move |r| serve_app(&dir, &other_origin, r));
+        App { own, other }
+    }
+
+    /// Every request of the app's own origin, as `METHOD /path`.
+    fn hits(&self) -> Vec<String> {
+        let all = self.own.requests();
+        all.iter()
+            .map(|r| format!("{} {}", r.method, r.path))
+            .collect()
     }
 
     fn url(&self, path: &str) -> String {
-        format!("http://{}/{path}", self.own.addr)
+        self.own.url(path)
     }
 
     fn other_origin(&self) -> String {
-        format!("http://{}", self.other.addr)
+        self.other.origin()
     }
 }
 
 /// The app's origin: its files, and its API.
-fn serve_app(
-    sock: &mut std::net::TcpStream,
-    dir: &std::path::Path,
-    other: &str,
-    method: &str,
-    path: &str,
-    body: &str,
-) {
-    let json = [("Content-Type", "application/json")];
-    let route = path.split('?').next().unwrap_or(path);
-    match (method, route) {
-        ("GET", "/api/items") => respond(
-            sock,
+fn serve_app(dir: &std::path::Path, other: &str, r: &Request) -> Answer {
+    let json = |status: &str, body: &str| Answer::new(status, "application/json", body);
+    match (r.method.as_str(), r.route()) {
+        ("GET", "/api/items") => json(
             "200 OK",
-            &json,
-            br#"[{"name": "Real apple"}, {"name": "Real pear"}]"#,
+            r#"[{"name": "Real apple"}, {"name": "Real pear"}]"#,
         ),
         ("GET", "/api/redirect") => {
-            respond(sock, "302 Found", &[("Location", "/api/redirected")], b"")
+            Answer::new("302 Found", "text/plain", "").with("Location", "/api/redirected")
         }
-        ("GET", "/api/redirected" | "/api/page" | "/api/xhr") => {
-            respond(sock, "200 OK", &json, b"{\"ok\": true}")
-        }
-        ("GET", "/api/broken") => respond(
-            sock,
-            "500 Internal Server Error",
-            &json,
-            b"{\"error\": \"broken\"}",
+        ("GET", "/api/redirected" | "/api/page" | "/api/xhr") => json("200 OK", "{\"ok\": true}"),
+        ("GET", "/api/broken") => json("500 Internal Server Error", "{\"error\": \"broken\"}"),
+        ("POST", "/api/order") => json(
+            "201 Created",
+            &format!("{{\"id\": 7, \"got\": {}}}", r.body),
         ),
-        ("POST", "/api/order") => {
-            let echo = format!("{{\"id\": 7, \"got\": {body}}}");
-            respond(sock, "201 Created", &json, echo.as_bytes())
-        }
         ("GET", p) if !p.contains("..") && !p.starts_with("/api/") => {
             let file = dir.join(p.trim_start_matches('/'));
             match std::fs::read(&file) {
@@ -179,13 +88,12 @@ fn serve_app(
                             .replace("OTHER_ORIGIN", other)
                             .into_bytes();
                     }
-                    let ty = ariasnap::serve::content_type(p);
-                    respond(sock, "200 OK", &[("Content-Type", ty)], &b)
+                    Answer::new("200 OK", ariasnap::serve::content_type(p), b)
                 }
-                Err(_) => respond(sock, "404 Not Found", &[], b"not found"),
+                Err(_) => Answer::not_found(),
             }
         }
-        _ => respond(sock, "404 Not Found", &[], b"not found"),
+        _ => Answer::not_found(),
     }
 }
 
@@ -350,7 +258,7 @@ fn network_lists_every_request_with_its_status(c: &Ctx) {
     assert_eq!(status_of(&other), ["failed"], "the CORS failure: {list:#}");
     // each request the server answered is listed, as often as it was asked (Firefox asks
     // twice for an image its preloader fetched, under Cache-Control: no-store)
-    let hits = app.hits.lock().unwrap().clone();
+    let hits = app.hits();
     for p in [
         "/app.css",
         "/app.js",
@@ -521,11 +429,11 @@ fn har_check(har: &std::path::Path) -> String {
         .env("NODE_PATH", modules.join("node_modules"))
         .output()
         .expect("node");
-    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let out = o.stdout_text();
     assert!(
         o.status.success(),
         "har-check failed: {out}\n{}",
-        String::from_utf8_lossy(&o.stderr)
+        o.stderr_text()
     );
     out
 }
@@ -551,13 +459,9 @@ fn a_route_mocks_the_api_and_the_page_shows_it(c: &Ctx) {
     assert!(snap.contains("listitem: Mocked apple"), "{snap}");
     assert!(!snap.contains("Real apple"), "{snap}");
     assert!(
-        !app.hits
-            .lock()
-            .unwrap()
-            .iter()
-            .any(|h| h == "GET /api/items"),
+        !app.hits().iter().any(|h| h == "GET /api/items"),
         "the server was asked: {:?}",
-        app.hits.lock().unwrap()
+        app.hits()
     );
     let list = output(c, &["network"]);
     let text = list.to_string();
@@ -573,7 +477,7 @@ fn a_route_mocks_the_api_and_the_page_shows_it(c: &Ctx) {
     // nothing to remove is an error that names what there is
     let o = c.run(&["unroute", "/nope"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("no route"));
+    assert!(o.stderr_text().contains("no route"));
 }
 
 /// A route on an origin the operator's policy blocks answers nothing: the request is
@@ -609,7 +513,7 @@ fn a_route_never_reaches_around_the_policy(c: &Ctx) {
     let text = list.to_string();
     assert!(text.contains("[policy]"), "{list:#}");
     assert!(!text.contains("[route "), "a route answered: {list:#}");
-    assert!(app.other_hits.lock().unwrap().is_empty());
+    assert!(app.other.requests().is_empty());
     // the watcher's own files are no sessions
     let list = c.ok(&["session", "list"]);
     assert!(list.lines().any(|l| l.trim() == s), "{list}");

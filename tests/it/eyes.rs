@@ -2,7 +2,7 @@
 //! clicks, hovers and drags at points of a canvas, annotated screenshots, `pdf`, site notes,
 //! and a step file with all of them.
 
-use crate::common::{Ctx, Test, eval};
+use crate::common::{Ctx, Test, Text, eval};
 use serde_json::{Value, json};
 
 pub fn tests() -> Vec<Test> {
@@ -100,7 +100,7 @@ fn elements_at_names_what_is_there_with_refs_to_act_on(c: &Ctx) {
     // a point outside the viewport is refused, naming the viewport
     let o = c.run(&["elements-at", "5000,10"]);
     assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = o.stderr_text();
     assert!(err.contains("outside the viewport"), "{err}");
 }
 
@@ -354,7 +354,7 @@ fn site_notes_per_domain_and_goto_mentions_them(c: &Ctx) {
     for bad in ["../escape", "a/b", "example.org:80"] {
         let o = c.run(&["read-site-notes", bad]);
         assert_eq!(o.status.code(), Some(2), "{bad}");
-        assert!(String::from_utf8_lossy(&o.stderr).contains("invalid domain"));
+        assert!(o.stderr_text().contains("invalid domain"));
     }
     assert!(!c.home.path().join("escape.md").exists());
     // replacing with nothing removes them
@@ -431,9 +431,5 @@ fn run_with(mut cmd: std::process::Command, steps: &Value) -> (i32, Value, Strin
     drop(stdin);
     let o = child.wait_with_output().unwrap();
     let v = serde_json::from_slice(&o.stdout).unwrap_or(Value::Null);
-    (
-        o.status.code().unwrap_or(-1),
-        v,
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    (o.status.code().unwrap_or(-1), v, o.stderr_text())
 }

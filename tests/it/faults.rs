@@ -4,7 +4,7 @@
 //! two commands at once on one session; a driver or a browser killed mid-command; closed
 //! shadow roots attached by a plain inline script.
 
-use crate::common::{Ctx, SESSION, Test};
+use crate::common::{Ctx, SESSION, Test, Text};
 use serde_json::Value;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -37,12 +37,8 @@ fn timed(c: &Ctx, args: &[&str]) -> (Output, Duration) {
 fn ok_within(c: &Ctx, args: &[&str], ms: u64) -> String {
     let limit = ms.to_string();
     let (o, took) = timed(c, &[args, &["--timeout", &limit]].concat());
-    let t = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert!(
-        o.status.success(),
-        "{args:?}: {t}\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let t = o.stdout_text();
+    assert!(o.status.success(), "{args:?}: {t}\n{}", o.stderr_text());
     assert!(took < Duration::from_millis(ms), "{args:?}: {took:?}");
     t
 }
@@ -52,12 +48,7 @@ fn ok_within(c: &Ctx, args: &[&str], ms: u64) -> String {
 fn fails_within(c: &Ctx, args: &[&str], code: i32, ms: u64, slack_ms: u64) -> (Output, Duration) {
     let limit = ms.to_string();
     let (o, took) = timed(c, &[args, &["--timeout", &limit]].concat());
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_eq!(o.status.code(), Some(code), "{args:?}: {}", o.stderr_text());
     assert_one_error_line(&o.stderr);
     assert!(
         took < Duration::from_millis(ms + slack_ms),
@@ -170,9 +161,9 @@ fn endless_loop_ends_at_the_deadline(c: &Ctx) {
     freeze(c);
     let (o, took) = fails_within(c, &["snapshot"], 4, 3000, 1000);
     assert!(
-        String::from_utf8_lossy(&o.stderr).contains("did not finish within 3000 ms"),
+        o.stderr_text().contains("did not finish within 3000 ms"),
         "{}",
-        String::from_utf8_lossy(&o.stderr)
+        o.stderr_text()
     );
     eprintln!(
         "endless loop: deadline 3000 ms, exit 4 after {} ms",
@@ -188,12 +179,8 @@ fn endless_loop_ends_at_the_deadline(c: &Ctx) {
             "0",
         ],
     );
-    let t = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{t}\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let t = o.stdout_text();
+    assert!(o.status.success(), "{t}\n{}", o.stderr_text());
     assert!(
         crate::common::body(&t)
             .starts_with("# tab t1 was replaced by a blank tab: its page stopped answering"),
@@ -284,12 +271,8 @@ fn stuck_navigation_ends_at_the_deadline(c: &Ctx) {
             "0",
         ],
     );
-    let t = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{t}\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let t = o.stdout_text();
+    assert!(o.status.success(), "{t}\n{}", o.stderr_text());
     assert!(t.contains(PLAIN), "{t}");
     eprintln!(
         "stuck navigation: next command done in {} ms",
@@ -329,12 +312,8 @@ fn concurrent_commands_are_serialised(c: &Ctx) {
         .collect();
     for k in kids {
         let o = k.wait_with_output().unwrap();
-        let t = String::from_utf8_lossy(&o.stdout);
-        assert!(
-            o.status.success(),
-            "{t}\n{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        let t = o.stdout_text();
+        assert!(o.status.success(), "{t}\n{}", o.stderr_text());
         let tree = crate::common::body(&t);
         assert!(tree.starts_with(PLAIN), "garbled or wrong:\n{t}");
         assert_eq!(tree.lines().count(), 4, "{t}");
@@ -347,7 +326,7 @@ fn busy_session_fails_at_the_deadline(c: &Ctx) {
     // let the sleeper take the lock
     std::thread::sleep(Duration::from_millis(700));
     let (o, _) = fails_within(c, &["snapshot"], 4, 600, 800);
-    let e = String::from_utf8_lossy(&o.stderr);
+    let e = o.stderr_text();
     assert!(
         e.starts_with(&format!("error: session \"{SESSION}\" is busy")),
         "{e}"
@@ -385,12 +364,7 @@ fn kill_mid_command(c: &Ctx, session: &str, pid: u32, what: &str) {
     kill(pid);
     let o = child.wait_with_output().unwrap();
     let took = t.elapsed();
-    assert_eq!(
-        o.status.code(),
-        Some(3),
-        "{what}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_eq!(o.status.code(), Some(3), "{what}: {}", o.stderr_text());
     assert_one_error_line(&o.stderr);
     assert!(
         took < Duration::from_millis(5000),
@@ -403,11 +377,11 @@ fn kill_mid_command(c: &Ctx, session: &str, pid: u32, what: &str) {
         .args(["snapshot", &c.url("html/faults/plain.html")])
         .output()
         .unwrap();
-    let t = String::from_utf8_lossy(&o.stdout);
+    let t = o.stdout_text();
     assert!(
         o.status.success(),
         "{what}: next command: {t}\n{}",
-        String::from_utf8_lossy(&o.stderr)
+        o.stderr_text()
     );
     assert!(t.contains(PLAIN), "{t}");
 }
@@ -421,7 +395,7 @@ fn killed_driver_then_browser(c: &Ctx) {
         .args(["snapshot", &c.url("html/faults/plain.html")])
         .output()
         .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", o.stderr_text());
     // the driver
     let pid = record(c, s)["driver_pid"].as_u64().unwrap() as u32;
     kill_mid_command(c, s, pid, "the driver");
@@ -498,12 +472,8 @@ fn kept_realm_of_a_replaced_document(c: &Ctx) {
         .arg("snapshot")
         .output()
         .expect("run ariasnap");
-    let t = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{t}\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let t = o.stdout_text();
+    assert!(o.status.success(), "{t}\n{}", o.stderr_text());
     assert!(crate::common::body(&t).starts_with(PLAIN), "{t}");
     if !crate::common::firefox() {
         let now = kept_realm(c);

@@ -2,7 +2,7 @@
 //! asserting the exact lines (checked against Chromium's own accessibility tree when written),
 //! and hidden content never reaching any output.
 
-use crate::common::{Ctx, SESSION, Test, ref_of};
+use crate::common::{Ctx, SESSION, Test, Text, ref_of};
 use serde_json::Value;
 
 pub fn tests() -> Vec<Test> {
@@ -447,7 +447,7 @@ fn cross_origin_frames_read_by_frame_switching(c: &Ctx) {
     );
     // element references do not cross browsing contexts: a clear refusal, not a wrong element
     let o = c.run(&["screenshot", "--ref", &order]);
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = o.stderr_text();
     assert!(
         !o.status.success() && err.contains("inside a cross-origin frame"),
         "{err}"

@@ -1,7 +1,7 @@
 //! Issue: the foundation. A first faithful snapshot, JSON output, stable refs, persistent
 //! sessions (reattach and close), deep pages, text cutting, blank pages, hidden content.
 
-use crate::common::{Ctx, Test, line_with, ref_of, refs_in};
+use crate::common::{Ctx, Test, Text, line_with, ref_of, refs_in};
 use std::collections::HashSet;
 
 pub fn tests() -> Vec<Test> {
@@ -158,10 +158,7 @@ fn reattach_and_close_leave_nothing(c: &Ctx) {
     let said = format!("session \"{name}\" was started by this command, so its tab is blank");
     let blank = c.run(&["--session", name, "snapshot"]);
     assert!(blank.status.success());
-    let (out, err) = (
-        String::from_utf8_lossy(&blank.stdout),
-        String::from_utf8_lossy(&blank.stderr),
-    );
+    let (out, err) = (blank.stdout_text(), blank.stderr_text());
     assert!(out.contains(&said), "stdout: {out}");
     assert!(err.contains(&said), "stderr: {err}");
     let first = c.ok(&["--session", name, "snapshot", &url]);
@@ -250,7 +247,7 @@ fn reattach_and_close_leave_nothing(c: &Ctx) {
             .any(|n| n.as_str().is_some_and(|n| n.contains(&said)))
     });
     assert!(noted, "{v}");
-    let err = String::from_utf8_lossy(&tabs.stderr);
+    let err = tabs.stderr_text();
     assert!(err.contains(&said), "stderr: {err}");
     c.ok(&["session", "close", name]);
 }
@@ -334,7 +331,7 @@ fn missing_browser_says_how_to_fix(c: &Ctx) {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(3));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = o.stderr_text();
     assert!(
         err.contains("not found") && err.contains("/nonexistent/chromium"),
         "{err}"
@@ -353,8 +350,8 @@ fn version_shows_engine_hash(c: &Ctx) {
 
 fn demo_runs(c: &Ctx) {
     let o = c.cmd().args(["demo"]).output().unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let t = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", o.stderr_text());
+    let t = o.stdout_text();
     assert!(t.contains("- heading \"Your cart\" [level=1]"), "{t}");
     assert!(t.contains("- button \"Pay\" [ref="), "{t}");
     assert!(!t.contains("hidden text"), "{t}");

@@ -7,7 +7,7 @@
 //! for no grid at all. It covers both browsers itself, so it runs in the Chromium pass of
 //! the suite only. Figures (start-up, memory) are printed as `grid-figure:` lines.
 
-use crate::common::{Ctx, Test, ref_of};
+use crate::common::{Ctx, Test, Text, ref_of};
 use ariasnap::browser::launch::{self, BrowserKind};
 use ariasnap::browser::session::SessionRecord;
 use ariasnap::engine::bidi::{Bidi, CallFunction, GetTree, Navigate, Readiness, Target};
@@ -377,7 +377,7 @@ fn record(c: &Ctx, name: &str) -> Option<SessionRecord> {
 }
 
 fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    o.stderr_text()
 }
 
 fn chromium_and_firefox_through_a_selenium_grid(c: &Ctx) {

@@ -2,7 +2,7 @@
 //! polluted the prototypes the engine's own replies inherit from, still gets a faithful
 //! snapshot, and its refs still act.
 
-use crate::common::{Ctx, Test, normalize_refs, ref_of};
+use crate::common::{Ctx, Test, Text, normalize_refs, ref_of};
 use serde_json::Value;
 
 pub fn tests() -> Vec<Test> {
@@ -241,7 +241,7 @@ fn without_bidi_the_snapshot_says_so(c: &Ctx) {
     let url = c.url("html/twin/plain.html");
     let o = run(&["snapshot", &url, "--inline-limit", "0"]);
     assert!(o.status.success(), "{o:?}");
-    let t = String::from_utf8_lossy(&o.stdout).to_string();
+    let t = o.stdout_text();
     assert!(
         t.contains("# no WebDriver BiDi on this driver: the engine runs in the page's own realm"),
         "{t}"
@@ -254,7 +254,7 @@ fn without_bidi_the_snapshot_says_so(c: &Ctx) {
     assert!(o.status.success(), "{o:?}");
     let o = run(&["click", &pay]);
     assert_eq!(o.status.code(), Some(1), "{o:?}");
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = o.stdout_text();
     assert!(out.contains("rewritten by the page"), "{out}");
     // the suite's own session has BiDi: no such note
     let with = c.ok(&["snapshot", &url, "--inline-limit", "0"]);

@@ -59,6 +59,28 @@ const FIREFOX_SKIPS: &[(&str, &str)] = &[(
      once, in the Chromium pass",
 )];
 
+/// Tests whose assertions are about the host alone (the command line, step-file parsing,
+/// files, session locks, the MCP server's cancelling, draining and handles): the browser
+/// only serves them a page, and what they check is the same code on either browser. They
+/// run once, in the Chromium pass (docs/contributing.md#tests). A test that checks anything
+/// the browser does (a tree, an action, a context, a crash, a request) is not listed here:
+/// those run on both.
+const HOST_ONLY: &[&str] = &[
+    "foundation::missing_browser_says_how_to_fix",
+    "foundation::version_shows_engine_hash",
+    "skills::skills_are_listed_printed_kept_and_installed",
+    "steps::malformed_step_file_runs_nothing",
+    "views::bad_queries_and_paging_values",
+    "views::planted_symlink_is_not_followed",
+    "faults::busy_session_fails_at_the_deadline",
+    "faults::concurrent_commands_are_serialised",
+    "mcp::results_are_text_unless_structured_is_asked",
+    "mcp::a_cancelled_call_stops_and_frees_the_agent",
+    "mcp_http::sigterm_lets_the_call_in_flight_finish",
+    "mcp_http::a_call_cancelled_over_http_is_cut",
+    "mcp_http::agents_without_a_session_are_known_by_handle",
+];
+
 /// Tests that drive a browser session of their own (not the shared one), started on a thread
 /// of their own before the other tests and run alongside them: the 1,000 randomized rounds
 /// (`ariasnap mcp` on the session "rounds") are some 400 s, a third of a pass, and would
@@ -83,7 +105,8 @@ fn check_names(all: &[common::Test]) {
             "{name} is not module::function"
         );
     }
-    for name in FIREFOX_SKIPS.iter().map(|(n, _)| n).chain(ALONGSIDE) {
+    let listed = FIREFOX_SKIPS.iter().map(|(n, _)| n);
+    for name in listed.chain(HOST_ONLY).chain(ALONGSIDE) {
         assert!(seen.contains(name), "no test is named {name}");
     }
 }
@@ -92,6 +115,9 @@ fn check_names(all: &[common::Test]) {
 fn skipped(name: &str) -> Option<&'static str> {
     if !common::firefox() {
         return None;
+    }
+    if HOST_ONLY.contains(&name) {
+        return Some("checks the host alone: it runs once, in the Chromium pass (HOST_ONLY)");
     }
     FIREFOX_SKIPS
         .iter()

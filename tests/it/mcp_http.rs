@@ -6,7 +6,7 @@
 //! under load costs each agent one error; SIGTERM lets the call in flight finish, then closes
 //! every context.
 
-use crate::common::{Ctx, Test};
+use crate::common::{Ctx, Test, Text, free_port};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
@@ -50,15 +50,6 @@ fn raw(port: u16, head: &str) -> (u16, String) {
         .and_then(|c| c.parse().ok())
         .unwrap_or(0);
     (code, buf)
-}
-
-/// A free port on 127.0.0.1.
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// `ariasnap mcp --http` on a free port with `args`, once it answers `/healthz`; its port.
@@ -274,13 +265,9 @@ fn cancelled_on(c: &Ctx, port: u16, wire: &str) {
     let o = faults_script(c, port, &[("MODE", "cancel".into()), ("WIRE", wire.into())])
         .output()
         .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = o.stdout_text();
     let r: Value = serde_json::from_str(out.trim()).unwrap_or(Value::Null);
-    assert!(
-        r["ref"].is_string(),
-        "{out} {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(r["ref"].is_string(), "{out} {}", o.stderr_text());
     assert_eq!(r["how"], "aborted", "{out}");
     assert_eq!(r["next"]["error"], false, "{out}");
     let waited = r["nextMs"].as_u64().unwrap_or(u64::MAX);
@@ -346,12 +333,8 @@ fn a_browser_killed_under_load_costs_each_agent_one_error(c: &Ctx) {
     )
     .output()
     .unwrap();
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let stdout = o.stdout_text();
+    assert!(o.status.success(), "{stdout}\n{}", o.stderr_text());
     let agents: Value = serde_json::from_str(stdout.trim()).unwrap();
     for (i, a) in agents.as_array().unwrap().iter().enumerate() {
         let errors = a["errors"].as_array().unwrap();
@@ -445,12 +428,8 @@ fn agents_apart(c: &Ctx, extra: &[&str], wire: &str) {
         .env("AGENT_A_GUESS", "mcp-0-1")
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let stdout = o.stdout_text();
+    assert!(o.status.success(), "{stdout}\n{}", o.stderr_text());
     let r: Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(r["aNavigate"]["error"], false, "{r:#}");
     assert!(

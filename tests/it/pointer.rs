@@ -5,7 +5,7 @@
 //! on Bootstrap and Vue. Fixtures: fixtures/html/pointer/ (the libraries from /vendor/:
 //! docs/contributing.md#widget-libraries).
 
-use crate::common::{Ctx, Test, eval, line_with, need_vendor, ref_of};
+use crate::common::{Ctx, Test, Text, eval, line_with, need_vendor, ref_of};
 use serde_json::Value;
 
 pub fn tests() -> Vec<Test> {
@@ -30,8 +30,8 @@ fn result(c: &Ctx, args: &[&str]) -> Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
         panic!(
             "{args:?}: result JSON ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
+            o.stdout_text(),
+            o.stderr_text()
         )
     })
 }
@@ -207,10 +207,7 @@ fn scroll_in_a_direction_scrolls_the_refs_container(c: &Ctx) {
     // bad input
     let o = c.run(&["scroll", &licence, "--direction", "down", "--amount", "0"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("scroll amount 0"),
-        "{o:?}"
-    );
+    assert!(o.stderr_text().contains("scroll amount 0"), "{o:?}");
 }
 
 /// `set` on an ARIA listbox whose option lies below the list's own fold (inside the

@@ -5,9 +5,8 @@
 //! starts and no later command, step or page changes it; a guard killed between commands
 //! is started again.
 
-use crate::common::{Ctx, LocalServer, Test, ref_of};
+use crate::common::{Answer, Ctx, HttpServer, Test, Text, ref_of};
 use serde_json::Value;
-use std::sync::{Arc, Mutex};
 
 pub fn tests() -> Vec<Test> {
     trials![
@@ -20,31 +19,14 @@ pub fn tests() -> Vec<Test> {
 }
 
 /// A server on another origin (another port of 127.0.0.1) that counts every request.
-fn counting_server() -> (LocalServer, Arc<Mutex<Vec<String>>>) {
-    use std::io::{Read, Write};
-    let hits = Arc::new(Mutex::new(Vec::new()));
-    let seen = hits.clone();
-    let server = LocalServer::start(std::time::Duration::from_secs(300), move |mut sock| {
-        let seen = seen.clone();
-        std::thread::spawn(move || {
-            let _ = sock.set_nonblocking(false);
-            let mut buf = [0u8; 4096];
-            let n = sock.read(&mut buf).unwrap_or(0);
-            let req = String::from_utf8_lossy(&buf[..n]);
-            let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
-            if std::env::var_os("IT_POLICY_DEBUG").is_some() {
-                eprintln!("HIT: {req}");
-            }
-            seen.lock().unwrap().push(path);
-            let body = "<!doctype html><title>Other</title><h1>Other origin</h1>";
-            let _ = write!(
-                sock,
-                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        });
-    });
-    (server, hits)
+fn counting_server() -> HttpServer {
+    HttpServer::start(|r| {
+        if std::env::var_os("IT_POLICY_DEBUG").is_some() {
+            eprintln!("HIT: {}", r.head);
+        }
+        Answer::html("<!doctype html><title>Other</title><h1>Other origin</h1>")
+            .with("Access-Control-Allow-Origin", "*")
+    })
 }
 
 /// The suite's fixture origin (`http://127.0.0.1:PORT`).
@@ -56,8 +38,8 @@ fn own_origin(c: &Ctx) -> String {
 fn on(c: &Ctx, s: &str, args: &[&str]) -> (String, String, i32) {
     let o = c.run(&[&["--session", s][..], args].concat());
     (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
+        o.stdout_text(),
+        o.stderr_text(),
         o.status.code().unwrap_or(-1),
     )
 }
@@ -85,8 +67,8 @@ fn blocked_in(run: &str) -> Vec<(String, String)> {
 }
 
 fn requests_to_a_blocked_origin_never_leave_the_browser(c: &Ctx) {
-    let (server, hits) = counting_server();
-    let other = format!("http://{}", server.addr);
+    let server = counting_server();
+    let other = server.origin();
     let s = "pol-origins";
     c.track_session(s);
     let own = own_origin(c);
@@ -158,7 +140,7 @@ fn requests_to_a_blocked_origin_never_leave_the_browser(c: &Ctx) {
         )),
         "{err}"
     );
-    let got = hits.lock().unwrap().clone();
+    let got = server.paths();
     assert!(
         got.is_empty(),
         "requests reached the blocked origin's server: {got:?}"
@@ -167,8 +149,8 @@ fn requests_to_a_blocked_origin_never_leave_the_browser(c: &Ctx) {
 }
 
 fn actions_the_operator_turned_off_are_refused(c: &Ctx) {
-    let (server, hits) = counting_server();
-    let other = format!("http://{}", server.addr);
+    let server = counting_server();
+    let other = server.origin();
     let s = "pol-actions";
     c.track_session(s);
     let page = format!("{}?other={other}", c.url("html/policy/page.html"));
@@ -250,7 +232,7 @@ fn actions_the_operator_turned_off_are_refused(c: &Ctx) {
         "{run}"
     );
     assert!(run.contains("--deny foreignTabs"), "{run}");
-    let got = hits.lock().unwrap().clone();
+    let got = server.paths();
     assert!(
         !got.iter().any(|p| p == "/tab" || p == "/agent-tab"),
         "a tab on another origin reached its server: {got:?}"
@@ -285,8 +267,8 @@ fn actions_the_operator_turned_off_are_refused(c: &Ctx) {
 }
 
 fn the_policy_is_fixed_when_the_session_starts(c: &Ctx) {
-    let (server, hits) = counting_server();
-    let other = format!("http://{}", server.addr);
+    let server = counting_server();
+    let other = server.origin();
     let s = "pol-fixed";
     c.track_session(s);
     let dir = tempfile::tempdir().unwrap();
@@ -299,7 +281,7 @@ fn the_policy_is_fixed_when_the_session_starts(c: &Ctx) {
         .env("ARIASNAP_POLICY", &bad)
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = o.stderr_text();
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
         err.contains("line 2, column") && err.contains("unknown field `blockOrigin`"),
@@ -319,7 +301,7 @@ fn the_policy_is_fixed_when_the_session_starts(c: &Ctx) {
         .env("ARIASNAP_POLICY", &file)
         .output()
         .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = o.stdout_text();
     assert!(o.status.success(), "{out}");
     assert!(out.contains("# policy: 1 origin blocked"), "{out}");
     // a later command cannot loosen or change it
@@ -353,7 +335,7 @@ fn the_policy_is_fixed_when_the_session_starts(c: &Ctx) {
         "{out}"
     );
     let _ = on(c, s, &["wait", "--text", "other: refused"]);
-    let got = hits.lock().unwrap().clone();
+    let got = server.paths();
     assert!(got.is_empty(), "{got:?}");
     drop(server);
 }
@@ -365,8 +347,8 @@ fn an_mcp_agent_cannot_get_around_the_policy(c: &Ctx) {
     use rmcp::ServiceExt;
     use rmcp::model::CallToolRequestParams;
     use rmcp::transport::TokioChildProcess;
-    let (server, hits) = counting_server();
-    let other = format!("http://{}", server.addr);
+    let server = counting_server();
+    let other = server.origin();
     let mut cmd = crate::mcp::stdio_server(c, &["--block-origin", &other, "--deny", "eval"]);
     cmd.env_remove("ARIASNAP_POLICY");
     let page = format!("{}?other={other}", c.url("html/policy/page.html"));
@@ -416,7 +398,7 @@ fn an_mcp_agent_cannot_get_around_the_policy(c: &Ctx) {
         assert!(failed && text.contains("blocked by policy: eval"), "{text}");
         let _ = client.cancel().await;
     });
-    let got = hits.lock().unwrap().clone();
+    let got = server.paths();
     assert!(got.is_empty(), "{got:?}");
     drop(server);
 }
@@ -425,8 +407,8 @@ fn an_mcp_agent_cannot_get_around_the_policy(c: &Ctx) {
 /// (the guard leaves them to it), so a saved origin the policy blocks gets its storage back
 /// without a request reaching its server, and the allowed page reads what was saved.
 fn a_saved_login_is_restored_under_a_policy(c: &Ctx) {
-    let (server, hits) = counting_server();
-    let other = format!("http://{}", server.addr);
+    let server = counting_server();
+    let other = server.origin();
     let own = own_origin(c);
     let s = "pol-state";
     c.track_session(s);
@@ -455,7 +437,7 @@ fn a_saved_login_is_restored_under_a_policy(c: &Ctx) {
     assert!(run.contains("restored 0 cookies and 2 origins"), "{run}");
     let v: Value = serde_json::from_str(&ok_on(c, s, &["eval", "localStorage.user"])).unwrap();
     assert_eq!(v["steps"][0]["output"], "Ada");
-    let got = hits.lock().unwrap().clone();
+    let got = server.paths();
     assert!(got.is_empty(), "{got:?}");
     drop(server);
 }

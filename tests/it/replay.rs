@@ -3,7 +3,7 @@
 //! a fresh session, healing on drifted pages (said, never silent; `--strict` refuses) and
 //! the Playwright export. Fixtures: `fixtures/html/replay/`.
 
-use crate::common::{Ctx, Test, normalize_refs, ref_of};
+use crate::common::{Ctx, Test, Text, normalize_refs, ref_of};
 use serde_json::{Value, json};
 
 pub fn tests() -> Vec<Test> {
@@ -42,8 +42,8 @@ fn cmd(c: &Ctx, session: &str, args: &[&str]) -> (i32, String, String) {
         .unwrap();
     (
         o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
+        o.stdout_text(),
+        o.stderr_text(),
     )
 }
 
@@ -501,12 +501,8 @@ fn exported_spec_passes_playwright_test(c: &Ctx) {
             .expect("node")
     };
     let o = run("checkout.spec.js", "30000");
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{out}\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let out = o.stdout_text();
+    assert!(o.status.success(), "{out}\n{}", o.stderr_text());
     assert!(out.contains("1 passed"), "{out}");
     // the same spec on the renamed page fails there: it checks what it claims
     let text = std::fs::read_to_string(&spec)
@@ -514,7 +510,7 @@ fn exported_spec_passes_playwright_test(c: &Ctx) {
         .replace("replay/checkout", "replay/renamed");
     std::fs::write(dir.path().join("renamed.spec.js"), text).unwrap();
     let o = run("renamed.spec.js", "8000");
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = o.stdout_text();
     assert!(!o.status.success(), "{out}");
     // it fails at the button, not for another reason
     assert!(

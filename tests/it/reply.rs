@@ -5,7 +5,7 @@
 //! its old text again announces nothing, and a failed step claims no change. On pages shaped
 //! like real ones: a long shop page with a sticky header, a docs page around widgets.
 
-use crate::common::{Ctx, Test, ref_of};
+use crate::common::{Ctx, Test, Text, ref_of};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
@@ -304,7 +304,7 @@ fn a_failed_step_claims_no_change(c: &Ctx) {
     c.snapshot(DOCS);
     let o = c.run(&["click", "s9999e1"]);
     assert!(!o.status.success());
-    let r = json(&String::from_utf8_lossy(&o.stdout));
+    let r = json(&o.stdout_text());
     assert_eq!(r["steps"][0]["status"], "error", "{r:#}");
     assert!(r.get("changes").is_none(), "{r:#}");
 }

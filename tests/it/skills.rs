@@ -8,7 +8,7 @@
 //! its `--session` names its own), closed at the end. The rules a skill is written to are in
 //! `src/skills/examples.rs`.
 
-use crate::common::{Ctx, Test, browser};
+use crate::common::{Ctx, Test, Text, browser};
 use ariasnap::skills::examples::{Block, Command, blocks};
 use regex::Regex;
 use std::collections::HashMap;
@@ -64,9 +64,7 @@ impl Drop for SkillRun<'_> {
     /// Every session the examples started is closed, whatever happened.
     fn drop(&mut self) {
         let list = self.command(&["session", "list"]).output();
-        let names = list
-            .map(|o| String::from_utf8_lossy(&o.stdout).to_string())
-            .unwrap_or_default();
+        let names = list.map(|o| o.stdout_text()).unwrap_or_default();
         for n in names.lines().filter(|n| !n.trim().is_empty()) {
             let _ = self.command(&["session", "close", n.trim()]).output();
         }
@@ -167,11 +165,7 @@ impl SkillRun<'_> {
         eprintln!("{}: {}", self.name, cmd.line);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let o = self.command(&args).output().expect("run ariasnap");
-        let out = format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
+        let out = format!("{}{}", o.stdout_text(), o.stderr_text());
         assert_eq!(
             o.status.code(),
             Some(cmd.exit),
@@ -307,7 +301,7 @@ fn skills_are_listed_printed_kept_and_installed(c: &Ctx) {
     // an unknown name: one error line that lists the names, exit 2
     let o = c.run(&["skills", "get", "ariasnap-nope"]);
     assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = o.stderr_text();
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.starts_with("error: no skill named \"ariasnap-nope\": the skills are ariasnap, "),
@@ -342,7 +336,7 @@ fn installs_both_layouts(c: &Ctx) {
     ]);
     assert!(o.status.success(), "{o:?}");
     assert!(o.stdout.is_empty(), "install prints no data");
-    let said = String::from_utf8_lossy(&o.stderr);
+    let said = o.stderr_text();
     for layout in ariasnap::skills::LAYOUTS {
         let root = project.path().join(layout);
         let mut names: Vec<String> = std::fs::read_dir(&root)
@@ -372,7 +366,7 @@ fn installs_both_layouts(c: &Ctx) {
     std::fs::write(&old, "---\nname: ariasnap\ndescription: old\n---\n").unwrap();
     let dir = project.path().to_str().unwrap();
     let o = c.run(&["skills", "install", "--dir", dir]);
-    let said = String::from_utf8_lossy(&o.stderr);
+    let said = o.stderr_text();
     assert!(
         said.contains(&format!("replaced {}", old.display())),
         "{said}"
@@ -397,7 +391,7 @@ fn doctor_says_all_is_well_here(c: &Ctx) {
     ]);
     assert!(c.home.path().join("cache-v1").is_dir());
     let o = c.run(&["doctor"]);
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = o.stdout_text();
     assert_eq!(o.status.code(), Some(0), "{out}");
     for prefix in [
         "ok browser: ",
@@ -421,7 +415,7 @@ fn doctor_says_all_is_well_here(c: &Ctx) {
 /// not answer too.
 fn doctor_names_a_missing_driver_and_its_fix(c: &Ctx) {
     let o = c.run(&["doctor", "--driver", "/nonexistent/chromedriver"]);
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = o.stdout_text();
     assert_eq!(o.status.code(), Some(3), "{out}");
     let line = out
         .lines()
@@ -433,14 +427,10 @@ fn doctor_names_a_missing_driver_and_its_fix(c: &Ctx) {
     );
     assert!(out.contains("ok browser: "), "{out}");
     // a port nothing listens on
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = crate::common::free_port();
     let url = format!("http://127.0.0.1:{port}");
     let o = c.run(&["doctor", "--webdriver", &url]);
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = o.stdout_text();
     assert_eq!(o.status.code(), Some(3), "{out}");
     assert!(
         out.lines().any(

@@ -6,17 +6,14 @@
 //! Over MCP, `ariasnap mcp --state FILE` restores a file as Playwright writes it for the
 //! server's session, and `browser_save_state` / `browser_load_state` are its tools.
 //!
-//! The site is a server of the test's own (a `LocalServer`) so that it can set an HttpOnly
+//! The site is a server of the test's own (an `HttpServer`) so that it can set an HttpOnly
 //! session cookie no script can fake, decide from the request's cookies what the account
 //! page says, and count every request it gets.
 
-use crate::common::{Ctx, LocalServer, Test};
+use crate::common::{Answer, Ctx, HttpServer, Request, Test, Text};
 use serde_json::Value;
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub fn tests() -> Vec<Test> {
@@ -36,82 +33,44 @@ const STEP: &str = "ss-step-3b7e";
 /// The test's site: `/signin.html` sets the session cookie, `/account.html` says whether
 /// the request carried it; every request's path is kept, in order.
 struct Site {
-    _server: LocalServer,
-    hits: Arc<Mutex<Vec<String>>>,
-    origin: String,
+    server: HttpServer,
 }
 
 impl Site {
     fn start(fixtures: &Path) -> Site {
         let dir = fixtures.join("html/state");
-        let hits = Arc::new(Mutex::new(Vec::new()));
-        let kept = hits.clone();
-        let server = LocalServer::start(Duration::from_secs(600), move |sock| {
-            let (dir, kept) = (dir.clone(), kept.clone());
-            // a connection of its own per thread: a browser opens some it sends nothing on
-            std::thread::spawn(move || answer(sock, &dir, &kept));
-        });
-        let origin = format!("http://{}", server.addr);
         Site {
-            _server: server,
-            hits,
-            origin,
+            server: HttpServer::start(move |r| answer(r, &dir)),
         }
     }
 
     fn url(&self, path: &str) -> String {
-        format!("{}/{path}", self.origin)
+        self.server.url(path)
     }
 
-    /// The paths requested so far.
+    /// The paths requested so far (without their queries).
     fn hits(&self) -> Vec<String> {
-        self.hits.lock().unwrap().clone()
+        let all = self.server.requests();
+        all.iter().map(|r| r.route().to_string()).collect()
     }
 }
 
-/// Answers one request of `sock` (then closes it).
-fn answer(mut sock: TcpStream, dir: &Path, hits: &Mutex<Vec<String>>) {
-    let _ = sock.set_read_timeout(Some(Duration::from_secs(10)));
-    let mut head = Vec::new();
-    let mut buf = [0u8; 4096];
-    while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 65536 {
-        match sock.read(&mut buf) {
-            Ok(0) | Err(_) => return,
-            Ok(n) => head.extend_from_slice(&buf[..n]),
-        }
-    }
-    let head = String::from_utf8_lossy(&head).into_owned();
-    let path = head
-        .split_whitespace()
-        .nth(1)
-        .unwrap_or("")
-        .split('?')
-        .next()
-        .unwrap_or("")
-        .to_string();
-    let sid_seen = head.lines().any(|l| {
-        l.to_ascii_lowercase().starts_with("cookie:") && l.contains(&format!("sid={SID}"))
-    });
-    hits.lock().unwrap().push(path.clone());
+/// The answer to one request.
+fn answer(r: &Request, dir: &Path) -> Answer {
+    let sid_seen = r
+        .header("cookie")
+        .is_some_and(|c| c.contains(&format!("sid={SID}")));
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
-    let (status, extra, body) = match path.as_str() {
-        "/signin.html" => (
-            "200 OK",
-            format!("Set-Cookie: sid={SID}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600\r\n"),
-            read("signin.html"),
+    match r.route() {
+        "/signin.html" => Answer::html(read("signin.html")).with(
+            "Set-Cookie",
+            &format!("sid={SID}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600"),
         ),
-        "/account.html" => (
-            "200 OK",
-            String::new(),
+        "/account.html" => Answer::html(
             read("account.html").replace("SID_SEEN", if sid_seen { "yes" } else { "no" }),
         ),
-        _ => ("404 Not Found", String::new(), String::new()),
-    };
-    let reply = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nCache-Control: no-store\r\n{extra}Connection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let _ = sock.write_all(reply.as_bytes());
+        _ => Answer::new("404 Not Found", "text/html; charset=utf-8", ""),
+    }
 }
 
 /// Runs `args` on session `session` (tracked, to be closed at the end); returns the output
@@ -124,10 +83,7 @@ fn on(c: &Ctx, session: &str, args: &[&str]) -> Output {
 }
 
 fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    (o.stdout_text(), o.stderr_text())
 }
 
 /// Runs and asserts success; returns stdout and stderr.
@@ -203,7 +159,7 @@ fn a_saved_login_signs_in_fresh_sessions(c: &Ctx) {
     }
     let origins = saved["origins"].as_array().unwrap();
     assert_eq!(origins.len(), 1, "{saved}");
-    assert_eq!(origins[0]["origin"], site.origin.as_str());
+    assert_eq!(origins[0]["origin"], site.server.origin().as_str());
     let local = origins[0]["localStorage"].as_array().unwrap();
     for (k, v) in [("user", "Ada"), ("token", TOKEN)] {
         assert!(
@@ -345,7 +301,7 @@ fn mcp_restores_a_playwright_file_and_has_the_tools(c: &Ctx) {
     let playwright = serde_json::json!({
         "cookies": [{"name": "sid", "value": SID, "domain": "127.0.0.1", "path": "/",
                      "expires": -1, "httpOnly": true, "secure": false, "sameSite": "Lax"}],
-        "origins": [{"origin": site.origin, "localStorage": [
+        "origins": [{"origin": site.server.origin(), "localStorage": [
             {"name": "user", "value": "Ada"}, {"name": "token", "value": TOKEN}]}]
     });
     std::fs::write(&pw, serde_json::to_string_pretty(&playwright).unwrap()).unwrap();
@@ -411,7 +367,7 @@ fn mcp_restores_a_playwright_file_and_has_the_tools(c: &Ctx) {
         items.sort();
         items
     };
-    assert_eq!(saved["origins"][0]["origin"], site.origin.as_str());
+    assert_eq!(saved["origins"][0]["origin"], site.server.origin().as_str());
     assert_eq!(sorted(&saved), sorted(&playwright));
     assert_eq!(site.hits(), ["/account.html"]);
 }

@@ -1,7 +1,7 @@
 //! Acting by ref: step files, actions, stale-ref safety, covered targets, diffs, dialogs,
 //! malformed input and `--since`.
 
-use crate::common::{Ctx, Lcg, Test, eval, ref_of};
+use crate::common::{Ctx, Lcg, Test, Text, eval, ref_of};
 use serde_json::{Value, json};
 
 pub fn tests() -> Vec<Test> {
@@ -161,12 +161,7 @@ fn covered_click_is_refused_and_names_the_overlay(c: &Ctx) {
 
 fn step_error(c: &Ctx, args: &[&str]) -> String {
     let o = c.run(args);
-    assert_eq!(
-        o.status.code(),
-        Some(1),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stdout)
-    );
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {}", o.stdout_text());
     let r: Value = serde_json::from_slice(&o.stdout).unwrap();
     r["steps"][0]["error"].as_str().unwrap().to_string()
 }
@@ -230,8 +225,24 @@ fn stale_ref_messages(c: &Ctx) {
     assert_eq!(eval(c, "window.clicked || []"), json!([]));
 }
 
-/// Rounds of the randomized test (issue 12: 1,000).
+/// Rounds of the randomized test (issue 12: 1,000), on Chromium.
 const ROUNDS: usize = 1000;
+/// Rounds on Firefox: the same seeded sequence cut short. 1,000 took some 470 s there, the
+/// Firefox pass's longest test by far, and CI runs that pass beside the Chromium one
+/// (docs/contributing.md#ci). `ARIASNAP_ROUNDS=N` runs N on either browser.
+const FIREFOX_ROUNDS: usize = 250;
+
+/// How many rounds to run.
+fn rounds_wanted() -> usize {
+    match std::env::var("ARIASNAP_ROUNDS") {
+        Ok(n) => n
+            .trim()
+            .parse()
+            .expect("ARIASNAP_ROUNDS is a number of rounds"),
+        Err(_) if crate::common::firefox() => FIREFOX_ROUNDS,
+        Err(_) => ROUNDS,
+    }
+}
 
 fn randomized_rounds_never_act_on_the_wrong_element(c: &Ctx) {
     use rmcp::ServiceExt;
@@ -305,7 +316,8 @@ fn randomized_rounds_never_act_on_the_wrong_element(c: &Ctx) {
         let mut acted = 0;
         let mut refused = 0;
         let t0 = std::time::Instant::now();
-        for round in 0..ROUNDS {
+        let rounds = rounds_wanted();
+        for round in 0..rounds {
             if round % 40 == 0 {
                 open().await;
             }
@@ -390,11 +402,11 @@ fn randomized_rounds_never_act_on_the_wrong_element(c: &Ctx) {
         }
         let took = t0.elapsed().as_secs_f64();
         eprintln!(
-            "{ROUNDS} rounds in {took:.1} s ({:.0} ms a round): {acted} acted on the right element, {refused} refused",
-            took * 1000.0 / ROUNDS as f64
+            "{rounds} rounds in {took:.1} s ({:.0} ms a round): {acted} acted on the right element, {refused} refused",
+            took * 1000.0 / rounds as f64
         );
         assert!(
-            acted > ROUNDS / 10 && refused > ROUNDS / 10,
+            acted > rounds / 10 && refused > rounds / 10,
             "both outcomes exercised: {acted} acted, {refused} refused"
         );
         client.cancel().await.expect("disconnect");
@@ -434,7 +446,7 @@ fn malformed_step_file_runs_nothing(c: &Ctx) {
         child.wait_with_output().unwrap()
     };
     assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = o.stderr_text();
     assert!(
         err.contains("step 2: unknown action \"clik\" (did you mean \"click\"?)"),
         "{err}"
@@ -452,7 +464,7 @@ fn malformed_step_file_runs_nothing(c: &Ctx) {
     std::fs::write(&p, "{\"steps\": [\n  {\"goto\" \"x\"}\n]}").unwrap();
     let o = c.run(&["run", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = o.stderr_text();
     assert!(
         err.contains("bad.json") && err.contains("line 2, column 11"),
         "{err}"

@@ -9,12 +9,11 @@
 //! the rule named). A browser the test starts with two tabs, attached to and left as it was.
 //! Four HTTP agents started with one `--state` file, all signed in, and apart.
 
-use crate::common::{Ctx, LocalServer, Test, firefox, ref_of};
-use crate::mcp_http::{free_port, sdk_dir, start_server};
+use crate::common::{Answer, Ctx, HttpServer, Test, Text, firefox, free_port, ref_of};
+use crate::mcp_http::{sdk_dir, start_server};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Output;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub fn tests() -> Vec<Test> {
@@ -76,33 +75,10 @@ fn files_holding_it(dir: &Path) -> Vec<String> {
 }
 
 /// A server on another origin that serves `html/secrets/other.html` for every path and
-/// keeps every request's head (its request line holds what the page sent).
-fn counting_server(c: &Ctx) -> (LocalServer, Arc<Mutex<Vec<String>>>) {
-    use std::io::{Read, Write};
+/// keeps every request, head and body (its request line holds what the page sent).
+fn counting_server(c: &Ctx) -> HttpServer {
     let body = std::fs::read_to_string(c.fixtures.join("html/secrets/other.html")).unwrap();
-    let hits = Arc::new(Mutex::new(Vec::new()));
-    let seen = hits.clone();
-    let server = LocalServer::start(Duration::from_secs(300), move |mut sock| {
-        let (seen, body) = (seen.clone(), body.clone());
-        std::thread::spawn(move || {
-            let _ = sock.set_nonblocking(false);
-            let _ = sock.set_read_timeout(Some(Duration::from_secs(10)));
-            let mut buf = [0u8; 8192];
-            let n = sock.read(&mut buf).unwrap_or(0);
-            if n == 0 {
-                return;
-            }
-            seen.lock()
-                .unwrap()
-                .push(String::from_utf8_lossy(&buf[..n]).into_owned());
-            let _ = write!(
-                sock,
-                "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        });
-    });
-    (server, hits)
+    HttpServer::start(move |_| Answer::html(body.clone()))
 }
 
 /// The commands of the secrets test: a home of their own (searched afterwards), the
@@ -138,11 +114,11 @@ impl Run<'_> {
 
     fn ok(&mut self, args: &[&str]) -> String {
         let o = self.run(args);
-        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let out = o.stdout_text();
         assert!(
             o.status.success(),
             "ariasnap {args:?}: {out}\n{}",
-            String::from_utf8_lossy(&o.stderr)
+            o.stderr_text()
         );
         out
     }
@@ -161,7 +137,7 @@ fn a_secret_is_typed_and_never_written(c: &Ctx) {
     };
     let flag = secret_flag(c);
     let login = c.url("html/secrets/login.html");
-    let (server, requests) = counting_server(c);
+    let server = counting_server(c);
     // another host too: the shop's cookies (which hold the value: the page put it there)
     // go to every port of its host (RFC 6265 8.5), and are not what is looked for here
     let other = format!("http://localhost:{}/signin", server.addr.port());
@@ -179,7 +155,11 @@ fn a_secret_is_typed_and_never_written(c: &Ctx) {
     let _ = r.run(&["session", "close", "trust-cli"]);
     let _ = r.run(&["session", "close", "trust-steps"]);
     // no request to the other origin carried the value, in any form
-    let got = requests.lock().unwrap().clone();
+    let got: Vec<String> = server
+        .requests()
+        .into_iter()
+        .map(|r| r.head + &r.body)
+        .collect();
     assert!(!got.is_empty(), "the other origin's page was loaded");
     for req in &got {
         assert!(hits_in(req.as_bytes()).is_empty(), "{req}");
@@ -262,7 +242,7 @@ fn refused_elsewhere(r: &mut Run, s: &[&str], other: &str, how: &str) {
         ]
         .concat(),
     );
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = o.stderr_text();
     assert_eq!(o.status.code(), Some(5), "{how}: {err}");
     assert!(
         err.contains("is not an origin it is bound to (@http://127.0.0.1:")
@@ -352,12 +332,8 @@ fn mcp(r: &mut Run, args: &[&str], answer: &str, steps: Value) -> Value {
         .unwrap();
     r.printed.extend_from_slice(&o.stdout);
     r.printed.extend_from_slice(&o.stderr);
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{out}\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let out = o.stdout_text();
+    assert!(o.status.success(), "{out}\n{}", o.stderr_text());
     serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"))
 }
 
@@ -502,7 +478,7 @@ fn on_the_command_line(r: &mut Run, pay: &str) {
     let s = ["--session", "trust-consent-cli", "--confirm", "click:Pay"];
     let snap = r.ok(&[&s[..], &["snapshot", pay, "--inline-limit", "0"]].concat());
     let o = r.run(&[&s[..], &["click", &ref_of(&snap, "\"Pay now\"")]].concat());
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = o.stderr_text();
     assert_eq!(o.status.code(), Some(5), "{err}");
     assert!(err.contains("no terminal to ask a person on"), "{err}");
     let snap = r.ok(&[&s[..], &["snapshot", "--inline-limit", "0"]].concat());
@@ -531,7 +507,7 @@ fn on_the_command_line(r: &mut Run, pay: &str) {
             .unwrap();
         let o = p.wait_with_output().unwrap();
         r.printed.extend_from_slice(&o.stdout);
-        let said = String::from_utf8_lossy(&o.stdout);
+        let said = o.stdout_text();
         assert!(
             said.contains("wants to activate button \"Pay now\"")
                 && said.contains("Allow it? [y/N]"),
@@ -784,7 +760,7 @@ fn an_attached_browser_is_left_as_it_was(c: &Ctx) {
     );
     // doctor says what listens there
     let doctor = c.run(&["doctor", "--attach", &b.addr]);
-    let said = String::from_utf8_lossy(&doctor.stdout);
+    let said = doctor.stdout_text();
     let kind = if firefox() {
         "a Firefox's Marionette port"
     } else {
@@ -880,12 +856,8 @@ fn http_agents_share_one_saved_login(c: &Ctx) {
         .env("PAGE", c.url("html/secrets/account.html"))
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let stdout = o.stdout_text();
+    assert!(o.status.success(), "{stdout}\n{}", o.stderr_text());
     let r: Value = serde_json::from_str(stdout.trim()).unwrap();
     for a in ["a", "b", "c", "d"] {
         assert_eq!(r["before"][a], "Signed in as Ada", "agent {a}: {r:#}");

@@ -1,7 +1,7 @@
 //! Big pages and targeted views: detail levels, spilling, search, JMESPath, flatten and
 //! pagination served from the cache.
 
-use crate::common::{Ctx, Test, eval, refs_in, walks};
+use crate::common::{Ctx, Test, Text, eval, refs_in, walks};
 use serde_json::{Value, json};
 
 pub fn tests() -> Vec<Test> {
@@ -265,19 +265,19 @@ fn bad_queries_and_paging_values(c: &Ctx) {
     c.snapshot("html/search/page.html");
     let o = c.run(&["snapshot", "--flatten", "--query", "[?role =="]);
     assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = o.stderr_text();
     assert!(err.contains("invalid JMESPath query: "), "{err}");
     let o = c.run(&["snapshot", "--flatten", "--limit", "0"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&o.stderr)
+        o.stderr_text()
             .contains("invalid limit 0: it must be between 1 and 10000")
     );
     let o = c.run(&["snapshot", "--cache-key", "../../etc", "--limit", "5"]);
     assert_eq!(o.status.code(), Some(2));
     let o = c.run(&["snapshot", "--query", "title", "--limit", "5"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("pagination needs a list"));
+    assert!(o.stderr_text().contains("pagination needs a list"));
 }
 
 fn planted_symlink_is_not_followed(c: &Ctx) {
@@ -289,13 +289,8 @@ fn planted_symlink_is_not_followed(c: &Ctx) {
     let link = dir.path().join("artifacts");
     std::os::unix::fs::symlink(dir.path(), &link).unwrap();
     let o = c.run(&["snapshot", "--artifacts", link.to_str().unwrap()]);
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(String::from_utf8_lossy(&o.stderr).contains("symbolic link"));
+    assert_eq!(o.status.code(), Some(2), "{}", o.stderr_text());
+    assert!(o.stderr_text().contains("symbolic link"));
     // --file pointing at a planted symlink: refused, the target untouched
     let flink = dir.path().join("out.txt");
     std::os::unix::fs::symlink(&victim, &flink).unwrap();

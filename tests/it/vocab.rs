@@ -2,7 +2,7 @@
 //! `fill` with a fields map, `poll`, `queryAll`, `inspect`, and the `readyWhen` /
 //! `settledWhen` / `observe` hooks, each on a fixture where it makes the difference.
 
-use crate::common::{Ctx, Test};
+use crate::common::{Ctx, Test, Text};
 use serde_json::{Value, json};
 
 pub fn tests() -> Vec<Test> {
@@ -385,9 +385,10 @@ fn each_step_where_it_makes_the_difference(c: &Ctx) {
     let t = c.run(&["select-text", &email, "--start", "0", "--end", "5"]);
     assert_eq!(t.status.code(), Some(1));
     assert!(
-        String::from_utf8_lossy(&t.stderr).contains("whose value cannot be selected in part"),
+        t.stderr_text()
+            .contains("whose value cannot be selected in part"),
         "{}",
-        String::from_utf8_lossy(&t.stderr)
+        t.stderr_text()
     );
     let t: Value = serde_json::from_str(&c.ok(&["select-text", &email])).unwrap();
     assert_eq!(
@@ -397,14 +398,14 @@ fn each_step_where_it_makes_the_difference(c: &Ctx) {
     let i: Value = serde_json::from_str(&c.ok(&["inspect"])).unwrap();
     assert_eq!(i["steps"][0]["output"]["title"], "Vocabulary");
     let p = c.run(&["poll", "window.lateValue"]);
-    assert!(p.status.success(), "{}", String::from_utf8_lossy(&p.stderr));
+    assert!(p.status.success(), "{}", p.stderr_text());
     // nothing navigates: waitForNavigation says so within its limit
     let w = c.run(&["wait-for-navigation", "--timeout", "1000"]);
     assert_eq!(w.status.code(), Some(4));
     assert!(
-        String::from_utf8_lossy(&w.stderr)
+        w.stderr_text()
             .contains("no navigation within 750 ms: the page is still"),
         "{}",
-        String::from_utf8_lossy(&w.stderr)
+        w.stderr_text()
     );
 }

@@ -3,7 +3,7 @@
 //! comboboxes, ARIA listboxes, sorted headers, icon-font glyphs that leave refs alone, and
 //! tri-state checkboxes, toggle buttons and menu items. Fixtures: fixtures/html/widgets/.
 
-use crate::common::{Ctx, Test, eval, line_with, ref_of};
+use crate::common::{Ctx, Test, Text, eval, line_with, ref_of};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -27,8 +27,8 @@ fn set(c: &Ctx, r: &str, value: &str) -> Result<Value, String> {
     let res: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
         panic!(
             "set {r} {value}: result JSON ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
+            o.stdout_text(),
+            o.stderr_text()
         )
     });
     let step = &res["steps"][0];

@@ -2,7 +2,7 @@
 //! subtrees that came and went, and where the focus moved.
 //!
 //! Owns: which fields are compared and in what order, and that an invalid field's new error
-//! text is news. Must not: word changes (steps/changes.rs does), or compare whether text is
+//! text is news. Must not: word changes (steps/changes/ does), or compare whether text is
 //! painted (scrolling and layers change that, not the page).
 
 use super::groups::{groups, sizes};

@@ -4,7 +4,7 @@
 //!
 //! Owns: what a group's text holds (text runs and names of nodes that are not controls,
 //! less what only labels a control). Must not: report an element that moved in from
-//! elsewhere (it is matched), or word the group (`entry` and steps/changes.rs do).
+//! elsewhere (it is matched), or word the group (`entry` and steps/changes/ do).
 
 use super::{Group, plain};
 use crate::safe;

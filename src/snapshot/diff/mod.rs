@@ -12,7 +12,7 @@
 //! changed.
 //!
 //! Owns: matching and grouping. Must not: take snapshots or word the summary
-//! (steps/changes.rs does, with the effects of the actions).
+//! (steps/changes/ does, with the effects of the actions).
 //!
 //! The parts: what a diff is, and names and text as compared (here); matching elements
 //! (`matching`); the comparison itself, field by field and child order (`compare`); the

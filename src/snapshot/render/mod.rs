@@ -45,4 +45,6 @@ pub struct RenderOptions {
 }
 
 #[cfg(test)]
+mod reviewed;
+#[cfg(test)]
 pub(crate) mod tests;

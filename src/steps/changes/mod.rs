@@ -8,9 +8,11 @@
 //!
 //! Owns: ordering (here), the words of changes and lists (`words`), the lines of groups
 //! that opened, closed or came (`groups`). Must not: take snapshots or compare them
-//! (snapshot/diff.rs).
+//! (snapshot/diff/).
 
 mod groups;
+#[cfg(test)]
+mod reviewed;
 mod words;
 
 pub(super) use words::dialog_line;

@@ -52,7 +52,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
         Command::Session { action } => match action {
             SessionAction::List => {
                 let names = ariasnap::browser::session::list()?;
-                if g.format == Format::Json {
+                if g.format == Some(Format::Json) {
                     print_stdout(&serde_json::to_string(&names).unwrap_or_default())?;
                 } else {
                     for n in names {
@@ -110,7 +110,15 @@ pub async fn run(cli: Cli) -> Result<i32> {
             Ok(0)
         }
         Command::Demo { keep } => {
-            crate::demo::run(&bopts, keep, g.format, g.pretty, &ropts, &oopts).await
+            crate::demo::run(
+                &bopts,
+                keep,
+                g.format.unwrap_or_default(),
+                g.pretty,
+                &ropts,
+                &oopts,
+            )
+            .await
         }
         Command::State { action } => {
             // `state save FILE` is the step saveState, `state load FILE` loadState
@@ -228,7 +236,14 @@ async fn snapshot_command(
     let mut notes = std::mem::take(&mut b.notes);
     let dialogs = ariasnap::dialogs::drain();
     notes.extend(ariasnap::dialogs::notes(&dialogs));
-    ariasnap::output::emit_view_noted(&v, g.format.view(), g.pretty, ropts, oopts, &notes)?;
+    ariasnap::output::emit_view_noted(
+        &v,
+        g.format.unwrap_or_default().view(),
+        g.pretty,
+        ropts,
+        oopts,
+        &notes,
+    )?;
     // the process ends here: a large page's tree is not freed node by node first
     std::mem::forget(v);
     Ok(0)
@@ -280,6 +295,23 @@ async fn run_and_print(
             );
         }
     }
+    if g.format == Some(Format::Text) {
+        // docs/reference/replies.md#the-short-reply: what MCP's reply says; the errors and
+        // notes are on stderr above, and a failed step's hint after its error
+        for w in result
+            .steps
+            .iter()
+            .filter(|s| s.error.is_some())
+            .filter_map(|s| s.warning.as_deref())
+        {
+            eprintln!("{w}");
+        }
+        let text = result.text(false);
+        if !text.is_empty() {
+            print_stdout(&text)?;
+        }
+        return Ok(result.exit_code);
+    }
     print_stdout(&body)?;
     Ok(result.exit_code)
 }
@@ -291,7 +323,7 @@ fn skills_command(action: SkillsAction, g: &crate::cli::Global) -> Result<i32> {
     match action {
         SkillsAction::List => {
             let all = skills::all();
-            if g.format == Format::Json {
+            if g.format == Some(Format::Json) {
                 let v: Vec<serde_json::Value> = all
                     .iter()
                     .map(|s| serde_json::json!({"name": s.name, "description": s.description}))

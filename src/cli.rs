@@ -270,9 +270,17 @@ pub struct Global {
     /// Tab alias to act on (t1, t2...).
     #[arg(long, global = true, value_name = "ALIAS")]
     pub tab: Option<String>,
-    /// Output format.
-    #[arg(long, global = true, visible_alias = "output-format", value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// Output format: a snapshot is text by default; an action's reply (a run result) is
+    /// JSON by default, and `text` prints its short form, the summary
+    /// (docs/reference/replies.md#the-short-reply).
+    #[arg(
+        long,
+        global = true,
+        visible_alias = "output-format",
+        value_enum,
+        env = "ARIASNAP_FORMAT"
+    )]
+    pub format: Option<Format>,
     /// Indent JSON output.
     #[arg(long, global = true)]
     pub pretty: bool,
@@ -618,7 +626,7 @@ mod tests {
         let a = Cli::try_parse_from(["ariasnap", "--session", "x", "snapshot", "--format", "json"])
             .unwrap();
         assert_eq!(a.global.session, "x");
-        assert_eq!(a.global.format, Format::Json);
+        assert_eq!(a.global.format, Some(Format::Json));
         let b =
             Cli::try_parse_from(["ariasnap", "snapshot", "http://a/", "--session", "y"]).unwrap();
         assert_eq!(b.global.session, "y");
@@ -1056,7 +1064,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         let a = parse(&["snapshot", "--output-format", "json"]);
-        assert_eq!(a.global.format, Format::Json);
+        assert_eq!(a.global.format, Some(Format::Json));
         for argv in [
             &["eval", "--expression", "document.title"][..],
             &["eval", "document.title"][..],

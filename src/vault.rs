@@ -1,9 +1,11 @@
 //! The values of the operator's named secrets in this process (docs/reference/policy.md#secrets),
 //! and their masking out of everything the process writes: a secret is typed into a page by
 //! name, and its value, wherever the page or a reply would show it, is written
-//! `[secret:NAME]` instead.
+//! `[secret:NAME]` instead. A value the agent typed into a password field is masked the same
+//! way, written `••••` (as the engine writes a password field's value): see [`remember_typed`].
 //!
-//! Owns: the process's table of values (registered when a session with secrets opens), the
+//! Owns: the process's table of values (registered when a session with secrets opens, or
+//! typed into a password field in this process or, by the session's watcher, before it), the
 //! forms a value is looked for in (as typed, JSON-escaped, URL-encoded, HTML-escaped), the
 //! masking of text and JSON values, and reading a secrets file (dotenv). Must not: import
 //! anything from the crate (a leaf: output, spills, the MCP server, logs and `main` mask
@@ -23,7 +25,15 @@ struct Entry {
     name: String,
     value: String,
     forms: Vec<String>,
+    /// What the value is written as: `[secret:NAME]`, or `••••` for a typed password.
+    label: String,
+    /// A value typed into a password field rather than a named secret.
+    typed: bool,
 }
+
+/// What a typed password is written as: the engine's own mask for a password field's value
+/// (docs/reference/output.md#secrets).
+pub const TYPED_LABEL: &str = "••••";
 
 static TABLE: RwLock<Vec<Entry>> = RwLock::new(Vec::new());
 /// Whether any value is registered: masking costs nothing in a process without one.
@@ -113,16 +123,62 @@ pub fn register(name: &str, value: &str) {
         name: name.to_string(),
         value: value.to_string(),
         forms: forms(value),
+        label: label(name),
+        typed: false,
     });
     // longest values first: a secret inside another is masked after it
     t.sort_by_key(|e| std::cmp::Reverse(e.value.len()));
     ANY.store(true, Ordering::Release);
 }
 
+/// Remembers `value`, typed into a password field, for this process: from now on it is
+/// masked as `••••` wherever a named secret would be (docs/reference/policy.md#typed-passwords).
+/// Why: a password the agent typed leaves the field as soon as the form is sent (a GET
+/// form's URL, a request's body, a page that echoes it), and from there reaches replies,
+/// the journal, network listings, HAR files and logs; the engine's `••••` covers only the
+/// field itself. True when the value is new; false when it is too short to mask without
+/// hiding the same letters everywhere ([`unusable`]), or already known (a named secret's
+/// value keeps its name).
+pub fn remember_typed(value: &str) -> bool {
+    if unusable(value).is_some() {
+        return false;
+    }
+    let Ok(mut t) = TABLE.write() else {
+        return false;
+    };
+    if t.iter().any(|e| e.value == value) {
+        return false;
+    }
+    t.push(Entry {
+        name: String::new(),
+        value: value.to_string(),
+        forms: forms(value),
+        label: TYPED_LABEL.to_string(),
+        typed: true,
+    });
+    t.sort_by_key(|e| std::cmp::Reverse(e.value.len()));
+    ANY.store(true, Ordering::Release);
+    true
+}
+
+/// The values typed into password fields that this process knows (to hand to the session's
+/// watcher, which keeps them in memory for the session's next commands).
+pub fn typed() -> Vec<String> {
+    let Ok(t) = TABLE.read() else {
+        return Vec::new();
+    };
+    t.iter()
+        .filter(|e| e.typed)
+        .map(|e| e.value.clone())
+        .collect()
+}
+
 /// The value of registered secret `name`.
 pub fn value(name: &str) -> Option<String> {
     let t = TABLE.read().ok()?;
-    t.iter().find(|e| e.name == name).map(|e| e.value.clone())
+    t.iter()
+        .find(|e| !e.typed && e.name == name)
+        .map(|e| e.value.clone())
 }
 
 /// Forgets every registered value (a test's end).
@@ -150,7 +206,7 @@ pub fn mask(s: &str) -> Cow<'_, str> {
     for e in t.iter() {
         for f in &e.forms {
             if out.contains(f.as_str()) {
-                out = Cow::Owned(out.replace(f.as_str(), &label(&e.name)));
+                out = Cow::Owned(out.replace(f.as_str(), &e.label));
             }
         }
     }
@@ -356,6 +412,31 @@ pub(crate) mod tests {
         assert_eq!(value("API").as_deref(), Some("tok_12345"));
         clear();
         assert_eq!(mask("tok_12345"), "tok_12345");
+    }
+
+    #[test]
+    fn typed_passwords_are_masked_in_their_forms() {
+        let _t = TURN.lock().unwrap_or_else(|e| e.into_inner());
+        clear();
+        register("API", "tok_12345");
+        assert!(!remember_typed("abc"), "too short to mask");
+        assert!(
+            !remember_typed("tok_12345"),
+            "a named secret keeps its name"
+        );
+        assert!(remember_typed("correct horse&9!"));
+        assert!(!remember_typed("correct horse&9!"), "known already");
+        assert_eq!(typed(), vec!["correct horse&9!".to_string()]);
+        let url =
+            "http://x/welcome.html?pw=correct+horse%269%21&b=correct%20horse%269!&k=tok_12345";
+        assert_eq!(
+            mask(url),
+            "http://x/welcome.html?pw=••••&b=••••&k=[secret:API]"
+        );
+        assert_eq!(mask("said \"correct horse&9!\""), "said \"••••\"");
+        assert_eq!(value(""), None, "a typed value has no name to ask it by");
+        clear();
+        assert!(typed().is_empty());
     }
 
     #[test]

@@ -117,8 +117,9 @@ function focusRef(a) {
       // inputs without selection (number, email in some engines): the host clears with keys
     }
   }
+  // password: the host remembers what it types there, to mask it wherever it shows later
   return { kind: "ok", role: res.role, name: res.name, minor: res.minor, tag: clean(strSlice(localNameOf(el), 0, 100)),
-    value: clean(currentValue(el), 1000000) };
+    value: clean(currentValue(el), 1000000), password: isPasswordField(el) };
 }
 
 function currentValue(el) {

@@ -121,6 +121,8 @@ const A = {
   name: 'ariasnap',
   env: (home) => ({ ...process.env, ARIASNAP_HOME: home }),
   cmd: (a, ...xs) => [ariasnap, '--session', a.session, ...xs],
+  // an action's reply as the skill teaches it: its short text (--format text), not the JSON
+  act: (a, ...xs) => [ariasnap, '--session', a.session, '--format', 'text', ...xs],
   ref: (t, role, name) => refAfter(t, named(role, name), /\[ref=(s\d+e\d+)\]|"ref":"(s\d+e\d+)"/) || (() => { const m = new RegExp(`${role} "${esc(name)}" (s\\d+e\\d+)`).exec(t); return m && m[1]; })(),
   // a reply over the inline limit is a file the agent reads
   out(a, t) {
@@ -142,16 +144,18 @@ A.tasks = {
     const f = (n) => aref(t, 'textbox', n);
     const fields = { [f('First name')]: 'Ada', [f('Last name')]: 'Lovelace', [f('Email')]: 'ada@example.org',
       [f('Password')]: 'correct horse 9', [f('Confirm password')]: 'correct horse 9', [aref(t, 'checkbox', 'I accept the terms')]: true };
-    a.run(A.cmd(a, 'fill', '--fields', JSON.stringify(fields)));
-    a.run(A.cmd(a, 'click', aref(t, 'button', 'Create account')));
+    a.run(A.act(a, 'fill', '--fields', JSON.stringify(fields)));
+    a.run(A.act(a, 'click', aref(t, 'button', 'Create account')));
   },
   products(a, url) {
-    a.run(A.cmd(a, 'goto', url));
-    const s = a.run(A.cmd(a, 'search', 'Product 137'));
+    a.run(A.act(a, 'goto', url));
+    const s = a.run(A.act(a, 'search', 'Product 137'));
     // the card's own controls, when search hands them over; else the page, read whole
     let r = null;
     try {
-      for (const m of JSON.parse(s).steps[0].output.matches || []) {
+      // the short reply: `search: {"matches": [...]}` (the JSON result of a build before it)
+      const j = JSON.parse(s.slice(s.indexOf('{')));
+      for (const m of j.matches || (j.steps && j.steps[0].output.matches) || []) {
         const c = (m.controls || []).find((x) => x.role === 'button' && x.name === 'Add to cart');
         if (c) { r = c.ref; break; }
       }
@@ -162,22 +166,22 @@ A.tasks = {
       const t = A.out(a, a.run(A.cmd(a, 'snapshot')));
       r = refAfter(t, /heading "Product 137"/, /button "Add to cart" \[ref=(s\d+e\d+)\]/);
     }
-    a.run(A.cmd(a, 'click', r));
+    a.run(A.act(a, 'click', r));
   },
   article(a, url) {
-    a.run(A.cmd(a, 'goto', url));
-    a.run(A.cmd(a, 'search', 'Priya Natarajan'));
+    a.run(A.act(a, 'goto', url));
+    a.run(A.act(a, 'search', 'Priya Natarajan'));
   },
   menu(a, url) {
     const t = A.out(a, a.run(A.cmd(a, 'snapshot', url, '--detail', 'interactive')));
-    const r = a.run(A.cmd(a, 'click', aref(t, 'button', 'Actions')));
-    a.run(A.cmd(a, 'click', aref(r, 'menuitem', 'Action 2')));
+    const r = a.run(A.act(a, 'click', aref(t, 'button', 'Actions')));
+    a.run(A.act(a, 'click', aref(r, 'menuitem', 'Action 2')));
   },
   datepicker(a, url) {
     const t = A.out(a, a.run(A.cmd(a, 'snapshot', url, '--detail', 'interactive')));
-    const r = a.run(A.cmd(a, 'click', aref(t, 'button', 'Choose Date')));
-    const n = a.run(A.cmd(a, 'click', aref(r, 'button', 'Next Month') || aref(r, 'button', 'next month')));
-    a.run(A.cmd(a, 'click', aref(n, 'gridcell', '15') || aref(r, 'gridcell', '15')));
+    const r = a.run(A.act(a, 'click', aref(t, 'button', 'Choose Date')));
+    const n = a.run(A.act(a, 'click', aref(r, 'button', 'Next Month') || aref(r, 'button', 'next month')));
+    a.run(A.act(a, 'click', aref(n, 'gridcell', '15') || aref(r, 'gridcell', '15')));
   },
 };
 

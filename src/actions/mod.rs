@@ -573,6 +573,9 @@ pub async fn fill(b: &Browser, r: &str, value: &str) -> Result<Outcome> {
     refuse_password(b, Some(r), "fill").await?;
     let pv = point(b, r, true).await?;
     let v = focus(b, r, true).await?;
+    if v.password {
+        b.remember_typed(value).await;
+    }
     // Select everything with the keyboard too (inputs without a selection API), then delete.
     press_chord(b, Some(r), &[Key::Control.into(), 'a']).await?;
     press_chord(b, Some(r), &[Key::Backspace.into()]).await?;
@@ -602,10 +605,26 @@ pub async fn fill(b: &Browser, r: &str, value: &str) -> Result<Outcome> {
 pub async fn type_into(b: &Browser, r: Option<&str>, text: &str, submit: bool) -> Result<Outcome> {
     refuse_password(b, r, "type").await?;
     let mut out = Outcome::default();
-    if let Some(r) = r {
+    let password = if let Some(r) = r {
         point(b, r, true).await?;
         let v = focus(b, r, false).await?;
         out.warnings.extend(minor_note(v.minor));
+        v.password
+    } else if crate::vault::unusable(text).is_none() {
+        // typing into whatever has focus: whether it is a password field
+        let c: Result<crate::wire::ControlReply> = engine::call(
+            &b.client,
+            Method::Control {
+                r#ref: String::new(),
+            },
+        )
+        .await;
+        c.is_ok_and(|c| c.password)
+    } else {
+        false
+    };
+    if password {
+        b.remember_typed(text).await;
     }
     type_text(b, r, text).await?;
     if submit {

@@ -109,6 +109,11 @@ pub async fn set(b: &Browser, r: &str, value: &Value) -> Result<Outcome> {
     {
         p.check(crate::policy::Switch::PasswordSet, &format!("set {r}"))?;
     }
+    if c.password
+        && let Value::String(v) = value
+    {
+        b.remember_typed(v).await;
+    }
     let t = Target { b, r, rr, c };
     let what = t.what();
     let rr = &t.rr;
@@ -122,7 +127,8 @@ pub async fn set(b: &Browser, r: &str, value: &Value) -> Result<Outcome> {
             "{what} ({rr}) is read-only: it cannot be set"
         )));
     }
-    match t.c.control.as_str() {
+    let password = t.c.password;
+    let out = match t.c.control.as_str() {
         "checkbox" | "radio" | "switch" | "toggle" => set_checkable(&t, value).await,
         "option" => set_option(&t, value).await,
         "listbox" => set_listbox(&t, value).await,
@@ -143,7 +149,39 @@ pub async fn set(b: &Browser, r: &str, value: &Value) -> Result<Outcome> {
              range, slider, spin button, select, listbox, option, checkbox, radio, switch, \
              combobox or contenteditable): click it instead"
         ))),
+    };
+    out.map(|o| without_echo(o, value, password))
+}
+
+/// A value as the words an echo would repeat: a string trimmed, a number or boolean as
+/// written, a list of one as its item; None for anything else.
+fn echo_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.trim().to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Array(a) if a.len() == 1 => echo_text(&a[0]),
+        _ => None,
     }
+}
+
+/// An outcome without the value the agent sent (docs/reference/replies.md#changes): the
+/// read-back is said only where it tells something new (an option's label for a value, a
+/// slider's text), never for a password field (what the agent typed there is masked
+/// everywhere: docs/reference/policy.md#typed-passwords). The change list says what changed.
+fn without_echo(mut o: Outcome, sent: &Value, password: bool) -> Outcome {
+    if let Some(Value::Object(m)) = &mut o.output {
+        let echo = m
+            .get("value")
+            .is_some_and(|v| password || v == sent || echo_text(v) == echo_text(sent));
+        if echo {
+            m.remove("value");
+        }
+        if m.is_empty() {
+            o.output = None;
+        }
+    }
+    o
 }
 
 /// A text field that is a spin button (a library's spinner: jQuery UI's): stepped with its
@@ -463,4 +501,40 @@ fn norm_ws(s: &str) -> String {
 /// Two spellings of the same number ("50" and "50.0").
 fn same_number(a: &str, b: &str) -> bool {
     matches!((a.trim().parse::<f64>(), b.trim().parse::<f64>()), (Ok(x), Ok(y)) if x == y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn out(v: Value) -> Outcome {
+        Outcome::with(json!({ "value": v }))
+    }
+
+    #[test]
+    fn a_read_back_is_said_only_when_it_tells_something_new() {
+        // echoes of what was sent: left out (the change list says what the field holds)
+        for (got, sent) in [
+            (json!("Ada"), json!(" Ada ")),
+            (json!("55"), json!(55)),
+            (json!(true), json!(true)),
+            (json!(["Olives"]), json!("Olives")),
+        ] {
+            assert!(without_echo(out(got), &sent, false).output.is_none());
+        }
+        // what the agent did not send: kept
+        let kept = without_echo(out(json!("Prague")), &json!("prague"), false);
+        assert_eq!(kept.output, Some(json!({"value": "Prague"})));
+        let range = Outcome::with(json!({"value": "50", "valuetext": "half"}));
+        assert_eq!(
+            without_echo(range, &json!("50"), false).output,
+            Some(json!({"valuetext": "half"}))
+        );
+        // a password field's: never
+        assert!(
+            without_echo(out(json!("x")), &json!("y"), true)
+                .output
+                .is_none()
+        );
+    }
 }

@@ -99,6 +99,38 @@ pub struct Browser {
 }
 
 impl Browser {
+    /// The session whose watcher serves this one (an agent of a shared browser: its
+    /// owner's), when the session has WebDriver BiDi.
+    fn watcher_name(&self) -> Option<String> {
+        self.record.bidi.as_ref()?;
+        Some(match &self.record.shared {
+            Some(s) => s.owner.clone(),
+            None => self.record.name.clone(),
+        })
+    }
+
+    /// Remembers `value`, which an action is about to type into a password field, so that
+    /// nothing this process or the session's next commands print or write shows it
+    /// (docs/reference/policy.md#typed-passwords): this process masks it at once, and the
+    /// session's watcher keeps it in memory for the commands after. It is never written to
+    /// disk: a file holding it would be one more place it leaks from.
+    pub async fn remember_typed(&self, value: &str) {
+        if !crate::vault::remember_typed(value) {
+            return;
+        }
+        if let Some(name) = self.watcher_name() {
+            watch::remember(&name, &self.record.name, value).await;
+        }
+    }
+
+    /// Masks the passwords typed in the session's earlier commands, which its watcher keeps
+    /// (asked only when one was typed: other commands pay nothing).
+    pub(crate) async fn recall_typed(&self) {
+        if let Some(name) = self.watcher_name() {
+            watch::recall(&name, &self.record.name).await;
+        }
+    }
+
     /// The session's policy (docs/reference/policy.md), when it has one.
     pub fn policy(&self) -> Option<&crate::policy::Policy> {
         self.record.policy.as_ref()

@@ -569,7 +569,12 @@ impl Browser {
     /// and console entries between commands, and holds requests for the policy and
     /// routes); a watcher found dead is started again, with a note saying what it missed.
     async fn ensure_watcher(&mut self, deadline: std::time::Duration) -> Result<()> {
-        if !super::watch::wanted(&self.record) || super::watch::running(&self.record) {
+        if !super::watch::wanted(&self.record) {
+            self.recall_typed().await;
+            return Ok(());
+        }
+        if super::watch::running(&self.record) {
+            self.recall_typed().await;
             return Ok(());
         }
         let name = self.record.name.clone();

@@ -339,63 +339,6 @@ impl Drop for Server {
     }
 }
 
-/// The short text part of a result: snapshot text, the changes summary, or errors, then
-/// the run's notes. A `set`'s read-back value is left out when the summary already says it
-/// (docs/reference/mcp.md#results: the reply leads with the acted element's new value).
-fn text_of(r: &RunResult) -> String {
-    let mut parts = Vec::new();
-    let summary = r
-        .changes
-        .as_ref()
-        .and_then(|c| c.get("summary"))
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let said = |o: &Value| {
-        o.get("value")
-            .and_then(Value::as_str)
-            .is_some_and(|v| summary.contains(&format!("value {}", crate::safe::quote(v))))
-    };
-    for s in &r.steps {
-        if s.action == "set" && s.error.is_none() && s.output.as_ref().is_some_and(said) {
-            continue;
-        }
-        if let Some(e) = &s.error {
-            parts.push(format!("{} failed: {e}", s.action));
-        } else if let Some(Value::String(t)) = &s.output {
-            parts.push(t.clone());
-        } else if let Some(Value::Object(o)) = &s.output
-            && let Some(Value::String(snap)) = o.get("snapshot")
-        {
-            // goto with a snapshot: the tree as text, not escaped inside JSON
-            let mut rest = o.clone();
-            rest.remove("snapshot");
-            parts.push(format!("{}: {}", s.action, Value::Object(rest)));
-            parts.push(snap.clone());
-        } else if let Some(o) = &s.output {
-            parts.push(format!("{}: {o}", s.action));
-        }
-        if let Some(w) = &s.warning {
-            parts.push(w.clone());
-        }
-    }
-    if !summary.is_empty() {
-        parts.push(summary.to_string());
-    }
-    if parts.is_empty() {
-        parts.push(format!(
-            "{}: {}",
-            r.status,
-            r.context["url"].as_str().unwrap_or("")
-        ));
-    }
-    // what the call did besides (a saved state restored as the session started, a tab
-    // replaced), as the command line's `note:` lines say it
-    for n in &r.notes {
-        parts.push(format!("note: {}", crate::error::one_line(n)));
-    }
-    parts.join("\n")
-}
-
 /// What the server says of itself (initialize, server/discover).
 pub(crate) fn server_info() -> InitializeResult {
     InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
@@ -466,7 +409,7 @@ impl ServerHandler for Server {
         {
             Ok(r) => {
                 // docs/reference/policy.md#secrets: no result carries a secret's value
-                let text = crate::vault::mask(&text_of(&r)).into_owned();
+                let text = crate::vault::mask(&r.text(true)).into_owned();
                 let failed = r.status != "ok";
                 let structured = self.structured.then(|| {
                     let mut v = serde_json::to_value(&r).unwrap_or(Value::Null);

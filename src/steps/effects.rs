@@ -52,10 +52,15 @@ impl Before {
     }
 }
 
-/// A navigation the action caused.
+/// A navigation the action caused. Its URL is said once in a reply
+/// (docs/reference/replies.md#navigation-and-new-tabs): `to` is left out of the JSON when the
+/// run ended there (the run's `context.url` says it), and `from` always (the run's
+/// `changes.navigated.from`, or the step before).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Navigation {
+    #[serde(skip)]
     pub from: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub to: String,
     /// The new document's HTTP status (None when the browser has none).
     #[serde(skip_serializing_if = "Option::is_none")]

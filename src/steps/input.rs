@@ -728,13 +728,9 @@ pub async fn fill(b: &Browser, f: &FillArgs) -> Result<Outcome> {
     for (r, v) in fields {
         match actions::set(b, r, secrets.get(r.as_str()).unwrap_or(v)).await {
             Ok(o) => {
-                let value = o
-                    .output
-                    .as_ref()
-                    .and_then(|x| x.get("value"))
-                    .cloned()
-                    .unwrap_or(Value::Null);
-                results.push(json!({"ref": r, "ok": true, "value": value}));
+                // what the field holds is in the change list (a password masked); the
+                // values the agent sent are not echoed (docs/reference/replies.md#changes)
+                results.push(json!({"ref": r, "ok": true}));
                 warnings.extend(o.warnings);
             }
             Err(e) if e.is_browser() || e.is_timeout() || e.exit_code() == 5 => return Err(e),

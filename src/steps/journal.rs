@@ -325,7 +325,12 @@ const TEXT_ROLES: &[&str] = &[
 /// The check a run's reply gives (docs/reference/step-files.md#export): where it navigated,
 /// else the first text it added.
 fn check_of(changes: &Value) -> Option<Value> {
-    if let Some(to) = changes["navigated"]["to"].as_str() {
+    // where it navigated: the journal line's `url` (the run's context.url); `navigated.to`
+    // in journals written before replies said it once
+    let to = changes["navigated"]["to"]
+        .as_str()
+        .or_else(|| changes.get("navigated").and(changes["url"].as_str()));
+    if let Some(to) = to {
         return Some(json!({"wait": {"url": url_tail(to)}}));
     }
     let added = changes["added"].as_array()?;

@@ -156,7 +156,7 @@ pub(super) async fn changes_of(
                     "Navigated to {final_url}. {}",
                     v["summary"].as_str().unwrap_or("")
                 ));
-                v["navigated"] = json!({"from": from, "to": final_url});
+                v["navigated"] = json!({ "from": from });
             }
             // nothing ran and nothing happened: no changes to report (a failed step says
             // its error)

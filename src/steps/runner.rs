@@ -447,6 +447,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
     if opts.journal {
         super::journal::record_changes(b, changes.as_ref(), &context);
     }
+    said_once(&mut results, &context);
     // a run that never loaded a page on the session it started (a mistyped --session?)
     if b.started && context["url"].as_str() == Some("about:blank") {
         b.note_blank_start();
@@ -464,6 +465,21 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
         artifacts,
         notes: std::mem::take(&mut b.notes),
         exit_code: failed.unwrap_or(0),
+    }
+}
+
+/// A navigation's URL is said once in a reply (docs/reference/replies.md#navigation-and-new-tabs):
+/// a step's navigation to where the run ended leaves it to `context.url`.
+fn said_once(results: &mut [StepResult], context: &Value) {
+    let Some(url) = context["url"].as_str() else {
+        return;
+    };
+    for r in results {
+        if let Some(n) = r.effects.as_mut().and_then(|e| e.navigation.as_mut())
+            && n.to == url
+        {
+            n.to.clear();
+        }
     }
 }
 

@@ -255,6 +255,10 @@ pub struct FocusReply {
     #[serde(default)]
     pub tag: String,
     pub value: Option<String>,
+    /// An `<input type=password>`: what is typed there is remembered and masked
+    /// (docs/reference/policy.md#typed-passwords).
+    #[serde(default)]
+    pub password: bool,
 }
 
 /// `get`: what was read (uncut), or nothing (an absent attribute).

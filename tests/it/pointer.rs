@@ -217,7 +217,8 @@ fn options_below_a_listboxs_fold_are_set(c: &Ctx) {
     let t = c.snapshot("html/pointer/listbox.html");
     let list = ref_of(&t, "listbox \"Fly from\"");
     let s = step_ok(c, &["set", &list, "Porto"]);
-    assert_eq!(s["output"]["value"], "Porto", "{s}");
+    // the option read back is what was asked: not echoed
+    assert!(s["output"].is_null(), "{s}");
     assert_eq!(text_of(c, "picked"), "Flying from Porto");
 }
 
@@ -306,13 +307,13 @@ fn library_slider_and_spinner_are_set_with_keys(c: &Ctx) {
     assert_eq!(s["output"]["value"], "50%", "{s}");
     assert_eq!(text_of(c, "volume-shown"), "50");
     let s = step_ok(c, &["set", &handle, "100%"]);
-    assert_eq!(s["output"]["value"], "100%", "{s}");
+    assert!(s["output"].is_null(), "an echo: {s}");
     assert_eq!(text_of(c, "volume-shown"), "100");
     let e = step_error(c, &["set", &handle, "loud"]);
     assert!(e.contains("in percent of its track"), "{e}");
     let nights = ref_of(&t, "spinbutton \"Nights\"");
     let s = step_ok(c, &["set", &nights, "5"]);
-    assert_eq!(s["output"]["value"], "5", "{s}");
+    assert!(s["output"].is_null(), "an echo: {s}");
     assert_eq!(text_of(c, "nights-shown"), "5 nights");
     let e = step_error(c, &["set", &nights, "20"]);
     assert_eq!(

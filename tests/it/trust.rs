@@ -4,7 +4,9 @@
 //!
 //! A login done with a secret on the command line, in a step file and over MCP, and every
 //! byte the processes wrote searched for its value; a page on an origin the secret is not
-//! bound to refused it, and its server never got it. An MCP client answers the question a
+//! bound to refused it, and its server never got it. A password the agent typed itself into
+//! a GET form (#typed-passwords), through the command line, a step file and MCP: every byte
+//! printed and written searched for it too. An MCP client answers the question a
 //! `--confirm` rule raises (yes: the click happens; no: it does not; no elicitation: refused,
 //! the rule named). A browser the test starts with two tabs, attached to and left as it was.
 //! Four HTTP agents started with one `--state` file, all signed in, and apart.
@@ -19,6 +21,7 @@ use std::time::{Duration, Instant};
 pub fn tests() -> Vec<Test> {
     trials![
         a_secret_is_typed_and_never_written,
+        a_typed_password_is_never_written,
         consent_is_asked_of_the_mcp_clients_user,
         an_attached_browser_is_left_as_it_was,
         http_agents_share_one_saved_login
@@ -180,6 +183,148 @@ fn a_secret_is_typed_and_never_written(c: &Ctx) {
         .map(|d| d.count())
         .unwrap_or(0);
     assert!(spilled > 0, "a reply was spilled to a file (and searched)");
+}
+
+/// A password the agent typed (no secret: the operator named none) with `&`, `!` and a space,
+/// so that each of its written forms differs.
+const TYPED: &str = "correct horse&9!";
+
+/// Where `bytes` holds `TYPED` in any form a page, a URL or a reply could write it in: as
+/// it is (JSON-escaped is the same), a form's query (`+`, `%26`, `%21`), a URI component,
+/// `encodeURIComponent`'s, HTML-escaped.
+fn typed_in(bytes: &[u8]) -> Vec<&'static str> {
+    let text = String::from_utf8_lossy(bytes);
+    [
+        TYPED,
+        "correct+horse%269%21",
+        "correct%20horse%269%21",
+        "correct%20horse%269!",
+        "correct horse&amp;9!",
+    ]
+    .into_iter()
+    .filter(|l| text.contains(l))
+    .collect()
+}
+
+/// Every file under `dir` but the browsers' own profiles that holds `TYPED`.
+fn files_holding_typed(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                if !e.file_name().to_string_lossy().contains("-profile-") {
+                    stack.push(p);
+                }
+            } else if let Ok(b) = std::fs::read(&p) {
+                out.extend(
+                    typed_in(&b)
+                        .iter()
+                        .map(|h| format!("{} ({h})", p.display())),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// docs/reference/policy.md#typed-passwords: a password typed into a password field (by
+/// `fill --fields`, `type`, a step file's `fill`, MCP's `browser_fill`) of a form sent by
+/// GET, whose next page puts it in its URL, its text, its title, a console error and a
+/// failing request: the fill's reply echoes no value, the click's reply and every later
+/// command (URL, snapshot, network listing, HAR, console, journal export, logs at debug)
+/// show it as `••••`, and no file of the session's home holds it.
+fn a_typed_password_is_never_written(c: &Ctx) {
+    let mut r = Run {
+        c,
+        home: tempfile::tempdir().unwrap(),
+        printed: Vec::new(),
+    };
+    let signup = c.url("html/secrets/signup.html");
+    let s = ["--session", "trust-typed"];
+    let snap = r.ok(&[&s[..], &["snapshot", &signup, "--detail", "interactive"]].concat());
+    let (first, pw, pw2) = (
+        ref_of(&snap, "\"First name\""),
+        ref_of(&snap, "\"Password\""),
+        ref_of(&snap, "\"Confirm password\""),
+    );
+    let fields = serde_json::json!({first.clone(): "Ada", pw.clone(): TYPED}).to_string();
+    let filled = r.ok(&[&s[..], &["fill", "--fields", &fields]].concat());
+    // the output says each field is done; what changed is in the change list, masked
+    let v: Value = serde_json::from_str(&filled).unwrap();
+    assert_eq!(
+        v["steps"][0]["output"]["fields"],
+        serde_json::json!([{"ref": first, "ok": true}, {"ref": pw, "ok": true}]),
+        "{filled}"
+    );
+    // `type` into the other one
+    r.ok(&[&s[..], &["type", TYPED, "--ref", &pw2]].concat());
+    let clicked = r.ok(&[&s[..], &["click", &ref_of(&snap, "\"Create account\"")]].concat());
+    assert!(
+        clicked.contains("signed-up.html?first=Ada&pw=••••&pw2=••••"),
+        "{clicked}"
+    );
+    // the new URL said once in the structured reply (context.url), once in the summary
+    assert_eq!(clicked.matches("signed-up.html").count(), 2, "{clicked}");
+    let text = r.ok(&[&s[..], &["--format", "text", "get-url"]].concat());
+    assert!(text.contains("pw=••••"), "{text}");
+    let page = r.ok(&[&s[..], &["snapshot"]].concat());
+    assert!(page.contains("Your password is ••••"), "{page}");
+    let har = r.home.path().join("page.har");
+    for cmd in [
+        vec!["network", "--all"],
+        vec!["network", "--har", har.to_str().unwrap(), "--bodies"],
+        vec!["console", "--all"],
+        vec!["eval", "location.href"],
+    ] {
+        let out = r.ok(&[&s[..], &cmd[..]].concat());
+        assert!(out.contains("••••"), "{cmd:?}: {out}");
+    }
+    assert!(std::fs::read_to_string(&har).unwrap().contains("pw=••••"));
+    let spec = r.home.path().join("signup.spec.json");
+    r.ok(&[&s[..], &["session", "export", spec.to_str().unwrap()]].concat());
+    // a step file and MCP, each in a session of its own
+    typed_in_a_step_file(&mut r, &signup);
+    let steps = serde_json::json!([
+        ["browser_navigate", {"url": signup, "snapshot": {}}],
+        ["browser_fill", {"ref": "$REF:\"Password\"", "value": TYPED}],
+        ["browser_click", {"ref": "$REF:\"Create account\""}],
+        ["browser_snapshot", {}],
+    ]);
+    let v = mcp(
+        &mut r,
+        &["--session", "trust-typed-mcp", "--structured"],
+        "none",
+        steps,
+    );
+    let (failed, went) = call(&v, 2);
+    assert!(!failed && went.contains("pw=••••"), "{v:#}");
+    for name in ["trust-typed", "trust-typed-steps", "trust-typed-mcp"] {
+        let _ = r.run(&["session", "close", name]);
+    }
+    assert!(
+        typed_in(&r.printed).is_empty(),
+        "printed: {:?}",
+        typed_in(&r.printed)
+    );
+    let files = files_holding_typed(r.home.path());
+    assert!(files.is_empty(), "{files:#?}");
+}
+
+/// The same form through a step file: `fill` with `fields`, then the click.
+fn typed_in_a_step_file(r: &mut Run, signup: &str) {
+    let s = ["--session", "trust-typed-steps"];
+    let snap = r.ok(&[&s[..], &["snapshot", signup, "--detail", "interactive"]].concat());
+    let steps = serde_json::json!({"steps": [
+        {"fill": {"fields": {ref_of(&snap, "\"Password\""): TYPED, ref_of(&snap, "\"Confirm password\""): TYPED}}},
+        {"click": ref_of(&snap, "\"Create account\"")},
+        {"eval": "document.body.innerText"},
+    ]});
+    let f = r.home.path().join("typed.json");
+    std::fs::write(&f, steps.to_string()).unwrap();
+    let out = r.ok(&[&s[..], &["run", f.to_str().unwrap()]].concat());
+    assert!(out.contains("Your password is ••••"), "{out}");
 }
 
 /// Signs in on the command line: the password typed by name, the page's echo masked, a

@@ -195,13 +195,14 @@ fn a_cdp_skill_style_step_file_runs_end_to_end(c: &Ctx) {
             && e.contains("was not submitted: 2 invalid fields: textbox \"Name\" (s1e1): "),
         "{e}"
     );
-    // fill with a fields map: a result per field, read back
+    // fill with a fields map: a result per field, the values sent not echoed (the
+    // changes say what each field holds)
     assert_eq!(
         step(6, "fill")["output"],
         json!({"fields": [
-            {"ref": "s1e1", "ok": true, "value": "Ada Lovelace"},
-            {"ref": "s1e2", "ok": true, "value": "ada@example.org"},
-            {"ref": "s1e3", "ok": true, "value": "Berlin"}],
+            {"ref": "s1e1", "ok": true},
+            {"ref": "s1e2", "ok": true},
+            {"ref": "s1e3", "ok": true}],
             "filled": 3, "failed": 0})
     );
     // submit by a control's ref: the page's submit handler ran (it has no submit button)
@@ -324,14 +325,11 @@ fn each_step_where_it_makes_the_difference(c: &Ctx) {
     );
     let f = s(4);
     assert_eq!(f["status"], "error", "{f:#}");
-    assert_eq!(
-        f["output"]["fields"][0],
-        json!({"ref": name, "ok": true, "value": "Ada"})
-    );
+    assert_eq!(f["output"]["fields"][0], json!({"ref": name, "ok": true}));
     assert_eq!(f["output"]["fields"][1]["ok"], false);
     assert_eq!(
         f["output"]["fields"][2],
-        json!({"ref": email, "ok": true, "value": "ada@example.org"}),
+        json!({"ref": email, "ok": true}),
         "the field after the failing one is still filled"
     );
     assert!(
@@ -352,7 +350,13 @@ fn each_step_where_it_makes_the_difference(c: &Ctx) {
     );
     let done = c.url("html/vocab/done.html?q=owls&page=2");
     assert_eq!(s(9)["output"]["url"], done, "{r:#}");
-    assert_eq!(s(9)["effects"]["navigation"]["to"], done, "{r:#}");
+    // the navigation's URL in its effects only when the run did not end there
+    let to = &s(9)["effects"]["navigation"]["to"];
+    if r["context"]["url"] == done {
+        assert!(to.is_null(), "said once, in context.url: {r:#}");
+    } else {
+        assert_eq!(*to, done, "{r:#}");
+    }
     assert_eq!(s(10)["output"]["url"], done, "{r:#}");
     assert_eq!(r["status"], "ok", "every failing step was optional: {r:#}");
 
@@ -377,9 +381,10 @@ fn each_step_where_it_makes_the_difference(c: &Ctx) {
         &json!({ email.clone(): "grace@example.org" }).to_string(),
     ]))
     .unwrap();
-    assert_eq!(
-        f["steps"][0]["output"]["fields"][0]["value"],
-        "grace@example.org"
+    assert_eq!(f["steps"][0]["output"]["fields"][0]["ok"], true, "{f:#}");
+    assert!(
+        f["changes"].to_string().contains("grace@example.org"),
+        "the changes say what the field holds: {f:#}"
     );
     // an email input has no partial selection API (HTML): its whole value only
     let t = c.run(&["select-text", &email, "--start", "0", "--end", "5"]);

@@ -16,7 +16,7 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 
 /// The protocol's version: a watcher of another build is restarted.
-pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "/watch-1");
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "/watch-2");
 
 /// What a command asks the watcher.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -43,6 +43,10 @@ pub enum Query {
         user_context: Option<String>,
         routes: Vec<Route>,
     },
+    /// Adds `values`, typed into password fields by a command, to the session's typed
+    /// passwords, which the watcher keeps in memory only; the reply lists them all, for the
+    /// command to mask (docs/reference/policy.md#typed-passwords).
+    Remember { values: Vec<String> },
 }
 
 /// A body the browser kept (`network.getData`).
@@ -89,6 +93,9 @@ pub struct Reply {
     /// False when the browser keeps no bodies (no `network.addDataCollector`).
     #[serde(default)]
     pub bodies_kept: bool,
+    /// The session's typed passwords (`remember` only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remembered: Vec<String>,
 }
 
 /// The socket of session `name`'s watcher.

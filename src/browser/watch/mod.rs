@@ -157,6 +157,40 @@ pub async fn start(rec: &SessionRecord, within: Duration) -> Result<u32> {
     }
 }
 
+/// The mark that session `name` typed a password its watcher keeps (an empty file: the
+/// value is only in the watcher's memory), so that its next commands know to ask.
+fn typed_mark(name: &str) -> Result<PathBuf> {
+    Ok(session::sessions_dir()?.join(format!("{name}.watch.typed")))
+}
+
+/// Hands `value`, typed into a password field by a command of session `name`, to the
+/// watcher of session `watcher` (docs/reference/policy.md#typed-passwords).
+pub async fn remember(watcher: &str, name: &str, value: &str) {
+    let q = Query::Remember {
+        values: vec![value.to_string()],
+    };
+    if ipc::ask(watcher, &q, Duration::from_secs(2)).await.is_ok()
+        && let Ok(mark) = typed_mark(name)
+        && !mark.exists()
+    {
+        let _ = crate::private::write_file(&mark, b"");
+    }
+}
+
+/// Masks, in this process, the passwords the commands of session `name` typed before it,
+/// which the watcher of session `watcher` keeps; asks only when one was typed.
+pub async fn recall(watcher: &str, name: &str) {
+    if !typed_mark(name).is_ok_and(|m| m.exists()) {
+        return;
+    }
+    let q = Query::Remember { values: Vec::new() };
+    if let Ok(r) = ipc::ask(watcher, &q, Duration::from_secs(2)).await {
+        for v in &r.remembered {
+            crate::vault::remember_typed(v);
+        }
+    }
+}
+
 /// Stops the watcher of a session that ends, and removes its files.
 pub fn stop(rec: &SessionRecord) {
     if running(rec)
@@ -164,9 +198,13 @@ pub fn stop(rec: &SessionRecord) {
     {
         launch::kill_group(pid);
     }
-    for p in [state_path(&rec.name), ipc::socket_path(&rec.name)]
-        .into_iter()
-        .flatten()
+    for p in [
+        state_path(&rec.name),
+        ipc::socket_path(&rec.name),
+        typed_mark(&rec.name),
+    ]
+    .into_iter()
+    .flatten()
     {
         let _ = std::fs::remove_file(p);
     }
@@ -440,6 +478,14 @@ async fn answer(
             if let Ok(Some(e)) = outcome.await {
                 reply.error = Some(e);
             }
+        }
+        Query::Remember { values } => {
+            // the process's own vault is the session's memory: nothing is written, and the
+            // watcher's own log lines are masked by it too
+            for v in &values {
+                crate::vault::remember_typed(v);
+            }
+            reply.remembered = crate::vault::typed();
         }
     }
     reply.last = lock(&w.store).last();

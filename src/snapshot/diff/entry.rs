@@ -103,7 +103,9 @@ pub fn change_entry(after: &Snapshot, c: &Change) -> Value {
 
 /// The `changes` value for a navigation.
 pub fn navigated(from: &str, to: &str) -> Value {
-    json!({"summary": format!("Navigated to {to}"), "navigated": {"from": from, "to": to}})
+    // `to` is the run's `context.url`: said there and in the summary, not again
+    // (docs/reference/replies.md#changes)
+    json!({"summary": format!("Navigated to {to}"), "navigated": {"from": from}})
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@
 // given the same vendored axe-core build (js/vendor/axe-core/axe.min.js, so the version is the
 // same by construction), with the same defaults. Per rule: the elements each flags (summed over
 // the pages), the pages where both flag the rule with the same number of elements, and how many
-// of ariasnap's elements carry a ref. Prints a Markdown table (and --json FILE keeps the data).
+// of ariasnap's elements carry a ref. Prints a Markdown table, then the time each tool took on
+// the pages where either took over 10 s (the audit alone: ariasnap's `audit` step, axe's
+// `analyze()`; the page's load is not counted), and --json FILE keeps the data.
 //
 //   node scripts/audit-bench.js --ariasnap target/release/ariasnap --bench ../shared/bench \
 //     --modules ~/.cache/ariasnap/audit-bench [--only REGEX] [--json out.json]
@@ -49,13 +51,15 @@ function run(argv) {
 /** ariasnap's elements per rule on one page, and how many carry a ref. */
 async function ariasnapAudit(url) {
   await run(["goto", url, "--timeout", "60000"]);
+  const t0 = Date.now();
   const r = await run(["audit", "--no-tab", "--timeout", "120000"]);
+  const ms = Date.now() - t0;
   const out = {};
   for (const [key, nodes] of Object.entries(r.steps[0].output.violations)) {
     const rule = key.split(" ")[0];
     out[rule] = { n: nodes.length, refs: nodes.filter((x) => !x.endsWith("(no ref)")).length };
   }
-  return out;
+  return { out, ms };
 }
 
 /** @axe-core/playwright's elements per rule on one page. */
@@ -64,10 +68,12 @@ async function playwrightAudit(browser, url) {
   const page = await context.newPage();
   try {
     await page.goto(url, { waitUntil: "load", timeout: 60000 });
+    const t0 = Date.now();
     const r = await new AxeBuilder({ page, axeSource }).analyze();
+    const ms = Date.now() - t0;
     const out = {};
     for (const v of r.violations) out[v.id] = { n: v.nodes.length };
-    return { out, version: r.testEngine.version };
+    return { out, ms, version: r.testEngine.version };
   } finally {
     await context.close();
   }
@@ -90,16 +96,16 @@ async function playwrightAudit(browser, url) {
       const url = `${server.origin}/readability/${name}.html`;
       const p = await playwrightAudit(browser, url);
       version = p.version;
-      let a;
+      let a, ms;
       try {
-        a = await ariasnapAudit(url);
+        ({ out: a, ms } = await ariasnapAudit(url));
       } catch (e) {
         // a page ariasnap could not audit is counted and named, not the end of the run
         failed.push(`${name}: ${String(e.message).split("\n")[0]}`);
         process.stderr.write(`${name}(failed) `);
         continue;
       }
-      pages.push({ name, playwright: p.out, ariasnap: a });
+      pages.push({ name, playwright: p.out, ariasnap: a, ms: { playwright: p.ms, ariasnap: ms } });
       for (const id of new Set([...Object.keys(p.out), ...Object.keys(a)])) {
         const r = (rules[id] = rules[id] || { pages: 0, same: 0, pw: 0, as: 0, refs: 0 });
         const x = p.out[id] ? p.out[id].n : 0;
@@ -144,6 +150,14 @@ async function playwrightAudit(browser, url) {
   }).length;
   lines.push("", `Pages where every rule flags the same number of elements: ${samePages}/${pages.length}.`);
   if (failed.length) lines.push("", `Pages ariasnap could not audit (${failed.length}):`, ...failed.map((f) => `- ${f}`));
+  const slow = pages.filter((p) => Math.max(p.ms.playwright, p.ms.ariasnap) > 10000);
+  if (slow.length) {
+    lines.push("", "Pages where either tool took over 10 s (seconds, the audit alone):", "");
+    lines.push("| page | @axe-core/playwright | ariasnap audit |", "| --- | ---: | ---: |");
+    for (const p of slow) lines.push(`| ${p.name} | ${(p.ms.playwright / 1000).toFixed(1)} | ${(p.ms.ariasnap / 1000).toFixed(1)} |`);
+  }
+  const total = (k) => (pages.reduce((s, p) => s + p.ms[k], 0) / 1000).toFixed(0);
+  lines.push("", `All ${pages.length} pages: @axe-core/playwright ${total("playwright")} s, ariasnap audit ${total("ariasnap")} s.`);
   console.log(lines.join("\n"));
   const json = opt("--json", null);
   if (json) fs.writeFileSync(json, JSON.stringify({ version, rules, pages }, null, 1));

@@ -642,6 +642,7 @@ fn a_clickable_generic_is_journaled_by_its_words_and_replays(c: &Ctx) {
     let (code, r, err) = run(c, fresh, &["--strict"], &file);
     assert_eq!(code, 0, "{r:#}\n{err}");
     assert_eq!(plan(fresh), "Pro / Opened Office chair");
+}
 
 /// Agents of `mcp --http` (docs/reference/mcp.md#each-agents-journal): each agent's steps go
 /// into a journal of its own (its session's, 0600), nothing of the other's in it; exported,

@@ -49,35 +49,7 @@ pub async fn run(cli: Cli) -> Result<i32> {
             b.use_tab(g.tab.as_deref()).await?;
             run_and_print(&mut b, &steps, g.timeout, g, &oopts, strict).await
         }
-        Command::Session { action } => match action {
-            SessionAction::List => {
-                let names = ariasnap::browser::session::list()?;
-                if g.format == Some(Format::Json) {
-                    print_stdout(&serde_json::to_string(&names).unwrap_or_default())?;
-                } else {
-                    for n in names {
-                        print_stdout(&n)?;
-                    }
-                }
-                Ok(0)
-            }
-            SessionAction::Close { name } => {
-                let name = name.unwrap_or_else(|| g.session.clone());
-                ariasnap::browser::session::validate_name(&name)?;
-                if Browser::close_session(&name, bopts.deadline()).await? {
-                    eprintln!("session {name:?} closed");
-                    Ok(0)
-                } else {
-                    eprintln!("no session named {name:?}");
-                    Ok(0)
-                }
-            }
-            SessionAction::Export {
-                args,
-                from,
-                export_as,
-            } => export(g, &args, from, &export_as),
-        },
+        Command::Session { action } => session_command(action, &bopts, g).await,
         Command::Mcp {
             tools,
             structured,
@@ -133,6 +105,43 @@ pub async fn run(cli: Cli) -> Result<i32> {
             Ok(if report.all_well() { 0 } else { 3 })
         }
         Command::Step(action) => step_command(&bopts, action, g, &oopts, cli.target.clone()).await,
+    }
+}
+
+/// `session list | close [NAME] | export ...`.
+async fn session_command(
+    action: SessionAction,
+    bopts: &BrowserOptions,
+    g: &crate::cli::Global,
+) -> Result<i32> {
+    match action {
+        SessionAction::List => {
+            let names = ariasnap::browser::session::list()?;
+            if g.format == Some(Format::Json) {
+                print_stdout(&serde_json::to_string(&names).unwrap_or_default())?;
+            } else {
+                for n in names {
+                    print_stdout(&n)?;
+                }
+            }
+            Ok(0)
+        }
+        SessionAction::Close { name } => {
+            let name = name.unwrap_or_else(|| g.session.clone());
+            ariasnap::browser::session::validate_name(&name)?;
+            if Browser::close_session(&name, bopts.deadline()).await? {
+                eprintln!("session {name:?} closed");
+                Ok(0)
+            } else {
+                eprintln!("no session named {name:?}");
+                Ok(0)
+            }
+        }
+        SessionAction::Export {
+            args,
+            from,
+            export_as,
+        } => export(g, &args, from, &export_as),
     }
 }
 

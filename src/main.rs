@@ -99,9 +99,18 @@ fn init_tracing() {
     // Without RUST_LOG, a plain level: an EnvFilter compiles regexes, which cost every
     // command about a millisecond of start-up
     let _ = match std::env::var_os("RUST_LOG").filter(|v| !v.is_empty()) {
-        Some(_) => fmt
-            .with_env_filter(EnvFilter::from_default_env())
-            .try_init(),
+        Some(v) => {
+            let mut filter = EnvFilter::from_default_env();
+            // rmcp logs each request's arguments at debug, before ariasnap can know that a
+            // value goes into a password field (docs/reference/policy.md#typed-passwords):
+            // its debug lines only when RUST_LOG names it
+            if !v.to_string_lossy().contains("rmcp")
+                && let Ok(d) = "rmcp=info".parse()
+            {
+                filter = filter.add_directive(d);
+            }
+            fmt.with_env_filter(filter).try_init()
+        }
         None => fmt.with_max_level(LevelFilter::WARN).try_init(),
     };
 }

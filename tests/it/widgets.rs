@@ -42,7 +42,29 @@ fn set(c: &Ctx, r: &str, value: &str) -> Result<Value, String> {
 }
 
 fn set_ok(c: &Ctx, r: &str, value: &str) -> Value {
-    set(c, r, value).unwrap_or_else(|e| panic!("set {r} {value}: {e}"))
+    let out = set(c, r, value).unwrap_or_else(|e| panic!("set {r} {value}: {e}"));
+    with_value(out, value)
+}
+
+/// `set`'s output without its `value` means the control read back what was sent
+/// (docs/reference/replies.md: no echo); the value is put back here, as sent, so each case
+/// states what the control holds.
+fn with_value(out: Value, sent: &str) -> Value {
+    let mut m = match out {
+        Value::Object(m) => m,
+        Value::Null => serde_json::Map::new(),
+        other => return other,
+    };
+    if !m.contains_key("value") {
+        let v = match sent {
+            "true" => json!(true),
+            "false" => json!(false),
+            s if s.starts_with('[') => serde_json::from_str(s).unwrap_or(json!(s)),
+            s => json!(s),
+        };
+        m.insert("value".into(), v);
+    }
+    Value::Object(m)
 }
 
 fn set_err(c: &Ctx, r: &str, value: &str) -> String {

@@ -15,6 +15,9 @@ use std::fmt::Write as _;
 /// Cuts `s` to `max` characters, appending `...` when it was longer. Cut the raw string,
 /// then quote it: a cut never splits an escape.
 pub fn cut(s: &str, max: usize) -> String {
+    // masked before it is cut: a cut through a secret's value would leave a prefix the
+    // vault's whole-value masking of the output no longer finds (docs/reference/policy.md)
+    let s = &*crate::vault::mask(s);
     match s.char_indices().nth(max) {
         Some((i, _)) => format!("{}...", &s[..i]),
         None => s.to_string(),
@@ -25,6 +28,7 @@ pub fn cut(s: &str, max: usize) -> String {
 /// to [`TEXT_KEEP`] characters; a longer one cut there (with `...`), and how many characters
 /// the cut left out.
 pub fn kept(s: &str) -> (String, usize) {
+    let s = &*crate::vault::mask(s);
     match s.char_indices().nth(TEXT_KEEP) {
         Some((i, _)) => (format!("{}...", &s[..i]), s[i..].chars().count()),
         None => (s.to_string(), 0),

@@ -330,7 +330,8 @@ mod tests {
     use super::*;
     use crate::snapshot::tests::snap;
 
-    fn ids(mut s: Snapshot, ids: &[u64]) -> Snapshot {
+    /// `s` with the engine's node ids (they tell an element that stayed from a new one).
+    pub(super) fn ids(mut s: Snapshot, ids: &[u64]) -> Snapshot {
         for (n, &id) in s.nodes.iter_mut().zip(ids) {
             n.id = id;
         }

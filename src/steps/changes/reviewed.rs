@@ -4,16 +4,9 @@
 //! with `cargo insta review` (or `INSTA_UPDATE=always cargo test --lib reviewed` and
 //! `git diff`), and commit the files with the change.
 
-use super::{Effects, Run, Snapshot, diff, report};
+use super::tests::ids;
+use super::{Effects, Run, diff, report};
 use crate::snapshot::tests::snap;
-
-/// `s` with the engine's node ids (they tell an element that stayed from a new one).
-fn ids(mut s: Snapshot, ids: &[u64]) -> Snapshot {
-    for (n, &id) in s.nodes.iter_mut().zip(ids) {
-        n.id = id;
-    }
-    s
-}
 
 /// The summary, then the whole `changes` value, as one reviewed text.
 fn reviewed(r: &Run) -> String {

@@ -604,6 +604,23 @@ fn console_gives_levels_and_stacks_since_the_last_call(c: &Ctx) {
     output(c, &["unroute"]);
 }
 
+/// The elements `audit` names under rule `id` (its group is keyed `ID (impact, tags)`).
+fn violations_of(a: &Value, id: &str) -> Vec<String> {
+    a["violations"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{a:#}"))
+        .iter()
+        .find(|(k, _)| k.starts_with(&format!("{id} (")))
+        .map(|(_, n)| {
+            n.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_str().unwrap().to_string())
+                .collect()
+        })
+        .unwrap_or_else(|| panic!("no {id}: {a:#}"))
+}
+
 /// `audit`: axe-core's violations grouped by rule, each element by its ref and snapshot
 /// line (refs that act), and the keyboard problems axe does not check; a page a keyboard
 /// user can use throughout gets no keyboard problem.
@@ -611,21 +628,7 @@ fn audit_names_violations_by_ref_and_keyboard_problems(c: &Ctx) {
     c.ok(&["goto", &c.url("html/debug/a11y.html")]);
     let a = output(c, &["audit"]);
     assert_eq!(a["axe"], "4.14.1");
-    let v = a["violations"]
-        .as_object()
-        .unwrap_or_else(|| panic!("{a:#}"));
-    let rule = |id: &str| -> Vec<String> {
-        v.iter()
-            .find(|(k, _)| k.starts_with(&format!("{id} (")))
-            .map(|(_, n)| {
-                n.as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|x| x.as_str().unwrap().to_string())
-                    .collect()
-            })
-            .unwrap_or_else(|| panic!("no {id}: {a:#}"))
-    };
+    let rule = |id: &str| violations_of(&a, id);
     let button = rule("button-name");
     assert_eq!(button.len(), 1, "{a:#}");
     let re = regex::Regex::new(r"^button (s\d+e\d+) \(line (\d+)\)$").unwrap();
@@ -633,7 +636,10 @@ fn audit_names_violations_by_ref_and_keyboard_problems(c: &Ctx) {
         .captures(&button[0])
         .unwrap_or_else(|| panic!("{}", button[0]));
     assert!(
-        v.keys()
+        a["violations"]
+            .as_object()
+            .unwrap()
+            .keys()
             .any(|k| k.starts_with("button-name (critical, WCAG 4.1.2): ")),
         "{a:#}"
     );
@@ -688,21 +694,7 @@ fn audit_names_violations_by_ref_and_keyboard_problems(c: &Ctx) {
 fn audit_survives_a_frame_that_never_answers_and_cut_surrogates(c: &Ctx) {
     c.ok(&["goto", &c.url("html/debug/a11y-frames.html")]);
     let a = output(c, &["audit", "--no-tab"]);
-    let v = a["violations"]
-        .as_object()
-        .unwrap_or_else(|| panic!("{a:#}"));
-    let rule = |id: &str| -> Vec<String> {
-        v.iter()
-            .find(|(k, _)| k.starts_with(&format!("{id} (")))
-            .map(|(_, n)| {
-                n.as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|x| x.as_str().unwrap().to_string())
-                    .collect()
-            })
-            .unwrap_or_else(|| panic!("no {id}: {a:#}"))
-    };
+    let rule = |id: &str| violations_of(&a, id);
     // the field whose attribute axe cut mid pair, by its ref
     let label = rule("label");
     assert_eq!(label.len(), 1, "{a:#}");

@@ -283,7 +283,21 @@ pub fn record_changes(b: &Browser, changes: Option<&Value>, context: &Value) {
         .into_iter()
         .flatten()
         .take(8)
-        .map(|a| json!({"role": a["role"], "name": a["name"], "text": a["text"]}))
+        .map(|a| {
+            let mut e = json!({"role": a["role"], "name": a["name"], "text": a["text"]});
+            // an item's controls, by role and name: the export's check for an item with them
+            let controls: Vec<Value> = a["controls"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .take(4)
+                .map(|c| json!({"role": c["role"], "name": c["name"]}))
+                .collect();
+            if !controls.is_empty() {
+                e["controls"] = json!(controls);
+            }
+            e
+        })
         .collect();
     if !added.is_empty() {
         l["added"] = json!(added);
@@ -336,14 +350,47 @@ fn check_of(changes: &Value) -> Option<Value> {
     let added = changes["added"].as_array()?;
     added.iter().find_map(|a| {
         let role = a["role"].as_str()?;
-        let t = a["text"]
-            .as_str()
-            .filter(|t| !t.is_empty())
-            .or(a["name"].as_str())?;
-        let t = t.trim();
-        (TEXT_ROLES.contains(&role) && !t.is_empty() && t != SECRET && !t.contains('\u{2026}'))
+        if !TEXT_ROLES.contains(&role) {
+            return None;
+        }
+        let words = a["text"].as_str().filter(|t| !t.is_empty());
+        let controls = a["controls"].as_array().filter(|c| !c.is_empty());
+        if let (Some(_), Some(controls)) = (words, controls) {
+            // An item's words are its pieces joined around its controls (a card's brand, then
+            // its price, with the title link between them; a part named by its aria-label), so
+            // the page shows no such run of text for `assert` to find. Its check is the first
+            // of its controls no other added item has, found by role and name.
+            return controls
+                .iter()
+                .find(|c| unique_control(added, c))
+                .map(|c| json!({"wait": {"role": c["role"], "name": c["name"]}}));
+        }
+        let t = words.or(a["name"].as_str())?.trim();
+        (!t.is_empty() && t != SECRET && !t.contains('\u{2026}'))
             .then(|| json!({"assert": {"text": cut_words(t, 60)}}))
     })
+}
+
+/// Whether control `c` (role and name) has a name and is the only one of its kind among the
+/// controls of the items a reply added (twenty cards' "Add to basket" buttons are no check).
+fn unique_control(added: &[Value], c: &Value) -> bool {
+    let key = |c: &Value| {
+        (
+            c["role"].as_str().map(str::to_owned),
+            c["name"].as_str().map(str::to_owned),
+        )
+    };
+    let name = c["name"].as_str().unwrap_or("");
+    !name.is_empty()
+        && name != SECRET
+        && !name.contains('\u{2026}')
+        && added
+            .iter()
+            .filter_map(|a| a["controls"].as_array())
+            .flatten()
+            .filter(|o| key(o) == key(c))
+            .count()
+            == 1
 }
 
 /// A URL without its origin (a replay may run on another host or port).
@@ -657,6 +704,30 @@ mod tests {
         assert_eq!(
             check_of(&both),
             Some(json!({"assert": {"text": "Order placed"}}))
+        );
+    }
+
+    #[test]
+    fn an_item_with_controls_is_checked_by_its_first_unique_control() {
+        let card = |brand: &str, title: &str| {
+            json!({"role": "listitem", "name": "", "text": format!("{brand} 4.2 out of 5 stars $19"),
+                "controls": [{"role": "link", "name": title, "ref": "s3e1"},
+                             {"role": "button", "name": "Add to basket", "ref": "s3e2"}]})
+        };
+        let two =
+            json!({"added": [card("Alpenglow", "Harris Tent"), card("Scree", "Kerrera Tent")]});
+        assert_eq!(
+            check_of(&two),
+            Some(json!({"wait": {"role": "link", "name": "Harris Tent"}}))
+        );
+        // a twin of every control: no check from controls, none from the joined words
+        let twins = json!({"added": [card("Alpenglow", "Tent"), card("Scree", "Tent")]});
+        assert_eq!(check_of(&twins), None);
+        // an item without controls keeps its words
+        let row = json!({"added": [{"role": "listitem", "text": "oat milk", "controls": []}]});
+        assert_eq!(
+            check_of(&row),
+            Some(json!({"assert": {"text": "oat milk"}}))
         );
     }
 

@@ -17,6 +17,7 @@ pub fn tests() -> Vec<Test> {
         exported_spec_passes_playwright_test,
         apg_patterns_replay_to_the_same_state,
         a_clickable_generic_is_journaled_by_its_words_and_replays,
+        added_cards_are_checked_by_a_control_of_theirs,
         http_agents_keep_a_journal_each,
         drag_wait_screenshot_and_frame_take_locators,
         drag_wait_screenshot_and_frame_replay_from_the_journal
@@ -642,6 +643,38 @@ fn a_clickable_generic_is_journaled_by_its_words_and_replays(c: &Ctx) {
     let (code, r, err) = run(c, fresh, &["--strict"], &file);
     assert_eq!(code, 0, "{r:#}\n{err}");
     assert_eq!(plan(fresh), "Pro / Opened Office chair");
+}
+
+/// Cards a click added are checked, in the export, by the first of their controls no other
+/// card has (docs/reference/step-files.md#export): a card's words are its pieces joined around
+/// its title link, a run of text the page does not show; that check passes on a fresh session.
+fn added_cards_are_checked_by_a_control_of_theirs(c: &Ctx) {
+    let s = "it-cards";
+    c.track_session(s);
+    c.ok(&["--session", s, "goto", &c.url("html/tasks/tents.html")]);
+    let (code, out, err) = cmd(
+        c,
+        s,
+        &["click", "--role", "button", "--name", "Load more tents"],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    let (code, out, err) = cmd(c, s, &["session", "export", s, "-"]);
+    assert_eq!(code, 0, "{err}");
+    let file: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let steps = file["steps"].as_array().unwrap();
+    let check = steps.last().unwrap();
+    assert_eq!(check["wait"]["role"], "link", "{file:#}");
+    assert!(
+        check["wait"]["name"]
+            .as_str()
+            .is_some_and(|n| n.contains("Tent")),
+        "{file:#}"
+    );
+    assert!(!file.to_string().contains("\"assert\""), "{file:#}");
+    let fresh = "it-cards-fresh";
+    c.track_session(fresh);
+    let (code, r, err) = run(c, fresh, &["--strict"], &file);
+    assert_eq!(code, 0, "{r:#}\n{err}");
 }
 
 /// Agents of `mcp --http` (docs/reference/mcp.md#each-agents-journal): each agent's steps go

@@ -78,13 +78,17 @@ function elementAt(x, y, n) {
     found: true,
     ref: refFor(target, id.role, id.name, n, h.frame),
     role: id.role,
-    name: clean(id.name, 200),
+    // a nameless generic's words are its text, not a name (WAI-ARIA 1.2: generic is "name
+    // prohibited"), as in snapshots and search
+    name: id.words ? "" : clean(id.name, 200),
     tag: clean(strSlice(localNameOf(target), 0, 100)),
     box: topBox(target, h.ox, h.oy),
   };
+  if (id.words && id.name) out.text = clean(id.name, 200);
   if (target !== h.el) {
     const d = refIdentity(h.el);
-    out.hit = { role: d.role, name: clean(d.name, 80), tag: clean(strSlice(localNameOf(h.el), 0, 100)) };
+    out.hit = { role: d.role, name: d.words ? "" : clean(d.name, 80), tag: clean(strSlice(localNameOf(h.el), 0, 100)) };
+    if (d.words && d.name) out.hit.text = clean(d.name, 80);
   }
   if (h.crossOrigin) out.crossOrigin = true;
   return out;

@@ -31,6 +31,9 @@ pub struct PointAt {
     pub role: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// A nameless generic's words (its content, not a name: docs/reference/output.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
     /// [x, y, width, height] in top-level viewport CSS pixels.
@@ -58,6 +61,9 @@ pub struct PointAt {
 pub struct Hit {
     pub role: String,
     pub name: String,
+    /// A nameless generic's words, as for [`PointAt::text`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
     pub tag: String,
 }
 

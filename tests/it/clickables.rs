@@ -84,6 +84,29 @@ fn cards_listened_by_script_are_clickables(c: &Ctx) {
     assert_eq!(card["name"], "", "{card}");
     assert_eq!(card["props"]["clickable"], true, "{card}");
     assert_eq!(card["children"][0]["role"], "heading", "{card}");
+    // what is at a point of the card says the same: no name, its words as text
+    let at = run_json(
+        c,
+        &[
+            "eval",
+            "(() => { const r = document.querySelector('.plan[data-plan=Pro] .price').getBoundingClientRect(); return Math.round(r.left + 2) + ',' + Math.round(r.top + 2); })()",
+        ],
+    );
+    let xy = at["steps"][0]["output"].as_str().unwrap().to_string();
+    let at = run_json(c, &["elements-at", &xy]);
+    let p = &at["steps"][0]["output"]["points"][0];
+    assert_eq!(
+        (&p["role"], &p["name"]),
+        (&json!("generic"), &json!("")),
+        "{p}"
+    );
+    assert!(
+        p["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("Pro $12/month")),
+        "{p}"
+    );
+    assert_eq!(p["hit"]["name"], "", "{p}");
     c.ok(&["click", &pro]);
     assert_eq!(status(c), "Chosen plan: Pro");
     c.ok(&["click", &words_ref(&t, "generic", "Desk lamp")]);

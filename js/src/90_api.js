@@ -51,7 +51,7 @@ function squash(s) {
 }
 
 /**
- * Refs for the elements that hold long text runs (45_walk runHolders), on the run's states as
+ * Refs for the elements that hold long text runs (46_runs runHolders), on the run's states as
  * `read`: the text view cuts such a run and says to read it whole with `get REF`
  * (docs/reference/output.md#text-format).
  */

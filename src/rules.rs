@@ -367,7 +367,6 @@ fn comments_cite_files_that_exist() {
 /// then as a ceiling: they are to be split (docs/contributing.md#layout), and may not grow.
 // The sizes at the landing of this rule (issue 56), after the merges of the same stop.
 const OVER_800: &[(&str, usize)] = &[
-    ("src/cli.rs", 1219),
     ("src/actions/mod.rs", 984),
     ("src/mcp/tools.rs", 846),
     ("src/engine/page.rs", 840),

@@ -1,7 +1,7 @@
 //! The house rules that are not about code structure, held by tests (issue 56): every source
 //! file is named in docs/contributing.md's layout and every file the layout names exists; a
 //! comment that cites a file of the repository cites one that exists; no source file is over
-//! 800 lines, apart from the files listed in `OVER_800`, which may not grow.
+//! 800 lines.
 
 use regex::Regex;
 use std::collections::BTreeSet;
@@ -363,49 +363,33 @@ fn comments_cite_files_that_exist() {
     ));
 }
 
-/// The source files over 800 lines when the limit came to be tested, each with its length
-/// then as a ceiling: they are to be split (docs/contributing.md#layout), and may not grow.
-// The sizes at the landing of this rule (issue 56), after the merges of the same stop.
-const OVER_800: &[(&str, usize)] = &[
-    ("src/cli.rs", 1219),
-    ("js/src/45_walk.js", 1218),
-    ("src/actions/mod.rs", 984),
-    ("js/src/90_api.js", 862),
-    ("src/mcp/tools.rs", 846),
-    ("src/engine/page.rs", 840),
-];
+/// The longest a source file may be.
+const MAX_LINES: usize = 800;
 
-/// Issue 56: no source file (src/, js/src/, js/hooks/) is over 800 lines, but those of
-/// `OVER_800`, and those no longer than they were.
-#[test]
-fn no_source_file_over_800_lines() {
+/// The source files (src/, js/src/, js/hooks/) over `max` lines, with their lengths.
+fn over_lines(max: usize) -> Vec<String> {
     let mut all = files("src", &[".rs"]);
     all.extend(files("js/src", &[".js"]));
     all.extend(files("js/hooks", &[".js"]));
-    let mut long = Vec::new();
-    for f in &all {
-        let n = read(f).lines().count();
-        let limit = OVER_800
-            .iter()
-            .find(|(k, _)| k == f)
-            .map_or(800, |(_, was)| *was);
-        if n > limit {
-            long.push(format!("{f}: {n} lines (limit {limit})"));
-        }
-    }
+    all.iter()
+        .map(|f| (f, read(f).lines().count()))
+        .filter(|(_, n)| *n > max)
+        .map(|(f, n)| format!("{f}: {n} lines"))
+        .collect()
+}
+
+/// Issue 56: no source file (src/, js/src/, js/hooks/) is over 800 lines. The six that were
+/// when the rule came in were split along what their parts own; there are no exceptions.
+#[test]
+fn no_source_file_over_800_lines() {
+    let long = over_lines(MAX_LINES);
     assert!(
         long.is_empty(),
-        "split these (no source file over 800 lines; the listed exceptions may not grow):\n{}",
+        "split these (no source file over {MAX_LINES} lines):\n{}",
         long.join("\n")
     );
-    for (f, _) in OVER_800 {
-        assert!(
-            all.contains(&f.to_string()),
-            "{f} is gone: drop it from OVER_800"
-        );
-        let n = read(f).lines().count();
-        assert!(n > 800, "{f} is down to {n} lines: drop it from OVER_800");
-    }
+    // the check can fail: it reads the real files, and some are over half the limit
+    assert!(!over_lines(MAX_LINES / 2).is_empty());
 }
 
 /// Issue 56: every module of the end-to-end suite opens with a `//!` line that says what it

@@ -150,7 +150,7 @@ pub struct WireNode {
     #[serde(rename = "ref")]
     pub ref_: Option<String>,
     /// The element's identity for the document's life (0: a text run, the document, or a
-    /// snapshot taken without `ids`); see `identityOf` in js/src/90_api.js.
+    /// snapshot taken without `ids`); see `identityOf` in js/src/88_snapshot.js.
     #[serde(skip)]
     pub id: u64,
 }
@@ -227,12 +227,12 @@ pub struct WireSnapshot {
     /// What the page header reads (docs/reference/output.md#page-header); None from an engine that sends none.
     pub page: Option<PageSignals>,
     /// Budgeted walks: nodes that show an aria-live region the walk shows no node of its
-    /// own for, as [index, 1 for assertive else 0] (`liveNodes` in js/src/90_api.js).
+    /// own for, as [index, 1 for assertive else 0] (`liveNodes` in js/src/88_snapshot.js).
     pub live: Vec<[i64; 2]>,
 }
 
 /// What the engine reads from the document for the header (`pageSignals` in
-/// js/src/90_api.js).
+/// js/src/88_snapshot.js).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 pub struct PageSignals {
     /// Navigation Timing 2 `responseStatus` of the document's response; 0 when the browser
@@ -264,7 +264,7 @@ pub struct PageSignals {
 
 /// What the engine sends for a snapshot: a role table and one array per node (SPEC: the
 /// page's reply is kept small because moving it through the WebDriver endpoint is most of
-/// the host's cost). See `encodeNodes` in js/src/90_api.js.
+/// the host's cost). See `encodeNodes` in js/src/88_snapshot.js.
 ///
 /// Decoded by hand so that each node goes from the text straight to its [`WireNode`]: the
 /// engine writes `url`, `roles` and `count` before `nodes`, so the node list is read into a

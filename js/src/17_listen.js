@@ -3,9 +3,9 @@
 //! elements show a pointer cursor of their own (docs/behaviour.md#what-a-user-can-click).
 //!
 //! Owns: the sandbox's side of the listener hook (src/engine/hooks.rs, CLICK_HOOK) and the
-//! listener kinds of an element. Must not: decide what the walk shows (45_walk does) or trust
-//! what the page's own world says beyond "listened to": a page that lies can only make an
-//! element clickable, which `role=button` does as well.
+//! listener kinds of an element. Must not: decide what the walk shows (45_walk and 47_visit
+//! do) or trust what the page's own world says beyond "listened to": a page that lies can only
+//! make an element clickable, which `role=button` does as well.
 //!
 //! The sandbox cannot see the page's JS state, so the main world's hook (run before the
 //! page's scripts in BiDi sessions) wraps EventTarget.prototype.addEventListener /

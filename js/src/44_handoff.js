@@ -3,7 +3,7 @@
 //! custom elements that may hold a closed shadow root (queued for the host to probe).
 //!
 //! Owns: frame numbers (for the page's life) and the last walk's records of cross-origin
-//! frames and hosts to probe. Must not: walk into frames or shadow roots (45_walk does) or
+//! frames and hosts to probe. Must not: walk into frames or shadow roots (47_visit does) or
 //! switch frames (the host does).
 
 // Frame numbers (the k of f<k> refs): one per iframe element for the page's life, never

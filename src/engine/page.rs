@@ -8,9 +8,9 @@
 //! Owns: the BiDi connection of this process, the context stack, the sandbox realm ids
 //! (Chromium's DevTools reach a sandbox by them: `Runtime.evaluate` with `uniqueContextId`,
 //! the speed-up for large replies), the conversion of script arguments and results between
-//! classic WebDriver's JSON (`{"element-6066-…": id}`) and BiDi's values (shared ids), and
-//! the read-only main-world mirror of the ref map. Must not: know the engine's methods
-//! (`engine.rs` does) or decide what a reply means.
+//! classic WebDriver's JSON (`{"element-6066-…": id}`) and BiDi's values (shared ids; in
+//! page/values.rs), and the read-only main-world mirror of the ref map. Must not: know the
+//! engine's methods (`engine.rs` does) or decide what a reply means.
 
 use super::bidi::{
     self, Bidi, CallFunction, Event, LocalValue, RemoteValue, ResultOwnership, ScriptResult,
@@ -20,10 +20,14 @@ use super::session::Connection;
 use crate::error::{Error, Result};
 use fantoccini::Client;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tracing::debug;
+use values::{json_of, local_of};
+
+mod values;
+pub(super) use values::SHADOW_KEY;
 
 /// A DevTools connection to a page target, opened on first use (or ahead).
 pub use super::cdp::direct::Slot as DevtoolsSlot;
@@ -33,11 +37,6 @@ const DIALOG_PROBE: std::time::Duration = std::time::Duration::from_millis(400);
 
 /// The sandbox realm the engine lives in, in every document.
 pub const SANDBOX: &str = "ariasnap";
-
-/// Classic WebDriver's key of an element reference.
-const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
-/// Classic WebDriver's key of a shadow root reference.
-pub(super) const SHADOW_KEY: &str = "shadow-6066-11e4-a52e-4f735466cecf";
 
 /// Where engine calls go for one command: the WebDriver client (from a [`Connection`]) and,
 /// when the driver speaks BiDi, the connection and the browsing context WebDriver is in.
@@ -712,75 +711,6 @@ impl bidi::Command for GetRealms {
     type Reply = GetRealmsReply;
 }
 
-/// A classic script argument as a BiDi value: element and shadow root references become
-/// shared ids (the same ids on both protocols).
-fn local_of(v: &Value) -> LocalValue {
-    match v {
-        Value::Null => LocalValue::Null,
-        Value::Bool(b) => LocalValue::Boolean(*b),
-        Value::Number(n) => LocalValue::Number(n.as_f64().unwrap_or(0.0)),
-        Value::String(s) => LocalValue::String(s.clone()),
-        Value::Array(a) => LocalValue::Array(a.iter().map(local_of).collect()),
-        Value::Object(m) => {
-            if m.len() == 1
-                && let Some((k, Value::String(id))) = m.iter().next()
-                && (k == ELEMENT_KEY || k == SHADOW_KEY)
-            {
-                return LocalValue::Shared(id.clone());
-            }
-            LocalValue::Object(m.iter().map(|(k, v)| (k.clone(), local_of(v))).collect())
-        }
-    }
-}
-
-/// A BiDi result as classic JSON: nodes become element references (shadow roots shadow
-/// references), window proxies their context id.
-fn json_of(v: RemoteValue) -> Value {
-    match v {
-        RemoteValue::Undefined | RemoteValue::Null | RemoteValue::Other => Value::Null,
-        RemoteValue::String { value } => Value::String(value),
-        RemoteValue::Number { value } => match value {
-            // integers as integers, as classic WebDriver's JSON has them
-            bidi::Number::Finite(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => json!(n as i64),
-            bidi::Number::Finite(n) => json!(n),
-            bidi::Number::Special(s) if s == "-0" => json!(0),
-            bidi::Number::Special(_) => Value::Null,
-        },
-        RemoteValue::Boolean { value } => Value::Bool(value),
-        RemoteValue::Bigint { value } => Value::String(value),
-        RemoteValue::Date { value } => Value::String(value),
-        RemoteValue::Array { value, .. }
-        | RemoteValue::Set { value, .. }
-        | RemoteValue::Nodelist { value }
-        | RemoteValue::Htmlcollection { value } => {
-            Value::Array(value.unwrap_or_default().into_iter().map(json_of).collect())
-        }
-        RemoteValue::Object { value, .. } | RemoteValue::Map { value, .. } => Value::Object(
-            value
-                .unwrap_or_default()
-                .into_iter()
-                .filter_map(|(k, v)| match k {
-                    bidi::Key::String(k) => Some((k, json_of(v))),
-                    bidi::Key::Value(_) => None,
-                })
-                .collect(),
-        ),
-        RemoteValue::Node(n) => {
-            // nodeType 11 is a document fragment: a shadow root
-            let key = if n.value.as_ref().map(|p| p.node_type) == Some(11) {
-                SHADOW_KEY
-            } else {
-                ELEMENT_KEY
-            };
-            match n.shared_id {
-                Some(id) => json!({ key: id }),
-                None => Value::Null,
-            }
-        }
-        RemoteValue::Window(w) => Value::String(w.value.context),
-    }
-}
-
 /// Subscribes connection `b` to the events commands follow: dialogs, which are answered
 /// while an engine call waits, and downloads and navigations for the effects of actions
 /// (docs/reference/replies.md#effects). A driver that does not know the download events refuses the whole
@@ -806,35 +736,5 @@ pub async fn subscribe(b: &Bidi, uc: Option<&str>) -> bool {
             debug!(error = %e, "no dialog events");
             false
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn element_references_cross_as_shared_ids() {
-        let arg = json!([{ELEMENT_KEY: "a"}, {SHADOW_KEY: "b"}, {"x": 1}, "s", null]);
-        let LocalValue::Array(items) = local_of(&arg) else {
-            panic!()
-        };
-        assert_eq!(items[0], LocalValue::Shared("a".into()));
-        assert_eq!(items[1], LocalValue::Shared("b".into()));
-        assert_eq!(
-            items[2],
-            LocalValue::Object(vec![("x".into(), LocalValue::Number(1.0))])
-        );
-        let node: RemoteValue = serde_json::from_value(json!({"type": "node",
-            "sharedId": "n1", "value": {"nodeType": 11, "childNodeCount": 0}}))
-        .unwrap();
-        assert_eq!(json_of(node), json!({SHADOW_KEY: "n1"}));
-        let arr: RemoteValue = serde_json::from_value(json!({"type": "array", "value": [
-            {"type": "node", "sharedId": "e1", "value": {"nodeType": 1, "childNodeCount": 0}},
-            {"type": "object", "value": [["k", {"type": "number", "value": 3}]]},
-            {"type": "window", "value": {"context": "C1"}}
-        ]}))
-        .unwrap();
-        assert_eq!(json_of(arr), json!([{ELEMENT_KEY: "e1"}, {"k": 3}, "C1"]));
     }
 }

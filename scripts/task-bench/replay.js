@@ -21,8 +21,13 @@
 //
 //   node scripts/task-bench/replay.js --ariasnap target/release/ariasnap [--tasks id,id]
 //     [--browsers chromium,firefox] [--modules DIR] [--chromium PATH] [--out DIR]
+//     [--playwright DIR|none]
 //
 // --modules: where node_modules holds the MCP SDK (scripts/task-bench.sh installs it).
+// --playwright: where node_modules holds @playwright/test (default as the tests find it:
+// ARIASNAP_PLAYWRIGHT_TEST, else ~/.cache/ariasnap/playwright-test): each task's journal is
+// also exported `--as playwright` and that spec run on the system Chromium (a column of its
+// own); `none` skips it.
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -64,6 +69,9 @@ function options(argv) {
     out: path.join(ROOT, 'target', 'task-bench', 'replay'),
     noOracle: true,
     ariasnapArgs: [],
+    // @playwright/test's folder (with node_modules), as tests/it/replay.rs finds it
+    playwright: process.env.ARIASNAP_PLAYWRIGHT_TEST
+      || path.join(process.env.XDG_CACHE_HOME || path.join(process.env.HOME || '', '.cache'), 'ariasnap', 'playwright-test'),
   };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -77,7 +85,11 @@ function options(argv) {
     else if (k === '--modules') o.modules = path.resolve(v());
     else if (k === '--chromium') o.chromium = v();
     else if (k === '--out') o.out = path.resolve(v());
+    else if (k === '--playwright') o.playwright = v() === 'none' ? null : path.resolve(argv[i]);
     else throw new Error(`unknown option ${k} (see the head of ${path.relative(process.cwd(), __filename)})`);
+  }
+  if (o.playwright && !fs.existsSync(path.join(o.playwright, 'node_modules', '@playwright', 'test', 'cli.js'))) {
+    throw new Error(`@playwright/test is not in ${o.playwright}/node_modules (bash scripts/setup.sh installs it; --playwright none skips the spec)`);
   }
   return o;
 }
@@ -180,7 +192,7 @@ function typedValues(agent) {
 
 /** The step file with each `[secret]` put back: the next value the agent typed into the
  * field its locator names. Returns how many were put back. */
-function putSecrets(file, typed) {
+function putSecrets(file, typed, put = []) {
   let n = 0;
   for (const s of file.steps) {
     for (const a of Object.values(s)) {
@@ -190,6 +202,7 @@ function putSecrets(file, typed) {
       for (const key of ['value', 'text']) {
         if (a[key] === '[secret]' && typed.has(k) && typed.get(k).length) {
           a[key] = typed.get(k).shift();
+          put.push(a[key]);
           n++;
         }
       }
@@ -219,7 +232,17 @@ async function runTask(task, o, base) {
     const ex = await ariasnap(o, env, ['session', 'export', session, file]);
     if (ex.code !== 0) throw new Error(`export failed: ${ex.stderr.trim()}`);
     const steps = JSON.parse(fs.readFileSync(file, 'utf8'));
-    row.secrets = putSecrets(steps, typedValues(agent));
+    const secrets = [];
+    row.secrets = putSecrets(steps, typedValues(agent), secrets);
+    if (o.playwright) {
+      // the same journal as a @playwright/test spec, the secrets put back in the same order
+      const spec = path.join(dir, 'replay.spec.js');
+      const px = await ariasnap(o, env, ['session', 'export', session, '--as', 'playwright', spec]);
+      if (px.code !== 0) throw new Error(`export --as playwright failed: ${px.stderr.trim()}`);
+      let text = fs.readFileSync(spec, 'utf8');
+      for (const v of secrets) text = text.replace('"[secret]"', JSON.stringify(v));
+      fs.writeFileSync(spec, text);
+    }
     row.steps = steps.steps.length;
     fs.writeFileSync(file, JSON.stringify(steps, null, 2));
     const want = await settledState(o, env, session);
@@ -247,6 +270,7 @@ async function runTask(task, o, base) {
       fs.writeFileSync(path.join(dir, `${browser}-run.json`), r.stdout);
       await ariasnap(o, env, ['session', 'close', fresh]);
       row.replays[browser] = { ms, failed, differs: diff(want, got) };
+      if (browser === o.browsers[0] && o.playwright) row.playwright = playwrightTest(o, dir);
       if (!same(row.replays[browser]) && browser !== 'chromium') {
         row.replays[browser].agentThere = await agentOn(task, o, base, browser);
       }
@@ -261,6 +285,22 @@ async function runTask(task, o, base) {
 }
 
 const same = (r) => r && !r.failed && !r.differs;
+
+/** The exported spec run under @playwright/test on the system Chromium (the fixture server
+ * still up): '' when it passes, else its first error line. */
+function playwrightTest(o, dir) {
+  const link = path.join(dir, 'node_modules');
+  if (!fs.existsSync(link)) fs.symlinkSync(path.join(o.playwright, 'node_modules'), link);
+  fs.writeFileSync(path.join(dir, 'playwright.config.js'),
+    `module.exports = { testDir: '.', workers: 1, timeout: 60000, outputDir: 'pw-results', use: { headless: true, launchOptions: { executablePath: ${JSON.stringify(o.chromium)} } } };\n`);
+  const r = require('child_process').spawnSync(process.execPath,
+    [path.join(o.playwright, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', 'replay.spec.js', '--reporter=line'],
+    { cwd: dir, env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' }, encoding: 'utf8', timeout: 120000 });
+  fs.writeFileSync(path.join(dir, 'playwright.log'), `${r.stdout || ''}${r.stderr || ''}`);
+  if (r.status === 0 && /1 passed/.test(r.stdout || '')) return '';
+  const err = `${r.stdout || ''}${r.stderr || ''}`.split('\n').find((l) => /Error|Timeout|expect/.test(l));
+  return (err || `exit ${r.status}`).trim().slice(0, 200);
+}
 // a replay that differs where the agent itself, run on that browser, cannot do the task: the
 // browser's own behaviour, not the replay's (the row says the agent's error)
 const na = (r) => r && !same(r) && r.agentThere && r.agentThere !== 'done';
@@ -285,8 +325,8 @@ async function agentOn(task, o, base, browser) {
 
 function table(rows, browsers) {
   const lines = [
-    `| task | steps | secrets put back | ${browsers.map((b) => `${b}: same end state | ${b} ms`).join(' | ')} |`,
-    `| --- | ---: | ---: | ${browsers.map(() => '--- | ---:').join(' | ')} |`,
+    `| task | steps | secrets put back | ${browsers.map((b) => `${b}: same end state | ${b} ms`).join(' | ')} | Playwright spec |`,
+    `| --- | ---: | ---: | ${browsers.map(() => '--- | ---:').join(' | ')} | --- |`,
   ];
   for (const r of rows) {
     const cells = browsers.map((b) => {
@@ -295,7 +335,8 @@ function table(rows, browsers) {
       if (na(x)) return `n/a: the agent on ${b} cannot do it either (${x.agentThere}) | ${x.ms}`;
       return `${same(x) ? 'yes' : `NO: ${[x.failed, x.differs].filter(Boolean).join('; ').slice(0, 200)}`} | ${x.ms}`;
     });
-    lines.push(`| ${r.task}${r.agent ? ' (agent failed)' : ''} | ${r.steps} | ${r.secrets} | ${cells.join(' | ')} |`);
+    const pw = r.playwright === undefined ? 'not run' : r.playwright === '' ? 'passes' : `FAILS: ${r.playwright}`;
+    lines.push(`| ${r.task}${r.agent ? ' (agent failed)' : ''} | ${r.steps} | ${r.secrets} | ${cells.join(' | ')} | ${pw} |`);
   }
   return lines.join('\n');
 }
@@ -324,8 +365,13 @@ async function main() {
     const out = rows.filter((r) => na(r.replays[b])).length;
     console.log(`\n${b}: ${n}/${rows.length - out} tasks replayed (--strict) to the agent's end state${out ? ` (${out} not doable on ${b} by the agent itself: n/a)` : ''}`);
   }
+  if (o.playwright) {
+    const n = rows.filter((r) => r.playwright === '').length;
+    console.log(`\nPlaywright specs: ${n}/${rows.length} pass under @playwright/test on ${o.chromium}`);
+  }
   console.log(`step files and states: ${path.relative(process.cwd(), o.out)}/`);
   if (rows.some((r) => o.browsers.some((b) => !same(r.replays[b]) && !na(r.replays[b])))) process.exitCode = 1;
+  if (o.playwright && rows.some((r) => r.playwright !== '')) process.exitCode = 1;
 }
 
 main().catch((e) => {

@@ -84,6 +84,18 @@ fn a_re_rendered_calendar_is_named_with_its_new_refs(c: &Ctx) {
     assert_ne!(new8, old8);
     let r = json(&c.ok(&["click", &new8]));
     assert!(summary(&r).contains("Picked March 8, 2026"), "{r:#}");
+    // the short reply an agent reads (--format text) names every new day with its ref too
+    let t = c.snapshot("html/settle/calendar.html");
+    let next = ref_of(&t, "button \"Next month\"");
+    let text = c.ok(&["--format", "text", "click", &next]);
+    let day20 = text
+        .split("link \"20\" ")
+        .nth(1)
+        .and_then(|rest| rest.split([',', ')', ';']).next())
+        .unwrap_or_else(|| panic!("no day 20 with its ref in: {text}"))
+        .to_string();
+    let r = json(&c.ok(&["click", &day20]));
+    assert!(summary(&r).contains("Picked March 20, 2026"), "{r:#}");
 }
 
 /// The page polls every 500 ms and rewrites two paragraphs each time; a click adds a note

@@ -7,7 +7,7 @@
 //! a popup, a dialog, a live region. Must not: word a single change (words.rs) or order the
 //! summary (changes/mod.rs).
 
-use super::words::list;
+use super::words::{COMPACT_CAP, compact, compact_item, compact_said, list};
 use crate::safe::{quote, squash};
 use crate::snapshot::Snapshot;
 use crate::snapshot::diff::{Group, PageDiff, labelled};
@@ -129,22 +129,31 @@ pub(super) fn opened(s: &Snapshot, g: &Group) -> (String, bool) {
         controls.retain(|&c| c != f);
         controls.insert(0, f);
     }
-    let shown = controls.len().min(NAMED);
-    let said_focus = g.focused.is_some_and(|f| controls[..shown].contains(&f));
-    if !controls.is_empty() {
-        let names: Vec<String> = controls
-            .iter()
-            .map(|&c| {
-                let focused = if g.focused == Some(c) {
+    let items: Vec<(String, String)> = controls
+        .iter()
+        .map(|&c| {
+            compact_item(
+                s,
+                c,
+                if g.focused == Some(c) {
                     " (focused)"
                 } else {
                     ""
-                };
-                format!("{}{focused}", labelled(&s.nodes[c]))
-            })
-            .collect();
+                },
+            )
+        })
+        .collect();
+    let (list, shown) = compact_said(&items, COMPACT_CAP);
+    // (grouped by role, the named ones are not always the first `shown`)
+    let said_focus = g.focused.is_some_and(|f| {
+        controls
+            .iter()
+            .position(|&c| c == f)
+            .is_some_and(|k| list.contains(&items[k].1))
+    }) && shown > 0;
+    if !controls.is_empty() {
         let sep = if dialog { "; " } else { ": " };
-        out.push_str(&format!("{sep}{}", list(&names, NAMED)));
+        out.push_str(&format!("{sep}{list}"));
     }
     out.push('.');
     (out, said_focus)
@@ -249,8 +258,9 @@ pub(super) fn rerendered(a: &Snapshot, d: &PageDiff) -> Option<String> {
         .rerendered
         .iter()
         .map(|g| {
-            let inner: Vec<String> = g.controls.iter().map(|&c| labelled(&a.nodes[c])).collect();
-            format!("{} ({})", group_label(a, g), list(&inner, 3))
+            let inner: Vec<(String, String)> =
+                g.controls.iter().map(|&c| compact_item(a, c, "")).collect();
+            format!("{} ({})", group_label(a, g), compact(&inner, COMPACT_CAP))
         })
         .collect();
     (!named.is_empty()).then(|| format!("Re-rendered {}.", list(&named, NAMED)))

@@ -26,7 +26,7 @@ use groups::{
     NAMED, added, bare, group_in_view, group_label, is_ancestor, is_popup, opened, rerendered, says,
 };
 use serde_json::{Value, json};
-use words::{by_element, element_words, list, list_semi, word};
+use words::{COMPACT_CAP, by_element, compact, compact_item, element_words, list, list_semi, word};
 
 /// How many elements of the rest (changes elsewhere, removals) a summary names.
 const REST_NAMED: usize = 3;
@@ -312,6 +312,28 @@ fn rest(r: &Run, target: Option<usize>) -> Vec<String> {
             .map(|(i, w)| element_words(a, *i, w))
             .collect();
         out.push(format!("Changed {}.", list_semi(&items, REST_NAMED)));
+        // the controls renamed among the rest, with their refs: a date picker's cells that
+        // now show the next month's days are where the agent's next click goes
+        let renamed: Vec<usize> = others
+            .iter()
+            .skip(REST_NAMED)
+            .map(|(i, _)| *i)
+            .filter(|&i| {
+                let n = &a.nodes[i];
+                // (not the rows around the cells, nor a cell left blank)
+                n.ref_.is_some()
+                    && n.role != "row"
+                    && !n.name_or_words().trim().is_empty()
+                    && d.changed
+                        .iter()
+                        .any(|c| c.after == i && c.field == Field::Name)
+            })
+            .collect();
+        if renamed.len() > 1 {
+            let items: Vec<(String, String)> =
+                renamed.iter().map(|&i| compact_item(a, i, "")).collect();
+            out.push(format!("Renamed too: {}.", compact(&items, COMPACT_CAP)));
+        }
     }
     let gone: Vec<String> = d
         .removed

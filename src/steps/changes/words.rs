@@ -144,6 +144,64 @@ fn joined(items: &[String], max: usize, sep: &str, more: &str) -> String {
     out
 }
 
+/// About how many characters a list of controls takes before counting the rest: a month of
+/// day cells (31 x `gridcell "12" s5e40, `) fits.
+pub(super) const COMPACT_CAP: usize = 680;
+
+/// Controls with their refs (docs/reference/replies.md#the-summary): each as `role "name" ref`
+/// (a reader or a script finds `menuitem "Shoes"` whatever came before it), those of one role
+/// together, the roles in the order they first come (`button "OK" s5e9, button "Cancel"
+/// s5e10; gridcell "1" s5e3, ...`), within about `cap` characters (the first always), then
+/// `+N`. Items are (role, words after the role: `"1" s5e3 (focused)`). The controls a run
+/// brought or renamed in numbers (a calendar's new month, a dialog's grid) are named with the
+/// refs an agent's next step takes, not cut to the first three.
+pub(super) fn compact(items: &[(String, String)], cap: usize) -> String {
+    compact_said(items, cap).0
+}
+
+/// [`compact`], and how many of the items it names.
+pub(super) fn compact_said(items: &[(String, String)], cap: usize) -> (String, usize) {
+    let mut roles: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (role, rest) in items {
+        match roles.iter_mut().find(|(r, _)| r == role) {
+            Some((_, v)) => v.push(rest),
+            None => roles.push((role, vec![rest])),
+        }
+    }
+    let mut out = String::new();
+    let mut said = 0;
+    'all: for (role, rest) in &roles {
+        for (k, r) in rest.iter().enumerate() {
+            let item = if r.is_empty() {
+                role.to_string()
+            } else {
+                format!("{role} {r}")
+            };
+            if said > 0 && out.len() + item.len() > cap {
+                break 'all;
+            }
+            if said > 0 {
+                out.push_str(if k == 0 { "; " } else { ", " });
+            }
+            out.push_str(&item);
+            said += 1;
+        }
+    }
+    if items.len() > said {
+        out.push_str(&format!(", +{}", items.len() - said));
+    }
+    (out, said)
+}
+
+/// Node `i` of `s` as a [`compact`] item: its role, and the rest of its label (`"1" s5e3`).
+pub(super) fn compact_item(s: &Snapshot, i: usize, mark: &str) -> (String, String) {
+    let n = &s.nodes[i];
+    let role = crate::safe::token(&n.role).into_owned();
+    let l = labelled(n);
+    let rest = l.strip_prefix(role.as_str()).unwrap_or(&l).trim_start();
+    (role, format!("{rest}{mark}").trim_start().to_string())
+}
+
 /// Like [`list`], with `; ` between items (an item may hold commas).
 pub(super) fn list_semi(items: &[String], max: usize) -> String {
     joined(items, max, "; ", " more")
@@ -152,4 +210,38 @@ pub(super) fn list_semi(items: &[String], max: usize) -> String {
 /// The words of a page dialog the run answered (`how`: accepted, dismissed).
 pub(in crate::steps) fn dialog_line(text: &str, how: &str) -> String {
     format!("Dialog {} {how}.", quote(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn items(v: &[(&str, &str)]) -> Vec<(String, String)> {
+        v.iter()
+            .map(|(r, w)| (r.to_string(), w.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_list_of_controls_groups_roles_and_counts_what_the_cap_leaves() {
+        let v = items(&[
+            ("link", "\"1\" s5e3"),
+            ("gridcell", "\"1\" s5e2"),
+            ("link", "\"2\" s5e5"),
+            ("button", "\"OK\" s5e9 (focused)"),
+            ("button", "s5e10"),
+        ]);
+        assert_eq!(
+            compact(&v, 480),
+            "link \"1\" s5e3, link \"2\" s5e5; gridcell \"1\" s5e2; button \"OK\" s5e9 (focused), button s5e10"
+        );
+        // the first item is said whatever its length, then as many as fit
+        let (text, said) = compact_said(&v, 30);
+        assert_eq!(
+            (text.as_str(), said),
+            ("link \"1\" s5e3, link \"2\" s5e5, +3", 2)
+        );
+        assert_eq!(compact_said(&v, 1), ("link \"1\" s5e3, +4".to_string(), 1));
+        assert_eq!(compact(&[], 10), "");
+    }
 }

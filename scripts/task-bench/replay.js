@@ -270,7 +270,7 @@ async function runTask(task, o, base) {
       fs.writeFileSync(path.join(dir, `${browser}-run.json`), r.stdout);
       await ariasnap(o, env, ['session', 'close', fresh]);
       row.replays[browser] = { ms, failed, differs: diff(want, got) };
-      if (browser === o.browsers[0] && o.playwright) row.playwright = playwrightTest(o, dir);
+      if (browser === o.browsers[0] && o.playwright) row.playwright = await playwrightTest(o, dir);
       if (!same(row.replays[browser]) && browser !== 'chromium') {
         row.replays[browser].agentThere = await agentOn(task, o, base, browser);
       }
@@ -288,14 +288,23 @@ const same = (r) => r && !r.failed && !r.differs;
 
 /** The exported spec run under @playwright/test on the system Chromium (the fixture server
  * still up): '' when it passes, else its first error line. */
-function playwrightTest(o, dir) {
+async function playwrightTest(o, dir) {
   const link = path.join(dir, 'node_modules');
   if (!fs.existsSync(link)) fs.symlinkSync(path.join(o.playwright, 'node_modules'), link);
   fs.writeFileSync(path.join(dir, 'playwright.config.js'),
     `module.exports = { testDir: '.', workers: 1, timeout: 60000, outputDir: 'pw-results', use: { headless: true, launchOptions: { executablePath: ${JSON.stringify(o.chromium)} } } };\n`);
-  const r = require('child_process').spawnSync(process.execPath,
-    [path.join(o.playwright, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', 'replay.spec.js', '--reporter=line'],
-    { cwd: dir, env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' }, encoding: 'utf8', timeout: 120000 });
+  // asynchronous: the fixture server answers from this process's event loop
+  const r = await new Promise((resolve) => {
+    const p = spawn(process.execPath,
+      [path.join(o.playwright, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', 'replay.spec.js', '--reporter=line'],
+      { cwd: dir, env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => { stdout += d; });
+    p.stderr.on('data', (d) => { stderr += d; });
+    const timer = setTimeout(() => p.kill('SIGKILL'), 120000);
+    p.on('close', (status) => { clearTimeout(timer); resolve({ status, stdout, stderr }); });
+  });
   fs.writeFileSync(path.join(dir, 'playwright.log'), `${r.stdout || ''}${r.stderr || ''}`);
   if (r.status === 0 && /1 passed/.test(r.stdout || '')) return '';
   const err = `${r.stdout || ''}${r.stderr || ''}`.split('\n').find((l) => /Error|Timeout|expect/.test(l));

@@ -475,6 +475,22 @@ fn js(s: &str) -> String {
         .replace('\u{2029}', "\\u2029")
 }
 
+/// A nameless container as Playwright finds it. HTML-AAM maps `form` and `section` to their
+/// landmark roles only when they have an accessible name, and Playwright's `getByRole`
+/// follows it, where Chromium's tree (and so the snapshot) keeps every form; ARIA 1.3's
+/// `sectionheader` / `sectionfooter` (a `header` / `footer` inside `main` or a section, as
+/// Chromium names them) are roles Playwright's `getByRole` does not take. Those go by their
+/// element.
+fn pw_unnamed(role: &str) -> String {
+    match role {
+        "form" => ".locator(\"form\")".into(),
+        "region" => ".locator(\"section\")".into(),
+        "sectionheader" => ".locator(\"header\")".into(),
+        "sectionfooter" => ".locator(\"footer\")".into(),
+        _ => format!(".getByRole({})", js(role)),
+    }
+}
+
 /// A Playwright locator for a step's locator (`getByRole`, `getByLabel`, `getByText`).
 fn pw_locator(t: &Map<String, Value>) -> String {
     let exact = t.get("exact").and_then(Value::as_bool).unwrap_or(true);
@@ -490,10 +506,10 @@ fn pw_locator(t: &Map<String, Value>) -> String {
                         js(n)
                     )
                 }
-                None => s = format!("{s}.getByRole({})", js(role)),
+                None => s = format!("{s}{}", pw_unnamed(role)),
             }
         }
-        Some(Value::String(w)) => s = format!("{s}.getByRole({})", js(w)),
+        Some(Value::String(w)) => s = format!("{s}{}", pw_unnamed(w)),
         _ => {}
     }
     let str_of = |k: &str| t.get(k).and_then(Value::as_str);
@@ -686,6 +702,15 @@ mod tests {
         assert!(notes.iter().any(|n| n.contains("secret")), "{notes:?}");
         let pw = export_playwright(&f, "t");
         assert!(pw.contains("await page.getByRole(\"region\", { name: \"Cart\", exact: true }).getByRole(\"button\", { name: \"Pay\", exact: true }).click();"), "{pw}");
+        // a nameless form is no landmark to Playwright (HTML-AAM): found by its element
+        let mut m = Map::new();
+        m.insert("within".into(), json!({"role": "form"}));
+        m.insert("role".into(), json!("button"));
+        m.insert("name".into(), json!("Create account"));
+        assert_eq!(
+            pw_locator(&m),
+            "page.locator(\"form\").getByRole(\"button\", { name: \"Create account\", exact: true })"
+        );
         assert!(
             pw.contains("await expect(page.getByText(\"Order placed\").first()).toBeVisible();"),
             "{pw}"

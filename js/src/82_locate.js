@@ -164,7 +164,8 @@ function isSecretField(el) {
 
 /**
  * Where element el stands among what a text locator {text: words, role, exact} inside
- * container node c (0: the document) finds, in locate's order (textMatches): {count, nth}.
+ * container node c (0: the document) finds, in locate's order (textMatches): {count, nth,
+ * found: whether el is among them}.
  * Mints no ref.
  */
 function textNth(walked, words, role, c, el) {
@@ -174,6 +175,7 @@ function textNth(walked, words, role, c, el) {
   const test = textTest(text, null);
   let count = 0;
   let nth = 0;
+  let found = false;
   for (let k = 0; k < ms.length; k++) {
     const m = ms[k];
     if (c && !insideOf(nodes, m.i, { idx: c })) continue;
@@ -187,10 +189,13 @@ function textNth(walked, words, role, c, el) {
       }
     }
     if (r !== role) continue;
-    if (e === el) nth = count;
+    if (e === el) {
+      nth = count;
+      found = true;
+    }
     count++;
   }
-  return { count: count, nth: nth };
+  return { count: count, nth: nth, found: found };
 }
 
 /**
@@ -209,8 +214,15 @@ function describeRef(a) {
   if (idx < 0) return { kind: "ok", role: res.role, name: clean(res.name || "", 200), count: 1 };
   const node = nodes[idx];
   const c = containerOf(nodes, idx);
-  // a nameless generic with words is located by its text (a `text` locator), not by a name
-  const words = node.n ? "" : nameOrWords(node);
+  // a nameless generic with words is located by its text (a `text` locator), not by a name;
+  // so is another nameless element whose short text a text locator finds it by (a draggable
+  // `group` showing "Stove"): a locator of its role alone and a place among its twins says
+  // nothing a reader, or Playwright's getByText, can find it by
+  let words = node.n ? "" : nameOrWords(node);
+  if (!words && !node.n) {
+    const t = clean(normalizeWS(headText(res.el, 120)), 200);
+    if (t && t.length <= 80 && textNth(walked, t, node.r, c, res.el).found) words = t;
+  }
   let count = 0;
   let nth = 0;
   if (words) {

@@ -7,7 +7,7 @@
 //! a popup, a dialog, a live region. Must not: word a single change (words.rs) or order the
 //! summary (changes/mod.rs).
 
-use super::words::{COMPACT_CAP, compact, compact_item, compact_said, list};
+use super::words::{CONTROLS_CAP, control_item, control_list, control_list_said, list};
 use crate::safe::{quote, squash};
 use crate::snapshot::Snapshot;
 use crate::snapshot::diff::{Group, PageDiff, labelled};
@@ -132,7 +132,7 @@ pub(super) fn opened(s: &Snapshot, g: &Group) -> (String, bool) {
     let items: Vec<(String, String)> = controls
         .iter()
         .map(|&c| {
-            compact_item(
+            control_item(
                 s,
                 c,
                 if g.focused == Some(c) {
@@ -143,14 +143,10 @@ pub(super) fn opened(s: &Snapshot, g: &Group) -> (String, bool) {
             )
         })
         .collect();
-    let (list, shown) = compact_said(&items, COMPACT_CAP);
-    // (grouped by role, the named ones are not always the first `shown`)
-    let said_focus = g.focused.is_some_and(|f| {
-        controls
-            .iter()
-            .position(|&c| c == f)
-            .is_some_and(|k| list.contains(&items[k].1))
-    }) && shown > 0;
+    let (list, said) = control_list_said(&items, CONTROLS_CAP);
+    let said_focus = g
+        .focused
+        .is_some_and(|f| said.iter().any(|&k| controls[k] == f));
     if !controls.is_empty() {
         let sep = if dialog { "; " } else { ": " };
         out.push_str(&format!("{sep}{list}"));
@@ -259,8 +255,12 @@ pub(super) fn rerendered(a: &Snapshot, d: &PageDiff) -> Option<String> {
         .iter()
         .map(|g| {
             let inner: Vec<(String, String)> =
-                g.controls.iter().map(|&c| compact_item(a, c, "")).collect();
-            format!("{} ({})", group_label(a, g), compact(&inner, COMPACT_CAP))
+                g.controls.iter().map(|&c| control_item(a, c, "")).collect();
+            format!(
+                "{} ({})",
+                group_label(a, g),
+                control_list(&inner, CONTROLS_CAP)
+            )
         })
         .collect();
     (!named.is_empty()).then(|| format!("Re-rendered {}.", list(&named, NAMED)))

@@ -26,7 +26,9 @@ use groups::{
     NAMED, added, bare, group_in_view, group_label, is_ancestor, is_popup, opened, rerendered, says,
 };
 use serde_json::{Value, json};
-use words::{COMPACT_CAP, by_element, compact, compact_item, element_words, list, list_semi, word};
+use words::{
+    CONTROLS_CAP, by_element, control_item, control_list, element_words, list, list_semi, word,
+};
 
 /// How many elements of the rest (changes elsewhere, removals) a summary names.
 const REST_NAMED: usize = 3;
@@ -331,8 +333,11 @@ fn rest(r: &Run, target: Option<usize>) -> Vec<String> {
             .collect();
         if renamed.len() > 1 {
             let items: Vec<(String, String)> =
-                renamed.iter().map(|&i| compact_item(a, i, "")).collect();
-            out.push(format!("Renamed too: {}.", compact(&items, COMPACT_CAP)));
+                renamed.iter().map(|&i| control_item(a, i, "")).collect();
+            out.push(format!(
+                "Renamed too: {}.",
+                control_list(&items, CONTROLS_CAP)
+            ));
         }
     }
     let gone: Vec<String> = d

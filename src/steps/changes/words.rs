@@ -146,7 +146,7 @@ fn joined(items: &[String], max: usize, sep: &str, more: &str) -> String {
 
 /// About how many characters a list of controls takes before counting the rest: a month of
 /// day cells (31 x `gridcell "12" s5e40, `) fits.
-pub(super) const COMPACT_CAP: usize = 680;
+pub(super) const CONTROLS_CAP: usize = 680;
 
 /// Controls with their refs (docs/reference/replies.md#the-summary): each as `role "name" ref`
 /// (a reader or a script finds `menuitem "Shoes"` whatever came before it), those of one role
@@ -155,46 +155,46 @@ pub(super) const COMPACT_CAP: usize = 680;
 /// `+N`. Items are (role, words after the role: `"1" s5e3 (focused)`). The controls a run
 /// brought or renamed in numbers (a calendar's new month, a dialog's grid) are named with the
 /// refs an agent's next step takes, not cut to the first three.
-pub(super) fn compact(items: &[(String, String)], cap: usize) -> String {
-    compact_said(items, cap).0
+pub(super) fn control_list(items: &[(String, String)], cap: usize) -> String {
+    control_list_said(items, cap).0
 }
 
-/// [`compact`], and how many of the items it names.
-pub(super) fn compact_said(items: &[(String, String)], cap: usize) -> (String, usize) {
-    let mut roles: Vec<(&str, Vec<&str>)> = Vec::new();
-    for (role, rest) in items {
+/// [`control_list`], and which of the items it names (their indices).
+pub(super) fn control_list_said(items: &[(String, String)], cap: usize) -> (String, Vec<usize>) {
+    let mut roles: Vec<(&str, Vec<(usize, &str)>)> = Vec::new();
+    for (i, (role, rest)) in items.iter().enumerate() {
         match roles.iter_mut().find(|(r, _)| r == role) {
-            Some((_, v)) => v.push(rest),
-            None => roles.push((role, vec![rest])),
+            Some((_, v)) => v.push((i, rest)),
+            None => roles.push((role, vec![(i, rest)])),
         }
     }
     let mut out = String::new();
-    let mut said = 0;
+    let mut said = Vec::new();
     'all: for (role, rest) in &roles {
-        for (k, r) in rest.iter().enumerate() {
+        for (k, &(i, r)) in rest.iter().enumerate() {
             let item = if r.is_empty() {
                 role.to_string()
             } else {
                 format!("{role} {r}")
             };
-            if said > 0 && out.len() + item.len() > cap {
+            if !said.is_empty() && out.len() + item.len() > cap {
                 break 'all;
             }
-            if said > 0 {
+            if !said.is_empty() {
                 out.push_str(if k == 0 { "; " } else { ", " });
             }
             out.push_str(&item);
-            said += 1;
+            said.push(i);
         }
     }
-    if items.len() > said {
-        out.push_str(&format!(", +{}", items.len() - said));
+    if items.len() > said.len() {
+        out.push_str(&format!(", +{}", items.len() - said.len()));
     }
     (out, said)
 }
 
-/// Node `i` of `s` as a [`compact`] item: its role, and the rest of its label (`"1" s5e3`).
-pub(super) fn compact_item(s: &Snapshot, i: usize, mark: &str) -> (String, String) {
+/// Node `i` of `s` as a [`control_list`] item: its role, and the rest of its label (`"1" s5e3`).
+pub(super) fn control_item(s: &Snapshot, i: usize, mark: &str) -> (String, String) {
     let n = &s.nodes[i];
     let role = crate::safe::token(&n.role).into_owned();
     let l = labelled(n);
@@ -232,16 +232,19 @@ mod tests {
             ("button", "s5e10"),
         ]);
         assert_eq!(
-            compact(&v, 480),
+            control_list(&v, 480),
             "link \"1\" s5e3, link \"2\" s5e5; gridcell \"1\" s5e2; button \"OK\" s5e9 (focused), button s5e10"
         );
         // the first item is said whatever its length, then as many as fit
-        let (text, said) = compact_said(&v, 30);
+        let (text, said) = control_list_said(&v, 30);
         assert_eq!(
             (text.as_str(), said),
-            ("link \"1\" s5e3, link \"2\" s5e5, +3", 2)
+            ("link \"1\" s5e3, link \"2\" s5e5, +3", vec![0, 2])
         );
-        assert_eq!(compact_said(&v, 1), ("link \"1\" s5e3, +4".to_string(), 1));
-        assert_eq!(compact(&[], 10), "");
+        assert_eq!(
+            control_list_said(&v, 1),
+            ("link \"1\" s5e3, +4".to_string(), vec![0])
+        );
+        assert_eq!(control_list(&[], 10), "");
     }
 }

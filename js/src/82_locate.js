@@ -219,16 +219,20 @@ function describeRef(a) {
   // `group` showing "Stove"): a locator of its role alone and a place among its twins says
   // nothing a reader, or Playwright's getByText, can find it by
   let words = node.n ? "" : nameOrWords(node);
+  let byText = words ? textNth(walked, words, node.r, c, res.el) : null;
   if (!words && !node.n) {
     const t = clean(normalizeWS(headText(res.el, 120)), 200);
-    if (t && t.length <= 80 && textNth(walked, t, node.r, c, res.el).found) words = t;
+    const found = t && t.length <= 80 ? textNth(walked, t, node.r, c, res.el) : null;
+    if (found && found.found) {
+      words = t;
+      byText = found;
+    }
   }
   let count = 0;
   let nth = 0;
-  if (words) {
-    const t = textNth(walked, words, node.r, c, res.el);
-    count = t.count;
-    nth = t.nth;
+  if (byText) {
+    count = byText.count;
+    nth = byText.nth;
   } else {
     for (let i = 1; i < nodes.length; i++) {
       if (nodes[i].r !== node.r || !nameMatches(nodes[i].n, node.n || "", true)) continue;

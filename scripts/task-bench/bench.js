@@ -26,51 +26,28 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { serve, Agent, ROOT, factIn, factLabel } = require('./lib');
+const { serve, Agent, ROOT, factLabel, factsInline, benchOptions } = require('./lib');
 const { TASKS, TaskError } = require('./tasks');
 
 function options(argv) {
-  const o = {
-    tasks: null,
+  const o = benchOptions(argv, {
     tools: ['ariasnap', 'playwright'],
-    ariasnap: path.join(ROOT, 'target', 'release', 'ariasnap'),
-    modules: process.env.TASK_BENCH_MODULES || path.join(process.env.HOME || '', '.cache', 'ariasnap', 'task-bench'),
-    chromium: process.env.CHROMIUM || '/usr/bin/chromium',
     out: path.join(ROOT, 'target', 'task-bench'),
     keepTmp: false,
-    ariasnapArgs: [],
     noOracle: false,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const k = argv[i];
-    const v = () => {
-      if (i + 1 >= argv.length) throw new Error(`${k} needs a value`);
-      return argv[++i];
-    };
-    if (k === '--tasks') o.tasks = v().split(',');
-    else if (k === '--tools') o.tools = v().split(',');
-    else if (k === '--ariasnap') o.ariasnap = path.resolve(v());
-    else if (k === '--modules') o.modules = path.resolve(v());
-    else if (k === '--chromium') o.chromium = v();
-    else if (k === '--out') o.out = path.resolve(v());
+  }, (o, k, v) => {
+    if (k === '--tools') o.tools = v().split(',');
     else if (k === '--ariasnap-arg') o.ariasnapArgs.push(v());
     else if (k === '--keep-tmp') o.keepTmp = true;
     else if (k === '--no-oracle') o.noOracle = true;
-    else throw new Error(`unknown option ${k} (see the head of ${path.relative(process.cwd(), __filename)})`);
-  }
+    else return false;
+    return true;
+  }, __filename);
   for (const t of o.tools) {
     if (!['ariasnap', 'playwright'].includes(t)) throw new Error(`unknown tool ${t}: ariasnap or playwright`);
   }
   if (!o.noOracle && !o.ariasnapArgs.includes('--structured')) o.ariasnapArgs.push('--structured');
   return o;
-}
-
-/** Which facts appear in which reply: [{fact, call}] with the 1-based call, or null. */
-function factsInline(calls, facts) {
-  return facts.map((fact) => {
-    const i = calls.findIndex((c) => factIn(c.text, fact));
-    return { fact: factLabel(fact), call: i < 0 ? null : i + 1 };
-  });
 }
 
 /** The checks of a run's action replies: change named (MCP text, CLI summary) and outside

@@ -184,6 +184,45 @@ function factLabel(fact) {
   return fact.name;
 }
 
+/** Which facts appear in which reply: [{fact, call}] with the 1-based call, or null. */
+function factsInline(calls, facts) {
+  return facts.map((fact) => {
+    const i = calls.findIndex((c) => factIn(c.text, fact));
+    return { fact: factLabel(fact), call: i < 0 ? null : i + 1 };
+  });
+}
+
+/**
+ * The command line of a task-bench script (bench.js, replay.js): the options both take
+ * (--tasks, --ariasnap, --modules, --chromium, --out) over `defaults`, then each other option
+ * offered to `own(o, k, v)`, which takes it (returning true) or not; `v()` reads its value.
+ * `script` is named in the error for an option neither knows.
+ */
+function benchOptions(argv, defaults, own, script) {
+  const o = {
+    tasks: null,
+    ariasnap: path.join(ROOT, 'target', 'release', 'ariasnap'),
+    modules: process.env.TASK_BENCH_MODULES || path.join(process.env.HOME || '', '.cache', 'ariasnap', 'task-bench'),
+    chromium: process.env.CHROMIUM || '/usr/bin/chromium',
+    ariasnapArgs: [],
+    ...defaults,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    const v = () => {
+      if (i + 1 >= argv.length) throw new Error(`${k} needs a value`);
+      return argv[++i];
+    };
+    if (k === '--tasks') o.tasks = v().split(',');
+    else if (k === '--ariasnap') o.ariasnap = path.resolve(v());
+    else if (k === '--modules') o.modules = path.resolve(v());
+    else if (k === '--chromium') o.chromium = v();
+    else if (k === '--out') o.out = path.resolve(v());
+    else if (!own(o, k, v)) throw new Error(`unknown option ${k} (see the head of ${path.relative(process.cwd(), script)})`);
+  }
+  return o;
+}
+
 // ---- the widget oracle (not counted): which JSON `changes` entries of an ariasnap action are
 // about elements outside the widget acted on. The widget is one or more CSS selectors; its
 // contents come from uncounted `browser_snapshot` calls (root: the selector, JSON) before and
@@ -412,6 +451,6 @@ class Agent {
 }
 
 module.exports = {
-  serve, utf8, textOf, contentBytes, refOf, containerRef, stateRe, valueRe, factIn, factLabel,
+  serve, utf8, textOf, contentBytes, refOf, containerRef, stateRe, valueRe, factIn, factLabel, factsInline, benchOptions,
   widgetIndex, mergeIndex, entryInside, outsideEntries, missingWords, Agent, CHROMIUM_ARGS, ROOT,
 };

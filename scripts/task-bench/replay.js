@@ -33,7 +33,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { spawn } = require('child_process');
-const { serve, Agent, ROOT, factIn, factLabel } = require('./lib');
+const { serve, Agent, ROOT, factsInline, benchOptions } = require('./lib');
 const { TASKS, TaskError } = require('./tasks');
 
 // The end state, read on the page (a page-side script, run by `ariasnap eval`).
@@ -60,56 +60,48 @@ const STATE = `JSON.stringify({
 })`;
 
 function options(argv) {
-  const o = {
-    tasks: null,
+  const o = benchOptions(argv, {
     browsers: ['chromium', 'firefox'],
-    ariasnap: path.join(ROOT, 'target', 'release', 'ariasnap'),
-    modules: process.env.TASK_BENCH_MODULES || path.join(process.env.HOME || '', '.cache', 'ariasnap', 'task-bench'),
-    chromium: process.env.CHROMIUM || '/usr/bin/chromium',
     out: path.join(ROOT, 'target', 'task-bench', 'replay'),
     noOracle: true,
-    ariasnapArgs: [],
     // @playwright/test's folder (with node_modules), as tests/it/replay.rs finds it
     playwright: process.env.ARIASNAP_PLAYWRIGHT_TEST
       || path.join(process.env.XDG_CACHE_HOME || path.join(process.env.HOME || '', '.cache'), 'ariasnap', 'playwright-test'),
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const k = argv[i];
-    const v = () => {
-      if (i + 1 >= argv.length) throw new Error(`${k} needs a value`);
-      return argv[++i];
-    };
-    if (k === '--tasks') o.tasks = v().split(',');
-    else if (k === '--browsers') o.browsers = v().split(',');
-    else if (k === '--ariasnap') o.ariasnap = path.resolve(v());
-    else if (k === '--modules') o.modules = path.resolve(v());
-    else if (k === '--chromium') o.chromium = v();
-    else if (k === '--out') o.out = path.resolve(v());
-    else if (k === '--playwright') o.playwright = v() === 'none' ? null : path.resolve(argv[i]);
-    else throw new Error(`unknown option ${k} (see the head of ${path.relative(process.cwd(), __filename)})`);
-  }
+  }, (o, k, v) => {
+    if (k === '--browsers') o.browsers = v().split(',');
+    else if (k === '--playwright') {
+      const dir = v();
+      o.playwright = dir === 'none' ? null : path.resolve(dir);
+    } else return false;
+    return true;
+  }, __filename);
   if (o.playwright && !fs.existsSync(path.join(o.playwright, 'node_modules', '@playwright', 'test', 'cli.js'))) {
     throw new Error(`@playwright/test is not in ${o.playwright}/node_modules (bash scripts/setup.sh installs it; --playwright none skips the spec)`);
   }
   return o;
 }
 
-/** `ariasnap ARGS` in the agent's state directory: {code, stdout, stderr}. (Asynchronous:
- * the fixture server answers from this process's event loop.) */
-function ariasnap(o, env, args) {
+/** A command's run: {code, stdout, stderr}, killed after `ms`. (Asynchronous: the fixture
+ * server answers from this process's event loop.) */
+function run(command, args, opts, ms) {
   return new Promise((resolve) => {
-    const child = spawn(o.ariasnap, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = [];
     const err = [];
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => err.push(d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 180000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
     child.on('error', (e) => err.push(Buffer.from(String(e))));
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
     });
   });
+}
+
+/** `ariasnap ARGS` in the agent's state directory: {code, stdout, stderr}. */
+function ariasnap(o, env, args) {
+  return run(o.ariasnap, args, { env }, 180000);
 }
 
 /** The end state of a session's page (STATE), or an error's words. */
@@ -293,23 +285,15 @@ async function playwrightTest(o, dir) {
   if (!fs.existsSync(link)) fs.symlinkSync(path.join(o.playwright, 'node_modules'), link);
   fs.writeFileSync(path.join(dir, 'playwright.config.js'),
     `module.exports = { testDir: '.', workers: 1, timeout: 60000, outputDir: 'pw-results', use: { headless: true, launchOptions: { executablePath: ${JSON.stringify(o.chromium)} } } };\n`);
-  // asynchronous: the fixture server answers from this process's event loop
-  const r = await new Promise((resolve) => {
-    const p = spawn(process.execPath,
-      [path.join(o.playwright, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', 'replay.spec.js', '--reporter=line'],
-      { cwd: dir, env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => { stdout += d; });
-    p.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => p.kill('SIGKILL'), 120000);
-    p.on('close', (status) => { clearTimeout(timer); resolve({ status, stdout, stderr }); });
-  });
-  fs.writeFileSync(path.join(dir, 'playwright.log'), `${r.stdout || ''}${r.stderr || ''}`);
-  if (r.status === 0 && /1 passed/.test(r.stdout || '')) return '';
-  const err = `${r.stdout || ''}${r.stderr || ''}`.split('\n').find((l) => /Error|Timeout|expect/.test(l));
-  return (err || `exit ${r.status}`).trim().slice(0, 200);
+  const r = await run(process.execPath,
+    [path.join(o.playwright, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', 'replay.spec.js', '--reporter=line'],
+    { cwd: dir, env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } }, 120000);
+  fs.writeFileSync(path.join(dir, 'playwright.log'), `${r.stdout}${r.stderr}`);
+  if (r.code === 0 && /1 passed/.test(r.stdout)) return '';
+  const err = `${r.stdout}${r.stderr}`.split('\n').find((l) => /Error|Timeout|expect/.test(l));
+  return (err || `exit ${r.code}`).trim().slice(0, 200);
 }
+
 // a replay that differs where the agent itself, run on that browser, cannot do the task: the
 // browser's own behaviour, not the replay's (the row says the agent's error)
 const na = (r) => r && !same(r) && r.agentThere && r.agentThere !== 'done';
@@ -321,10 +305,10 @@ async function agentOn(task, o, base, browser) {
     await agent.start();
     await task.ariasnap(agent, base + task.page);
     // done as bench.js judges it: every fact of the task in one of the agent's replies
-    const missing = task.facts.filter((f) => !agent.calls.some((c) => factIn(c.text, f)));
+    const missing = factsInline(agent.calls, task.facts).filter((f) => f.call === null);
     if (!missing.length) return 'done';
     const failed = agent.calls.find((c) => / failed: /.test(c.text || ''));
-    return failed ? failed.text.split('\n')[0].slice(0, 160) : `not shown: ${missing.map(factLabel).join(', ')}`;
+    return failed ? failed.text.split('\n')[0].slice(0, 160) : `not shown: ${missing.map((f) => f.fact).join(', ')}`;
   } catch (e) {
     return `${e.message || e}`.split('\n')[0].slice(0, 160);
   } finally {

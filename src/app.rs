@@ -157,7 +157,7 @@ fn export(g: &crate::cli::Global, args: &[String], from: u64, format: &str) -> R
     let lines = ariasnap::steps::journal::read(&name, from)?;
     let (steps, notes) = ariasnap::steps::journal::export_steps(&lines);
     let body = if format == "playwright" {
-        ariasnap::steps::journal::export_playwright(&steps, &format!("ariasnap session {name}"))
+        ariasnap::steps::journal::export_playwright(&lines, &format!("ariasnap session {name}"))
     } else {
         serde_json::to_string_pretty(&steps).unwrap_or_default() + "\n"
     };

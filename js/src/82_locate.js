@@ -246,5 +246,104 @@ function describeRef(a) {
   if (c) out.container = { role: nodes[c].r, name: clean(nodes[c].n || "", 200) };
   if (count > 1) out.nth = nth;
   if (isSecretField(res.el)) out.secret = true;
+  out.el = exportHints(res.el, words, !!node.n);
   return out;
+}
+
+const CSS_IDENT_RE = re("^-?[A-Za-z_][A-Za-z0-9_-]*$");
+
+/**
+ * A CSS selector that finds el alone in its tree (a document or a shadow root): `tag.class`
+ * steps joined by `>` up to the first ancestor with an id, with `:nth-of-type` where a
+ * sibling shares the step. Only plain identifiers are used (no escaping); null when none is
+ * unique within five steps.
+ */
+function cssPath(el) {
+  const root = getRootNode(el);
+  const all = (sel) => {
+    try {
+      return nodeListLength(nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, sel) : fragQuerySelectorAll(root, sel));
+    } catch (e) {
+      return 0;
+    }
+  };
+  let path = "";
+  for (let e = el, up = 0; e && nodeType(e) === 1 && up < 5; e = parentElementOf(e), up++) {
+    const id = getAttr(e, "id");
+    let step;
+    if (id && reTest(CSS_IDENT_RE, id)) step = "#" + id;
+    else {
+      step = localNameOf(e);
+      if (!reTest(CSS_IDENT_RE, step)) return null;
+      const cls = strSplit(strTrim(getAttr(e, "class") || ""), re("\\s+"));
+      for (let i = 0; i < cls.length; i++) {
+        if (cls[i] && reTest(CSS_IDENT_RE, cls[i])) {
+          step += "." + cls[i];
+          break;
+        }
+      }
+      const p = parentElementOf(e);
+      if (p) {
+        let k = 0;
+        let twins = 0;
+        for (let c = firstElementChild(p); c; c = nextElementSibling(c)) {
+          if (localNameOf(c) !== localNameOf(e)) continue;
+          twins++;
+          if (c === e) k = twins;
+        }
+        if (twins > 1 && all(step + (path ? " > " + path : "")) !== 1) step += ":nth-of-type(" + k + ")";
+      }
+    }
+    path = path ? step + " > " + path : step;
+    const n = all(path);
+    if (n === 1) return clean(path, 300);
+    if (n === 0) return null;
+  }
+  return null;
+}
+
+/**
+ * The point of el a pointer reaches, relative to its padding box, when its centre is covered
+ * by another element (Playwright's click at the centre waits for what covers it; ariasnap's
+ * click goes to the visible point nearest the centre, pointFor); null when the centre is
+ * clear or el is out of the viewport (nothing is known until it is scrolled in).
+ */
+function coveredPoint(el) {
+  const r = rectOf(el);
+  if (r.width < 1 || r.height < 1) return null;
+  const view = viewOf(el);
+  const cx = r.left + r.width / 2;
+  const cy = r.top + r.height / 2;
+  if (!view || cx < 0 || cy < 0 || cx > innerWidthOf(view) || cy > innerHeightOf(view)) return null;
+  if (hitsTarget(deepElementFromPoint(ownerDocument(el), cx, cy), el)) return null;
+  const v = visibleParts(el);
+  if (!v.parts.length) return null;
+  const hp = hitPoint(el, v.parts);
+  if (hp.x < 0) return null;
+  return [$Math.round(hp.x - r.left - clientLeftOf(el)), $Math.round(hp.y - r.top - clientTopOf(el))];
+}
+
+/**
+ * What a Playwright export needs beyond the locator (docs/reference/step-files.md#export),
+ * recorded in the journal: the element's tag (a native select is chosen with selectOption,
+ * an ARIA combobox by its option; an input's type; a contenteditable), an `a` without href
+ * (a link to Chromium's tree when clickable, a generic to Playwright's getByRole), a CSS
+ * path for an element with neither name nor words, whether its words span several blocks
+ * (Playwright's getByText reads an element's text with nothing between blocks), and the
+ * point a pointer reaches when its centre is covered.
+ */
+function exportHints(el, words, named) {
+  const tag = clean(strSlice(localNameOf(el), 0, 40));
+  const h = { tag: tag };
+  if (tag === "input") h.type = clean(strLower(getAttr(el, "type") || "text"), 40);
+  if (isEditableEl(el) && tag !== "input" && tag !== "textarea") h.editable = true;
+  if (tag === "a" && !hasAttr(el, "href")) h.nohref = true;
+  if (!named && !words) {
+    const css = cssPath(el);
+    if (css) h.css = css;
+  }
+  if (words && normalizeWS(textContent(el) || "") !== words) h.blocks = true;
+  const at = coveredPoint(el);
+  if (at) h.at = at;
+  return h;
 }

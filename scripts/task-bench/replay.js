@@ -26,8 +26,8 @@
 // --modules: where node_modules holds the MCP SDK (scripts/task-bench.sh installs it).
 // --playwright: where node_modules holds @playwright/test (default as the tests find it:
 // ARIASNAP_PLAYWRIGHT_TEST, else ~/.cache/ariasnap/playwright-test): each task's journal is
-// also exported `--as playwright` and that spec run on the system Chromium (a column of its
-// own); `none` skips it.
+// also exported `--as playwright` and that spec run on the system Chromium, its end state
+// read after it by a hook and compared with the agent's (a column of its own); `none` skips it.
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -127,6 +127,22 @@ async function settledState(o, env, session) {
   }
   return last;
 }
+
+/** Put before an exported spec: after its test, the end state read on its page as for a
+ * replay (STATE, settled: two reads a second apart agree, at most 6), in playwright-state.json. */
+const STATE_HOOK = `import { writeFileSync } from 'fs';
+import { test as stateHook } from '@playwright/test';
+stateHook.afterEach(async ({ page }) => {
+  let last = await page.evaluate(${JSON.stringify(STATE)});
+  for (let i = 0; i < 5; i++) {
+    await page.waitForTimeout(1000);
+    const now = await page.evaluate(${JSON.stringify(STATE)});
+    if (now === last) break;
+    last = now;
+  }
+  writeFileSync('playwright-state.json', last);
+});
+`;
 
 /** What differs between two states, in a few words (none: ''). */
 function diff(a, b) {
@@ -233,7 +249,7 @@ async function runTask(task, o, base) {
       if (px.code !== 0) throw new Error(`export --as playwright failed: ${px.stderr.trim()}`);
       let text = fs.readFileSync(spec, 'utf8');
       for (const v of secrets) text = text.replace('"[secret]"', JSON.stringify(v));
-      fs.writeFileSync(spec, text);
+      fs.writeFileSync(spec, STATE_HOOK + text);
     }
     row.steps = steps.steps.length;
     fs.writeFileSync(file, JSON.stringify(steps, null, 2));
@@ -289,7 +305,17 @@ async function playwrightTest(o, dir) {
     [path.join(o.playwright, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', 'replay.spec.js', '--reporter=line'],
     { cwd: dir, env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } }, 120000);
   fs.writeFileSync(path.join(dir, 'playwright.log'), `${r.stdout}${r.stderr}`);
-  if (r.code === 0 && /1 passed/.test(r.stdout)) return '';
+  if (r.code === 0 && /1 passed/.test(r.stdout)) {
+    // the spec's end state, as the hook read it, against the agent's
+    const read = (f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+    let d;
+    try {
+      d = diff(read('agent-state.json'), read('playwright-state.json'));
+    } catch (e) {
+      d = `no end state read (${e.message})`;
+    }
+    return d ? `end state differs: ${d}`.slice(0, 200) : '';
+  }
   const err = `${r.stdout}${r.stderr}`.split('\n').find((l) => /Error|Timeout|expect/.test(l));
   return (err || `exit ${r.code}`).trim().slice(0, 200);
 }

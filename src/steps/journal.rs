@@ -17,6 +17,9 @@ use serde_json::{Map, Value, json};
 use std::io::Write;
 use std::path::PathBuf;
 
+mod playwright;
+pub use playwright::export_playwright;
+
 /// What a secret's value is written as, in the journal and in exports.
 pub const SECRET: &str = "[secret]";
 
@@ -255,11 +258,19 @@ fn line(
         if !d.path.is_empty() {
             l["path"] = json!(d.path);
         }
+        // what the Playwright export needs beyond the locator (journal/playwright.rs)
+        if let Some(e) = &d.el {
+            l["el"] = e.clone();
+        }
     } else if let Some(g) = given {
         l["target"] = json!(g);
     }
     if let Some(h) = &res.healed {
         l["healed"] = json!(h);
+    }
+    // the option an ARIA combobox's `set` picked (a Playwright export clicks it)
+    if let Some(o) = res.output.as_ref().and_then(|o| o.get("option")) {
+        l["option"] = o.clone();
     }
     if let Some(e) = &res.error {
         l["error"] = json!(e);
@@ -441,9 +452,10 @@ fn export_step(l: &Value, notes: &mut Vec<String>) -> Option<Value> {
     Some(json!({ action: Value::Object(args) }))
 }
 
-/// The step file a journal exports: its steps (those that ran ok) with locators, each run's
-/// check after its last step. Returns the file and notes for the user.
-pub fn export_steps(lines: &[Value]) -> (Value, Vec<String>) {
+/// The steps a journal exports (those that ran ok) with locators, each run's check after its
+/// last step, each with the journal line it came from (a check has none), and notes for the
+/// user.
+fn exported(lines: &[Value]) -> (Vec<(Value, Option<&Value>)>, Vec<String>) {
     let mut steps = Vec::new();
     let mut notes = Vec::new();
     let mut acted = false;
@@ -452,215 +464,27 @@ pub fn export_steps(lines: &[Value]) -> (Value, Vec<String>) {
             Some("step") if l["status"] == "ok" => {
                 if let Some(s) = export_step(l, &mut notes) {
                     acted = s.get("wait").is_none() && s.get("assert").is_none();
-                    steps.push(s);
+                    steps.push((s, Some(l)));
                 }
             }
             Some("changes") if acted => {
                 if let Some(c) = check_of(l) {
-                    steps.push(c);
+                    steps.push((c, None));
                 }
                 acted = false;
             }
             _ => {}
         }
     }
+    (steps, notes)
+}
+
+/// The step file a journal exports (docs/reference/step-files.md#export): its steps with
+/// locators and checks. Returns the file and notes for the user.
+pub fn export_steps(lines: &[Value]) -> (Value, Vec<String>) {
+    let (steps, notes) = exported(lines);
+    let steps: Vec<Value> = steps.into_iter().map(|(s, _)| s).collect();
     (json!({ "steps": steps }), notes)
-}
-
-/// A JavaScript string literal.
-fn js(s: &str) -> String {
-    serde_json::to_string(s)
-        .unwrap_or_default()
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029")
-}
-
-/// A nameless container as Playwright finds it. HTML-AAM maps `form` and `section` to their
-/// landmark roles only when they have an accessible name, and Playwright's `getByRole`
-/// follows it, where Chromium's tree (and so the snapshot) keeps every form; ARIA 1.3's
-/// `sectionheader` / `sectionfooter` (a `header` / `footer` inside `main` or a section, as
-/// Chromium names them) are roles Playwright's `getByRole` does not take. Those go by their
-/// element.
-fn pw_unnamed(role: &str) -> String {
-    match role {
-        "form" => ".locator(\"form\")".into(),
-        "region" => ".locator(\"section\")".into(),
-        "sectionheader" => ".locator(\"header\")".into(),
-        "sectionfooter" => ".locator(\"footer\")".into(),
-        _ => format!(".getByRole({})", js(role)),
-    }
-}
-
-/// A Playwright locator for a step's locator (`getByRole`, `getByLabel`, `getByText`).
-fn pw_locator(t: &Map<String, Value>) -> String {
-    let exact = t.get("exact").and_then(Value::as_bool).unwrap_or(true);
-    let mut s = "page".to_string();
-    match t.get("within") {
-        Some(Value::Object(w)) => {
-            let role = w.get("role").and_then(Value::as_str).unwrap_or("region");
-            match w.get("name").and_then(Value::as_str) {
-                Some(n) => {
-                    s = format!(
-                        "{s}.getByRole({}, {{ name: {}, exact: true }})",
-                        js(role),
-                        js(n)
-                    )
-                }
-                None => s = format!("{s}{}", pw_unnamed(role)),
-            }
-        }
-        Some(Value::String(w)) => s = format!("{s}{}", pw_unnamed(w)),
-        _ => {}
-    }
-    let str_of = |k: &str| t.get(k).and_then(Value::as_str);
-    s = match (
-        str_of("role"),
-        str_of("name"),
-        str_of("label"),
-        str_of("text"),
-    ) {
-        (_, _, Some(l), _) => format!("{s}.getByLabel({}, {{ exact: {exact} }})", js(l)),
-        (_, _, _, Some(x)) => format!("{s}.getByText({}, {{ exact: {exact} }})", js(x)),
-        (Some(r), Some(n), _, _) => format!(
-            "{s}.getByRole({}, {{ name: {}, exact: {exact} }})",
-            js(r),
-            js(n)
-        ),
-        (Some(r), None, _, _) => format!("{s}.getByRole({})", js(r)),
-        _ => format!("{s}.locator(':root')"),
-    };
-    if let Some(n) = t.get("nth").and_then(Value::as_u64) {
-        s = format!("{s}.nth({n})");
-    }
-    s
-}
-
-/// One step file step as a line of a Playwright test, or a comment for what it cannot say.
-fn pw_line(step: &Value) -> String {
-    let Some((action, a)) = step.as_object().and_then(|m| m.iter().next()) else {
-        return String::new();
-    };
-    let mut t = a.as_object().cloned().unwrap_or_default();
-    if let Some(Value::Object(inner)) = t.remove("target") {
-        t.extend(inner);
-    }
-    let text = |k: &str| a.get(k).and_then(Value::as_str).map(js);
-    let loc = pw_locator(&t);
-    if t.contains_key("ref") {
-        // (a ref no locator was taken for: another frame's element)
-        return format!("// not exported: {action} {a}");
-    }
-    let s = |k: &str| text(k).unwrap_or_else(|| "''".into());
-    match action.as_str() {
-        "goto" => format!(
-            "await page.goto({});",
-            a.as_str()
-                .map(js)
-                .or_else(|| text("url"))
-                .unwrap_or_default()
-        ),
-        "back" => "await page.goBack();".into(),
-        "forward" => "await page.goForward();".into(),
-        "reload" => "await page.reload();".into(),
-        "click" if a.get("double") == Some(&json!(true)) => format!("await {loc}.dblclick();"),
-        "click" => format!("await {loc}.click();"),
-        "hover" => format!("await {loc}.hover();"),
-        "fill" => format!("await {loc}.fill({});", s("value")),
-        "type" => format!(
-            "await {loc}.pressSequentially({});{}",
-            s("text"),
-            if a.get("submit") == Some(&json!(true)) {
-                format!("\n  await {loc}.press('Enter');")
-            } else {
-                String::new()
-            }
-        ),
-        "press" if t.contains_key("role") || t.contains_key("label") || t.contains_key("text") => {
-            format!("await {loc}.press({});", s("key"))
-        }
-        "press" => format!(
-            "await page.keyboard.press({});",
-            a.as_str().map(js).unwrap_or_else(|| s("key"))
-        ),
-        "check" => format!("await {loc}.check();"),
-        "uncheck" => format!("await {loc}.uncheck();"),
-        "select" => format!(
-            "await {loc}.selectOption({});",
-            a.get("values").map(Value::to_string).unwrap_or_default()
-        ),
-        "set" => match a.get("value") {
-            Some(Value::Bool(b)) => format!("await {loc}.setChecked({b});"),
-            Some(v)
-                if matches!(
-                    t.get("role").and_then(Value::as_str),
-                    Some("combobox" | "listbox")
-                ) =>
-            {
-                format!("await {loc}.selectOption({v});")
-            }
-            Some(Value::String(v)) => format!("await {loc}.fill({});", js(v)),
-            Some(v) => format!("await {loc}.fill({});", js(&v.to_string())),
-            None => "// set without a value".into(),
-        },
-        "scroll" if t.contains_key("role") || t.contains_key("text") || t.contains_key("label") => {
-            format!("await {loc}.scrollIntoViewIfNeeded();")
-        }
-        "upload" => format!(
-            "await {loc}.setInputFiles({});",
-            a.get("files").map(Value::to_string).unwrap_or_default()
-        ),
-        "wait"
-            if t.contains_key("role") || t.contains_key("label") || a.get("target").is_some() =>
-        {
-            let state = if a.get("hidden") == Some(&json!(true)) {
-                "toBeHidden"
-            } else {
-                "toBeVisible"
-            };
-            format!("await expect({loc}).{state}();")
-        }
-        "drag" => match (a.get("from"), a.get("to")) {
-            (Some(Value::Object(f)), Some(Value::Object(to))) => {
-                format!("await {}.dragTo({});", pw_locator(f), pw_locator(to))
-            }
-            _ => format!("// not exported: drag {a}"),
-        },
-        "screenshot"
-            if t.contains_key("role") || t.contains_key("label") || t.contains_key("text") =>
-        {
-            match text("path") {
-                Some(p) => format!("await {loc}.screenshot({{ path: {p} }});"),
-                None => format!("await {loc}.screenshot();"),
-            }
-        }
-        "wait" | "assert" => match (text("text"), text("url")) {
-            (Some(x), _) => format!("await expect(page.getByText({x}).first()).toBeVisible();"),
-            (None, Some(_)) => format!(
-                "await expect(page).toHaveURL(new RegExp({}));",
-                js(&regex::escape(a["url"].as_str().unwrap_or_default()))
-            ),
-            _ => format!("// not exported: {action} {a}"),
-        },
-        "sleep" => format!(
-            "await page.waitForTimeout({});",
-            a.as_u64().or_else(|| a["ms"].as_u64()).unwrap_or(0)
-        ),
-        other => format!("// not exported: {other} {a}"),
-    }
-}
-
-/// The `@playwright/test` spec of an exported step file: one test, `getByRole` / `getByLabel`
-/// / `getByText` locators, `expect`s where the step file checks.
-pub fn export_playwright(steps: &Value, title: &str) -> String {
-    let mut out = String::from(
-        "// Exported by `ariasnap session export --as playwright`.\nimport { test, expect } from '@playwright/test';\n\n",
-    );
-    out.push_str(&format!("test({}, async ({{ page }}) => {{\n", js(title)));
-    for s in steps["steps"].as_array().into_iter().flatten() {
-        out.push_str(&format!("  {}\n", pw_line(s)));
-    }
-    out.push_str("});\n");
-    out
 }
 
 #[cfg(test)]
@@ -700,25 +524,6 @@ mod tests {
         assert_eq!(steps[5], json!({"assert": {"text": "Order placed"}}));
         assert_eq!(steps.len(), 6, "{steps:?}");
         assert!(notes.iter().any(|n| n.contains("secret")), "{notes:?}");
-        let pw = export_playwright(&f, "t");
-        assert!(pw.contains("await page.getByRole(\"region\", { name: \"Cart\", exact: true }).getByRole(\"button\", { name: \"Pay\", exact: true }).click();"), "{pw}");
-        // a nameless form is no landmark to Playwright (HTML-AAM): found by its element
-        let mut m = Map::new();
-        m.insert("within".into(), json!({"role": "form"}));
-        m.insert("role".into(), json!("button"));
-        m.insert("name".into(), json!("Create account"));
-        assert_eq!(
-            pw_locator(&m),
-            "page.locator(\"form\").getByRole(\"button\", { name: \"Create account\", exact: true })"
-        );
-        assert!(
-            pw.contains("await expect(page.getByText(\"Order placed\").first()).toBeVisible();"),
-            "{pw}"
-        );
-        assert!(
-            pw.contains("toHaveURL(new RegExp(\"/shop\\\\.html\"))"),
-            "{pw}"
-        );
     }
 
     #[test]

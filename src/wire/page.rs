@@ -160,6 +160,11 @@ pub struct DescribeReply {
     /// A password field (or one marked for a password or a one-time code).
     #[serde(default)]
     pub secret: bool,
+    /// What a Playwright export needs beyond the locator (the element's tag, a CSS path for
+    /// an element without name or words, a covered centre's reachable point): kept in the
+    /// journal line, read by `journal::playwright`.
+    #[serde(default)]
+    pub el: Option<serde_json::Value>,
 }
 
 /// One form of `inspect`.

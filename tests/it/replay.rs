@@ -15,6 +15,7 @@ pub fn tests() -> Vec<Test> {
         replay_heals_drift_and_strict_refuses,
         mcp_tools_take_a_target,
         exported_spec_passes_playwright_test,
+        exported_spec_acts_as_ariasnap_did,
         apg_patterns_replay_to_the_same_state,
         a_clickable_generic_is_journaled_by_its_words_and_replays,
         added_cards_are_checked_by_a_control_of_theirs,
@@ -466,6 +467,89 @@ fn chromium_on_path() -> std::path::PathBuf {
         .expect("chromium on PATH")
 }
 
+/// `@playwright/test` set up in `dir` (its modules, a config for the system Chromium): a
+/// runner of one spec file there with a timeout.
+fn playwright_in<'a>(
+    dir: &'a tempfile::TempDir,
+    modules: &'a std::path::Path,
+) -> impl Fn(&str, &str) -> std::process::Output + 'a {
+    std::os::unix::fs::symlink(modules, dir.path().join("node_modules")).unwrap();
+    let config = format!(
+        "module.exports = {{ testDir: '.', workers: 1, timeout: 30000, outputDir: 'results', use: {{ headless: true, launchOptions: {{ executablePath: {} }} }} }};\n",
+        serde_json::to_string(&chromium_on_path()).unwrap()
+    );
+    std::fs::write(dir.path().join("playwright.config.js"), config).unwrap();
+    move |file: &str, timeout: &str| {
+        std::process::Command::new("node")
+            .arg(modules.join("@playwright/test/cli.js"))
+            .args(["test", file, "--reporter=line", "--timeout", timeout])
+            .current_dir(dir.path())
+            .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+            .output()
+            .expect("node")
+    }
+}
+
+/// The Playwright export does what ariasnap did where Playwright's own call would not: a
+/// click on a button whose centre is covered (at the point ariasnap's pointer reached), a
+/// disabled text box scrolled to its end (its scroll box, not scrollIntoView), an ARIA slider
+/// set with its keys (Playwright's fill takes only inputs), a clickable `a` without href (a
+/// generic to Playwright's getByRole). The spec passes, and each of those is what it says.
+fn exported_spec_acts_as_ariasnap_did(c: &Ctx) {
+    let modules = playwright_test_modules();
+    let s = "it-record-pw-widgets";
+    c.track_session(s);
+    let on = |page: &str, needle: &str| {
+        c.ok(&["--session", s, "goto", &c.url(page)]);
+        let snap = c.ok(&["--session", s, "snapshot", "--detail", "interactive"]);
+        ref_of(&snap, needle)
+    };
+    let act = |args: &[&str]| {
+        let (code, out, err) = cmd(c, s, args);
+        assert_eq!(code, 0, "{args:?}: {out}\n{err}");
+    };
+    let one = on("html/pointer/overlap.html", "button \"ONE\"");
+    act(&["click", &one]);
+    let licence = on("html/pointer/scroll-box.html", "textbox \"Licence\"");
+    act(&[
+        "scroll",
+        &licence,
+        "--direction",
+        "down",
+        "--amount",
+        "100000",
+    ]);
+    // (Gecko fires no scroll event at a disabled form control, so there the page never
+    // enables the box: its scroll is still exported, the box is not set)
+    if !crate::common::firefox() {
+        let read = ref_of(
+            &c.ok(&["--session", s, "snapshot"]),
+            "checkbox \"I have read the licence\"",
+        );
+        act(&["set", &read, "true"]);
+    }
+    let temp = on("html/tasks/docs-slider.html", "slider \"Temperature\"");
+    act(&["set", &temp, "24"]);
+    let call = on("html/clickables/contacts.html", "link \"503-555-0142\"");
+    act(&["click", &call]);
+    let dir = tempfile::tempdir().unwrap();
+    let (code, spec, err) = cmd(c, s, &["session", "export", s, "--as", "playwright", "-"]);
+    assert_eq!(code, 0, "{err}");
+    for want in [
+        "getByRole(\"button\", { name: \"ONE\", exact: true }).click({ position:",
+        "await scrollIn(page.getByRole(\"textbox\", { name: \"Licence\", exact: true }), 0, 1, 100000);",
+        "await setByKeys(page.getByRole(\"region\"",
+        "getByText(\"503-555-0142\", { exact: true }).click();",
+    ] {
+        assert!(spec.contains(want), "{want} in\n{spec}");
+    }
+    std::fs::write(dir.path().join("widgets.spec.js"), &spec).unwrap();
+    let o = playwright_in(&dir, &modules)("widgets.spec.js", "30000");
+    let out = o.stdout_text();
+    assert!(o.status.success(), "{spec}\n{out}\n{}", o.stderr_text());
+    assert!(out.contains("1 passed"), "{out}");
+}
+
 fn exported_spec_passes_playwright_test(c: &Ctx) {
     let modules = playwright_test_modules();
     let s = "it-record-pw";
@@ -486,21 +570,7 @@ fn exported_spec_passes_playwright_test(c: &Ctx) {
         ],
     );
     assert_eq!(code, 0, "{err}");
-    std::os::unix::fs::symlink(&modules, dir.path().join("node_modules")).unwrap();
-    let config = format!(
-        "module.exports = {{ testDir: '.', workers: 1, timeout: 30000, outputDir: 'results', use: {{ headless: true, launchOptions: {{ executablePath: {} }} }} }};\n",
-        serde_json::to_string(&chromium_on_path()).unwrap()
-    );
-    std::fs::write(dir.path().join("playwright.config.js"), config).unwrap();
-    let run = |file: &str, timeout: &str| {
-        std::process::Command::new("node")
-            .arg(modules.join("@playwright/test/cli.js"))
-            .args(["test", file, "--reporter=line", "--timeout", timeout])
-            .current_dir(dir.path())
-            .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-            .output()
-            .expect("node")
-    };
+    let run = playwright_in(&dir, &modules);
     let o = run("checkout.spec.js", "30000");
     let out = o.stdout_text();
     assert!(o.status.success(), "{out}\n{}", o.stderr_text());

@@ -1,7 +1,8 @@
-//! The one integration test binary: a fixture server on 127.0.0.1:0, one browser session
-//! shared by the suite (tests run one at a time against it), one module per capability.
-//! A test with a browser session of its own (`ALONGSIDE`) runs on its own thread while the
-//! others take their turns. Every session is closed at the end, even when tests panic.
+//! The one integration test binary: one module per capability, run by two workers. Each
+//! worker has a context of its own (`Ctx`: a fixture server on 127.0.0.1:0, a home and a
+//! shared browser session), taken from a pool for one test at a time, so two tests never
+//! share a session, a home or a browser. A test that must have the machine to itself
+//! (`SOLO`) waits for both. Every session is closed at the end, even when tests panic.
 //!
 //! Each module lists its tests with `trials![f, g, ...]`, which names each one after its
 //! module and function (`agent::f`): a name found in a CI log is the function to search for.
@@ -49,8 +50,7 @@ mod widgets;
 
 use common::Ctx;
 use libtest_mimic::{Arguments, Trial};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::sync::{Arc, Condvar, Mutex};
 
 /// Tests that cover both browsers themselves, and why they do not run (again) on Firefox.
 const FIREFOX_SKIPS: &[(&str, &str)] = &[(
@@ -81,11 +81,76 @@ const HOST_ONLY: &[&str] = &[
     "mcp_http::agents_without_a_session_are_known_by_handle",
 ];
 
-/// Tests that drive a browser session of their own (not the shared one), started on a thread
-/// of their own before the other tests and run alongside them: the 1,000 randomized rounds
-/// (`ariasnap mcp` on the session "rounds") are some 400 s, a third of a pass, and would
-/// otherwise wait for nothing but their turn.
-const ALONGSIDE: &[&str] = &["steps::randomized_rounds_never_act_on_the_wrong_element"];
+/// Tests started first, before the others are handed out: the 1,000 randomized rounds
+/// (`ariasnap mcp` on a session of their own) are some 300 s on Chromium, while the other
+/// worker takes the rest of the suite in turn.
+const FIRST: &[&str] = &["steps::randomized_rounds_never_act_on_the_wrong_element"];
+
+/// Tests that measure time against the page's own and want no other test's browser beside
+/// them: each waits for both workers' contexts and runs alone, after the others. The settle
+/// tests check that a reply waits for what the action started (a 300 ms timer, a 400 ms
+/// debounce) and not for the page's own 500 ms poll: a browser busy beside them moves those
+/// times.
+const SOLO: &[&str] = &[
+    "settle::a_hover_names_the_submenu_its_timer_opens",
+    "settle::typing_names_the_suggestions_its_debounce_brings",
+    "settle::a_re_rendered_calendar_is_named_with_its_new_refs",
+    "settle::a_click_does_not_report_the_pages_own_poll",
+];
+
+/// The workers' contexts: a test takes one (a `SOLO` test all of them) and gives it back when
+/// it ends, failed or not. A solo test waiting holds the others back, so it is not starved.
+struct Pool {
+    state: Mutex<(Vec<Arc<Ctx>>, bool)>,
+    freed: Condvar,
+    size: usize,
+}
+
+impl Pool {
+    fn new(size: usize) -> Pool {
+        let all = (0..size).map(|_| Arc::new(Ctx::start())).collect();
+        Pool {
+            state: Mutex::new((all, false)),
+            freed: Condvar::new(),
+            size,
+        }
+    }
+
+    /// Waits for `n` free contexts and takes them.
+    fn take(&self, solo: bool) -> Vec<Arc<Ctx>> {
+        let n = if solo { self.size } else { 1 };
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            let waiting_solo = st.1;
+            if st.0.len() >= n && (solo || !waiting_solo) {
+                if solo {
+                    st.1 = false;
+                }
+                let at = st.0.len() - n;
+                return st.0.split_off(at);
+            }
+            if solo {
+                st.1 = true;
+            }
+            st = self.freed.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn give(&self, back: Vec<Arc<Ctx>>) {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.0.extend(back);
+        self.freed.notify_all();
+    }
+}
+
+/// Contexts taken for one test, given back when it ends (a panic included).
+struct Taken<'a>(&'a Pool, Vec<Arc<Ctx>>);
+
+impl Drop for Taken<'_> {
+    fn drop(&mut self) {
+        self.0.give(std::mem::take(&mut self.1));
+    }
+}
 
 /// A test's name from its function's path: `module::function`, without the crate's name.
 fn trial_name(path: &'static str) -> &'static str {
@@ -94,7 +159,8 @@ fn trial_name(path: &'static str) -> &'static str {
         .unwrap_or_else(|| panic!("{path} is not a path in {krate}"))
 }
 
-/// Every name is one test's, and every test `FIREFOX_SKIPS` and `ALONGSIDE` name is there.
+/// Every name is one test's, and every test `FIREFOX_SKIPS`, `HOST_ONLY`, `FIRST` and `SOLO`
+/// name is there.
 fn check_names(all: &[common::Test]) {
     let mut seen = std::collections::HashSet::new();
     for (name, _) in all {
@@ -106,7 +172,7 @@ fn check_names(all: &[common::Test]) {
         );
     }
     let listed = FIREFOX_SKIPS.iter().map(|(n, _)| n);
-    for name in listed.chain(HOST_ONLY).chain(ALONGSIDE) {
+    for name in listed.chain(HOST_ONLY).chain(FIRST).chain(SOLO) {
         assert!(seen.contains(name), "no test is named {name}");
     }
 }
@@ -155,12 +221,9 @@ fn main() {
     // SAFETY: at the start of main, before any other thread exists.
     unsafe { std::env::set_var("TMPDIR", tmp.path()) };
     let mut args = Arguments::from_args();
-    // One browser serves the suite: tests take turns.
-    if args.test_threads.is_none() {
-        args.test_threads = Some(1);
-    }
-    let mut trials = Vec::new();
-    let all = [
+    // Two workers, each with a context of its own (`--test-threads N` for N).
+    let workers = *args.test_threads.get_or_insert(2);
+    let mut all = [
         foundation::tests(),
         cache::tests(),
         steps::tests(),
@@ -192,74 +255,44 @@ fn main() {
     ]
     .concat();
     check_names(&all);
-    let ctx = Arc::new(Ctx::start());
-    eprintln!("end-to-end suite on {}", common::browser());
-    // the threads of the tests that run alongside the others, taken by their trials
-    let mut threads: Vec<Arc<Mutex<Option<JoinHandle<()>>>>> = Vec::new();
-    let mut alongside = Vec::new();
+    // the first ones first, the solo ones last (a solo test waits for the other worker's
+    // test to end: last, it does not wait for the rounds); a stable sort, the rest keep
+    // their order
+    all.sort_by_key(|(name, _)| match () {
+        _ if FIRST.contains(name) => 0,
+        _ if SOLO.contains(name) => 2,
+        _ => 1,
+    });
+    let pool = Arc::new(Pool::new(workers));
+    eprintln!(
+        "end-to-end suite on {}, {workers} workers",
+        common::browser()
+    );
+    let mut trials = Vec::new();
     for (name, f) in all {
         let skip = skipped(name);
         if let Some(why) = skip {
             eprintln!("skipped on {}: {name}: {why}", common::browser());
         }
-        if ALONGSIDE.contains(&name) {
-            alongside.push((name, f, skip.is_some()));
-            continue;
-        }
-        let c = ctx.clone();
+        let pool = pool.clone();
         trials.push(
             Trial::test(name, move || {
+                let taken = Taken(&pool, pool.take(SOLO.contains(&name)));
                 let _t = Took(name, std::time::Instant::now());
-                f(&c);
+                f(&taken.1[0]);
                 Ok(())
             })
             .with_ignored_flag(skip.is_some()),
         );
     }
-    // A test that runs alongside starts now, on its own thread, if the command line selects
-    // it (the same filter, --exact, --skip, --ignored and --include-ignored rules
-    // libtest-mimic applies; --list starts nothing). Its trial comes last and waits for the
-    // thread: a panic there fails the trial with the same message, as if it ran in place.
-    for (name, f, ignored) in alongside {
-        let probe = Trial::test(name, || Ok(())).with_ignored_flag(ignored);
-        let selected = !args.list && !args.is_filtered_out(&probe) && !args.is_ignored(&probe);
-        let thread = selected.then(|| {
-            let c = ctx.clone();
-            eprintln!("started alongside the other tests: {name}");
-            std::thread::Builder::new()
-                .name(name.to_string())
-                .spawn(move || {
-                    let _t = Took(name, std::time::Instant::now());
-                    f(&c);
-                })
-                .expect("spawn a test thread")
-        });
-        let slot = Arc::new(Mutex::new(thread));
-        threads.push(slot.clone());
-        trials.push(
-            Trial::test(name, move || {
-                let thread = slot.lock().unwrap().take();
-                let thread = thread.expect("a selected test's thread was started");
-                if let Err(panic) = thread.join() {
-                    // libtest-mimic catches it and reports its message
-                    std::panic::resume_unwind(panic);
-                }
-                Ok(())
-            })
-            .with_ignored_flag(ignored),
-        );
-    }
     let conclusion = libtest_mimic::run(&args, trials);
-    // A started thread whose trial did not take it (none should be left) still ends before
-    // the sessions close, so its browser is not left behind.
-    for slot in threads {
-        if let Some(thread) = slot.lock().unwrap().take() {
-            let _ = thread.join();
-        }
+    let all = std::mem::take(&mut pool.state.lock().unwrap_or_else(|e| e.into_inner()).0);
+    for ctx in &all {
+        ctx.shutdown();
     }
-    ctx.shutdown();
-    // exit() skips destructors: drop the context (its temp home) first.
-    drop(ctx);
+    // exit() skips destructors: drop the contexts (their temp homes) first.
+    drop(all);
+    drop(pool);
     drop(tmp);
     conclusion.exit();
 }

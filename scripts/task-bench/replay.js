@@ -132,7 +132,9 @@ async function settledState(o, env, session) {
  * replay (STATE, settled: two reads a second apart agree, at most 6), in playwright-state.json. */
 const STATE_HOOK = `import { writeFileSync } from 'fs';
 import { test as stateHook } from '@playwright/test';
-stateHook.afterEach(async ({ page }) => {
+stateHook.afterEach(async ({ page: first }) => {
+  // the tab the test ended on (an exported spec that changes tabs keeps it in tabs.current)
+  const page = typeof tabs !== 'undefined' && tabs.current ? tabs.current : first;
   let last = await page.evaluate(${JSON.stringify(STATE)});
   for (let i = 0; i < 5; i++) {
     await page.waitForTimeout(1000);

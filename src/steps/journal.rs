@@ -31,8 +31,9 @@ pub fn path(name: &str) -> PathBuf {
         .join(format!("{name}.jsonl"))
 }
 
-/// Whether a step goes into the journal: what acts on the page or waits on it (looking and
-/// reading steps do not change what a replay must do).
+/// Whether a step goes into the journal: what acts on the page or waits on it, and what
+/// changes the tab the next steps act on (looking and reading steps do not change what a
+/// replay must do).
 /// (`frame` changes where the next steps act; a screenshot of an element is kept with its
 /// locator.)
 pub(super) fn journaled(a: &Action) -> bool {
@@ -42,7 +43,9 @@ pub(super) fn journaled(a: &Action) -> bool {
             Action::Wait(_)
                 | Action::Assert(_)
                 | Action::WaitForNavigation(_)
+                | Action::NewTab(_)
                 | Action::SwitchTab(_)
+                | Action::CloseTab(_)
                 | Action::Frame(_)
         )
         || matches!(a, Action::Screenshot(s) if s.ref_.is_some())

@@ -494,7 +494,8 @@ fn playwright_in<'a>(
 /// click on a button whose centre is covered (at the point ariasnap's pointer reached), a
 /// disabled text box scrolled to its end (its scroll box, not scrollIntoView), an ARIA slider
 /// set with its keys (Playwright's fill takes only inputs), a clickable `a` without href (a
-/// generic to Playwright's getByRole). The spec passes, and each of those is what it says.
+/// generic to Playwright's getByRole), a switch to the tab a link opened (ariasnap's tab
+/// aliases in opening order). The spec passes, and each of those is what it says.
 fn exported_spec_acts_as_ariasnap_did(c: &Ctx) {
     let modules = playwright_test_modules();
     let s = "it-record-pw-widgets";
@@ -532,14 +533,27 @@ fn exported_spec_acts_as_ariasnap_did(c: &Ctx) {
     act(&["set", &temp, "24"]);
     let call = on("html/clickables/contacts.html", "link \"503-555-0142\"");
     act(&["click", &call]);
+    // a link that opens a tab, and the agent's switch to it
+    let guide = on(
+        "html/tasks/product.html",
+        "link \"Size guide (opens in a new tab)\"",
+    );
+    act(&["click", &guide]);
+    act(&["switch-tab", "t2"]);
     let dir = tempfile::tempdir().unwrap();
     let (code, spec, err) = cmd(c, s, &["session", "export", s, "--as", "playwright", "-"]);
     assert_eq!(code, 0, "{err}");
+    // the spec ends on the tab the session ended on
+    let spec = format!(
+        "{}  await expect(page).toHaveURL(/size-guide\\.html/);\n}});\n",
+        spec.trim_end().strip_suffix("});").unwrap_or(&spec)
+    );
     for want in [
         "getByRole(\"button\", { name: \"ONE\", exact: true }).click({ position:",
         "await scrollIn(page.getByRole(\"textbox\", { name: \"Licence\", exact: true }), 0, 1, 100000);",
         "await setByKeys(page.getByRole(\"region\"",
         "getByText(\"503-555-0142\", { exact: true }).click();",
+        "page = await tabAt(2);",
     ] {
         assert!(spec.contains(want), "{want} in\n{spec}");
     }

@@ -77,6 +77,28 @@ async function scrollIn(target, dx, dy, by) {
 }
 "#;
 
+const TABS: &str = r#"// ariasnap's tab aliases: t1 the test's first page, then t2, t3... in the order pages open
+// (filled from the start of the test); `tabs.current` is the tab the test is on
+const tabs = [];
+async function tabAt(n) {
+  while (tabs.length < n) await tabs[0].context().waitForEvent('page');
+  const page = tabs[n - 1];
+  await page.bringToFront();
+  await page.waitForLoadState();
+  return (tabs.current = page);
+}
+async function openTab(url) {
+  const page = await tabs[0].context().newPage();
+  if (url) await page.goto(url);
+  return (tabs.current = page);
+}
+// after a close, the last tab left is current, as in ariasnap
+async function closeTab(page) {
+  await page.close();
+  return (tabs.current = tabs.filter((p) => !p.isClosed()).at(-1));
+}
+"#;
+
 /// A nameless container as Playwright finds it. HTML-AAM maps `form` and `section` to their
 /// landmark roles only when they have an accessible name, and Playwright's `getByRole`
 /// follows it, where Chromium's tree (and so the snapshot) keeps every form; ARIA 1.3's
@@ -164,7 +186,9 @@ fn pw_locator(t: &Map<String, Value>, el: &Map<String, Value>) -> String {
         (Some(r), None, _, _) => format!("{s}.getByRole({})", js(r)),
         _ => format!("{s}.locator(':root')"),
     };
-    if let Some(n) = t.get("nth").and_then(Value::as_u64) {
+    // (a CSS path is unique in its tree by itself)
+    let by_css = css.is_some() && str_of("name").is_none() && str_of("text").is_none();
+    if let Some(n) = t.get("nth").and_then(Value::as_u64).filter(|_| !by_css) {
         s = format!("{s}.nth({n})");
     }
     s
@@ -175,6 +199,7 @@ fn pw_locator(t: &Map<String, Value>, el: &Map<String, Value>) -> String {
 struct Helpers {
     keys: bool,
     scroll: bool,
+    tabs: bool,
 }
 
 /// `set` (and `select` on what is not a native select) as Playwright calls: a native select
@@ -218,7 +243,15 @@ fn pw_set(loc: &str, v: &Value, t: &Map<String, Value>, line: &Value, h: &mut He
                 .collect::<Vec<_>>()
                 .join("\n  ")
         }
-        (_, "slider" | "spinbutton") if tag != "input" => {
+        // a native range or number input takes fill; any other slider or spin button (an
+        // ARIA one, a library's spinner on a text input) its keys, as `set` does
+        (_, "slider" | "spinbutton")
+            if !(tag == "input"
+                && matches!(
+                    el.get("type").and_then(Value::as_str),
+                    Some("range" | "number")
+                )) =>
+        {
             h.keys = true;
             format!("await setByKeys({loc}, {}, ariaValue);", js(&text(v)))
         }
@@ -248,6 +281,19 @@ fn pw_scroll(loc: &str, a: &Value, h: &mut Helpers) -> String {
         .unwrap_or(0.0)
         .round() as i64;
     format!("await scrollIn({loc}, {dx}, {dy}, {by});")
+}
+
+/// `switchTab` and `closeTab` on the spec's `tabs` (ariasnap's aliases in opening order).
+fn pw_tab(action: &str, a: &Value, h: &mut Helpers) -> String {
+    h.tabs = true;
+    let alias = a.as_str().or_else(|| a["tab"].as_str());
+    let n = alias.and_then(|t| t.strip_prefix('t')?.parse::<u64>().ok());
+    match (action, n) {
+        ("switchTab", Some(n)) => format!("page = await tabAt({n});"),
+        ("closeTab", None) if alias.is_none() => "page = await closeTab(page);".into(),
+        ("closeTab", Some(n)) => format!("page = await closeTab(await tabAt({n}));"),
+        _ => format!("// not exported: {action} {a}"),
+    }
 }
 
 /// A check (`wait` or `assert`) on the page's text or URL as an `expect`.
@@ -301,6 +347,12 @@ fn pw_line(step: &Value, line: &Value, h: &mut Helpers) -> String {
                 .or_else(|| text("url"))
                 .unwrap_or_default()
         ),
+        "newTab" => {
+            h.tabs = true;
+            let url = a.as_str().map(js).or_else(|| text("url"));
+            format!("page = await openTab({});", url.unwrap_or_default())
+        }
+        "switchTab" | "closeTab" => pw_tab(action, a, h),
         "back" => "await page.goBack();".into(),
         "forward" => "await page.goForward();".into(),
         "reload" => "await page.reload();".into(),
@@ -386,13 +438,17 @@ pub fn export_playwright(lines: &[Value], title: &str) -> String {
     let mut out = String::from(
         "// Exported by `ariasnap session export --as playwright`.\nimport { test, expect } from '@playwright/test';\n\n",
     );
-    for (used, code) in [(h.keys, SET_BY_KEYS), (h.scroll, SCROLL_IN)] {
+    for (used, code) in [(h.keys, SET_BY_KEYS), (h.scroll, SCROLL_IN), (h.tabs, TABS)] {
         if used {
             out.push_str(code);
             out.push('\n');
         }
     }
     out.push_str(&format!("test({}, async ({{ page }}) => {{\n", js(title)));
+    if h.tabs {
+        // every page the test's context opens, in order (`tabAt`)
+        out.push_str("  tabs.push((tabs.current = page));\n  page.context().on('page', (p) => tabs.push(p));\n");
+    }
     out.extend(body);
     out.push_str("});\n");
     out
@@ -435,6 +491,32 @@ mod tests {
             pw_locator(m.as_object().unwrap(), &Map::new()),
             "page.locator(\"form\").getByRole(\"button\", { name: \"Create account\", exact: true })"
         );
+    }
+
+    #[test]
+    fn tabs_follow_ariasnaps_aliases() {
+        let lines = vec![
+            step(
+                "click",
+                json!({}),
+                json!({"role": "link", "name": "Size guide"}),
+                json!({"tag": "a"}),
+            ),
+            json!({"kind": "step", "action": "switchTab", "args": {"tab": "t2"}, "status": "ok"}),
+            json!({"kind": "step", "action": "newTab", "args": {"url": "http://127.0.0.1:5/a.html"}, "status": "ok"}),
+            json!({"kind": "step", "action": "closeTab", "args": {}, "status": "ok"}),
+        ];
+        let pw = export_playwright(&lines, "t");
+        for want in [
+            "async function tabAt(n)",
+            "  tabs.push((tabs.current = page));\n  page.context().on('page', (p) => tabs.push(p));\n",
+            "  page = await tabAt(2);\n",
+            "  page = await openTab(\"http://127.0.0.1:5/a.html\");\n",
+            "  page = await closeTab(page);\n",
+        ] {
+            assert!(pw.contains(want), "{want:?} in\n{pw}");
+        }
+        assert!(!pw.contains("not exported"), "{pw}");
     }
 
     #[test]
@@ -493,6 +575,29 @@ mod tests {
             json!({"tag": "input", "type": "range"}),
         );
         assert!(l.ends_with(".fill(\"24\");"), "{l}");
+        // a library's spinner on a text input: its keys; a number input: fill
+        let (l, _) = one(
+            "set",
+            json!({"value": "5"}),
+            json!({"role": "spinbutton", "name": "Nights"}),
+            json!({"tag": "input", "type": "text"}),
+        );
+        assert!(l.ends_with(", \"5\", ariaValue);"), "{l}");
+        let (l, _) = one(
+            "set",
+            json!({"value": "5"}),
+            json!({"role": "spinbutton", "name": "Nights"}),
+            json!({"tag": "input", "type": "number"}),
+        );
+        assert!(l.ends_with(".fill(\"5\");"), "{l}");
+        // a nameless twin found by its CSS path: no nth after it (the path is unique)
+        let (l, _) = one(
+            "click",
+            json!({}),
+            json!({"role": "button", "nth": 3}),
+            json!({"tag": "button", "css": "div.bar > button"}),
+        );
+        assert_eq!(l, "await page.locator(\"div.bar > button\").click();");
         // a slider drawn without ARIA: by its CSS path, its handle's place
         let (l, _) = one(
             "set",

@@ -10,10 +10,16 @@
 //     a locator step (`get --role button --name "String library"`) against an `interactive`
 //     snapshot of the same page, interleaved (one, then the other, --runs times, both in one
 //     run); prints each median and the step's own time (the reply's `ms`)
-//   node scripts/locate-bench.js --click --before OLD_BIN --ariasnap NEW_BIN --page ...
-//     a click by ref (a tab that does nothing) through two binaries, each on its own session
-//     and state directory, interleaved; --journal-lines N first writes N lines into each
-//     session's journal (the journal of a long session)
+//   node scripts/locate-bench.js --click [--before OLD_BIN] --ariasnap NEW_BIN --page ...
+//     a click by ref (a tab that does nothing) through one binary, or two each on its own
+//     session and state directory, interleaved; --journal-lines N first writes N lines into
+//     each session's journal (the journal of a long session); then `session close` of as many
+//     fresh sessions on the page, each timed, and whether any process of its browser profile
+//     is left 2 s later (issue 54: at most 300 ms, nothing left)
+//   node scripts/locate-bench.js --click --ariasnap BIN --page fixtures/html/cli-bench/article.html \
+//     --click-role button --click-name Reply
+//     issue 54's click whose effect is synchronous on the 3,000-element article (its Reply
+//     opens a paragraph in the same task)
 //
 // Options: --runs N (10)  --browser chromium|firefox  --role R --name N (the locator)
 // --click-role R --click-name N (the click's target).
@@ -58,7 +64,6 @@ function options(argv) {
     else throw new Error(`unknown option ${k} (see the head of ${path.relative(process.cwd(), __filename)})`);
   }
   if (!fs.existsSync(o.page)) throw new Error(`no page at ${o.page}: node ../shared/bench/gen-synthetic.js --out DIR writes mixed-10000.html`);
-  if (o.click && !o.before) throw new Error('--click needs --before OLD_BIN');
   return o;
 }
 
@@ -147,6 +152,19 @@ async function locate(o, url) {
   }
 }
 
+/** The ref of ROLE "NAME" on the page: from an interactive snapshot, else (a page with more
+ * controls than get refs up front) the first match of a search. */
+async function refOf(s, role, name) {
+  try {
+    return refIn((await s.run(['snapshot', '--detail', 'interactive'])).out, role, name);
+  } catch (_) {
+    const out = (await s.run(['search', name, '--role', role, '--format', 'json'])).out;
+    const m = JSON.parse(out).steps[0].output.matches.find((x) => x.name === name);
+    if (!m) throw new Error(`no ${role} "${name}" on the page`);
+    return m.ref;
+  }
+}
+
 /** The ref of `- ROLE "NAME"` in a snapshot. */
 function refIn(text, role, name) {
   const line = text.split('\n').find((l) => l.includes(`- ${role} "${name}"`));
@@ -156,7 +174,8 @@ function refIn(text, role, name) {
 }
 
 async function click(o, url) {
-  const sides = [side(o.before, 'before', o), side(o.ariasnap, 'after', o)];
+  const bins = o.before ? [[o.before, 'before'], [o.ariasnap, 'after']] : [[o.ariasnap, 'ariasnap']];
+  const sides = bins.map(([bin, label]) => side(bin, label, o));
   try {
     const refs = [];
     for (const s of sides) {
@@ -170,19 +189,45 @@ async function click(o, url) {
         }
         fs.writeFileSync(path.join(dir, `${s.session}.jsonl`), lines.join('\n') + '\n', { mode: 0o600 });
       }
-      const r = refIn((await s.run(['snapshot', '--detail', 'interactive'])).out, o.clickRole, o.clickName);
+      const r = await refOf(s, o.clickRole, o.clickName);
       await s.run(['click', r]);
       refs.push(r);
     }
-    const t = [[], []];
+    const t = sides.map(() => []);
+    const order = sides.map((_, k) => k);
     for (let i = 0; i < o.runs; i++) {
-      for (const k of i % 2 ? [1, 0] : [0, 1]) t[k].push((await sides[k].run(['click', refs[k]])).ms);
+      for (const k of i % 2 ? [...order].reverse() : order) t[k].push((await sides[k].run(['click', refs[k]])).ms);
     }
     console.log(`| binary | click by ref, median ms (whole process, ${o.runs} runs, journal of ${o.journalLines} lines before) | min | max |`);
     console.log('| --- | ---: | ---: | ---: |');
-    ['before', 'after'].forEach((b, k) => console.log(`| ${b} | ${f(median(t[k]))} | ${f(Math.min(...t[k]))} | ${f(Math.max(...t[k]))} |`));
+    bins.forEach(([, b], k) => console.log(`| ${b} | ${f(median(t[k]))} | ${f(Math.min(...t[k]))} | ${f(Math.max(...t[k]))} |`));
   } finally {
     sides.forEach((s) => s.close());
+  }
+  await closes(o, url, bins);
+}
+
+/** `session close` of fresh sessions on the page: how long it takes to return, and whether a
+ * process of the session's browser profile is left 2 s after. */
+async function closes(o, url, bins) {
+  console.log(`\n| binary | \`session close\`, median ms (${o.runs} sessions) | max | sessions with a process left 2 s after |`);
+  console.log('| --- | ---: | ---: | ---: |');
+  for (const [bin, label] of bins) {
+    const ms = [];
+    let left = 0;
+    for (let i = 0; i < o.runs; i++) {
+      const s = side(bin, `${label}-close-${i}`, o);
+      await s.run(['goto', url]);
+      const rec = JSON.parse(fs.readFileSync(path.join(s.home, 'sessions-v1', `${s.session}.json`), 'utf8'));
+      const t0 = process.hrtime.bigint();
+      spawnSync(bin, ['session', 'close', s.session], { env: { ...process.env, ARIASNAP_HOME: s.home }, stdio: 'ignore' });
+      ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      await new Promise((r) => setTimeout(r, 2000));
+      const ps = spawnSync('pgrep', ['-f', rec.user_data_dir], { encoding: 'utf8' });
+      if (ps.stdout.trim()) left++;
+      s.close();
+    }
+    console.log(`| ${label} | ${f(median(ms))} | ${f(Math.max(...ms))} | ${left} |`);
   }
 }
 

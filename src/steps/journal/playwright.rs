@@ -493,6 +493,16 @@ mod tests {
         );
     }
 
+    /// One step's Playwright line from its action, arguments, locator and element hints,
+    /// with the helpers it asked for.
+    fn one(action: &str, args: Value, target: Value, el: Value) -> (String, Helpers) {
+        let mut h = Helpers::default();
+        let l = step(action, args.clone(), target.clone(), el);
+        let mut s = args.as_object().cloned().unwrap();
+        s.extend(target.as_object().cloned().unwrap());
+        (pw_line(&json!({ action: s }), &l, &mut h), h)
+    }
+
     #[test]
     fn tabs_follow_ariasnaps_aliases() {
         let lines = vec![
@@ -520,14 +530,7 @@ mod tests {
     }
 
     #[test]
-    fn element_hints_pick_the_playwright_call() {
-        let one = |action: &str, args: Value, target: Value, el: Value| {
-            let mut h = Helpers::default();
-            let l = step(action, args.clone(), target.clone(), el);
-            let mut s = args.as_object().cloned().unwrap();
-            s.extend(target.as_object().cloned().unwrap());
-            (pw_line(&json!({ action: s }), &l, &mut h), h)
-        };
+    fn set_follows_the_control() {
         let combo = json!({"role": "combobox", "name": "State"});
         // a native select: selectOption; an ARIA combobox: typed into, its option clicked
         let (l, _) = one(
@@ -590,6 +593,10 @@ mod tests {
             json!({"tag": "input", "type": "number"}),
         );
         assert!(l.ends_with(".fill(\"5\");"), "{l}");
+    }
+
+    #[test]
+    fn pointer_and_locator_hints() {
         // a nameless twin found by its CSS path: no nth after it (the path is unique)
         let (l, _) = one(
             "click",

@@ -1,8 +1,8 @@
-//! The one integration test binary: one module per capability, run by two workers. Each
+//! The one integration test binary: one module per capability, run by several workers. Each
 //! worker has a context of its own (`Ctx`: a fixture server on 127.0.0.1:0, a home and a
 //! shared browser session), taken from a pool for one test at a time, so two tests never
 //! share a session, a home or a browser. A test that must have the machine to itself
-//! (`SOLO`) waits for both. Every session is closed at the end, even when tests panic.
+//! (`SOLO`) waits for all of them. Every session is closed at the end, even when tests panic.
 //!
 //! Each module lists its tests with `trials![f, g, ...]`, which names each one after its
 //! module and function (`agent::f`): a name found in a CI log is the function to search for.
@@ -81,13 +81,18 @@ const HOST_ONLY: &[&str] = &[
     "mcp_http::agents_without_a_session_are_known_by_handle",
 ];
 
-/// Tests started first, before the others are handed out: the 1,000 randomized rounds
-/// (`ariasnap mcp` on a session of their own) are some 300 s on Chromium, while the other
-/// worker takes the rest of the suite in turn.
-const FIRST: &[&str] = &["steps::randomized_rounds_never_act_on_the_wrong_element"];
+/// The longest tests, started first while the other workers take the rest of the suite in
+/// turn (a long test handed out last would end the pass alone): the 1,000 randomized rounds
+/// (`ariasnap mcp` on a session of their own, some 300 s on Chromium), the APG patterns'
+/// replay (30 s on Chromium, 70 to 100 s on Firefox) and the Selenium Grid (30 to 40 s).
+const FIRST: &[&str] = &[
+    "steps::randomized_rounds_never_act_on_the_wrong_element",
+    "replay::apg_patterns_replay_to_the_same_state",
+    "grid::chromium_and_firefox_through_a_selenium_grid",
+];
 
 /// Tests that measure time against the page's own and want no other test's browser beside
-/// them: each waits for both workers' contexts and runs alone, after the others. The settle
+/// them: each waits for every worker's context and runs alone, after the others. The settle
 /// tests check that a reply waits for what the action started (a 300 ms timer, a 400 ms
 /// debounce) and not for the page's own 500 ms poll: a browser busy beside them moves those
 /// times.
@@ -221,8 +226,14 @@ fn main() {
     // SAFETY: at the start of main, before any other thread exists.
     unsafe { std::env::set_var("TMPDIR", tmp.path()) };
     let mut args = Arguments::from_args();
-    // Two workers, each with a context of its own (`--test-threads N` for N).
-    let workers = *args.test_threads.get_or_insert(2);
+    // Workers, each with a context of its own (`--test-threads N` for N): three on Chromium,
+    // two on Firefox. On 2 cores a Chromium pass is mostly waiting on its pages (two workers
+    // took 814 s of test time in 411 s, each test as long as alone), while two Firefox
+    // workers already slow each other's tests by some 40% (778 s of test time against 550 s
+    // one at a time): a third one there would only stretch them further.
+    let workers = *args
+        .test_threads
+        .get_or_insert(if common::firefox() { 2 } else { 3 });
     let mut all = [
         foundation::tests(),
         cache::tests(),
@@ -277,7 +288,15 @@ fn main() {
         let pool = pool.clone();
         trials.push(
             Trial::test(name, move || {
-                let taken = Taken(&pool, pool.take(SOLO.contains(&name)));
+                let solo = SOLO.contains(&name);
+                let taken = Taken(&pool, pool.take(solo));
+                if solo {
+                    // every session of every context ends first (a page a test left open
+                    // may still be busy): the solo test starts the one browser it uses
+                    for ctx in &taken.1 {
+                        ctx.shutdown();
+                    }
+                }
                 let _t = Took(name, std::time::Instant::now());
                 f(&taken.1[0]);
                 Ok(())

@@ -262,8 +262,8 @@ fn line(
             l["path"] = json!(d.path);
         }
         // what the Playwright export needs beyond the locator (journal/playwright.rs)
-        if let Some(e) = &d.el {
-            l["el"] = e.clone();
+        if let Some(e) = hints(d) {
+            l["el"] = e;
         }
     } else if let Some(g) = given {
         l["target"] = json!(g);
@@ -279,6 +279,21 @@ fn line(
         l["error"] = json!(e);
     }
     l
+}
+
+/// The element hints of a target for the Playwright export, without a CSS path shaped like
+/// a secret: the path is made of the page's ids and classes, and a token in an id is left
+/// out as values are masked.
+fn hints(d: &DescribeReply) -> Option<Value> {
+    let mut e = d.el.clone()?;
+    let secret = e["css"].as_str().is_some_and(|c| {
+        let mut c = c.to_string();
+        crate::snapshot::secrets::mask_in_place(&mut c)
+    });
+    if secret && let Some(m) = e.as_object_mut() {
+        m.remove("css");
+    }
+    Some(e)
 }
 
 /// Records what a run's reply said changed (the checks an export writes after its steps).
@@ -586,6 +601,25 @@ mod tests {
         // a last line cut short: the whole lines before it count
         write!(f, "{{\"n\": 4, \"ki").unwrap();
         assert_eq!(last_n(&mut f), Some(3));
+    }
+
+    #[test]
+    fn a_css_path_shaped_like_a_secret_is_left_out() {
+        let d = |css: &str| DescribeReply {
+            role: "button".into(),
+            name: String::new(),
+            text: None,
+            path: String::new(),
+            container: None,
+            nth: None,
+            count: 1,
+            secret: false,
+            el: Some(json!({"tag": "button", "css": css})),
+        };
+        let jwt = "#t-eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U > span";
+        assert_eq!(hints(&d(jwt)), Some(json!({"tag": "button"})));
+        let plain = "div.toolbar > button:nth-of-type(2)";
+        assert_eq!(hints(&d(plain)).unwrap()["css"], json!(plain));
     }
 
     #[test]

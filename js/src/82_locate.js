@@ -268,7 +268,7 @@ function cssPath(el) {
     }
   };
   let path = "";
-  for (let e = el, up = 0; e && nodeType(e) === 1 && up < 5; e = parentElementOf(e), up++) {
+  for (let e = el, up = 0; e && nodeType(e) === ELEMENT_NODE && up < 5; e = parentElementOf(e), up++) {
     const id = getAttr(e, "id");
     let step;
     if (id && reTest(CSS_IDENT_RE, id)) step = "#" + id;

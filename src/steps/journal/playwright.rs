@@ -164,6 +164,8 @@ fn pw_locator(t: &Map<String, Value>, el: &Map<String, Value>) -> String {
             format!("{s}.getByText({}, {{ exact: {exact} }})", js(x))
         }
     };
+    // a CSS path is unique in its tree by itself: no nth after it
+    let mut by_css = false;
     s = match (
         str_of("role"),
         str_of("name"),
@@ -181,13 +183,12 @@ fn pw_locator(t: &Map<String, Value>, el: &Map<String, Value>) -> String {
             js(n)
         ),
         (_, None, _, _) if css.is_some() => {
+            by_css = true;
             format!("{s}.locator({})", js(css.unwrap_or_default()))
         }
         (Some(r), None, _, _) => format!("{s}.getByRole({})", js(r)),
         _ => format!("{s}.locator(':root')"),
     };
-    // (a CSS path is unique in its tree by itself)
-    let by_css = css.is_some() && str_of("name").is_none() && str_of("text").is_none();
     if let Some(n) = t.get("nth").and_then(Value::as_u64).filter(|_| !by_css) {
         s = format!("{s}.nth({n})");
     }
@@ -205,15 +206,22 @@ struct Helpers {
 /// `set` (and `select` on what is not a native select) as Playwright calls: a native select
 /// by `selectOption`, an ARIA combobox typed into (or opened) and its option clicked, an
 /// ARIA listbox's options clicked, a slider or spin button by its keys, a text field filled.
-fn pw_set(loc: &str, v: &Value, t: &Map<String, Value>, line: &Value, h: &mut Helpers) -> String {
-    let el = line["el"].as_object().cloned().unwrap_or_default();
+fn pw_set(
+    loc: &str,
+    v: &Value,
+    t: &Map<String, Value>,
+    line: &Value,
+    el: &Map<String, Value>,
+    h: &mut Helpers,
+) -> String {
     let tag = el.get("tag").and_then(Value::as_str).unwrap_or("");
     let role = t.get("role").and_then(Value::as_str).unwrap_or("");
     let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_owned);
     let editable = matches!(tag, "input" | "textarea") || el.contains_key("editable");
-    let option = |n: &str| {
+    // a click on the option named `n` within `scope` (the page, or a listbox)
+    let option = |scope: &str, n: &str| {
         format!(
-            "await page.getByRole(\"option\", {{ name: {}, exact: true }}).click();",
+            "await {scope}.getByRole(\"option\", {{ name: {}, exact: true }}).click();",
             js(n)
         )
     };
@@ -227,19 +235,14 @@ fn pw_set(loc: &str, v: &Value, t: &Map<String, Value>, line: &Value, h: &mut He
                 format!("await {loc}.click();")
             };
             match line["option"].as_str() {
-                Some(o) => format!("{first}\n  {}", option(o)),
+                Some(o) => format!("{first}\n  {}", option("page", o)),
                 None => first,
             }
         }
         (_, "listbox") => {
             let all = v.as_array().cloned().unwrap_or_else(|| vec![v.clone()]);
             all.iter()
-                .map(|o| {
-                    format!(
-                        "await {loc}.getByRole(\"option\", {{ name: {}, exact: true }}).click();",
-                        js(&text(o))
-                    )
-                })
+                .map(|o| option(loc, &text(o)))
                 .collect::<Vec<_>>()
                 .join("\n  ")
         }
@@ -376,15 +379,20 @@ fn pw_line(step: &Value, line: &Value, h: &mut Helpers) -> String {
         ),
         "check" => format!("await {loc}.check();"),
         "uncheck" => format!("await {loc}.uncheck();"),
-        "select" if el.get("tag").is_some_and(|g| g != "select") => {
-            pw_set(&loc, a.get("values").unwrap_or(&Value::Null), &t, line, h)
-        }
+        "select" if el.get("tag").is_some_and(|g| g != "select") => pw_set(
+            &loc,
+            a.get("values").unwrap_or(&Value::Null),
+            &t,
+            line,
+            &el,
+            h,
+        ),
         "select" => format!(
             "await {loc}.selectOption({});",
             a.get("values").map(Value::to_string).unwrap_or_default()
         ),
         "set" => match a.get("value") {
-            Some(v) => pw_set(&loc, v, &t, line, h),
+            Some(v) => pw_set(&loc, v, &t, line, &el, h),
             None => "// set without a value".into(),
         },
         "scroll" if located => pw_scroll(&loc, a, h),

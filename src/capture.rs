@@ -10,7 +10,7 @@
 //! element's life; frames are per frame).
 
 use crate::browser::Browser;
-use crate::engine::{self, FrameTree, Method, Page, Route, ShadowRoot, Walk};
+use crate::engine::{self, FrameTree, Page, Route, ShadowRoot, Walk};
 use crate::error::Result;
 use crate::snapshot::{Snapshot, stitch_frame};
 use crate::wire::WireSnapshot;
@@ -156,7 +156,7 @@ async fn walk(
     budget: u64,
     no_cache: bool,
 ) -> Result<WireSnapshot> {
-    let walk = Method::Snapshot(Walk {
+    let walk = Walk {
         n,
         max_nodes: budget,
         all_refs: opts.all_refs,
@@ -169,7 +169,7 @@ async fn walk(
         no_cache,
         frame,
         ids: opts.ids,
-    });
+    };
     // the tab's own document goes through the faster channel; frames WebDriver switched
     // into are only reachable through the script endpoint (no root, stale root ref and bad
     // selector replies are errors)

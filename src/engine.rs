@@ -52,7 +52,7 @@ pub use hooks::{
     WorkPoll, console_messages, hooked_closed_roots, preload_key, preload_sandbox, startup_timers,
     work_begin, work_poll, work_stop, work_touched,
 };
-pub use method::{Condition, Method, Paint, QueryGroup, ScrollTo, SearchQuery, Walk};
+pub use method::{Condition, Entry, Method, Paint, QueryGroup, ScrollTo, SearchQuery, Walk, entry};
 pub use page::{DevtoolsSlot, Page, SANDBOX, WindowTurn, subscribe};
 pub use reply::options_were_shown;
 pub use session::{Connection, NewSession, Refused, endpoint_status};
@@ -82,10 +82,16 @@ fn install_script() -> String {
     )
 }
 
-/// Calls `method` of the engine in the tab's top-level document, installing the engine
-/// first when needed. Returns the reply's payload (the `wire.rs` type of the method: e.g.
-/// `wire::CheckedReply` for [`Method::Checked`]); the page's tagged failures are errors.
-pub async fn call<T: DeserializeOwned>(page: &Page, method: Method) -> Result<T> {
+/// Calls an entry point of the engine in the tab's top-level document, installing the engine
+/// first when needed. Returns the reply its row declares (e.g. `wire::CheckedReply` for
+/// [`entry::Checked`]); the page's tagged failures are errors.
+pub async fn call<E: Entry>(page: &Page, call: E) -> Result<E::Reply> {
+    call_method(page, call.into()).await
+}
+
+/// [`call`] of a method already made, decoded as `T` (the engine's own callers, which keep
+/// the entry's reply type).
+async fn call_method<T: DeserializeOwned>(page: &Page, method: Method) -> Result<T> {
     let (name, args) = (method.name(), method.args_json());
     let raw = if page.isolated() {
         call_isolated(page, name, &args).await?
@@ -98,7 +104,11 @@ pub async fn call<T: DeserializeOwned>(page: &Page, method: Method) -> Result<T>
 
 /// Like [`call`], in the browsing context WebDriver is switched to (a frame): only the
 /// script endpoint reaches it on the classic path; with BiDi, its context's sandbox.
-pub async fn call_in_frame<T: DeserializeOwned>(page: &Page, method: Method) -> Result<T> {
+pub async fn call_in_frame<E: Entry>(page: &Page, call: E) -> Result<E::Reply> {
+    call_method_in_frame(page, call.into()).await
+}
+
+async fn call_method_in_frame<T: DeserializeOwned>(page: &Page, method: Method) -> Result<T> {
     let (name, args) = (method.name(), method.args_json());
     let raw = if page.isolated() {
         call_isolated(page, name, &args).await?

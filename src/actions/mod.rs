@@ -9,13 +9,10 @@
 //! DevTools input `engine::dispatch_mouse`).
 
 use crate::browser::Browser;
-use crate::engine::{self, Condition, Key, Method};
+use crate::engine::{self, Condition, Entry, Key, entry};
 use crate::error::{Error, Result};
 use crate::refs::parse_ref;
-use crate::wire::{
-    ActivityReply, CheckedReply, ConditionReply, FocusReply, GetReply, PointReply, SelectReply,
-};
-use serde::de::DeserializeOwned;
+use crate::wire::{CheckedReply, FocusReply, GetReply, PointReply, SelectReply};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -54,8 +51,8 @@ impl Outcome {
 /// typed errors (docs/reference/refs.md#before-an-action messages). A call about a ref runs in the document that minted it:
 /// refs of cross-origin frames (`f<k>` with k read by frame switching) are resolved inside
 /// their frame.
-pub async fn ask<T: DeserializeOwned>(b: &Browser, method: Method) -> Result<T> {
-    Ok(crate::engine::call_for_ref(&b.client, method).await?.0)
+pub async fn ask<E: Entry>(b: &Browser, call: E) -> Result<E::Reply> {
+    Ok(crate::engine::call_for_ref(&b.client, call).await?.0)
 }
 
 fn quote(s: &str) -> String {
@@ -74,8 +71,8 @@ fn minor_note(minor: bool) -> Vec<String> {
 /// tab's viewport (points of cross-origin frames are moved by the frame's offset).
 async fn point(b: &Browser, r: &str, check: bool) -> Result<PointReply> {
     let r = parse_ref(r)?;
-    let method = Method::Point { r#ref: r, check };
-    let (mut p, (dx, dy)) = crate::engine::call_for_ref::<PointReply>(&b.client, method).await?;
+    let method = entry::Point { r#ref: r, check };
+    let (mut p, (dx, dy)) = crate::engine::call_for_ref(&b.client, method).await?;
     p.x += dx;
     p.y += dy;
     Ok(p)
@@ -146,7 +143,7 @@ pub async fn drag_points(
 ) -> Result<Vec<String>> {
     let start: crate::wire::DragStartReply = engine::call(
         &b.client,
-        Method::DragStart {
+        entry::DragStart {
             at: [x1.round(), y1.round()],
         },
     )
@@ -157,7 +154,7 @@ pub async fn drag_points(
     }
     let end: crate::wire::DragEndReply = engine::call(
         &b.client,
-        Method::DragEnd {
+        entry::DragEnd {
             at: [x2.round(), y2.round()],
         },
     )
@@ -227,7 +224,7 @@ pub async fn hover(b: &Browser, r: &str) -> Result<Outcome> {
 /// Focuses a ref (optionally selecting its content).
 async fn focus(b: &Browser, r: &str, select: bool) -> Result<FocusReply> {
     let r = parse_ref(r)?;
-    ask(b, Method::Focus { r#ref: r, select }).await
+    ask(b, entry::Focus { r#ref: r, select }).await
 }
 
 /// Refuses typing into a password field when the operator's policy turns that off
@@ -242,7 +239,7 @@ pub async fn refuse_password(b: &Browser, r: Option<&str>, verb: &str) -> Result
         Some(r) => {
             ask(
                 b,
-                Method::Control {
+                entry::Control {
                     r#ref: parse_ref(r)?,
                 },
             )
@@ -251,7 +248,7 @@ pub async fn refuse_password(b: &Browser, r: Option<&str>, verb: &str) -> Result
         None => {
             engine::call(
                 &b.client,
-                Method::Control {
+                entry::Control {
                     r#ref: String::new(),
                 },
             )
@@ -279,7 +276,7 @@ pub async fn fill(b: &Browser, r: &str, value: &str) -> Result<Outcome> {
     press_chord(b, Some(r), &[Key::Control.into(), 'a']).await?;
     press_chord(b, Some(r), &[Key::Backspace.into()]).await?;
     type_text(b, Some(r), value).await?;
-    let get = Method::Get {
+    let get = entry::Get {
         r#ref: parse_ref(r)?,
         what: "value".into(),
     };
@@ -313,7 +310,7 @@ pub async fn type_into(b: &Browser, r: Option<&str>, text: &str, submit: bool) -
         // typing into whatever has focus: whether it is a password field
         let c: Result<crate::wire::ControlReply> = engine::call(
             &b.client,
-            Method::Control {
+            entry::Control {
                 r#ref: String::new(),
             },
         )
@@ -352,7 +349,7 @@ pub async fn press(b: &Browser, key: &str, r: Option<&str>) -> Result<Outcome> {
 /// click changes nothing or the cycle comes back to where it began.
 pub async fn set_checked(b: &Browser, r: &str, want: bool) -> Result<Outcome> {
     let rr = parse_ref(r)?;
-    let checked = || Method::Checked { r#ref: rr.clone() };
+    let checked = || entry::Checked { r#ref: rr.clone() };
     let st: CheckedReply = ask(b, checked()).await?;
     if st.checked.is(want) {
         return Ok(Outcome::with(json!({"checked": want, "changed": false})));
@@ -360,7 +357,7 @@ pub async fn set_checked(b: &Browser, r: &str, want: bool) -> Result<Outcome> {
     let mut out = Outcome::default();
     let mut last = st.checked.clone();
     // read where it is, hidden or not: a menu closes on the click that checks its item
-    let after_click = || Method::CheckedAfter { r#ref: rr.clone() };
+    let after_click = || entry::CheckedAfter { r#ref: rr.clone() };
     for _ in 0..3 {
         let done = click(b, r, None, false, false).await?;
         out.warnings.extend(done.warnings);
@@ -390,7 +387,7 @@ pub async fn set_checked(b: &Browser, r: &str, want: bool) -> Result<Outcome> {
 /// Selects options of a native select.
 pub async fn select(b: &Browser, r: &str, values: &[String]) -> Result<Outcome> {
     point(b, r, true).await?;
-    let select = Method::Select {
+    let select = entry::Select {
         r#ref: parse_ref(r)?,
         values: values.to_vec(),
     };
@@ -433,11 +430,11 @@ pub async fn element(b: &Browser, r: &str) -> Result<String> {
         }
     }
     // Resolve first for a precise error message.
-    let resolve = Method::Point {
+    let resolve = entry::Point {
         r#ref: rr.clone(),
         check: false,
     };
-    ask::<PointReply>(b, resolve).await?;
+    ask(b, resolve).await?;
     let id = engine::element(&b.client, &rr)
         .await?
         .ok_or_else(|| Error::Ref {
@@ -481,11 +478,11 @@ pub async fn settle(b: &Browser, quiet_ms: f64, tail: Option<(Instant, Duration)
         } else {
             0
         };
-        let asked = Method::Activity {
+        let asked = entry::Activity {
             quiet: quiet_ms,
             poll,
         };
-        match ask::<ActivityReply>(b, asked).await {
+        match ask(b, asked).await {
             Ok(a) => {
                 if let Some((since, _)) = tail {
                     // the last mutation is more recent than the action's start
@@ -591,7 +588,7 @@ pub async fn wait_for(
 ) -> Result<Outcome> {
     let start = Instant::now();
     loop {
-        match ask::<ConditionReply>(b, Method::Condition(cond.clone())).await {
+        match ask(b, cond.clone()).await {
             Ok(v) if v.met => {
                 return Ok(Outcome::with(
                     json!({"waited_ms": start.elapsed().as_millis() as u64}),

@@ -7,7 +7,7 @@
 
 use super::ask;
 use crate::browser::Browser;
-use crate::engine::Method;
+use crate::engine::entry;
 use crate::error::{Error, Result};
 use crate::refs::parse_ref;
 use crate::wire::ControlReply;
@@ -27,7 +27,7 @@ pub async fn secret_value(b: &Browser, r: &str, name: &str, verb: &str) -> Resul
     // captured, so a page cannot answer for it)
     let c: ControlReply = ask(
         b,
-        Method::Control {
+        entry::Control {
             r#ref: parse_ref(r)?,
         },
     )

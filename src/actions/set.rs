@@ -5,7 +5,7 @@
 
 use super::{Outcome, ask, click, click_at, fill, point, quote, select, set_checked};
 use crate::browser::Browser;
-use crate::engine::Method;
+use crate::engine::entry;
 use crate::error::{Error, Result};
 use crate::refs::parse_ref;
 use crate::wire::{ControlReply, OptionPoint, ValueReply};
@@ -76,7 +76,7 @@ impl Target<'_> {
     async fn read(&self) -> Result<ControlReply> {
         ask(
             self.b,
-            Method::Control {
+            entry::Control {
                 r#ref: self.rr.clone(),
             },
         )
@@ -103,7 +103,7 @@ impl Target<'_> {
 /// what was asked is an error naming both.
 pub async fn set(b: &Browser, r: &str, value: &Value) -> Result<Outcome> {
     let rr = parse_ref(r)?;
-    let c: ControlReply = ask(b, Method::Control { r#ref: rr.clone() }).await?;
+    let c: ControlReply = ask(b, entry::Control { r#ref: rr.clone() }).await?;
     if c.password
         && let Some(p) = b.policy()
     {
@@ -239,10 +239,10 @@ async fn set_checkable(t: &Target<'_>, value: &Value) -> Result<Outcome> {
         )));
     }
     let done = set_checked(t.b, t.r, want).await?;
-    let after = Method::CheckedAfter {
+    let after = entry::CheckedAfter {
         r#ref: t.rr.clone(),
     };
-    let now = ask::<crate::wire::CheckedReply>(t.b, after).await?.checked;
+    let now = ask(t.b, after).await?.checked;
     if !now.is(want) {
         return Err(t.differs(&want.to_string(), &now.to_string(), ""));
     }
@@ -371,7 +371,7 @@ async fn set_select(t: &Target<'_>, value: &Value) -> Result<Outcome> {
 async fn set_direct(t: &Target<'_>, value: &Value) -> Result<Outcome> {
     let want = value_text(value)?;
     point(t.b, t.r, false).await?;
-    let set = Method::SetDirect {
+    let set = entry::SetDirect {
         r#ref: t.rr.clone(),
         value: want.clone(),
     };
@@ -423,14 +423,14 @@ async fn find_option(
     wait: Duration,
     fixed: bool,
 ) -> Result<OptionPoint> {
-    let pick = Method::ComboOption {
+    let pick = entry::ComboOption {
         r#ref: t.rr.clone(),
         value: value.to_string(),
         within,
     };
     let deadline = Instant::now() + wait;
     loop {
-        match crate::engine::call_for_ref::<OptionPoint>(&t.b.client, pick.clone()).await {
+        match crate::engine::call_for_ref(&t.b.client, pick.clone()).await {
             Ok((mut p, (dx, dy))) => {
                 p.x += dx;
                 p.y += dy;

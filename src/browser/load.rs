@@ -171,10 +171,10 @@ impl Browser {
     /// before page scripts ran, and polled from here: a page that replaced its timers,
     /// promises or animation frames cannot make this wait (docs/reference/faults.md#deadlines).
     pub async fn rendered(&self) {
-        use crate::engine::{Method, Paint, call};
+        use crate::engine::{Paint, call};
         use crate::wire::PaintReply;
         let start = std::time::Instant::now();
-        let first: Result<PaintReply> = call(&self.client, Method::Paint(Paint::Start)).await;
+        let first: Result<PaintReply> = call(&self.client, Paint::Start).await;
         let Ok(PaintReply { done: false, token }) = first else {
             return;
         };
@@ -183,7 +183,7 @@ impl Browser {
         };
         while start.elapsed() < std::time::Duration::from_secs(1) {
             tokio::time::sleep(std::time::Duration::from_millis(8)).await;
-            let r: Result<PaintReply> = call(&self.client, Method::Paint(poll)).await;
+            let r: Result<PaintReply> = call(&self.client, poll).await;
             if !matches!(r, Ok(PaintReply { done: false, .. })) {
                 return;
             }

@@ -9,10 +9,9 @@
 //! a ref in the document that minted it. Must not: read or stitch frames into a snapshot
 //! (capture.rs does), or leave a switch without its way back.
 
-use super::{Method, Page, helpers};
+use super::{Entry, Method, Page, helpers};
 use crate::error::{Error, Result};
 use crate::wire::WireRoute;
-use serde::de::DeserializeOwned;
 
 /// Where a cross-origin frame of the current context is, for the host: how many frames were
 /// entered to reach it and its content origin in the current context's viewport.
@@ -155,16 +154,14 @@ pub async fn enter_ref_frame(page: &Page, r: &str) -> Result<FrameRoute> {
 /// after the call (a `point` call may scroll): add it to points the reply carries before
 /// dispatching input from the tab's top-level context. Calls about refs of the tab's
 /// document and of same-origin frames, or about no ref, need no switch (offset 0, 0).
-pub async fn call_for_ref<T: DeserializeOwned>(
-    page: &Page,
-    method: Method,
-) -> Result<(T, (f64, f64))> {
-    let r = method.target_ref().unwrap_or("").to_string();
+pub async fn call_for_ref<E: Entry>(page: &Page, call: E) -> Result<(E::Reply, (f64, f64))> {
+    let method: Method = call.into();
+    let r = method.target_ref().unwrap_or_default();
     if frame_chain_of_ref(&r).is_empty() {
-        return Ok((super::call(page, method).await?, (0.0, 0.0)));
+        return Ok((super::call_method(page, method).await?, (0.0, 0.0)));
     }
     let route = enter_ref_frame(page, &r).await?;
-    let res = super::call_in_frame::<T>(page, method).await;
+    let res = super::call_method_in_frame(page, method).await;
     leave_frames(page, route).await?;
     let reply = res?;
     if route.entered == 0 {

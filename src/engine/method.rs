@@ -1,158 +1,171 @@
-//! The engine's entry points (the ENTRY table of js/src/90_api.js) as one typed enum: each
-//! variant carries its arguments under the names the page reads.
+//! The engine's entry points (the ENTRY table of js/src/90_api.js), one row each in
+//! [`methods!`]: its arguments under the names the page reads and the type of its reply.
 //!
-//! Owns: the method names and the JSON of their arguments. Must not: call the page
-//! (engine.rs does) or know the replies (wire.rs does).
+//! Owns: the method names, the JSON of their arguments, which reply each gives. Must not:
+//! call the page (engine.rs does) or decode replies (reply.rs does; wire.rs has their types).
 
 use crate::near::Near;
+use crate::wire;
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde::ser::{SerializeMap, Serializer};
 
-/// One call of the engine: the entry point and its arguments. The entry point's name is the
-/// variant's, in camelCase (`CheckedAfter` is `checkedAfter` in the engine's `ENTRY` table of
-/// js/src/90_api.js; a unit test holds the two lists equal).
-#[derive(Debug, Clone, PartialEq, Serialize, strum::EnumDiscriminants)]
-#[serde(untagged)]
-#[strum_discriminants(
-    name(MethodKind),
-    derive(strum::EnumIter, strum::IntoStaticStr),
-    strum(serialize_all = "camelCase")
-)]
-pub enum Method {
-    /// Walk the document (reply: `wire::WireSnapshot`).
-    Snapshot(Walk),
-    /// Forget the short-lived snapshot cache (`wire::Ack`).
-    #[serde(serialize_with = "no_args")]
-    Invalidate,
-    /// Walks and cache hits of this document (`wire::EngineStats`).
-    #[serde(serialize_with = "no_args")]
-    Stats,
-    /// Is the page as it was at snapshot `n`? (`wire::WireSince`)
-    Since { n: u64 },
-    /// The page fingerprint now (`wire::Fingerprint`).
-    #[serde(serialize_with = "no_args")]
-    Fingerprint,
-    /// Text / pattern / role / near search; matches get refs of snapshot `n`
-    /// (`wire::SearchReply`).
-    Search(SearchQuery),
-    /// Where to act on a ref, after scrolling it into view; with `check`, what is at that
-    /// point must be the element (`wire::PointReply`).
-    Point { r#ref: String, check: bool },
-    /// Focus a ref, selecting its content with `select` (`wire::FocusReply`).
-    Focus { r#ref: String, select: bool },
-    /// Read `what` of a ref: text, value, name, role, html, box, attr:NAME
-    /// (`wire::GetReply`).
-    Get { r#ref: String, what: String },
-    /// The checked state of a checkbox-like ref (`wire::CheckedReply`).
-    Checked { r#ref: String },
+/// A call of one entry point, typed with the reply that entry point gives: `engine::call`
+/// with an [`entry::Point`] returns a `wire::PointReply`, and a caller cannot ask for another
+/// type. Each row of [`methods!`] implements it; so do the argument types of the entry points
+/// that take one whole (`Walk` is the `snapshot` call).
+pub trait Entry: Into<Method> {
+    /// What the page replies.
+    type Reply: DeserializeOwned;
+}
+
+/// The one list of the engine's entry points: a row per entry point, `Name {arguments} ->
+/// reply` (or `Name(ArgumentType) -> reply`). It makes the [`Method`] enum (its name and the
+/// JSON of its arguments), a struct per braced row in [`entry`] (`entry::Point { r#ref,
+/// check }`), and the [`Entry`] impl that ties each call to its reply type.
+macro_rules! methods {
+    ($( $(#[$doc:meta])* $V:ident $({ $($f:ident : $t:ty),* $(,)? })? $(( $inner:ty ))? -> $R:ty; )*) => {
+        /// One call of the engine: the entry point and its arguments. The entry point's name
+        /// is the variant's, in camelCase (`CheckedAfter` is `checkedAfter` in the engine's
+        /// `ENTRY` table of js/src/90_api.js; a unit test holds the two lists equal).
+        #[derive(Debug, Clone, PartialEq, Serialize, strum::EnumDiscriminants)]
+        #[serde(untagged)]
+        #[strum_discriminants(
+            name(MethodKind),
+            derive(strum::EnumIter, strum::IntoStaticStr),
+            strum(serialize_all = "camelCase")
+        )]
+        pub enum Method {
+            $( $(#[$doc])* $V $({ $($f: $t),* })? $(($inner))?, )*
+        }
+
+        /// The calls of the entry points that take named arguments, one struct each, with
+        /// the reply type of its row.
+        pub mod entry {
+            #[allow(unused_imports)]
+            use super::*;
+            $( methods!(@entry $(#[$doc])* $V $({ $($f : $t),* })? $(( $inner ))? -> $R); )*
+        }
+    };
+    (@entry $(#[$doc:meta])* $V:ident { $($f:ident : $t:ty),* } -> $R:ty) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct $V { $(pub $f: $t),* }
+        impl From<$V> for Method {
+            fn from(c: $V) -> Method {
+                let $V { $($f),* } = c;
+                Method::$V { $($f),* }
+            }
+        }
+        impl Entry for $V {
+            type Reply = $R;
+        }
+    };
+    (@entry $(#[$doc:meta])* $V:ident ( $inner:ty ) -> $R:ty) => {
+        impl From<$inner> for Method {
+            fn from(c: $inner) -> Method {
+                Method::$V(c)
+            }
+        }
+        impl Entry for $inner {
+            type Reply = $R;
+        }
+    };
+}
+
+methods! {
+    /// Walk the document.
+    Snapshot(Walk) -> wire::WireSnapshot;
+    /// Forget the short-lived snapshot cache.
+    Invalidate {} -> wire::Ack;
+    /// Walks and cache hits of this document.
+    Stats {} -> wire::EngineStats;
+    /// Is the page as it was at snapshot `n`?
+    Since { n: u64 } -> wire::WireSince;
+    /// The page fingerprint now.
+    Fingerprint {} -> wire::Fingerprint;
+    /// Text / pattern / role / near search; matches get refs of snapshot `n`.
+    Search(SearchQuery) -> wire::SearchReply;
+    /// Where to act on a ref, after scrolling it into view; with `check`, what is at that point
+    /// must be the element.
+    Point { r#ref: String, check: bool } -> wire::PointReply;
+    /// Focus a ref, selecting its content with `select`.
+    Focus { r#ref: String, select: bool } -> wire::FocusReply;
+    /// Read `what` of a ref: text, value, name, role, html, box, attr:NAME.
+    Get { r#ref: String, what: String } -> wire::GetReply;
+    /// The checked state of a checkbox-like ref.
+    Checked { r#ref: String } -> wire::CheckedReply;
     /// The same, of a ref that may be hidden now: a menu item checked by a click that closed
-    /// its menu (`wire::CheckedReply`).
-    CheckedAfter { r#ref: String },
-    /// Select options of a native select by value or text (`wire::SelectReply`).
-    Select { r#ref: String, values: Vec<String> },
-    /// What kind of control a ref is for `set`, and its value (`wire::ControlReply`).
-    Control { r#ref: String },
-    /// Write a date/time/month/week/datetime-local/colour/range input's value with the
-    /// events of a user's edit (`wire::ValueReply`).
-    SetDirect { r#ref: String, value: String },
-    /// The option of an ARIA combobox's popup matching `value`, or with `within` the option
-    /// of an ARIA listbox itself (`wire::OptionPoint`).
-    ComboOption {
-        r#ref: String,
-        value: String,
-        within: bool,
-    },
-    /// Scroll a ref into view, a ref's scroll container in a direction, or the window
-    /// (`wire::ScrollReply`).
-    Scroll(ScrollTo),
-    /// Before a drag's pointer gesture: the draggable element at its start (a point of the
-    /// top-level viewport), watched for the browser's own drag and drop
-    /// (`wire::DragStartReply`).
-    DragStart { at: [f64; 2] },
-    /// After it: HTML drag and drop's events when the browser fired none, dropped at `at`
-    /// (`wire::DragEndReply`).
-    DragEnd { at: [f64; 2] },
-    /// One check of a `wait` / `assert` condition (`wire::ConditionReply`).
-    Condition(Condition),
-    /// Ready state, DOM quiet time and new resources, for settling (`wire::ActivityReply`).
-    /// `quiet` is the DOM quiet time (ms) the host waits for and `poll` how long it sleeps
-    /// before asking again when the page is not there yet (0: it will not ask again); the
-    /// engine's warm-up may use that sleep.
-    Activity { quiet: f64, poll: u64 },
-    /// Start recording what the next action does (`wire::WatchReply`).
-    #[serde(serialize_with = "no_args")]
-    Watch,
-    /// What happened since `Watch`: announced text, HTTP errors, the document's status
-    /// (`wire::EffectsReply`).
-    #[serde(serialize_with = "no_args")]
-    Effects,
-    /// Count rendered frames (`wire::PaintReply`).
-    Paint(Paint),
-    /// The console messages captured, emptying the log with `clear` (`wire::ConsoleReply`).
-    Console { clear: bool },
-    /// What is at points of the top-level viewport, or near them with `radius`; refs minted
-    /// for what is found get snapshot `n` (`wire::ElementsAtReply`).
-    ElementsAt {
-        points: Vec<[f64; 2]>,
-        n: u64,
-        radius: Option<f64>,
-        limit: usize,
-    },
-    /// The boxes of refs in top-level viewport CSS pixels (`wire::RefBoxesReply`); all the
-    /// refs belong to one document (the first one's).
-    RefBoxes { refs: Vec<String> },
-    /// Is the engine there, and which build (`wire::Pong`).
-    #[serde(serialize_with = "no_args")]
-    Ping,
+    /// its menu.
+    CheckedAfter { r#ref: String } -> wire::CheckedReply;
+    /// Select options of a native select by value or text.
+    Select { r#ref: String, values: Vec<String> } -> wire::SelectReply;
+    /// What kind of control a ref is for `set`, and its value.
+    Control { r#ref: String } -> wire::ControlReply;
+    /// Write a date/time/month/week/datetime-local/colour/range input's value with the events
+    /// of a user's edit.
+    SetDirect { r#ref: String, value: String } -> wire::ValueReply;
+    /// The option of an ARIA combobox's popup matching `value`, or with `within` the option of
+    /// an ARIA listbox itself.
+    ComboOption { r#ref: String, value: String, within: bool } -> wire::OptionPoint;
+    /// Scroll a ref into view, a ref's scroll container in a direction, or the window.
+    Scroll(ScrollTo) -> wire::ScrollReply;
+    /// Before a drag's pointer gesture: the draggable element at its start (a point of the top-
+    /// level viewport), watched for the browser's own drag and drop.
+    DragStart { at: [f64; 2] } -> wire::DragStartReply;
+    /// After it: HTML drag and drop's events when the browser fired none, dropped at `at`.
+    DragEnd { at: [f64; 2] } -> wire::DragEndReply;
+    /// One check of a `wait` / `assert` condition.
+    Condition(Condition) -> wire::ConditionReply;
+    /// Ready state, DOM quiet time and new resources, for settling. `quiet` is the DOM quiet
+    /// time (ms) the host waits for and `poll` how long it sleeps before asking again when the
+    /// page is not there yet (0: it will not ask again); the engine's warm-up may use that
+    /// sleep.
+    Activity { quiet: f64, poll: u64 } -> wire::ActivityReply;
+    /// Start recording what the next action does.
+    Watch {} -> wire::WatchReply;
+    /// What happened since `Watch`: announced text, HTTP errors, the document's status.
+    Effects {} -> wire::EffectsReply;
+    /// Count rendered frames.
+    Paint(Paint) -> wire::PaintReply;
+    /// The console messages captured, emptying the log with `clear`.
+    Console { clear: bool } -> wire::ConsoleReply;
+    /// What is at points of the top-level viewport, or near them with `radius`; refs minted for
+    /// what is found get snapshot `n`.
+    ElementsAt { points: Vec<[f64; 2]>, n: u64, radius: Option<f64>, limit: usize } -> wire::points::ElementsAtReply;
+    /// The boxes of refs in top-level viewport CSS pixels; all the refs belong to one document
+    /// (the first one's).
+    RefBoxes { refs: Vec<String> } -> wire::points::RefBoxesReply;
+    /// Is the engine there, and which build.
+    Ping {} -> wire::Pong;
     /// Validate the form of a ref or selector and submit it as a user would; refs of its
-    /// invalid fields belong to snapshot `n` (`wire::SubmitReply`).
-    Submit {
-        r#ref: Option<String>,
-        selector: Option<String>,
-        n: u64,
-        report: bool,
-    },
+    /// invalid fields belong to snapshot `n`.
+    Submit { r#ref: Option<String>, selector: Option<String>, n: u64, report: bool } -> wire::SubmitReply;
     /// What acting on a ref, a selector's element, the focused element (none of them) or the
     /// element at point (x, y) would do, for the operator's consent rules: `enter` for the
-    /// Enter key in it, `submit` for the `submit` step (`wire::ConsentReply`).
-    ConsentTarget {
-        r#ref: Option<String>,
-        selector: Option<String>,
-        x: Option<f64>,
-        y: Option<f64>,
-        enter: bool,
-        submit: bool,
-    },
-    /// Select characters [start, end) of a ref's text (`wire::SelectTextReply`).
-    SelectText {
-        r#ref: String,
-        start: Option<u64>,
-        end: Option<u64>,
-    },
-    /// Named groups of role / name / selector queries; matches get refs of snapshot `n`
-    /// (`wire::QueryAllReply`).
-    QueryAll { groups: Vec<QueryGroup>, n: u64 },
+    /// Enter key in it, `submit` for the `submit` step.
+    ConsentTarget { r#ref: Option<String>, selector: Option<String>, x: Option<f64>, y: Option<f64>, enter: bool, submit: bool } -> wire::ConsentReply;
+    /// Select characters [start, end) of a ref's text.
+    SelectText { r#ref: String, start: Option<u64>, end: Option<u64> } -> wire::SelectTextReply;
+    /// Named groups of role / name / selector queries; matches get refs of snapshot `n`.
+    QueryAll { groups: Vec<QueryGroup>, n: u64 } -> wire::QueryAllReply;
     /// The elements a locator names; matches get refs of snapshot `n`, and with none the
-    /// elements of its role (`wire::LocateReply`).
-    Locate { locator: serde_json::Value, n: u64 },
-    /// The locator of a ref as it stands now (`wire::DescribeReply`).
-    Describe { r#ref: String },
-    /// A small map of the page; counts of `selectors` too (`wire::InspectReply`).
-    Inspect { selectors: Vec<String> },
-    /// The document's time origin, URL and ready state (`wire::DocStateReply`).
-    #[serde(serialize_with = "no_args")]
-    DocState,
-    /// The refs, roles and names of the elements axe-core targets name
-    /// (`wire::AuditRefsReply`).
-    AuditRefs { targets: serde_json::Value },
-    /// The clickable elements a keyboard user cannot use (`wire::AuditKeyboardReply`).
-    #[serde(serialize_with = "no_args")]
-    AuditKeyboard,
-    /// Where focus is now, for a Tab walk (`wire::FocusStepReply`).
-    #[serde(serialize_with = "no_args")]
-    FocusStep,
-    /// The region holding the elements focus cycled through (`wire::AuditNode`).
-    TrapRegion { ids: Vec<u64> },
+    /// elements of its role.
+    Locate { locator: serde_json::Value, n: u64 } -> wire::LocateReply;
+    /// The locator of a ref as it stands now.
+    Describe { r#ref: String } -> wire::DescribeReply;
+    /// A small map of the page; counts of `selectors` too.
+    Inspect { selectors: Vec<String> } -> wire::InspectReply;
+    /// The document's time origin, URL and ready state.
+    DocState {} -> wire::DocStateReply;
+    /// The refs, roles and names of the elements axe-core targets name.
+    AuditRefs { targets: serde_json::Value } -> wire::audit::AuditRefsReply;
+    /// The clickable elements a keyboard user cannot use.
+    AuditKeyboard {} -> wire::audit::AuditKeyboardReply;
+    /// Where focus is now, for a Tab walk.
+    FocusStep {} -> wire::audit::AuditNode;
+    /// The region holding the elements focus cycled through.
+    TrapRegion { ids: Vec<u64> } -> wire::audit::AuditNode;
 }
 
 /// One group of `queryAll`: a label and a role / name or selector query.
@@ -164,10 +177,6 @@ pub struct QueryGroup {
     pub exact: bool,
     pub selector: Option<String>,
     pub limit: usize,
-}
-
-fn no_args<S: Serializer>(s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_map(Some(0))?.end()
 }
 
 impl Method {
@@ -183,30 +192,14 @@ impl Method {
     }
 
     /// The ref the call is about, if any: such calls run in the document that minted it.
-    pub fn target_ref(&self) -> Option<&str> {
-        match self {
-            Method::Point { r#ref, .. }
-            | Method::Focus { r#ref, .. }
-            | Method::Get { r#ref, .. }
-            | Method::Checked { r#ref }
-            | Method::CheckedAfter { r#ref }
-            | Method::Select { r#ref, .. }
-            | Method::Control { r#ref }
-            | Method::SetDirect { r#ref, .. }
-            | Method::ComboOption { r#ref, .. }
-            | Method::SelectText { r#ref, .. }
-            | Method::Submit {
-                r#ref: Some(r#ref), ..
-            }
-            | Method::ConsentTarget {
-                r#ref: Some(r#ref), ..
-            }
-            | Method::Scroll(ScrollTo::Ref { r#ref })
-            | Method::Scroll(ScrollTo::Within { r#ref, .. })
-            | Method::Condition(Condition::Ref { r#ref, .. }) => Some(r#ref),
-            Method::RefBoxes { refs } => refs.first().map(String::as_str),
-            _ => None,
-        }
+    /// It is read from the arguments the page gets (a `ref`, or the first of `refs`), so a
+    /// new entry point about a ref is routed to its frame without a list to keep.
+    pub fn target_ref(&self) -> Option<String> {
+        let v = serde_json::to_value(self).ok()?;
+        let r = v
+            .get("ref")
+            .or_else(|| v.get("refs").and_then(|r| r.get(0)))?;
+        r.as_str().map(str::to_string)
     }
 }
 
@@ -317,7 +310,7 @@ mod tests {
     #[test]
     fn arguments_use_the_names_the_page_reads() {
         let cases = [
-            (Method::Invalidate, "invalidate", "{}"),
+            (Method::Invalidate {}, "invalidate", "{}"),
             (Method::Since { n: 3 }, "since", r#"{"n":3}"#),
             (
                 Method::Point {
@@ -402,8 +395,19 @@ mod tests {
             r#ref: "f2s1e3".into(),
             what: "value".into(),
         };
-        assert_eq!(get.target_ref(), Some("f2s1e3"));
-        assert_eq!(Method::Stats.target_ref(), None);
+        assert_eq!(get.target_ref().as_deref(), Some("f2s1e3"));
+        assert_eq!(Method::Stats {}.target_ref(), None);
+        let boxes = Method::RefBoxes {
+            refs: vec!["f1s2e3".into(), "f1s2e4".into()],
+        };
+        assert_eq!(boxes.target_ref().as_deref(), Some("f1s2e3"));
+        let submit = Method::Submit {
+            r#ref: None,
+            selector: Some("form".into()),
+            n: 1,
+            report: false,
+        };
+        assert_eq!(submit.target_ref(), None);
     }
 }
 

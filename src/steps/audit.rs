@@ -11,7 +11,7 @@
 
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
-use crate::engine::Method;
+use crate::engine::entry;
 use crate::error::Result;
 use crate::wire::audit::{AuditKeyboardReply, AuditNode};
 use clap::Args;
@@ -208,7 +208,7 @@ fn plural(n: usize) -> &'static str {
 
 /// The keyboard problems: clickable elements a keyboard cannot use, and focus traps.
 async fn keyboard_problems(b: &Browser, a: &AuditArgs, text: &str) -> Result<Vec<Value>> {
-    let kb: AuditKeyboardReply = ask(b, Method::AuditKeyboard).await?;
+    let kb: AuditKeyboardReply = ask(b, entry::AuditKeyboard {}).await?;
     let mut out: Vec<Value> = kb
         .problems
         .iter()
@@ -238,7 +238,7 @@ async fn focus_trap(b: &Browser, text: &str) -> Result<Option<String>> {
     let mut left_page = false;
     for _ in 0..TAB_MAX {
         crate::actions::press(b, "Tab", None).await?;
-        let f: AuditNode = ask(b, Method::FocusStep).await?;
+        let f: AuditNode = ask(b, entry::FocusStep {}).await?;
         if f.none {
             left_page = true;
             continue;
@@ -251,7 +251,7 @@ async fn focus_trap(b: &Browser, text: &str) -> Result<Option<String>> {
             if f.modal {
                 return Ok(None);
             }
-            let region: AuditNode = ask(b, Method::TrapRegion { ids: cycle.clone() }).await?;
+            let region: AuditNode = ask(b, entry::TrapRegion { ids: cycle.clone() }).await?;
             return Ok(Some(format!(
                 "{}: focus cannot leave it with Tab (it cycles through {} element{})",
                 node_words(&region, &region.tag, text),

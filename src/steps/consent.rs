@@ -16,7 +16,7 @@ use super::ask::{cut, masked};
 use super::shared::RunOptions;
 use crate::actions::ask;
 use crate::browser::Browser;
-use crate::engine::Method;
+use crate::engine::entry;
 use crate::error::{Error, Result};
 use crate::wire::{ConsentReply, FormPreview};
 use serde_json::json;
@@ -34,17 +34,17 @@ struct Intent {
 }
 
 /// The engine's view of an action's target.
-async fn target(b: &Browser, m: Method, named: String) -> Result<Option<(ConsentReply, String)>> {
-    let r: ConsentReply = if m.target_ref().is_some() {
-        ask(b, m).await?
-    } else {
-        crate::engine::call(&b.client, m).await?
-    };
-    Ok(Some((r, named)))
+/// (`ask` runs a call about a ref in the frame that minted it, any other in the tab's document.)
+async fn target(
+    b: &Browser,
+    m: entry::ConsentTarget,
+    named: String,
+) -> Result<Option<(ConsentReply, String)>> {
+    Ok(Some((ask(b, m).await?, named)))
 }
 
-fn consent_method(r: Option<&str>, enter: bool, submit: bool) -> Result<Method> {
-    Ok(Method::ConsentTarget {
+fn consent_method(r: Option<&str>, enter: bool, submit: bool) -> Result<entry::ConsentTarget> {
+    Ok(entry::ConsentTarget {
         r#ref: r.map(crate::refs::parse_ref).transpose()?,
         selector: None,
         x: None,
@@ -64,7 +64,7 @@ async fn intent(b: &Browser, step: &Step, scripts: bool) -> Result<Intent> {
                 i.target = target(b, consent_method(Some(r), false, false)?, r.clone()).await?
             }
             (None, Some(x), Some(y)) => {
-                let m = Method::ConsentTarget {
+                let m = entry::ConsentTarget {
                     r#ref: None,
                     selector: None,
                     x: Some(x),
@@ -90,7 +90,7 @@ async fn intent(b: &Browser, step: &Step, scripts: bool) -> Result<Intent> {
             i.target = target(b, m, named(t.ref_.as_deref())).await?;
         }
         Action::Submit(s) => {
-            let m = Method::ConsentTarget {
+            let m = entry::ConsentTarget {
                 r#ref: s.ref_.as_deref().map(crate::refs::parse_ref).transpose()?,
                 selector: s.selector.clone(),
                 x: None,

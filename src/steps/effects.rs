@@ -11,10 +11,10 @@
 use super::navigation::DocMark;
 use crate::actions::ask;
 use crate::browser::Browser;
-use crate::engine::Method;
 use crate::engine::bidi::{DownloadEnd, DownloadWillBegin, Event, Events, LogEntry};
+use crate::engine::entry;
 use crate::safe::quote;
-use crate::wire::{EffectsReply, HttpError, WatchReply};
+use crate::wire::{EffectsReply, HttpError};
 use serde::Serialize;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -280,7 +280,7 @@ pub async fn before(b: &Browser) -> Before {
         Some(bidi) => (Some(bidi.events()), b.prepare_downloads().await),
         None => (None, false),
     };
-    let watch = ask::<WatchReply>(b, Method::Watch).await.ok();
+    let watch = ask(b, entry::Watch {}).await.ok();
     let url = match &watch {
         Some(w) if !w.url.is_empty() => w.url.clone(),
         _ => b.url().await,
@@ -552,7 +552,7 @@ fn finish(
 pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) -> Effects {
     let mut out = Effects::default();
     // first: the page says whether a download link was followed
-    let reply: EffectsReply = ask(b, Method::Effects).await.unwrap_or_default();
+    let reply: EffectsReply = ask(b, entry::Effects {}).await.unwrap_or_default();
     let mut logs = Vec::new();
     let listened = before.events.is_some();
     if let Some(mut ev) = before.events {

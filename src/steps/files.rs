@@ -8,7 +8,7 @@ use super::shared::RunOptions;
 use crate::actions::Outcome;
 use crate::browser::Browser;
 use crate::capture::{CaptureOptions, capture};
-use crate::engine::{Method, call_for_ref, frame_chain_of_ref};
+use crate::engine::{call_for_ref, entry, frame_chain_of_ref};
 use crate::error::{Error, Result};
 use crate::wire::points::RefBoxesReply;
 use crate::{actions, annotate, notes, spill};
@@ -73,7 +73,7 @@ async fn boxes_of(b: &Browser, refs: &[String]) -> Result<(Vec<Option<[f64; 4]>>
     let mut boxes = vec![None; refs.len()];
     let mut viewport = [0.0, 0.0];
     for (chain, ix) in groups {
-        let method = Method::RefBoxes {
+        let method = entry::RefBoxes {
             refs: ix.iter().map(|&i| refs[i].clone()).collect(),
         };
         let (r, (dx, dy)): (RefBoxesReply, _) = call_for_ref(&b.client, method).await?;

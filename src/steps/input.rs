@@ -13,7 +13,7 @@ use super::shared::{
 use crate::actions;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
-use crate::engine::{Method, ScrollTo};
+use crate::engine::{ScrollTo, entry};
 use crate::error::{Error, Result};
 use crate::refs::parse_ref;
 use crate::safe::quote;
@@ -498,7 +498,7 @@ pub(super) async fn scroll(b: &mut Browser, s: &super::ScrollArgs) -> Result<Out
             ScrollTo::By { dx, dy }
         }
     };
-    let v: ScrollReply = ask(b, Method::Scroll(to)).await?;
+    let v: ScrollReply = ask(b, to).await?;
     let mut out = json!({"scroll": v.scroll});
     if let Some(by) = v.by {
         out["by"] = json!(by);
@@ -620,7 +620,7 @@ pub async fn submit(b: &mut Browser, a: &SubmitArgs, opts: &RunOptions) -> Resul
     let cap = within(opts.timeout);
     let before = doc_state(b, cap).await?;
     let n = b.next_snapshot()?;
-    let sub = Method::Submit {
+    let sub = entry::Submit {
         r#ref,
         selector: a.selector.clone(),
         n,
@@ -684,7 +684,7 @@ pub async fn submit(b: &mut Browser, a: &SubmitArgs, opts: &RunOptions) -> Resul
 
 /// `selectText`: the selected text and its offsets.
 pub async fn select_text(b: &Browser, a: &SelectTextArgs) -> Result<Outcome> {
-    let m = Method::SelectText {
+    let m = entry::SelectText {
         r#ref: parse_ref(&a.ref_)?,
         start: a.start,
         end: a.end,

@@ -9,7 +9,7 @@
 
 use crate::actions::ask;
 use crate::browser::Browser;
-use crate::engine::Method;
+use crate::engine::entry;
 use crate::error::{Error, Result};
 use crate::safe::quote;
 use crate::wire::{DescribeReply, LocateReply, Located};
@@ -199,7 +199,7 @@ impl Locator {
         s.trim().to_string()
     }
 
-    fn engine(&self, n: u64) -> Method {
+    fn engine(&self, n: u64) -> entry::Locate {
         let mut v = json!({"exact": self.exact()});
         for (k, x) in [
             ("role", &self.role),
@@ -217,7 +217,7 @@ impl Locator {
         if let Some(nth) = self.nth {
             v["nth"] = json!(nth);
         }
-        Method::Locate { locator: v, n }
+        entry::Locate { locator: v, n }
     }
 
     /// The locator a ref had when it ran (the journal's): role and name, its container,
@@ -567,9 +567,7 @@ pub async fn describe(b: &Browser, r: &str) -> Option<DescribeReply> {
     if r.starts_with('f') {
         return None;
     }
-    ask::<DescribeReply>(b, Method::Describe { r#ref: r })
-        .await
-        .ok()
+    ask(b, entry::Describe { r#ref: r }).await.ok()
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use super::shared::{Form, RunOptions};
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
 use crate::capture::{CaptureOptions, capture};
-use crate::engine::{Method, QueryGroup, SearchQuery};
+use crate::engine::{QueryGroup, SearchQuery, entry};
 use crate::error::{Error, Result};
 use crate::query::view::{Detail, View};
 use crate::query::{Paging, cache, flatten, jmes, page, tree_value};
@@ -254,7 +254,7 @@ pub async fn view(b: &mut Browser, a: &SnapshotArgs, extra: &CaptureOptions) -> 
                     "since {since:?}: expected a snapshot number like \"s3\""
                 ))
             })?;
-        let v: WireSince = crate::engine::call(&b.client, Method::Since { n }).await?;
+        let v: WireSince = crate::engine::call(&b.client, entry::Since { n }).await?;
         if v.unchanged {
             return Ok(View::Data(json!({"unchanged": true, "since": since})));
         }
@@ -369,7 +369,7 @@ pub async fn search(b: &mut Browser, a: &SearchArgs) -> Result<Value> {
         limit,
         n,
     };
-    let mut v: SearchReply = ask(b, Method::Search(query)).await?;
+    let mut v: SearchReply = ask(b, query).await?;
     crate::query::search::shape_controls(&mut v.matches);
     Ok(json!({"matches": v.matches, "total": v.total}))
 }
@@ -662,7 +662,7 @@ pub async fn query_all(b: &mut Browser, q: &QueryAllArgs) -> Result<Outcome> {
         })
         .collect();
     let n = b.next_snapshot()?;
-    let r: QueryAllReply = ask(b, Method::QueryAll { groups, n }).await?;
+    let r: QueryAllReply = ask(b, entry::QueryAll { groups, n }).await?;
     let mut o = serde_json::Map::new();
     for g in r.groups {
         if let Some(e) = g.error {
@@ -686,7 +686,7 @@ pub async fn query_all(b: &mut Browser, q: &QueryAllArgs) -> Result<Outcome> {
 
 /// `inspect`: the page's map.
 pub async fn inspect(b: &Browser, a: &InspectArgs) -> Result<Outcome> {
-    let m = Method::Inspect {
+    let m = entry::Inspect {
         selectors: a.selectors.clone(),
     };
     let r: InspectReply = ask(b, m).await?;

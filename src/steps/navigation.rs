@@ -9,7 +9,7 @@ use super::shared::{RunOptions, strip_hash, within};
 use crate::actions;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
-use crate::engine::Method;
+use crate::engine::entry;
 use crate::error::{Error, Result};
 use crate::safe::quote;
 use crate::wire::DocStateReply;
@@ -201,7 +201,7 @@ pub struct DocMark {
 pub(super) async fn doc_state(b: &Browser, limit: Duration) -> Result<DocStateReply> {
     let start = Instant::now();
     loop {
-        match ask::<DocStateReply>(b, Method::DocState).await {
+        match ask(b, entry::DocState {}).await {
             Ok(s) => return Ok(s),
             Err(e) if e.is_browser() || start.elapsed() >= limit => return Err(e),
             Err(_) => {
@@ -235,7 +235,7 @@ pub(super) async fn new_document(
     let start = Instant::now();
     let mut now = mark.url.clone();
     loop {
-        match ask::<DocStateReply>(b, Method::DocState).await {
+        match ask(b, entry::DocState {}).await {
             Ok(s) => {
                 let changed = loading
                     || s.origin != mark.origin

@@ -8,7 +8,7 @@
 use super::shared::parse_xy;
 use crate::actions::Outcome;
 use crate::browser::Browser;
-use crate::engine::Method;
+use crate::engine::entry;
 use crate::error::{Error, Result};
 use crate::wire::points::{ElementsAtReply, PointAt};
 use clap::Args;
@@ -26,7 +26,7 @@ pub(super) async fn look_at(
     limit: Option<usize>,
 ) -> Result<Vec<PointAt>> {
     let n = b.next_snapshot()?;
-    let method = Method::ElementsAt {
+    let method = entry::ElementsAt {
         points: points.iter().map(|p| [p.x, p.y]).collect(),
         n,
         radius,

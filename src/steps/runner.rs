@@ -18,10 +18,10 @@ use super::waiting::{HookResults, after_hooks, assert_step, poll, ready_when, wa
 use crate::actions;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
-use crate::engine::Method;
+use crate::engine::entry;
 use crate::error::{Error, Result};
 use crate::refs::parse_ref;
-use crate::wire::{Ack, ConsoleReply, Fingerprint, GetReply};
+use crate::wire::{ConsoleReply, GetReply};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -160,7 +160,7 @@ async fn run_one(
         let r = run_step(b, step, opts, artifacts, prev_doc).await;
         let mut effects = None;
         if acts && !r.as_ref().is_err_and(Error::is_timeout) {
-            let _ = ask::<Ack>(b, Method::Invalidate).await;
+            let _ = ask(b, entry::Invalidate {}).await;
             let tail = super::effects::answer_tail(&step.action).map(|min| (acted_at, min));
             let max = opts.settle_max.min(remaining());
             settle_step(b, follows.then_some(base.work.as_str()), tail, max).await;
@@ -516,7 +516,7 @@ async fn stuck_context(b: &Browser) -> Value {
 pub(super) async fn context(b: &Browser) -> Value {
     let url = b.url().await;
     let title = b.title().await;
-    let scroll = match crate::engine::call::<Fingerprint>(&b.client, Method::Fingerprint).await {
+    let scroll = match crate::engine::call(&b.client, entry::Fingerprint {}).await {
         Ok(fp) => fp.scroll,
         Err(_) => [0, 0],
     };
@@ -613,7 +613,7 @@ async fn run_step(
         Action::Eval(e) => eval(b, e).await,
         Action::Assert(a) => assert_step(b, a).await,
         Action::Get(g) => {
-            let get = Method::Get {
+            let get = entry::Get {
                 r#ref: parse_ref(&g.ref_)?,
                 what: g.what.clone().unwrap_or_else(|| "text".into()),
             };
@@ -650,7 +650,7 @@ async fn run_page_step(
         Action::Secrets(_) => Ok(super::page::secrets(b)),
         Action::Console(c) => {
             // without BiDi the engine's own capture (it runs in the page's realm)
-            let v: ConsoleReply = ask(b, Method::Console { clear: c.clear }).await?;
+            let v: ConsoleReply = ask(b, entry::Console { clear: c.clear }).await?;
             Ok(Outcome::with(json!(v.messages)))
         }
         Action::Screenshot(s) if s.annotate => annotated_screenshot(b, s, opts, artifacts).await,

@@ -10,7 +10,7 @@ use super::shared::{Form, HOOK_LIMIT, RunOptions, truthy, within};
 use crate::actions;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
-use crate::engine::{Condition, Method};
+use crate::engine::{Condition, entry};
 use crate::error::{Error, Result};
 use crate::refs::parse_ref;
 use crate::safe::quote;
@@ -250,7 +250,7 @@ pub(super) async fn assert_step(b: &Browser, a: &super::AssertArgs) -> Result<Ou
     }
     let mut failures = Vec::new();
     for (cond, what) in checks {
-        let v: ConditionReply = ask(b, Method::Condition(cond)).await?;
+        let v: ConditionReply = ask(b, cond).await?;
         if v.met == a.not {
             failures.push(if a.not {
                 format!("expected not: {what}")
@@ -282,7 +282,7 @@ async fn assert_ref(b: &Browser, a: &super::AssertArgs, r: &str) -> Result<Vec<S
             r#ref: rr.clone(),
             hidden: false,
         };
-        let v: ConditionReply = ask(b, Method::Condition(resolves)).await?;
+        let v: ConditionReply = ask(b, resolves).await?;
         if v.met == a.not {
             // the state as JSON: "gone", "changed"...
             let state = serde_json::to_string(&v.state).unwrap_or_default();
@@ -290,7 +290,7 @@ async fn assert_ref(b: &Browser, a: &super::AssertArgs, r: &str) -> Result<Vec<S
         }
     }
     if let Some(want) = &a.value {
-        let get = Method::Get {
+        let get = entry::Get {
             r#ref: rr.clone(),
             what: "value".into(),
         };
@@ -303,7 +303,7 @@ async fn assert_ref(b: &Browser, a: &super::AssertArgs, r: &str) -> Result<Vec<S
         }
     }
     if let Some(want) = a.checked {
-        let v: CheckedReply = ask(b, Method::Checked { r#ref: rr }).await?;
+        let v: CheckedReply = ask(b, entry::Checked { r#ref: rr }).await?;
         if (v.checked.is_true() == want) == a.not {
             failures.push(format!("expected {r} checked={want}, it is {}", v.checked));
         }

@@ -53,7 +53,7 @@ const LOCATOR_FLAGS: &[(&str, &str, &str)] = &[
 pub fn command() -> clap::Command {
     use clap::CommandFactory;
     let mut cmd = Cli::command();
-    for action in ariasnap::steps::locate::TARGETED {
+    for action in ariasnap::steps::targeted() {
         let name = kebab_case(action);
         cmd = cmd.mut_subcommand(name, |mut c| {
             let own: Vec<String> = c
@@ -136,13 +136,14 @@ fn with_placeholder(
     cmd: &clap::Command,
     mut args: Vec<std::ffi::OsString>,
 ) -> Vec<std::ffi::OsString> {
-    use ariasnap::steps::locate::{PLACEHOLDER_REF, TARGETED};
+    use ariasnap::steps::locate::PLACEHOLDER_REF;
+    use ariasnap::steps::targeted;
     let words: Vec<String> = args
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     let Some((i, sub)) = words.iter().enumerate().skip(1).find_map(|(i, w)| {
-        TARGETED
+        targeted()
             .iter()
             .any(|t| kebab_case(t) == *w)
             .then(|| cmd.find_subcommand(w).map(|c| (i, c)))

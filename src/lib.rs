@@ -401,7 +401,7 @@ mod layering {
         );
         // the test sees what it must: steps/ has its concept modules and their edges
         let steps = &graphs[&vec!["steps".to_string()]];
-        assert!(steps["runner"].contains("input"), "{steps:?}");
+        assert!(steps["action"].contains("input"), "{steps:?}");
         assert!(steps["input"].contains("points"), "{steps:?}");
     }
 

@@ -407,8 +407,7 @@ fn cli_step_file_and_mcp_tools_agree() {
             .cloned()
             .unwrap_or_default();
         for opt in props.keys() {
-            let want = if opt == "target"
-                && ariasnap::steps::locate::TARGETED.contains(&action.as_str())
+            let want = if opt == "target" && ariasnap::steps::targeted().contains(&action.as_str())
             {
                 "role".to_string()
             } else {
@@ -464,7 +463,7 @@ fn every_mcp_tool_property_is_a_cli_option() {
             // (docs/reference/policy.md#secrets); a target is its locator's flags
             let want = match prop.as_str() {
                 "secret" => "use-secret".to_string(),
-                "target" if ariasnap::steps::locate::TARGETED.contains(&action.as_str()) => {
+                "target" if ariasnap::steps::targeted().contains(&action.as_str()) => {
                     "role".to_string()
                 }
                 p => kebab(p),

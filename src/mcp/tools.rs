@@ -3,7 +3,7 @@
 //!
 //! Owns: the tool name of each step action, turning the Step JSON schema (one variant per
 //! action, `{"<action>": <argument>}`) into tool input schemas, the core set's listing
-//! (`CORE_TOOLS`), and turning a tool call back into a step. Must not: run anything.
+//! (`core_tools`), and turning a tool call back into a step. Must not: run anything.
 
 use crate::steps::ActionKind;
 use serde_json::{Map, Value, json};
@@ -153,7 +153,7 @@ pub fn tools_from_schema(step_schema: &Value, step_file_schema: &Value) -> Vec<T
         input_schema
             .entry("type")
             .or_insert_with(|| "object".into());
-        if crate::steps::locate::TARGETED.contains(&action.as_str()) {
+        if crate::steps::targeted().contains(&action.as_str()) {
             with_target(&mut input_schema);
         }
         let description = if desc.is_empty() {
@@ -239,109 +239,35 @@ pub struct CoreTool {
 
 /// The core set (`--tools core`, the default): an agent's loop of open, look, find, act on
 /// refs (`set` covers every control, text fields included), keys, tabs and script, and
-/// `browser_run_steps` as the door to every other action.
-pub const CORE_TOOLS: &[CoreTool] = &[
-    CoreTool {
-        tool: "browser_navigate",
-        description: Some("Open a URL and wait for it to load."),
-        props: &[
-            ("url", ""),
-            (
-                "snapshot",
-                "Also return a snapshot: true, a detail or its options",
-            ),
-        ],
-    },
-    CoreTool {
-        tool: "browser_snapshot",
-        description: Some(
-            "The page's accessibility tree with refs, fitted to budget tokens (default \
-             4000); root expands an elided line.",
-        ),
-        props: &[
-            ("detail", "full, interactive or summary"),
-            ("root", "A ref, CSS selector or role=ROLE"),
-            ("budget", ""),
-            ("since", "Snapshot id: unchanged if nothing changed"),
-            ("viewport", ""),
-        ],
-    },
-    CoreTool {
-        tool: "browser_search",
-        description: Some("Find elements by text, role or regex; matches carry refs and context."),
-        props: &[("text", ""), ("role", ""), ("pattern", ""), ("limit", "")],
-    },
-    CoreTool {
-        tool: "browser_click",
-        description: Some("Click a ref, or a viewport point x, y."),
-        props: &[("ref", ""), ("x", ""), ("y", "")],
-    },
-    CoreTool {
-        tool: "browser_set",
-        description: Some(
-            "Set any control by ref (text, select, checkbox true/false, date, combobox...); \
-             returns the value read back.",
-        ),
-        props: &[("ref", ""), ("value", "")],
-    },
-    CoreTool {
-        tool: "browser_press_key",
-        description: Some("Press a key or chord (Enter, Control+a), in ref if given."),
-        props: &[("key", ""), ("ref", "")],
-    },
-    CoreTool {
-        tool: "browser_tabs",
-        description: Some("List tabs (t1, t2...) with URLs and titles."),
-        props: &[],
-    },
-    CoreTool {
-        tool: "browser_switch_tab",
-        description: Some("Make a tab (t2) current."),
-        props: &[("tab", "")],
-    },
-    CoreTool {
-        tool: "browser_evaluate",
-        description: Some(
-            "Evaluate a JavaScript expression (an IIFE for statements) in the page; \
-             returns its JSON value.",
-        ),
-        props: &[("expression", "")],
-    },
-    CoreTool {
-        tool: "browser_network",
-        description: Some(
-            "Requests since the last call (id method status type URL size time initiator); \
-             id: one whole with bodies; har: write a HAR file. Mock with browser_route.",
-        ),
-        props: &[
-            ("id", ""),
-            ("status", "404, 4xx, failed..."),
-            ("type", ""),
-            ("url", ""),
-            ("har", ""),
-        ],
-    },
-    CoreTool {
-        tool: "browser_console",
-        description: Some("Console messages since the last call: level, text, at, stack."),
-        props: &[("level", "debug, info, warn or error")],
-    },
-    CoreTool {
-        tool: "browser_audit",
-        description: Some(
-            "Accessibility audit (axe-core, keyboard): violations by rule, each element by ref.",
-        ),
-        props: &[("rules", "")],
-    },
-    CoreTool {
+/// `browser_run_steps` as the door to every other action. An action is in it when its
+/// declaration says where (`Act::CORE`); `browser_run_steps` comes last.
+pub fn core_tools() -> Vec<CoreTool> {
+    let mut ranked: Vec<(u8, CoreTool)> = ActionKind::all()
+        .filter_map(|k| {
+            let c = k.core()?;
+            let tool = k.info().tool;
+            Some((
+                c.rank,
+                CoreTool {
+                    tool,
+                    description: c.description,
+                    props: c.props,
+                },
+            ))
+        })
+        .collect();
+    ranked.sort_by_key(|(rank, _)| *rank);
+    let mut tools: Vec<CoreTool> = ranked.into_iter().map(|(_, t)| t).collect();
+    tools.push(CoreTool {
         tool: "browser_run_steps",
         description: Some(
             "Run steps in order in one call; stops at the first failing step without \
              \"optional\": true.",
         ),
         props: &[("steps", "")],
-    },
-];
+    });
+    tools
+}
 
 /// What the core `browser_run_steps` says of a step, before the list of every action.
 const CORE_STEP_FORM: &str = "{\"<action>\": argument}, e.g. {\"fill\": {\"ref\": \"s1e5\", \
@@ -351,7 +277,7 @@ const CORE_STEP_FORM: &str = "{\"<action>\": argument}, e.g. {\"fill\": {\"ref\"
 
 /// The tools of a set: compacted schemas (no null defaults, no `["T", "null"]` unions, no
 /// repeated descriptions). `All` lists one tool per action; `Core` lists the tools of
-/// [`CORE_TOOLS`] as that table shows them (see [`core_listing`]).
+/// [`core_tools`] as that table shows them (see [`core_listing`]).
 pub fn tool_set(step_schema: &Value, step_file_schema: &Value, set: ToolSet) -> Vec<ToolDef> {
     let mut tools = tools_from_schema(step_schema, step_file_schema);
     for t in &mut tools {
@@ -370,7 +296,7 @@ pub fn tool_set(step_schema: &Value, step_file_schema: &Value, set: ToolSet) -> 
                 .into_iter()
                 .map(|(a, _, _)| a)
                 .collect();
-            CORE_TOOLS
+            core_tools()
                 .iter()
                 .filter_map(|c| {
                     let t = tools.iter().find(|t| t.name == c.tool)?;

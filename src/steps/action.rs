@@ -1,47 +1,114 @@
-//! The one definition of every step action: the `Action` enum (the schema of step files,
-//! MCP tools and CLI commands, docs/reference/actions.md) and, in `Action::info`, one row per
-//! action with its kind, verb, example and MCP shape.
+//! The list of every step action: the `actions!` rows make the `Action` enum (the schema of
+//! step files, MCP tools and CLI commands, docs/reference/actions.md) and its dispatch to
+//! each action's declaration, the [`Act`] impl of its argument type in its concept module
+//! (act.rs). The step keys beside an action, `Step`, `StepFile` and their JSON schema.
 //!
-//! Owns: the action list, `Step`, `StepFile` and the JSON schema. Must not: run anything
-//! (runner.rs dispatches to the concept modules).
+//! Owns: the action list, `Step`, `StepFile` and the JSON schema. Must not: hold an
+//! action's own facts or code (its declaration does).
 
+use super::act::{Act, Core, Cx, Gate, Info, Kind};
 use super::audit::AuditArgs;
-use super::debugging::{NetworkArgs, RouteArgs, UnrouteArgs};
+use super::debugging::{ConsoleArgs, NetworkArgs, RouteArgs, UnrouteArgs};
 use super::files::{PdfArgs, ReadNotesArgs, ScreenshotArgs, WriteNotesArgs};
+use super::forms::{SelectTextArgs, SubmitArgs};
 use super::input::{
-    DragArgs, DragEnd, FillArgs, HoverArgs, PressArgs, RefOnly, ScrollArgs, SelectArgs,
-    SelectTextArgs, SetArgs, SubmitArgs, TargetArgs, TypeArgs, UploadArgs,
+    CheckArgs, FillArgs, HoverArgs, PressArgs, RefOnly, SelectArgs, SetArgs, TargetArgs, TypeArgs,
+    UncheckArgs, UploadArgs,
 };
-use super::looking::{
-    GetArgs, InspectArgs, QueryAllArgs, QueryAllForm, QueryArgs, QueryGroups, SearchArgs,
-    SnapshotArgs,
-};
+use super::looking::{GetArgs, QueryArgs, SearchArgs, SnapshotArgs};
+use super::mapping::{InspectArgs, QueryAllArgs, QueryAllForm, QueryGroups};
+use super::moving::{DragArgs, ScrollArgs};
 use super::navigation::{
-    CloseTabArgs, FrameArg, FrameArgs, GotoArgs, NewTabArgs, TabArgs, WaitForNavigationArgs,
+    BackArgs, CloseTabArgs, ForwardArgs, FrameArg, FrameArgs, GotoArgs, ListTabsArgs, NewTabArgs,
+    ReloadArgs, TabArgs, WaitForNavigationArgs,
 };
-use super::page::{ConsoleArgs, CookiesArgs, EvalArgs, LoadStateArgs, SaveStateArgs, ViewportArgs};
-use super::points::{ElementsAtArgs, ElementsAtForm, check_point, check_target, points_or_args};
+use super::page::{
+    CookiesArgs, EvalArgs, GetTitleArgs, GetUrlArgs, LoadStateArgs, SaveStateArgs, SecretsArgs,
+    ViewportArgs,
+};
+use super::points::{ElementsAtArgs, ElementsAtForm, points_or_args};
 use super::shared::{Form, NoArgs, bare_or};
 use super::waiting::{AssertArgs, Hooks, PollArgs, SleepArgs, WaitArgs};
+use crate::actions::Outcome;
+use crate::error::Result;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::time::Duration;
 use strum::{EnumDiscriminants, EnumIter, EnumString, IntoEnumIterator, IntoStaticStr};
 
-/// Every step action (docs/reference/step-files.md): the one schema of step files, MCP tools and the command
-/// line. Serialized externally tagged (`{"click": "s1e4"}`); each variant's argument type
-/// derives serde (step files and tools, with the short form where one exists), schemars
-/// (the schema the tools are made from) and clap (`ariasnap click REF --double`). Doc
-/// comments are the help of all three.
-#[derive(
-    Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, clap::Subcommand, EnumDiscriminants,
-)]
-#[serde(rename_all = "camelCase")]
-#[strum_discriminants(
-    name(ActionKind),
-    derive(EnumIter, IntoStaticStr, EnumString, Hash),
-    strum(serialize_all = "camelCase")
-)]
-pub enum Action {
+/// The list of actions: one row per action, its variant and argument type with the forms
+/// serde and schemars read (`bare_or`: a short form beside the object) and its doc comment
+/// (the help of the command, the tool and the step). It makes [`Action`], [`ActionKind`]
+/// with each action's facts, and [`Action`]'s dispatch to its [`Act`] declaration.
+macro_rules! actions {
+    ($( $(#[$m:meta])* $V:ident ( $(#[$fm:meta])* $T:ty $(,)? ), )*) => {
+        /// Every step action (docs/reference/step-files.md): the one schema of step files, MCP tools and the command
+        /// line. Serialized externally tagged (`{"click": "s1e4"}`); each variant's argument type
+        /// derives serde (step files and tools, with the short form where one exists), schemars
+        /// (the schema the tools are made from) and clap (`ariasnap click REF --double`). Doc
+        /// comments are the help of all three.
+        #[derive(
+            Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, clap::Subcommand, EnumDiscriminants,
+        )]
+        #[serde(rename_all = "camelCase")]
+        #[strum_discriminants(
+            name(ActionKind),
+            derive(EnumIter, IntoStaticStr, EnumString, Hash),
+            strum(serialize_all = "camelCase")
+        )]
+        pub enum Action {
+            $( $(#[$m])* $V( $(#[$fm])* $T ), )*
+        }
+
+        impl ActionKind {
+            /// The action's facts (its declaration's [`Act::INFO`]).
+            pub const fn info(self) -> Info {
+                match self { $( ActionKind::$V => <$T as Act>::INFO, )* }
+            }
+            /// Its place in the MCP core set ([`Act::CORE`]).
+            pub const fn core(self) -> Option<Core> {
+                match self { $( ActionKind::$V => <$T as Act>::CORE, )* }
+            }
+            /// The option a locator's ref goes into ([`Act::LOCATED_BY`]).
+            pub const fn located_by(self) -> Option<&'static str> {
+                match self { $( ActionKind::$V => <$T as Act>::LOCATED_BY, )* }
+            }
+            /// The Playwright call it exports as ([`Act::PLAYWRIGHT`]).
+            pub const fn playwright(self) -> Option<&'static str> {
+                match self { $( ActionKind::$V => <$T as Act>::PLAYWRIGHT, )* }
+            }
+        }
+
+        impl Action {
+            /// What serde cannot check ([`Act::problems`]); empty when well formed.
+            pub fn problems(&self) -> Vec<String> {
+                match self { $( Action::$V(a) => a.problems(), )* }
+            }
+            /// The ref of the element it acts on ([`Act::target`]).
+            pub fn target_ref(&self) -> Option<&str> {
+                match self { $( Action::$V(a) => a.target(), )* }
+            }
+            /// Puts a locator's ref where it takes its target ([`Act::set_target`]).
+            pub fn set_target_ref(&mut self, r: String) -> bool {
+                match self { $( Action::$V(a) => a.set_target(r), )* }
+            }
+            /// Its policy class ([`Act::gate`]).
+            pub fn gate(&self) -> Gate<'_> {
+                match self { $( Action::$V(a) => a.gate(), )* }
+            }
+            /// How long its effects are followed at least ([`Act::tail`]).
+            pub fn tail(&self) -> Option<Duration> {
+                match self { $( Action::$V(a) => a.tail(), )* }
+            }
+            /// Runs it ([`Act::run`]).
+            pub async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+                match self { $( Action::$V(a) => a.run(cx).await, )* }
+            }
+        }
+    };
+}
+
+actions! {
     /// Open a URL in the current tab and wait for it to load.
     Goto(
         #[serde(deserialize_with = "bare_or::<_, String, GotoArgs>")]
@@ -49,11 +116,11 @@ pub enum Action {
         GotoArgs,
     ),
     /// Reload the page.
-    Reload(NoArgs),
+    Reload(#[schemars(with = "NoArgs")] ReloadArgs),
     /// Go back in history.
-    Back(NoArgs),
+    Back(#[schemars(with = "NoArgs")] BackArgs),
     /// Go forward in history.
-    Forward(NoArgs),
+    Forward(#[schemars(with = "NoArgs")] ForwardArgs),
     /// Open a new tab (optionally at a URL) and make it current.
     #[command(alias = "newTab")]
     NewTab(
@@ -77,7 +144,7 @@ pub enum Action {
     ),
     /// List tabs with their URLs and titles.
     #[command(name = "tabs", alias = "list-tabs", alias = "listTabs")]
-    ListTabs(NoArgs),
+    ListTabs(#[schemars(with = "NoArgs")] ListTabsArgs),
     /// Take a snapshot of the current page.
     Snapshot(SnapshotArgs),
     /// Find elements by text, regex, role or position; matches carry refs.
@@ -115,15 +182,15 @@ pub enum Action {
     Set(SetArgs),
     /// Make a checkbox, radio or switch checked (no-op when it is).
     Check(
-        #[serde(deserialize_with = "bare_or::<_, String, RefOnly>")]
+        #[serde(deserialize_with = "bare_or::<_, String, CheckArgs>")]
         #[schemars(with = "Form<String, RefOnly>")]
-        RefOnly,
+        CheckArgs,
     ),
     /// Make a checkbox or switch unchecked (no-op when it is).
     Uncheck(
-        #[serde(deserialize_with = "bare_or::<_, String, RefOnly>")]
+        #[serde(deserialize_with = "bare_or::<_, String, UncheckArgs>")]
         #[schemars(with = "Form<String, RefOnly>")]
-        RefOnly,
+        UncheckArgs,
     ),
     /// Scroll a ref into view, a ref's scroll container (with a direction), or the page
     /// (direction, dx/dy, to); says how far it moved and whether it reached the end.
@@ -157,10 +224,10 @@ pub enum Action {
     ),
     /// The current URL.
     #[command(alias = "getUrl")]
-    GetUrl(NoArgs),
+    GetUrl(#[schemars(with = "NoArgs")] GetUrlArgs),
     /// The current title.
     #[command(alias = "getTitle")]
-    GetTitle(NoArgs),
+    GetTitle(#[schemars(with = "NoArgs")] GetTitleArgs),
     /// Resize the viewport.
     Viewport(ViewportArgs),
     /// Act in a frame: "main", an index, or an iframe ref.
@@ -189,7 +256,7 @@ pub enum Action {
     ),
     /// The names of the secrets the operator gave the session (never their values) and the
     /// origins each may be typed on; fill, type and set take one by name.
-    Secrets(NoArgs),
+    Secrets(#[schemars(with = "NoArgs")] SecretsArgs),
     /// The page's console since the last call: level, text, where and the stack of each
     /// message, uncaught errors and rejections; level filters.
     Console(ConsoleArgs),
@@ -277,114 +344,7 @@ pub enum Action {
     Audit(AuditArgs),
 }
 
-/// What running an action may do to the page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// Changes what is on screen: the reply's diff spans the first to the last of these
-    /// (and a whole-page capture is taken before the first).
-    Visual,
-    /// May change the page without being input (navigation, scripts, settings): drops the
-    /// snapshot cache, and the page's reaction is settled before the step ends.
-    ChangesPage,
-    /// Reads, waits or writes files; the page is as it was.
-    Reads,
-}
-
-/// The facts of one action, beside its argument type in [`Action`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Info {
-    pub kind: Kind,
-    /// The reply's first word ("Clicked. ..."); "Done" for actions that are not input.
-    pub verb: &'static str,
-    /// The MCP tool that stands for it (names of Playwright MCP where it has the action).
-    pub tool: &'static str,
-    /// The field an MCP tool names the short form with, when the action has no object form.
-    pub scalar: &'static str,
-    /// A short example of the argument, for messages and the reference.
-    pub example: &'static str,
-}
-
-const fn row(
-    kind: Kind,
-    verb: &'static str,
-    tool: &'static str,
-    scalar: &'static str,
-    example: &'static str,
-) -> Info {
-    Info {
-        kind,
-        verb,
-        tool,
-        scalar,
-        example,
-    }
-}
-
 impl ActionKind {
-    /// The one table of actions: a row per action, checked complete by the compiler.
-    /// `selectText` changes the page: the page hears of a new selection from events queued
-    /// after it (HTML's `select` for text controls, the Selection API's `selectionchange`),
-    /// and may rewrite itself then.
-    #[rustfmt::skip]
-    pub const fn info(self) -> Info {
-        use ActionKind as A;
-        use Kind::{ChangesPage as C, Reads as R, Visual as V};
-        match self {
-            A::Goto => row(V, "Opened", "browser_navigate", "url", r#""http://127.0.0.1:8080/""#),
-            A::Reload => row(C, "Done", "browser_reload", "value", "true"),
-            A::Back => row(C, "Done", "browser_navigate_back", "value", "true"),
-            A::Forward => row(C, "Done", "browser_navigate_forward", "value", "true"),
-            A::NewTab => row(R, "Done", "browser_new_tab", "url", r#""http://127.0.0.1:8080/""#),
-            A::SwitchTab => row(R, "Done", "browser_switch_tab", "tab", r#""t2""#),
-            A::CloseTab => row(R, "Done", "browser_close_tab", "tab", r#""t2""#),
-            A::ListTabs => row(R, "Done", "browser_tabs", "value", "true"),
-            A::Snapshot => row(R, "Done", "browser_snapshot", "value", r#"true, "interactive" or {"detail": "interactive"}"#),
-            A::Search => row(R, "Done", "browser_search", "text", r#"{"text": "order placed", "role": "heading"}"#),
-            A::Query => row(R, "Done", "browser_query", "query", r#"{"query": "[?role=='button'].name"}"#),
-            A::Click => row(V, "Clicked", "browser_click", "ref", r#""s1e4", {"ref": "s1e4"} or {"x": 120, "y": 80}"#),
-            A::Fill => row(V, "Filled", "browser_fill", "value", r#"{"ref": "s1e2", "value": "text"}, {"ref": "s1e2", "secret": "SHOP_PASSWORD"} or {"fields": {"s1e2": "text", "s1e3": "Berlin"}}"#),
-            A::Type => row(V, "Typed", "browser_type", "value", r#"{"text": "...", "ref": "s1e2", "submit": true}"#),
-            A::Press => row(V, "Pressed", "browser_press_key", "key", r#""Enter" or {"key": "Control+a", "ref": "s1e2"}"#),
-            A::Hover => row(V, "Hovered", "browser_hover", "ref", r#""s1e4", {"ref": "s1e4"} or {"x": 120, "y": 80}"#),
-            A::Select => row(V, "Selected", "browser_select_option", "value", r#"{"ref": "s1e3", "values": ["a", "b"]}"#),
-            A::Set => row(V, "Set", "browser_set", "value", r#"{"ref": "s1e3", "value": "2026-05-01"} (or true, or ["a", "b"])"#),
-            A::Check => row(V, "Checked", "browser_check", "ref", r#""s1e4" or {"ref": "s1e4"}"#),
-            A::Uncheck => row(V, "Unchecked", "browser_uncheck", "ref", r#""s1e4" or {"ref": "s1e4"}"#),
-            A::Scroll => row(V, "Scrolled", "browser_scroll", "value", r#"{"direction": "down"} or {"ref": "s1e9"}"#),
-            A::Drag => row(V, "Dragged", "browser_drag", "value", r#"{"from": "s1e1", "to": "s1e2"} (or points {"x": 10, "y": 20})"#),
-            A::Upload => row(C, "Done", "browser_upload", "value", r#"{"ref": "s1e5", "files": ["a.pdf"]}"#),
-            A::Wait => row(R, "Done", "browser_wait", "value", r#"{"text": "Saved"}"#),
-            A::Sleep => row(R, "Done", "browser_sleep", "ms", "500 (milliseconds)"),
-            A::Eval => row(C, "Done", "browser_evaluate", "expression", r#""document.title" or {"expression": "..."}"#),
-            A::Assert => row(R, "Done", "browser_assert", "value", r#"{"text": "Saved"}"#),
-            A::Get => row(R, "Done", "browser_get", "value", r#""s1e4" or {"ref": "s1e4", "what": "value"}"#),
-            A::GetUrl => row(R, "Done", "browser_get_url", "value", "true"),
-            A::GetTitle => row(R, "Done", "browser_get_title", "value", "true"),
-            A::Viewport => row(C, "Done", "browser_viewport", "value", r#"{"width": 1280, "height": 800}"#),
-            A::Frame => row(R, "Done", "browser_frame", "value", r#""main", 0 or "s1e5""#),
-            A::Cookies => row(C, "Done", "browser_cookies", "value", r#"{"action": "list"}"#),
-            A::SaveState => row(R, "Done", "browser_save_state", "value", r#""state.json" or {"path": "state.json", "sessionStorage": true}"#),
-            A::LoadState => row(R, "Done", "browser_load_state", "value", r#""state.json" or {"path": "state.json"}"#),
-            A::Secrets => row(R, "Done", "browser_secrets", "value", "true"),
-            A::Console => row(R, "Done", "browser_console", "value", r#"true or {"level": "warn"}"#),
-            A::Screenshot => row(R, "Done", "browser_take_screenshot", "value", r#"true or {"path": "page.png", "annotate": true}"#),
-            A::ElementsAt => row(R, "Done", "browser_elements_at", "value", r#"{"x": 120, "y": 80}, [{"x": 1, "y": 2}, ...] or {"x": 120, "y": 80, "radius": 40}"#),
-            A::Pdf => row(R, "Done", "browser_pdf", "value", r#"{"path": "page.pdf", "landscape": true}"#),
-            A::ReadSiteNotes => row(R, "Done", "browser_read_site_notes", "value", r#"true or "example.org""#),
-            A::WriteSiteNotes => row(R, "Done", "browser_write_site_notes", "value", r#""text to remember" or {"notes": "...", "domain": "example.org", "replace": true}"#),
-            A::Submit => row(V, "Submitted", "browser_submit", "value", r#""s1e4", "form#signup" or {"ref": "s1e4", "reportValidity": true}"#),
-            A::SelectText => row(C, "Done", "browser_select_text", "value", r#""s1e4" or {"ref": "s1e4", "start": 0, "end": 5}"#),
-            A::WaitForNavigation => row(C, "Done", "browser_wait_for_navigation", "value", r#"true or {"timeout": 10000, "waitUntil": "load"}"#),
-            A::Poll => row(C, "Done", "browser_poll", "value", r#""() => window.ready" or {"fn": "() => window.ready", "interval": 100, "timeout": 5000}"#),
-            A::QueryAll => row(R, "Done", "browser_query_all", "value", r#"{"buttons": {"role": "button"}, "rows": "table tr"} or {"queries": {...}, "limit": 5}"#),
-            A::Inspect => row(R, "Done", "browser_inspect", "value", r#"true or {"selectors": [".card"]}"#),
-            A::Network => row(R, "Done", "browser_network", "id", r#"true, "r12", {"status": "4xx", "type": "fetch"} or {"har": "page.har", "bodies": true}"#),
-            A::Route => row(R, "Done", "browser_route", "value", r#"{"pattern": "/api/items", "body": "[]"}, {"pattern": "**/*.png", "fail": true}"#),
-            A::Unroute => row(R, "Done", "browser_unroute", "pattern", r#""/api/items" or {} (every route)"#),
-            A::Audit => row(C, "Done", "browser_audit", "value", r#"true or {"rules": "button-name,color-contrast", "noTab": true}"#),
-        }
-    }
-
     /// Its name in step files (`newTab`), from the enum (serde's and strum's camelCase).
     pub fn name(self) -> &'static str {
         self.into()
@@ -431,74 +391,30 @@ impl Action {
     pub fn modifies_page(&self) -> bool {
         self.info().kind != Kind::Reads
     }
-    /// Checks what the schema cannot say (a ref or a point, not both; bounds), so a bad
-    /// step is refused before any step runs.
-    pub fn check(&self) -> std::result::Result<(), String> {
-        match self {
-            Action::Click(a) => check_target("click", a.ref_.as_deref(), a.x, a.y).map(|_| ()),
-            Action::Hover(a) => check_target("hover", a.ref_.as_deref(), a.x, a.y).map(|_| ()),
-            Action::Drag(d) => [&d.from, &d.to].into_iter().try_for_each(|e| match e {
-                DragEnd::Point(p) => check_point(*p).map(|_| ()),
-                DragEnd::Ref(_) => Ok(()),
-                DragEnd::Locator(l) => l.check(),
-            }),
-            Action::ElementsAt(a) => a.all_points().map(|_| ()),
-            Action::Pdf(p) => p.check(),
-            _ => Ok(()),
-        }
-    }
-
-    /// The ref of the element an action acts on, when it names one (docs/reference/replies.md#the-summary: a reply leads
-    /// with that element's new state or value). A fields map of `fill` names several: none.
-    /// Puts the ref a locator resolved to where the action takes its target; false for an
-    /// action that takes none.
-    pub fn set_target_ref(&mut self, r: String) -> bool {
-        match self {
-            Action::Click(a) => a.ref_ = Some(r),
-            Action::Fill(a) => a.ref_ = Some(r),
-            Action::Type(a) => a.ref_ = Some(r),
-            Action::Press(a) => a.ref_ = Some(r),
-            Action::Hover(a) => a.ref_ = Some(r),
-            Action::Select(a) => a.ref_ = r,
-            Action::Set(a) => a.ref_ = r,
-            Action::Check(a) | Action::Uncheck(a) => a.ref_ = r,
-            Action::Scroll(a) => a.ref_ = Some(r),
-            Action::Submit(a) => a.ref_ = Some(r),
-            Action::Upload(a) => a.ref_ = r,
-            Action::SelectText(a) => a.ref_ = r,
-            Action::Get(a) => a.ref_ = r,
-            Action::Wait(a) => a.ref_ = Some(r),
-            Action::Screenshot(a) => a.ref_ = Some(r),
-            Action::Frame(a) => a.target = super::navigation::FrameArg::Name(r),
-            _ => return false,
-        }
-        true
-    }
-
-    pub fn target_ref(&self) -> Option<&str> {
-        match self {
-            Action::Click(a) => a.ref_.as_deref(),
-            Action::Fill(a) => a.ref_.as_deref(),
-            Action::Type(a) => a.ref_.as_deref(),
-            Action::Press(a) => a.ref_.as_deref(),
-            Action::Hover(a) => a.ref_.as_deref(),
-            Action::Select(a) => Some(&a.ref_),
-            Action::Set(a) => Some(&a.ref_),
-            Action::Check(a) | Action::Uncheck(a) => Some(a.ref_str()),
-            Action::Scroll(a) => a.ref_.as_deref(),
-            Action::Submit(a) => a.ref_.as_deref(),
-            Action::Wait(a) => a.ref_.as_deref(),
-            Action::Screenshot(a) => a.ref_.as_deref(),
-            Action::Frame(a) => match &a.target {
-                super::navigation::FrameArg::Name(r) if crate::refs::is_ref(r.trim()) => {
-                    Some(r.as_str())
-                }
-                _ => None,
-            },
-            _ => None,
-        }
-    }
 }
+
+/// The actions whose target a locator may name (docs/reference/step-files.md#locators):
+/// those whose declaration says where its ref goes (`Act::LOCATED_BY`), in the list's order.
+pub fn targeted() -> &'static [&'static str] {
+    static NAMES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+        ActionKind::all()
+            .filter(|k| k.located_by().is_some())
+            .map(|k| k.name())
+            .collect()
+    });
+    &NAMES
+}
+
+/// The option of `action` a resolved locator's ref goes into: `frame` takes its iframe's
+/// ref as its `target`, every other action as its `ref`.
+pub fn ref_key(action: &str) -> &'static str {
+    ActionKind::from_name(action)
+        .and_then(|k| k.located_by())
+        .unwrap_or("ref")
+}
+
+/// Step keys beside the action (docs/reference/step-files.md#optional-steps `optional`, and the hooks).
+pub const STEP_KEYS: &[&str] = &["optional", "readyWhen", "settledWhen", "observe", "target"];
 
 /// One step: an action, maybe optional, maybe with hooks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -569,9 +485,41 @@ mod tests {
         let mut names: Vec<String> = ActionKind::names().into_iter().map(String::from).collect();
         names.sort();
         assert_eq!(names, in_schema);
-        assert_eq!(names.len(), 52);
         for k in ActionKind::all() {
             assert_eq!(ActionKind::from_name(k.name()), Some(k));
+        }
+    }
+
+    /// A locator's ref goes where the action takes its element: the `ref` of its schema
+    /// (`frame`: its `target`), for every action whose schema has one, and for no other.
+    #[test]
+    fn the_located_actions_are_those_with_a_ref() {
+        let schema = step_schema();
+        let refs = regex::Regex::new(r#"#/(?:\$defs|definitions)/([\w-]+)"#).unwrap();
+        for one in schema["oneOf"].as_array().into_iter().flatten() {
+            let name = one["required"][0].as_str().unwrap();
+            let k = ActionKind::from_name(name).unwrap();
+            let defs = schema.get("$defs").unwrap_or(&schema["definitions"]);
+            // the argument's own properties, through its $refs and its short forms
+            let mut seen = vec![one["properties"][name].clone()];
+            let mut has_ref = false;
+            for _ in 0..4 {
+                let text: String = seen.iter().map(|v| v.to_string()).collect();
+                has_ref |= seen.iter().any(|v| v["properties"].get("ref").is_some());
+                seen = refs
+                    .captures_iter(&text)
+                    .map(|c| defs[&c[1]].clone())
+                    .collect();
+            }
+            // (assert's ref is one of its conditions, checked as given, not a target)
+            let want = if name == "frame" {
+                Some("target")
+            } else if name == "assert" {
+                None
+            } else {
+                has_ref.then_some("ref")
+            };
+            assert_eq!(k.located_by(), want, "{name}");
         }
     }
 
@@ -591,7 +539,7 @@ mod tests {
         assert_eq!(click.info().verb, "Clicked");
         let eval = Action::Eval(EvalArgs::from("1".to_string()));
         assert!(!eval.is_visual() && eval.modifies_page());
-        assert!(!Action::GetUrl(NoArgs {}).modifies_page());
+        assert!(!Action::GetUrl(GetUrlArgs {}).modifies_page());
     }
 
     #[test]
@@ -606,6 +554,6 @@ mod tests {
         let f: Step = serde_json::from_str(r#"{"fill": {"ref": "s1e2", "value": "x"}}"#).unwrap();
         assert!(matches!(f.action, Action::Fill(_)));
         let r: Step = serde_json::from_str(r#"{"reload": {}}"#).unwrap();
-        assert_eq!(r.action, Action::Reload(NoArgs {}));
+        assert_eq!(r.action, Action::Reload(ReloadArgs {}));
     }
 }

@@ -9,6 +9,7 @@
 //! Owns: the audit's arguments and words. Must not: run axe or read the page itself (the
 //! engine does).
 
+use super::act::{Act, Core, Cx, Info, Kind, row};
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
 use crate::engine::entry;
@@ -262,6 +263,23 @@ async fn focus_trap(b: &Browser, text: &str) -> Result<Option<String>> {
         seen.push(f.id);
     }
     Ok(None)
+}
+
+// The declarations of these actions (docs/contributing.md#adding-an-action).
+
+impl Act for AuditArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::ChangesPage, "Done", "browser_audit", "value", r#"true or {"rules": "button-name,color-contrast", "noTab": true}"#);
+    const CORE: Option<Core> = Some(Core {
+        rank: 11,
+        description: Some(
+            "Accessibility audit (axe-core, keyboard): violations by rule, each element by ref.",
+        ),
+        props: &[("rules", "")],
+    });
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        audit(cx.b, self).await
+    }
 }
 
 #[cfg(test)]

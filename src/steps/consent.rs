@@ -76,8 +76,8 @@ async fn intent(b: &Browser, step: &Step, scripts: bool) -> Result<Intent> {
             }
             _ => {}
         },
-        Action::Check(a) | Action::Uncheck(a) => {
-            let r = a.ref_str();
+        Action::Check(_) | Action::Uncheck(_) => {
+            let r = step.action.target_ref().unwrap_or_default();
             i.target = target(b, consent_method(Some(r), false, false)?, r.to_string()).await?;
         }
         Action::Press(p) if matches!(p.key.as_str(), "Enter" | "NumpadEnter" | " " | "Space") => {

@@ -8,12 +8,15 @@
 //! (snapshot/secrets.rs, and credential headers), and the cursors of "since the last call".
 //! Must not: record or hold requests (the watcher does).
 
-use crate::actions::Outcome;
+use super::act::{Act, Core, Cx, Info, Kind, row};
+use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
 use crate::browser::routes::{self, Route};
 use crate::browser::watch::ipc::{self, Body, Query, Reply};
 use crate::browser::watch::store::{ConsoleEntry, Request};
+use crate::engine::entry;
 use crate::error::{Error, Result};
+use crate::wire::ConsoleReply;
 use clap::Args;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -606,7 +609,7 @@ fn rank(level: &str) -> Option<usize> {
 
 /// `console` through the watcher: the current tab's entries since the last call (of its
 /// current page), at `level` or above.
-pub(super) async fn console(b: &mut Browser, a: &super::ConsoleArgs) -> Result<Outcome> {
+pub(super) async fn console(b: &mut Browser, a: &ConsoleArgs) -> Result<Outcome> {
     let name = watcher_of(b)?;
     let min = match &a.level {
         Some(l) => rank(l).ok_or_else(|| {
@@ -665,108 +668,82 @@ fn entry_value(c: &ConsoleEntry) -> Value {
     v
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// `console`: the page's messages since the last call (with WebDriver BiDi; without it,
+/// since the engine was installed).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct ConsoleArgs {
+    /// Only messages at this level or above: debug, info (log), warn, error.
+    #[serde(default)]
+    #[arg(long)]
+    pub level: Option<String>,
+    /// Every message of the page kept, not only those since the last call.
+    #[serde(default)]
+    #[arg(long)]
+    pub all: bool,
+    /// Mark every message read (without BiDi: empty the page's log) after reading it.
+    #[serde(default)]
+    #[arg(long)]
+    pub clear: bool,
+}
 
-    fn req(seq: u64, status: Option<u16>, kind: &str) -> Request {
-        Request {
-            seq,
-            method: "GET".into(),
-            url: format!("http://a.test/x{seq}"),
-            kind: kind.into(),
-            initiator: "script".into(),
-            initiator_at: Some("http://a.test/app.js:3:5".into()),
-            status,
-            started: 10.0,
-            ended: Some(14.4),
-            size: Some(1234),
-            ..Default::default()
-        }
-    }
+// The declarations of these actions (docs/contributing.md#adding-an-action).
 
-    #[test]
-    fn lines_name_status_type_size_time_and_initiator() {
-        let r = req(5, Some(404), "image");
-        assert_eq!(
-            line(&r, "http://a.test/page"),
-            "r5 GET 404 image /x5 1.2 kB 4 ms (script /app.js:3:5)"
-        );
-        let mut f = req(6, None, "fetch");
-        f.failure = Some("net::ERR_FAILED".into());
-        f.url = "http://b.test/api".into();
-        f.answered_by = Some("route /api".into());
-        assert_eq!(
-            line(&f, "http://a.test/"),
-            "r6 GET failed fetch http://b.test/api net::ERR_FAILED 4 ms (script /app.js:3:5) [route /api]"
-        );
-    }
-
-    #[test]
-    fn filters_by_status_type_and_url() {
-        let a = |status: &str| NetworkArgs {
-            status: Some(status.into()),
-            ..Default::default()
-        };
-        assert!(keep(&req(1, Some(404), "image"), &a("4xx")));
-        assert!(keep(&req(1, Some(404), "image"), &a("404")));
-        assert!(!keep(&req(1, Some(200), "image"), &a("4xx,5xx")));
-        assert!(keep(&req(1, Some(200), "image"), &a("ok")));
-        let t = NetworkArgs {
-            kind: Some("fetch, xhr".into()),
-            url: Some("/x*".into()),
-            ..Default::default()
-        };
-        assert!(keep(&req(1, Some(200), "xhr"), &t));
-        assert!(!keep(&req(1, Some(200), "image"), &t));
-    }
-
-    #[test]
-    fn credential_headers_and_secret_shapes_are_masked() {
-        crate::snapshot::secrets::set_reveal(false);
-        let h = vec![
-            ("Authorization".to_string(), "Bearer abc".to_string()),
-            (
-                "X-Note".to_string(),
-                "key sk-ant-abcdefghijklmnopqrstuvwxyz012345".to_string(),
-            ),
-        ];
-        let l = header_lines(&h);
-        assert_eq!(l[0], "Authorization: [secret:header 10 chars]");
-        assert!(!l[1].contains("abcdefghijklmnop"), "{}", l[1]);
-    }
-
-    #[test]
-    fn routes_are_made_from_arguments_or_refused() {
-        let o = super::super::RunOptions::default();
-        let r = make_route(
-            &RouteArgs {
-                pattern: "/api/items".into(),
-                body: Some("[1,2]".into()),
-                ..Default::default()
-            },
-            &o,
-        )
-        .unwrap();
-        assert_eq!(r.status, Some(200));
-        assert_eq!(
-            r.headers,
-            vec![("Content-Type".to_string(), "application/json".to_string())]
-        );
-        let e = make_route(&RouteArgs::from("/x".to_string()), &o).unwrap_err();
-        assert!(e.to_string().contains("needs what to answer"), "{e}");
-        let e = make_route(
-            &RouteArgs {
-                pattern: "/x".into(),
-                fail: true,
-                status: Some(500),
-                ..Default::default()
-            },
-            &o,
-        )
-        .unwrap_err();
-        assert_eq!(e.exit_code(), 2);
-        assert_eq!(rank("log"), rank("info"));
-        assert!(rank("warn") > rank("info"));
+impl Act for NetworkArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_network", "id", r#"true, "r12", {"status": "4xx", "type": "fetch"} or {"har": "page.har", "bodies": true}"#);
+    const CORE: Option<Core> = Some(Core {
+        rank: 9,
+        description: Some(
+            "Requests since the last call (id method status type URL size time initiator); \
+             id: one whole with bodies; har: write a HAR file. Mock with browser_route.",
+        ),
+        props: &[
+            ("id", ""),
+            ("status", "404, 4xx, failed..."),
+            ("type", ""),
+            ("url", ""),
+            ("har", ""),
+        ],
+    });
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        network(cx.b, self, cx.opts).await
     }
 }
+
+impl Act for RouteArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_route", "value", r#"{"pattern": "/api/items", "body": "[]"}, {"pattern": "**/*.png", "fail": true}"#);
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        route(cx.b, self, cx.opts).await
+    }
+}
+
+impl Act for UnrouteArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_unroute", "pattern", r#""/api/items" or {} (every route)"#);
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        unroute(cx.b, self).await
+    }
+}
+
+impl Act for ConsoleArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_console", "value", r#"true or {"level": "warn"}"#);
+    const CORE: Option<Core> = Some(Core {
+        rank: 10,
+        description: Some("Console messages since the last call: level, text, at, stack."),
+        props: &[("level", "debug, info, warn or error")],
+    });
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        if cx.b.client.isolated() {
+            return console(cx.b, self).await;
+        }
+        // without BiDi the engine's own capture (it runs in the page's realm)
+        let v: ConsoleReply = ask(cx.b, entry::Console { clear: self.clear }).await?;
+        Ok(Outcome::with(json!(v.messages)))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -8,7 +8,7 @@
 //! Owns: taking the "before" of an action and turning the page's answers into the
 //! `effects` object and its summary words. Must not: act on the page.
 
-use super::navigation::DocMark;
+use super::shared::DocMark;
 use crate::actions::ask;
 use crate::browser::Browser;
 use crate::engine::bidi::{DownloadEnd, DownloadWillBegin, Event, Events, LogEntry};
@@ -241,23 +241,6 @@ pub fn blocked_words(blocked: &[crate::browser::guard::Refused]) -> Option<Strin
         named.join(", "),
         first.why
     ))
-}
-
-/// How long an action's effects are followed at least when the page reacted to it (its DOM
-/// changed: a button disabled, a spinner shown), however quiet the page is then: a click or
-/// a key press often starts a request whose answer brings the page's reaction (a toast, an
-/// error message, the new total) a few hundred ms later, with nothing changing in the DOM
-/// meanwhile; 500 ms, the settle time Playwright MCP gives every action, catches a typical
-/// API call's answer. A click the page shows no reaction to settles on quiet alone, as do
-/// other actions (fill, set, hover, scroll...) (docs/reference/replies.md#effects effects). Typing with `submit`
-/// presses Enter: it gets the tail too.
-pub fn answer_tail(action: &crate::steps::Action) -> Option<std::time::Duration> {
-    use crate::steps::Action;
-    match action {
-        Action::Click(_) | Action::Press(_) => Some(std::time::Duration::from_millis(500)),
-        Action::Type(t) if t.submit => Some(std::time::Duration::from_millis(500)),
-        _ => None,
-    }
 }
 
 /// A URL without its scheme and host when it has a path (the summary is short).

@@ -4,6 +4,7 @@
 //! Owns: these steps' arguments and outputs. Must not: draw (annotate.rs) or keep notes on
 //! disk (notes.rs).
 
+use super::act::{Act, Cx, Info, Kind, row};
 use super::shared::RunOptions;
 use crate::actions::Outcome;
 use crate::browser::Browser;
@@ -467,6 +468,55 @@ pub(super) async fn screenshot(
     };
     artifacts.push(path.clone());
     Ok(Outcome::with(json!({"path": path, "bytes": png.len()})))
+}
+
+// The declarations of these actions (docs/contributing.md#adding-an-action).
+
+impl Act for ScreenshotArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_take_screenshot", "value", r#"true or {"path": "page.png", "annotate": true}"#);
+    const LOCATED_BY: Option<&'static str> = Some("ref");
+    fn target(&self) -> Option<&str> {
+        self.ref_.as_deref()
+    }
+    fn set_target(&mut self, r: String) -> bool {
+        self.ref_ = Some(r);
+        true
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        if self.annotate {
+            annotated_screenshot(cx.b, self, cx.opts, cx.artifacts).await
+        } else {
+            screenshot(cx.b, self, cx.opts, cx.artifacts).await
+        }
+    }
+}
+
+impl Act for PdfArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_pdf", "value", r#"{"path": "page.pdf", "landscape": true}"#);
+    fn problems(&self) -> Vec<String> {
+        self.check().err().into_iter().collect()
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        pdf(cx.b, self, cx.opts, cx.artifacts).await
+    }
+}
+
+impl Act for ReadNotesArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_read_site_notes", "value", r#"true or "example.org""#);
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        read_notes(cx.b, self, cx.opts).await
+    }
+}
+
+impl Act for WriteNotesArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_write_site_notes", "value", r#""text to remember" or {"notes": "...", "domain": "example.org", "replace": true}"#);
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        write_notes(cx.b, self, cx.opts).await
+    }
 }
 
 #[cfg(test)]

@@ -5,23 +5,19 @@
 //! steps that are more than one call into `actions`. Must not: send input other than
 //! through `actions`.
 
-use super::navigation::{DocMark, doc_state, new_document};
-use super::points::{Point, check_point, check_target, look_at, point_arg};
-use super::shared::{
-    OneOrMany, RunOptions, SUBMIT_NAV_LIMIT, looks_like_ref, one_or_many, parse_xy, within,
-};
+use super::act::{ANSWER_TAIL, Act, Core, Cx, Gate, Info, Kind, row};
+use super::points::{check_target, look_at};
+use super::shared::{OneOrMany, looks_like_ref, one_or_many};
 use crate::actions;
-use crate::actions::{Outcome, ask};
+use crate::actions::Outcome;
 use crate::browser::Browser;
-use crate::engine::{ScrollTo, entry};
 use crate::error::{Error, Result};
-use crate::refs::parse_ref;
-use crate::safe::quote;
-use crate::wire::{Named, ScrollReply, SelectTextReply, SubmitReply};
+use crate::policy::Switch;
 use clap::Args;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use std::time::Duration;
 
 /// `click`: a ref (or a point of the viewport), with options.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
@@ -84,12 +80,27 @@ impl From<String> for RefOnly {
     }
 }
 
-impl RefOnly {
-    /// The ref as given.
-    pub fn ref_str(&self) -> &str {
-        &self.ref_
-    }
+/// `check` and `uncheck`: a ref (their schema is [`RefOnly`]'s), one type each for its
+/// action's declaration.
+macro_rules! ref_only {
+    ($($T:ident),*) => {$(
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Args)]
+        #[serde(deny_unknown_fields)]
+        pub struct $T {
+            /// The element's ref (`s1e4`, `@s1e4`, `[ref=s1e4]`).
+            #[serde(rename = "ref")]
+            #[arg(id = "ref", value_name = "REF")]
+            pub ref_: String,
+        }
+
+        impl From<String> for $T {
+            fn from(r: String) -> Self {
+                $T { ref_: r }
+            }
+        }
+    )*};
 }
+ref_only!(CheckArgs, UncheckArgs);
 
 /// `fill`: clear a field and type a value; or several fields at once.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
@@ -252,39 +263,6 @@ pub struct SetArgs {
     pub secret: Option<String>,
 }
 
-/// `scroll`: a ref into view, a ref's scroll container in a direction, or the page by a
-/// delta / to a position / in a direction.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
-#[serde(deny_unknown_fields)]
-pub struct ScrollArgs {
-    /// A ref to bring into view; with a direction, the element (or its nearest ancestor)
-    /// that scrolls that way is scrolled instead: a scrolling list, a text area.
-    #[serde(rename = "ref", default)]
-    #[arg(id = "ref", value_name = "REF")]
-    pub ref_: Option<String>,
-    /// up, down, left, right (the page: 600 CSS pixels; a ref's scroll container: 85% of
-    /// what it shows).
-    #[serde(default)]
-    #[arg(long)]
-    pub direction: Option<String>,
-    /// How far to scroll in the direction, in CSS pixels.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[arg(long, requires = "direction")]
-    pub amount: Option<f64>,
-    /// Horizontal delta in CSS pixels.
-    #[serde(default)]
-    #[arg(long, allow_hyphen_values = true)]
-    pub dx: Option<f64>,
-    /// Vertical delta in CSS pixels.
-    #[serde(default)]
-    #[arg(long, allow_hyphen_values = true)]
-    pub dy: Option<f64>,
-    /// Absolute position [x, y].
-    #[serde(default)]
-    #[arg(long, value_name = "X,Y", value_parser = parse_xy)]
-    pub to: Option<[f64; 2]>,
-}
-
 /// `upload`: files for a file input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
@@ -329,54 +307,6 @@ pub async fn hover(b: &mut Browser, a: &HoverArgs) -> Result<Outcome> {
     }
 }
 
-/// `drag`: between refs and/or points along a pointer path; points are named in the
-/// output. On a ref, the drag starts at the point of it a hit test reaches and ends past the
-/// middle of the target in the direction of travel (`actions::drop_point`).
-pub async fn drag(b: &mut Browser, d: &DragArgs) -> Result<Outcome> {
-    let mut named = serde_json::Map::new();
-    let unresolved = || {
-        Error::Usage("drag: a locator end was not resolved (run it as a step, not through the library's drag)".into())
-    };
-    let from = match &d.from {
-        DragEnd::Locator(_) => return Err(unresolved()),
-        DragEnd::Ref(r) => actions::drag_point(b, r).await?,
-        DragEnd::Point(p) => {
-            let p = check_point(*p).map_err(Error::Usage)?;
-            let what = look_at(b, &[p], None, None).await?;
-            named.insert("from".into(), json!(what.first()));
-            (p.x, p.y)
-        }
-    };
-    let to = match &d.to {
-        DragEnd::Locator(_) => return Err(unresolved()),
-        DragEnd::Ref(r) => actions::drop_point(b, r, from).await?,
-        DragEnd::Point(p) => {
-            let p = check_point(*p).map_err(Error::Usage)?;
-            let what = look_at(b, &[p], None, None).await?;
-            named.insert("to".into(), json!(what.first()));
-            (p.x, p.y)
-        }
-    };
-    // bringing the target into view may have scrolled the start away: both again, once
-    let (from, to) = match (&d.from, &d.to) {
-        (DragEnd::Ref(a), DragEnd::Ref(z)) => {
-            let again = actions::drag_point(b, a).await?;
-            if again == from {
-                (from, to)
-            } else {
-                (again, actions::drop_point(b, z, again).await?)
-            }
-        }
-        _ => (from, to),
-    };
-    let warnings = actions::drag_points(b, from, to).await?;
-    Ok(Outcome {
-        output: (!named.is_empty()).then_some(Value::Object(named)),
-        warnings,
-        ..Outcome::default()
-    })
-}
-
 /// `hover`: a ref, or a point of the viewport.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
@@ -405,294 +335,11 @@ impl From<String> for HoverArgs {
     }
 }
 
-// One end of a drag: a ref, a point {x, y} or a locator (docs/reference/step-files.md#locators)
-// (no doc comment: schemars would repeat it).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum DragEnd {
-    Ref(String),
-    Point(Point),
-    Locator(super::locate::Locator),
-}
-
-/// A drag end on the command line: `X,Y` is a point, `role "name"` or a locator's JSON
-/// (`{"role": "option", "name": "Apples"}`) a locator, anything else a ref.
-fn drag_end(s: &str) -> std::result::Result<DragEnd, String> {
-    let t = s.trim();
-    if t.starts_with('{') {
-        let l: super::locate::Locator =
-            serde_json::from_str(t).map_err(|e| format!("a locator: {e}"))?;
-        l.check()?;
-        return Ok(DragEnd::Locator(l));
-    }
-    if let Some((role, name)) = t.split_once(' ')
-        && let Ok(name) = serde_json::from_str::<String>(name.trim())
-    {
-        return Ok(DragEnd::Locator(super::locate::Locator {
-            role: Some(role.to_string()),
-            name: Some(name),
-            ..Default::default()
-        }));
-    }
-    if t.contains(',') {
-        return point_arg(t).map(DragEnd::Point);
-    }
-    Ok(DragEnd::Ref(s.to_string()))
-}
-
-/// `drag`: press on one ref or point, move to another, release.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
-#[serde(deny_unknown_fields)]
-pub struct DragArgs {
-    /// The ref to pick up, a point {x, y} (command line: X,Y), or a locator {"role",
-    /// "name", ...} (command line: `role "name"` or its JSON).
-    #[arg(value_parser = drag_end)]
-    pub from: DragEnd,
-    /// The ref to drop it on, a point {x, y}, or a locator.
-    #[arg(value_parser = drag_end)]
-    pub to: DragEnd,
-}
-
-/// `scroll`: a ref into view, a ref's scroll container in a direction, the page to a point,
-/// or the page by a direction or delta. A scroll in a direction or by a delta says how far it
-/// moved (`by`) and whether it reached the end that way (`end`); a ref's, what scrolled.
-pub(super) async fn scroll(b: &mut Browser, s: &super::ScrollArgs) -> Result<Outcome> {
-    if let Some(a) = s.amount
-        && !(a.is_finite() && a > 0.0)
-    {
-        return Err(Error::Usage(format!(
-            "scroll amount {a}: give a distance in CSS pixels, more than 0"
-        )));
-    }
-    let sign = match s.direction.as_deref() {
-        Some("down" | "right") => 1.0,
-        Some("up" | "left") => -1.0,
-        Some(other) => {
-            return Err(Error::Usage(format!(
-                "scroll direction {other:?}: use up, down, left or right"
-            )));
-        }
-        None => 0.0,
-    };
-    let to = match (&s.ref_, s.direction.as_deref()) {
-        (Some(r), Some(d)) => ScrollTo::Within {
-            r#ref: parse_ref(r)?,
-            direction: d.into(),
-            amount: s.amount,
-        },
-        (Some(r), None) => ScrollTo::Ref {
-            r#ref: parse_ref(r)?,
-        },
-        (None, _) if s.to.is_some() => ScrollTo::Point {
-            to: s.to.unwrap_or_default(),
-        },
-        (None, d) => {
-            let (mut dx, mut dy) = (s.dx.unwrap_or(0.0), s.dy.unwrap_or(0.0));
-            let far = s.amount.unwrap_or(600.0) * sign;
-            match d {
-                Some("down" | "up") => dy = far,
-                Some(_) => dx = far,
-                None if s.dx.is_none() && s.dy.is_none() => dy = 600.0,
-                None => {}
-            }
-            ScrollTo::By { dx, dy }
-        }
-    };
-    let v: ScrollReply = ask(b, to).await?;
-    let mut out = json!({"scroll": v.scroll});
-    if let Some(by) = v.by {
-        out["by"] = json!(by);
-    }
-    if let Some(end) = v.end {
-        out["end"] = json!(end);
-    }
-    if let Some(w) = v.scroller.filter(|_| !v.page) {
-        out["scrolled"] = json!(if w.name.is_empty() {
-            w.role
-        } else {
-            format!("{} {}", w.role, quote(&w.name))
-        });
-    }
-    Ok(Outcome::with(out))
-}
-
-/// The words of an element's scroll for the summary's lead (docs/reference/replies.md#pointer-actions):
-/// `textbox "Licence" down 71 px`, `..., to its end`, or `textbox "Licence": at its end
-/// already`; None for the page's scroll (its new position is said as the page's own fact).
-pub(super) fn scroll_words(a: &ScrollArgs, out: &Value) -> Option<String> {
-    let what = out.get("scrolled")?.as_str()?;
-    let dir = a.direction.as_deref()?;
-    let by = out.get("by")?;
-    let moved = by[0].as_i64().unwrap_or(0).abs() + by[1].as_i64().unwrap_or(0).abs();
-    let end = out.get("end").and_then(Value::as_bool) == Some(true);
-    Some(match (moved, end) {
-        (0, true) => format!("{what}: at its end already"),
-        (n, true) => format!("{what} {dir} {n} px, to its end"),
-        (n, false) => format!("{what} {dir} {n} px"),
-    })
-}
-
-/// `submit`: a form by ref (or a control inside it) or CSS selector.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct SubmitArgs {
-    /// The form's ref, or the ref of a control inside it.
-    #[serde(rename = "ref", default)]
-    #[arg(id = "ref", value_name = "REF")]
-    pub ref_: Option<String>,
-    /// A CSS selector of the form (or of a control inside it).
-    #[serde(default)]
-    #[arg(long)]
-    pub selector: Option<String>,
-    /// When invalid, also show the browser's messages on the page (reportValidity).
-    #[serde(default)]
-    #[arg(long)]
-    pub report_validity: bool,
-}
-
-impl From<String> for SubmitArgs {
-    fn from(s: String) -> Self {
-        if looks_like_ref(&s) {
-            SubmitArgs {
-                ref_: Some(s),
-                ..Default::default()
-            }
-        } else {
-            SubmitArgs {
-                selector: Some(s),
-                ..Default::default()
-            }
-        }
-    }
-}
-
-/// `selectText`: characters [start, end) of a ref's text (default: all of it).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
-#[serde(deny_unknown_fields)]
-pub struct SelectTextArgs {
-    /// The element's ref (an input, a textarea, or any element with text).
-    #[serde(rename = "ref")]
-    #[arg(id = "ref", value_name = "REF")]
-    pub ref_: String,
-    /// First character (default 0).
-    #[serde(default)]
-    #[arg(long)]
-    pub start: Option<u64>,
-    /// One past the last character (default: the end of the text).
-    #[serde(default)]
-    #[arg(long)]
-    pub end: Option<u64>,
-}
-
-impl From<String> for SelectTextArgs {
-    fn from(r: String) -> Self {
-        SelectTextArgs {
-            ref_: r,
-            start: None,
-            end: None,
-        }
-    }
-}
-
 /// `fill --fields JSON` on the command line.
 fn fields_arg(s: &str) -> std::result::Result<serde_json::Map<String, serde_json::Value>, String> {
     serde_json::from_str(s).map_err(|e| {
         format!("expected a JSON object of refs and values such as {{\"s1e3\": \"ada@example.org\"}}: {e}")
     })
-}
-
-/// `role "name" (ref)` of an element named in a reply.
-pub(super) fn named(n: &Named) -> String {
-    let r = n
-        .r#ref
-        .as_deref()
-        .map(|r| format!(" ({r})"))
-        .unwrap_or_default();
-    format!("{} {}{r}", n.role, quote(&n.name))
-}
-
-/// `submit`: the browser's validation of the form, then a user's submission
-/// (`requestSubmit`) and the page it loads. An invalid form is not submitted: the step
-/// fails with each invalid field's message (and the fields in its output), since what
-/// follows a submit assumes it happened.
-pub async fn submit(b: &mut Browser, a: &SubmitArgs, opts: &RunOptions) -> Result<Outcome> {
-    let r#ref = a.ref_.as_deref().map(parse_ref).transpose()?;
-    let cap = within(opts.timeout);
-    let before = doc_state(b, cap).await?;
-    let n = b.next_snapshot()?;
-    let sub = entry::Submit {
-        r#ref,
-        selector: a.selector.clone(),
-        n,
-        report: a.report_validity,
-    };
-    let r: SubmitReply = ask(b, sub).await?;
-    if !r.valid {
-        let fields: Vec<String> = r
-            .invalid
-            .iter()
-            .map(|f| {
-                format!(
-                    "{}: {}",
-                    named(f),
-                    quote(f.message.as_deref().unwrap_or_default())
-                )
-            })
-            .collect();
-        let count = fields.len();
-        return Err(Error::StepOutput {
-            message: format!(
-                "{} was not submitted: {count} invalid field{}: {}",
-                named(&r.form),
-                if count == 1 { "" } else { "s" },
-                fields.join("; ")
-            ),
-            output: Box::new(json!({
-                "submitted": false, "valid": false, "form": r.form, "invalid": r.invalid,
-            })),
-        });
-    }
-    let mut o = json!({"submitted": true, "valid": true, "form": r.form});
-    if !r.submitted {
-        // a submit handler called preventDefault: the page handles the data itself
-        o["handledByPage"] = json!(true);
-    }
-    let mut warnings = vec![];
-    if r.novalidate {
-        warnings.push("the form has novalidate: the browser did not check its fields".into());
-    }
-    if r.navigating {
-        let mark = DocMark {
-            origin: before.origin,
-            url: before.url,
-        };
-        match new_document(b, &mark, "load", false, SUBMIT_NAV_LIMIT.min(cap)).await {
-            Ok(s) => o["url"] = json!(s.url),
-            Err((e, _)) if !e.is_timeout() => return Err(e),
-            Err(_) => warnings.push(format!(
-                "the form was submitted, but no new page loaded within {} ms",
-                SUBMIT_NAV_LIMIT.min(cap).as_millis()
-            )),
-        }
-    }
-    Ok(Outcome {
-        output: Some(o),
-        warnings,
-        stats: None,
-    })
-}
-
-/// `selectText`: the selected text and its offsets.
-pub async fn select_text(b: &Browser, a: &SelectTextArgs) -> Result<Outcome> {
-    let m = entry::SelectText {
-        r#ref: parse_ref(&a.ref_)?,
-        start: a.start,
-        end: a.end,
-    };
-    let r: SelectTextReply = ask(b, m).await?;
-    Ok(Outcome::with(
-        json!({"selected": r.text, "start": r.start, "end": r.end, "length": r.length}),
-    ))
 }
 
 /// `fill`: one field (clear and type), or a map of fields, each set like `set` with its
@@ -790,5 +437,274 @@ pub async fn set_step(b: &Browser, s: &SetArgs) -> Result<Outcome> {
         _ => Err(Error::Usage(
             "set takes a value or a secret (one of them)".into(),
         )),
+    }
+}
+
+/// What serde cannot check of `fill`: a ref with a value or a secret, or a fields map of
+/// refs and values.
+fn fill_problems(f: &FillArgs) -> Vec<String> {
+    let mut out = Vec::new();
+    match (&f.ref_, f.value.is_some() || f.secret.is_some(), &f.fields) {
+        (Some(_), true, None) if f.value.is_some() && f.secret.is_some() => {
+            out.push("give value or secret, not both".into())
+        }
+        (Some(_), true, None) => {}
+        (None, false, Some(m)) => {
+            if m.is_empty() {
+                out.push("fields is empty: give at least one ref and its value".into());
+            }
+            for (k, v) in m {
+                if !looks_like_ref(k) {
+                    out.push(format!(
+                        "fields: {k:?} is not a ref (expected s<n>e<m> from a snapshot)"
+                    ));
+                }
+                let secret = v.as_object().is_some_and(|o| {
+                    o.len() == 1 && o.get("secret").is_some_and(|s| s.is_string())
+                });
+                if v.is_null() || (v.is_object() && !secret) {
+                    out.push(format!(
+                            "fields: the value of {k} must be text, a number, true/false, a list or {{\"secret\": \"NAME\"}}"
+                        ));
+                }
+            }
+        }
+        (Some(r), false, None) => out.push(format!(
+            "missing field `value` (the text {r} gets) or `secret` (the name of a secret)"
+        )),
+        (None, true, None) => out.push("missing field `ref` (the field to fill)".into()),
+        _ => out.push("give either ref and value, or fields (not both)".into()),
+    };
+    out
+}
+
+// The declarations of these actions (docs/contributing.md#adding-an-action).
+
+impl Act for TargetArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Visual, "Clicked", "browser_click", "ref", r#""s1e4", {"ref": "s1e4"} or {"x": 120, "y": 80}"#);
+    const CORE: Option<Core> = Some(Core {
+        rank: 3,
+        description: Some("Click a ref, or a viewport point x, y."),
+        props: &[("ref", ""), ("x", ""), ("y", "")],
+    });
+    const LOCATED_BY: Option<&'static str> = Some("ref");
+    fn target(&self) -> Option<&str> {
+        self.ref_.as_deref()
+    }
+    fn set_target(&mut self, r: String) -> bool {
+        self.ref_ = Some(r);
+        true
+    }
+    fn problems(&self) -> Vec<String> {
+        check_target("click", self.ref_.as_deref(), self.x, self.y)
+            .err()
+            .into_iter()
+            .collect()
+    }
+    fn tail(&self) -> Option<Duration> {
+        Some(ANSWER_TAIL)
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        click(cx.b, self).await
+    }
+}
+
+impl Act for FillArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Visual, "Filled", "browser_fill", "value", r#"{"ref": "s1e2", "value": "text"}, {"ref": "s1e2", "secret": "SHOP_PASSWORD"} or {"fields": {"s1e2": "text", "s1e3": "Berlin"}}"#);
+    const LOCATED_BY: Option<&'static str> = Some("ref");
+    fn target(&self) -> Option<&str> {
+        self.ref_.as_deref()
+    }
+    fn set_target(&mut self, r: String) -> bool {
+        self.ref_ = Some(r);
+        true
+    }
+    fn problems(&self) -> Vec<String> {
+        fill_problems(self)
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        fill(cx.b, self).await
+    }
+}
+
+impl Act for TypeArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Visual, "Typed", "browser_type", "value", r#"{"text": "...", "ref": "s1e2", "submit": true}"#);
+    const LOCATED_BY: Option<&'static str> = Some("ref");
+    fn target(&self) -> Option<&str> {
+        self.ref_.as_deref()
+    }
+    fn set_target(&mut self, r: String) -> bool {
+        self.ref_ = Some(r);
+        true
+    }
+    fn problems(&self) -> Vec<String> {
+        match (&self.text, &self.secret, &self.ref_) {
+            (Some(_), Some(_), _) => vec!["give text or secret, not both".into()],
+            (None, None, _) => vec!["missing field `text` (or `secret`)".into()],
+            (None, Some(_), None) => vec![
+                "a secret is typed into a field named by ref, never into whatever has focus: give ref".into(),
+            ],
+            _ => Vec::new(),
+        }
+    }
+    fn tail(&self) -> Option<Duration> {
+        // typing with submit presses Enter
+        self.submit.then_some(ANSWER_TAIL)
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        type_step(cx.b, self).await
+    }
+}
+
+impl Act for PressArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Visual, "Pressed", "browser_press_key", "key", r#""Enter" or {"key": "Control+a", "ref": "s1e2"}"#);
+    const CORE: Option<Core> = Some(Core {
+        rank: 5,
+        description: Some("Press a key or chord (Enter, Control+a), in ref if given."),
+        props: &[("key", ""), ("ref", "")],
+    });
+    const LOCATED_BY: Option<&'static str> = Some("ref");
+    fn target(&self) -> Option<&str> {
+        self.ref_.as_deref()
+    }
+    fn set_target(&mut self, r: String) -> bool {
+        self.ref_ = Some(r);
+        true
+    }
+    fn tail(&self) -> Option<Duration> {
+        Some(ANSWER_TAIL)
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        actions::press(cx.b, &self.key, self.ref_.as_deref()).await
+    }
+}
+
+impl Act for HoverArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Visual, "Hovered", "browser_hover", "ref", r#""s1e4", {"ref": "s1e4"} or {"x": 120, "y": 80}"#);
+    const LOCATED_BY: Option<&'static str> = Some("ref");
+    fn target(&self) -> Option<&str> {
+        self.ref_.as_deref()
+    }
+    fn set_target(&mut self, r: String) -> bool {
+        self.ref_ = Some(r);
+        true
+    }
+    fn problems(&self) -> Vec<String> {
+        check_target("hover", self.ref_.as_deref(), self.x, self.y)
+            .err()
+            .into_iter()
+            .collect()
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        hover(cx.b, self).await
+    }
+}
+
+impl Act for SelectArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Visual, "Selected", "browser_select_option", "value", r#"{"ref": "s1e3", "values": ["a", "b"]}"#);
+    const LOCATED_BY: Option<&'static str> = Some("ref");
+    fn target(&self) -> Option<&str> {
+        Some(&self.ref_)
+    }
+    fn set_target(&mut self, r: String) -> bool {
+        self.ref_ = r;
+        true
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        actions::select(cx.b, &self.ref_, &self.values.to_vec()).await
+    }
+}
+
+impl Act for SetArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Visual, "Set", "browser_set", "value", r#"{"ref": "s1e3", "value": "2026-05-01"} (or true, or ["a", "b"])"#);
+    const CORE: Option<Core> = Some(Core {
+        rank: 4,
+        description: Some(
+            "Set any control by ref (text, select, checkbox true/false, date, combobox...); \
+             returns the value read back.",
+        ),
+        props: &[("ref", ""), ("value", "")],
+    });
+    const LOCATED_BY: Option<&'static str> = Some("ref");
+    fn target(&self) -> Option<&str> {
+        Some(&self.ref_)
+    }
+    fn set_target(&mut self, r: String) -> bool {
+        self.ref_ = r;
+        true
+    }
+    fn problems(&self) -> Vec<String> {
+        match (&self.value, &self.secret) {
+            (Some(_), Some(_)) => vec!["give value or secret, not both".into()],
+            (None, None) => vec![format!(
+                "missing field `value` (what {} is set to) or `secret`",
+                self.ref_
+            )],
+            _ => Vec::new(),
+        }
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        set_step(cx.b, self).await
+    }
+}
+
+impl Act for CheckArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Visual, "Checked", "browser_check", "ref", r#""s1e4" or {"ref": "s1e4"}"#);
+    const LOCATED_BY: Option<&'static str> = Some("ref");
+    fn target(&self) -> Option<&str> {
+        Some(&self.ref_)
+    }
+    fn set_target(&mut self, r: String) -> bool {
+        self.ref_ = r;
+        true
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        actions::set_checked(cx.b, &self.ref_, true).await
+    }
+}
+
+impl Act for UncheckArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Visual, "Unchecked", "browser_uncheck", "ref", r#""s1e4" or {"ref": "s1e4"}"#);
+    const LOCATED_BY: Option<&'static str> = Some("ref");
+    fn target(&self) -> Option<&str> {
+        Some(&self.ref_)
+    }
+    fn set_target(&mut self, r: String) -> bool {
+        self.ref_ = r;
+        true
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        actions::set_checked(cx.b, &self.ref_, false).await
+    }
+}
+
+impl Act for UploadArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::ChangesPage, "Done", "browser_upload", "value", r#"{"ref": "s1e5", "files": ["a.pdf"]}"#);
+    const LOCATED_BY: Option<&'static str> = Some("ref");
+    fn set_target(&mut self, r: String) -> bool {
+        self.ref_ = r;
+        true
+    }
+    fn gate(&self) -> Gate<'_> {
+        Gate::Off(Switch::Uploads)
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        let files = self
+            .files
+            .to_vec()
+            .iter()
+            .map(|f| Ok(cx.opts.user_path("upload", f)?.display().to_string()))
+            .collect::<Result<Vec<_>>>()?;
+        actions::upload(cx.b, &self.ref_, &files).await
     }
 }

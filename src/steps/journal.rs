@@ -70,8 +70,8 @@ impl Seen {
 
 /// Takes the locators of what a journaled step is about to act on ([`Seen`]).
 pub async fn seen(b: &Browser, a: &Action) -> Seen {
-    use super::input::DragEnd;
     use super::locate::describe;
+    use super::moving::DragEnd;
     let mut s = Seen::default();
     if !journaled(a) {
         return s;
@@ -232,7 +232,7 @@ pub fn record(b: &Browser, step: &Step, seen: &Seen, res: &StepResult) {
         }
     }
     if target.is_some() {
-        args.remove(super::locate::ref_key(&name));
+        args.remove(super::action::ref_key(&name));
     }
     // a drag's ends by their locators
     for k in ["from", "to"] {

@@ -24,33 +24,6 @@ pub const PLACEHOLDER_REF: &str = "s0e0";
 /// the action does not take itself: `type`'s `text` is what it types).
 pub const LOCATOR_KEYS: &[&str] = &["role", "name", "label", "text", "exact", "within", "nth"];
 
-/// The actions whose target a locator may name (each takes a ref).
-pub const TARGETED: &[&str] = &[
-    "click",
-    "hover",
-    "fill",
-    "type",
-    "press",
-    "select",
-    "set",
-    "check",
-    "uncheck",
-    "scroll",
-    "upload",
-    "submit",
-    "selectText",
-    "get",
-    "wait",
-    "screenshot",
-    "frame",
-];
-
-/// The option of `action` a resolved locator's ref goes into: `frame` takes its iframe's
-/// ref as its `target`, every other action as its `ref`.
-pub fn ref_key(action: &str) -> &'static str {
-    if action == "frame" { "target" } else { "ref" }
-}
-
 /// A step's target by what a user sees: role and accessible name, a field's label, or text,
 /// within a container, the nth of several.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -243,9 +216,10 @@ impl Locator {
 
 /// Takes a step's locator out of its action's argument: a `target` object, or the locator's
 /// keys among the options (those the action does not take itself), leaving the placeholder
-/// ref in their place. None when the step names no locator.
+/// ref in their place. None when the step names no locator. `key`: the option a locator's
+/// ref goes into (`ActionKind::located_by`; None: the action takes no target).
 pub fn lift(
-    action: &str,
+    key: Option<&str>,
     arg: &mut Value,
     own: &[String],
 ) -> std::result::Result<Option<Locator>, String> {
@@ -253,13 +227,13 @@ pub fn lift(
     let Value::Object(m) = arg else {
         return Ok(None);
     };
-    if !TARGETED.contains(&action) {
+    let Some(key) = key else {
         return Ok(None);
-    }
+    };
     let mut loc = serde_json::Map::new();
     // (frame's own `target` is its iframe: a locator there names the iframe)
     let owns_target = own.iter().any(|o| o == "target")
-        && !(ref_key(action) == "target" && m.get("target").is_some_and(Value::is_object));
+        && !(key == "target" && m.get("target").is_some_and(Value::is_object));
     let given = if owns_target {
         None
     } else {
@@ -297,7 +271,6 @@ pub fn lift(
     let l: Locator =
         serde_json::from_value(Value::Object(loc)).map_err(|e| format!("locator: {e}"))?;
     l.check()?;
-    let key = ref_key(action);
     if m.contains_key(key) {
         return Err(format!("a {key} or a locator, not both"));
     }
@@ -657,28 +630,32 @@ mod tests {
     fn locators_lift_out_of_arguments() {
         let own = |_: &str| vec!["ref".to_string(), "text".to_string(), "submit".to_string()];
         let mut a = json!({"role": "button", "name": "Pay"});
-        let l = lift("click", &mut a, &[]).unwrap().unwrap();
+        let l = lift(Some("ref"), &mut a, &[]).unwrap().unwrap();
         assert_eq!(l.role.as_deref(), Some("button"));
         assert_eq!(a, json!({"ref": PLACEHOLDER_REF}));
         // type's own text stays the text typed
         let mut a = json!({"label": "Email", "text": "ada"});
-        let l = lift("type", &mut a, &own("type")).unwrap().unwrap();
+        let l = lift(Some("ref"), &mut a, &own("type")).unwrap().unwrap();
         assert_eq!(l.label.as_deref(), Some("Email"));
         assert_eq!(a, json!({"text": "ada", "ref": PLACEHOLDER_REF}));
         let mut a = json!({"target": {"text": "Gift wrap"}, "value": "x"});
-        assert!(lift("fill", &mut a, &[]).unwrap().is_some());
+        assert!(lift(Some("ref"), &mut a, &[]).unwrap().is_some());
         let mut a = json!({"ref": "s1e2", "role": "button"});
-        assert!(lift("click", &mut a, &[]).unwrap_err().contains("not both"));
+        assert!(
+            lift(Some("ref"), &mut a, &[])
+                .unwrap_err()
+                .contains("not both")
+        );
         // other actions' options are their own (queryAll's groups may be named "text")
         let mut a = json!({"text": {"selector": "p"}, "name": {"role": "textbox"}});
-        assert_eq!(lift("queryAll", &mut a, &[]).unwrap(), None);
+        assert_eq!(lift(None, &mut a, &[]).unwrap(), None);
         assert_eq!(
             a,
             json!({"text": {"selector": "p"}, "name": {"role": "textbox"}})
         );
         let mut a = json!({"exact": false});
         assert!(
-            lift("click", &mut a, &[])
+            lift(Some("ref"), &mut a, &[])
                 .unwrap_err()
                 .contains("names a role")
         );

@@ -5,21 +5,21 @@
 //! Owns: these steps' arguments, turning them into a capture and a view, and their outputs.
 //! Must not: render (query::view and snapshot/ do).
 
-use super::shared::{Form, RunOptions};
+use super::act::{Act, Core, Cx, Info, Kind, row};
+use super::shared::RunOptions;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
 use crate::capture::{CaptureOptions, capture};
-use crate::engine::{QueryGroup, SearchQuery, entry};
+use crate::engine::{SearchQuery, entry};
 use crate::error::{Error, Result};
 use crate::query::view::{Detail, View};
 use crate::query::{Paging, cache, flatten, jmes, page, tree_value};
-use crate::safe::quote;
-use crate::wire::{InspectReply, QueryAllReply, SearchReply, WireSince};
+use crate::refs::parse_ref;
+use crate::wire::{GetReply, SearchReply, WireSince};
 use clap::Args;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 
 /// `search --near X,Y[,R]` on the command line: kept as the string form `near` takes.
 fn near_arg(s: &str) -> std::result::Result<serde_json::Value, String> {
@@ -522,195 +522,65 @@ fn budgeted_body(
     })
 }
 
-/// One query of a `queryAll` group: role and/or name over what snapshots show, or a CSS
-/// selector (optionally filtered by role and name).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct QuerySpec {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub role: Option<String>,
-    /// Accessible name (case-insensitive substring; whole name with exact).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub exact: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub selector: Option<String>,
-    /// Most matches of this group.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub limit: Option<usize>,
-}
+// The declarations of these actions (docs/contributing.md#adding-an-action).
 
-impl From<String> for QuerySpec {
-    fn from(selector: String) -> Self {
-        QuerySpec {
-            selector: Some(selector),
-            ..Default::default()
-        }
+impl Act for SnapshotArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_snapshot", "value", r#"true, "interactive" or {"detail": "interactive"}"#);
+    const CORE: Option<Core> = Some(Core {
+        rank: 1,
+        description: Some(
+            "The page's accessibility tree with refs, fitted to budget tokens (default \
+             4000); root expands an elided line.",
+        ),
+        props: &[
+            ("detail", "full, interactive or summary"),
+            ("root", "A ref, CSS selector or role=ROLE"),
+            ("budget", ""),
+            ("since", "Snapshot id: unchanged if nothing changed"),
+            ("viewport", ""),
+        ],
+    });
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        snapshot_step(cx.b, self, cx.opts, cx.artifacts).await
     }
 }
 
-/// Named query groups in the order written.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct QueryGroups(pub Vec<(String, QuerySpec)>);
-
-impl<'de> Deserialize<'de> for QueryGroups {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum One {
-            Selector(String),
-            Spec(QuerySpec),
-        }
-        // serde_json's map keeps the written order (preserve_order)
-        let m = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
-        let mut out = Vec::new();
-        for (k, v) in m {
-            let spec = match serde_json::from_value::<One>(v) {
-                Ok(One::Selector(s)) => QuerySpec::from(s),
-                Ok(One::Spec(s)) => s,
-                Err(_) => {
-                    return Err(serde::de::Error::custom(format!(
-                        "query \"{k}\" must be a CSS selector or an object with role, name, \
-                         exact, selector, limit"
-                    )));
-                }
-            };
-            out.push((k, spec));
-        }
-        Ok(QueryGroups(out))
+impl Act for SearchArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_search", "text", r#"{"text": "order placed", "role": "heading"}"#);
+    const CORE: Option<Core> = Some(Core {
+        rank: 2,
+        description: Some("Find elements by text, role or regex; matches carry refs and context."),
+        props: &[("text", ""), ("role", ""), ("pattern", ""), ("limit", "")],
+    });
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        Ok(Outcome::with(search(cx.b, self).await?))
     }
 }
 
-impl Serialize for QueryGroups {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
+impl Act for QueryArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_query", "query", r#"{"query": "[?role=='button'].name"}"#);
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        query(cx.b, self, cx.opts, cx.artifacts).await
     }
 }
 
-/// `queryAll --queries JSON` on the command line.
-fn query_groups_arg(s: &str) -> std::result::Result<QueryGroups, String> {
-    serde_json::from_str(s).map_err(|e| {
-        format!("expected a JSON object such as {{\"buttons\": {{\"role\": \"button\"}}}}: {e}")
-    })
-}
-
-// The forms of one query, for the schema.
-#[derive(JsonSchema)]
-#[serde(untagged)]
-#[allow(dead_code)]
-pub(super) enum QueryForm {
-    Selector(String),
-    Spec(QuerySpec),
-}
-
-/// `queryAll`: named groups of queries in one call; matches carry refs.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
-#[serde(deny_unknown_fields)]
-pub struct QueryAllArgs {
-    /// {"buttons": {"role": "button"}, "email": {"role": "textbox", "name": "Email"},
-    /// "rows": {"selector": "table tr"}}; a bare string is a selector.
-    #[schemars(with = "BTreeMap<String, QueryForm>")]
-    #[arg(long, value_name = "JSON", value_parser = query_groups_arg)]
-    pub queries: QueryGroups,
-    /// Most matches per group (default 10).
-    #[serde(default)]
-    #[arg(long)]
-    pub limit: Option<usize>,
-}
-
-impl From<QueryGroups> for QueryAllArgs {
-    fn from(queries: QueryGroups) -> Self {
-        QueryAllArgs {
-            queries,
-            limit: None,
-        }
+impl Act for GetArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_get", "value", r#""s1e4" or {"ref": "s1e4", "what": "value"}"#);
+    const LOCATED_BY: Option<&'static str> = Some("ref");
+    fn set_target(&mut self, r: String) -> bool {
+        self.ref_ = r;
+        true
     }
-}
-
-// queryAll's argument forms, for the schema: the groups bare, or with options.
-pub(super) type QueryAllForm = Form<BTreeMap<String, QueryForm>, QueryAllArgs>;
-
-/// `inspect`: a map of the page in a few hundred bytes.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
-#[serde(deny_unknown_fields)]
-pub struct InspectArgs {
-    /// CSS selectors to count too.
-    #[serde(default)]
-    #[arg(long)]
-    pub selectors: Vec<String>,
-}
-
-/// `queryAll`: per group, its matches (with refs) and total.
-pub async fn query_all(b: &mut Browser, q: &QueryAllArgs) -> Result<Outcome> {
-    let groups: Vec<QueryGroup> = q
-        .queries
-        .0
-        .iter()
-        .map(|(label, s)| QueryGroup {
-            label: label.clone(),
-            role: s.role.clone(),
-            name: s.name.clone(),
-            exact: s.exact,
-            selector: s.selector.clone(),
-            limit: s.limit.or(q.limit).unwrap_or(10),
-        })
-        .collect();
-    let n = b.next_snapshot()?;
-    let r: QueryAllReply = ask(b, entry::QueryAll { groups, n }).await?;
-    let mut o = serde_json::Map::new();
-    for g in r.groups {
-        if let Some(e) = g.error {
-            let sel = q
-                .queries
-                .0
-                .iter()
-                .find(|(l, _)| *l == g.label)
-                .and_then(|(_, s)| s.selector.clone())
-                .unwrap_or_default();
-            return Err(Error::Usage(format!(
-                "queryAll query {}: {e} {}",
-                quote(&g.label),
-                quote(&sel)
-            )));
-        }
-        o.insert(g.label, json!({"total": g.total, "matches": g.matches}));
-    }
-    Ok(Outcome::with(Value::Object(o)))
-}
-
-/// `inspect`: the page's map.
-pub async fn inspect(b: &Browser, a: &InspectArgs) -> Result<Outcome> {
-    let m = entry::Inspect {
-        selectors: a.selectors.clone(),
-    };
-    let r: InspectReply = ask(b, m).await?;
-    Ok(Outcome::with(
-        serde_json::to_value(r).unwrap_or(Value::Null),
-    ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn query_groups_keep_their_order_and_take_bare_selectors() {
-        let q: QueryGroups = serde_json::from_value(json!({
-            "rows": "table tr", "buttons": {"role": "button"}, "email": {"role": "textbox", "name": "Email", "exact": true}
-        }))
-        .unwrap();
-        let labels: Vec<&str> = q.0.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(labels, ["rows", "buttons", "email"]);
-        assert_eq!(q.0[0].1.selector.as_deref(), Some("table tr"));
-        assert!(q.0[2].1.exact);
-        let e = serde_json::from_value::<QueryGroups>(json!({"x": {"rol": "button"}})).unwrap_err();
-        assert!(e.to_string().contains("query \"x\" must be"), "{e}");
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        let get = entry::Get {
+            r#ref: parse_ref(&self.ref_)?,
+            what: self.what.clone().unwrap_or_else(|| "text".into()),
+        };
+        let v: GetReply = ask(cx.b, get).await?;
+        Ok(Outcome::with(json!(v.value)))
     }
 }

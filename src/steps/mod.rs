@@ -4,33 +4,38 @@
 //! The modules, from the leaf up (none names one above it; `lib.rs` checks it):
 //! - `ask`: a question for a person and who asks it (the terminal; mcp/ gives another).
 //! - `shared`: argument forms, run options, deadlines.
-//! - the concepts, each with its arguments and how its steps run: `navigation`, `looking`,
-//!   `input`, `waiting`, `page`, `files`.
-//! - `action`: the `Action` enum and its one table of facts per action; `check` and `parse`
-//!   read step files into it.
+//! - `act`: what an action is: the `Act` trait (an action's declaration) and its facts' types.
+//! - the concepts, each with its actions' arguments and their declarations (`impl Act`):
+//!   `navigation`, `looking`, `mapping`, `points`, `input`, `moving`, `forms`, `waiting`,
+//!   `page`, `files`, `debugging`, `audit`.
+//! - `action`: the list of actions (`actions!`: the `Action` enum and its dispatch to each
+//!   declaration); `parse` reads step files into it.
 //! - `effects` and `changes`: what an action did (navigations, dialogs, downloads...) and
 //!   the words of the reply; `reply` takes the captures they compare.
 //! - `consent`: what a step would do in the operator's `--confirm` rules' terms, and the
 //!   person's answer before it runs.
 //! - `locate`: a step's target by role and name, label or text (resolved and healed);
 //!   `journal`: what a session did, and the step file or spec exported from it.
-//! - `runner`: runs a step file, dispatching each step to its concept.
+//! - `runner`: runs a step file, each step's action through its declaration.
 
+mod act;
 mod action;
 mod ask;
 mod audit;
 pub mod changes;
-mod check;
 pub mod consent;
 mod debugging;
 pub mod effects;
 mod explain;
 mod files;
+mod forms;
 mod har;
 mod input;
 pub mod journal;
 pub mod locate;
 pub mod looking;
+mod mapping;
+mod moving;
 mod navigation;
 mod page;
 pub mod parse;
@@ -41,20 +46,21 @@ pub mod runner;
 mod shared;
 mod waiting;
 
-pub use action::{Action, ActionKind, Info, Kind, Step, StepFile, step_schema, steps_schema};
+pub use act::{Core, Info, Kind};
+pub use action::{Action, ActionKind, Step, StepFile, step_schema, steps_schema, targeted};
 pub use audit::AuditArgs;
-pub use debugging::{NetworkArgs, RouteArgs, UnrouteArgs};
+pub use debugging::{ConsoleArgs, NetworkArgs, RouteArgs, UnrouteArgs};
 pub use files::{PdfArgs, ReadNotesArgs, ScreenshotArgs, WriteNotesArgs, pdf_object_text};
 pub use input::{
-    DragArgs, DragEnd, FillArgs, HoverArgs, PressArgs, RefOnly, ScrollArgs, SelectArgs,
-    SelectTextArgs, SetArgs, SubmitArgs, TargetArgs, TypeArgs, UploadArgs,
+    CheckArgs, FillArgs, HoverArgs, PressArgs, RefOnly, SelectArgs, SetArgs, TargetArgs, TypeArgs,
+    UncheckArgs, UploadArgs,
 };
-pub use looking::{
-    GetArgs, InspectArgs, QueryAllArgs, QueryArgs, QueryGroups, QuerySpec, SearchArgs, SnapshotArgs,
-};
+pub use looking::{GetArgs, QueryArgs, SearchArgs, SnapshotArgs};
+pub use mapping::{InspectArgs, QueryAllArgs, QueryGroups, QuerySpec};
+pub use moving::{DragArgs, DragEnd, ScrollArgs};
 pub use navigation::WaitForNavigationArgs;
 pub use navigation::{CloseTabArgs, FrameArg, FrameArgs, GotoArgs, NewTabArgs, TabArgs};
-pub use page::{ConsoleArgs, CookiesArgs, EvalArgs, LoadStateArgs, SaveStateArgs, ViewportArgs};
+pub use page::{CookiesArgs, EvalArgs, LoadStateArgs, SaveStateArgs, ViewportArgs};
 pub use points::{ElementsAtArgs, Point};
 pub use result::{RunResult, StepResult};
 pub use shared::{NoArgs, RunOptions};

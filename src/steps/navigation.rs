@@ -3,9 +3,10 @@
 //! Owns: these steps' arguments and how they run. Must not: reach the page other than
 //! through `engine` and `browser`.
 
+use super::act::{Act, Core, Cx, Gate, Info, Kind, row};
 use super::files::notes_hint;
 use super::looking::{SnapshotArgs, SnapshotOptForm, snapshot_detail, snapshot_opt, snapshot_step};
-use super::shared::{RunOptions, strip_hash, within};
+use super::shared::{DocMark, RunOptions, no_args, strip_hash, within};
 use crate::actions;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
@@ -190,13 +191,6 @@ pub struct WaitForNavigationArgs {
 /// What `waitUntil` may say.
 pub const WAIT_UNTIL: &[&str] = &["load", "domcontentloaded", "commit"];
 
-/// Which document a tab shows: its time origin (a new document has another) and URL.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DocMark {
-    pub origin: f64,
-    pub url: String,
-}
-
 /// Which document the tab shows now, retried through a navigation in flight.
 pub(super) async fn doc_state(b: &Browser, limit: Duration) -> Result<DocStateReply> {
     let start = Instant::now();
@@ -300,5 +294,153 @@ pub async fn wait_for_navigation(
             limit.as_millis(),
             quote(&now)
         ))),
+    }
+}
+
+no_args!(
+    /// `reload`: none.
+    ReloadArgs,
+    /// `back`: none.
+    BackArgs,
+    /// `forward`: none.
+    ForwardArgs,
+    /// `tabs`: none.
+    ListTabsArgs,
+);
+
+// The declarations of these actions (docs/contributing.md#adding-an-action).
+
+impl Act for GotoArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Visual, "Opened", "browser_navigate", "url", r#""http://127.0.0.1:8080/""#);
+    const CORE: Option<Core> = Some(Core {
+        rank: 0,
+        description: Some("Open a URL and wait for it to load."),
+        props: &[
+            ("url", ""),
+            (
+                "snapshot",
+                "Also return a snapshot: true, a detail or its options",
+            ),
+        ],
+    });
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        goto(cx.b, self, cx.opts, cx.artifacts).await
+    }
+}
+
+impl Act for ReloadArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::ChangesPage, "Done", "browser_reload", "value", "true");
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        cx.b.client.refresh().await?;
+        Ok(Outcome::default())
+    }
+}
+
+impl Act for BackArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::ChangesPage, "Done", "browser_navigate_back", "value", "true");
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        cx.b.client.back().await?;
+        Ok(Outcome::default())
+    }
+}
+
+impl Act for ForwardArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::ChangesPage, "Done", "browser_navigate_forward", "value", "true");
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        cx.b.client.forward().await?;
+        Ok(Outcome::default())
+    }
+}
+
+impl Act for NewTabArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_new_tab", "url", r#""http://127.0.0.1:8080/""#);
+    fn gate(&self) -> Gate<'_> {
+        self.url.as_deref().map_or(Gate::Open, Gate::NewTab)
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        let alias = cx.b.new_tab().await?;
+        if let Some(u) = &self.url {
+            cx.b.goto(u).await?;
+        }
+        Ok(Outcome::with(json!({"tab": alias})))
+    }
+}
+
+impl Act for TabArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_switch_tab", "tab", r#""t2""#);
+    const CORE: Option<Core> = Some(Core {
+        rank: 7,
+        description: Some("Make a tab (t2) current."),
+        props: &[("tab", "")],
+    });
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        cx.b.use_tab(Some(&self.tab)).await?;
+        Ok(Outcome::with(json!({"tab": self.tab})))
+    }
+}
+
+impl Act for CloseTabArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_close_tab", "tab", r#""t2""#);
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        let t = &self.tab;
+        let now = cx.b.close_tab(t.as_deref()).await?;
+        Ok(Outcome::with(
+            json!({"closed": t.clone().unwrap_or_default(), "tab": now}),
+        ))
+    }
+}
+
+impl Act for ListTabsArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_tabs", "value", "true");
+    const CORE: Option<Core> = Some(Core {
+        rank: 6,
+        description: Some("List tabs (t1, t2...) with URLs and titles."),
+        props: &[],
+    });
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        Ok(Outcome::with(cx.b.list_tabs().await?))
+    }
+}
+
+impl Act for FrameArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_frame", "value", r#""main", 0 or "s1e5""#);
+    const LOCATED_BY: Option<&'static str> = Some("target");
+    fn target(&self) -> Option<&str> {
+        match &self.target {
+            FrameArg::Name(r) if crate::refs::is_ref(r.trim()) => Some(r.as_str()),
+            _ => None,
+        }
+    }
+    fn set_target(&mut self, r: String) -> bool {
+        self.target = FrameArg::Name(r);
+        true
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        frame(cx.b, &self.target).await
+    }
+}
+
+impl Act for WaitForNavigationArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::ChangesPage, "Done", "browser_wait_for_navigation", "value", r#"true or {"timeout": 10000, "waitUntil": "load"}"#);
+    fn problems(&self) -> Vec<String> {
+        match &self.wait_until {
+            Some(u) if !WAIT_UNTIL.contains(&u.as_str()) => vec![format!(
+                "waitUntil {u:?}: use load, domcontentloaded or commit"
+            )],
+            _ => Vec::new(),
+        }
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        wait_for_navigation(cx.b, self, cx.opts, cx.prev_doc.clone()).await
     }
 }

@@ -1,13 +1,16 @@
-//! The page's settings and scripts: `eval`, `cookies`, `console`, `viewport`, and saved
+//! The page's settings and scripts: `eval`, `cookies`, `viewport`, and saved
 //! logins: `saveState` and `loadState` (docs/guide.md#saved-logins).
 //!
 //! Owns: these steps' arguments and outputs (a saved state's reply gives counts and the
 //! path, never a value). Must not: reach the browser other than through `engine` and
 //! `browser` (browser/state.rs saves and restores).
 
+use super::act::{Act, Core, Cx, Gate, Info, Kind, row};
+use super::shared::no_args;
 use crate::actions::Outcome;
 use crate::browser::Browser;
 use crate::error::{Error, Result};
+use crate::policy::Switch;
 use clap::Args;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -160,25 +163,6 @@ impl From<String> for LoadStateArgs {
     }
 }
 
-/// `console`: the page's messages since the last call (with WebDriver BiDi; without it,
-/// since the engine was installed).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
-#[serde(deny_unknown_fields)]
-pub struct ConsoleArgs {
-    /// Only messages at this level or above: debug, info (log), warn, error.
-    #[serde(default)]
-    #[arg(long)]
-    pub level: Option<String>,
-    /// Every message of the page kept, not only those since the last call.
-    #[serde(default)]
-    #[arg(long)]
-    pub all: bool,
-    /// Mark every message read (without BiDi: empty the page's log) after reading it.
-    #[serde(default)]
-    #[arg(long)]
-    pub clear: bool,
-}
-
 pub(super) async fn eval(b: &Browser, e: &EvalArgs) -> Result<Outcome> {
     let (expr, offset, limit) = (&e.expression, e.offset, e.limit);
     let v = crate::engine::evaluate_user(&b.client, expr).await?;
@@ -293,4 +277,92 @@ pub(super) fn secrets(b: &Browser) -> Outcome {
         })
         .unwrap_or_default();
     Outcome::with(json!(list))
+}
+
+no_args!(
+    /// `getUrl`: none.
+    GetUrlArgs,
+    /// `getTitle`: none.
+    GetTitleArgs,
+    /// `secrets`: none.
+    SecretsArgs,
+);
+
+// The declarations of these actions (docs/contributing.md#adding-an-action).
+
+impl Act for EvalArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::ChangesPage, "Done", "browser_evaluate", "expression", r#""document.title" or {"expression": "..."}"#);
+    const CORE: Option<Core> = Some(Core {
+        rank: 8,
+        description: Some(
+            "Evaluate a JavaScript expression (an IIFE for statements) in the page; \
+             returns its JSON value.",
+        ),
+        props: &[("expression", "")],
+    });
+    fn gate(&self) -> Gate<'_> {
+        Gate::Off(Switch::Eval)
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        eval(cx.b, self).await
+    }
+}
+
+impl Act for GetUrlArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_get_url", "value", "true");
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        Ok(Outcome::with(json!(cx.b.url().await)))
+    }
+}
+
+impl Act for GetTitleArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_get_title", "value", "true");
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        Ok(Outcome::with(json!(cx.b.title().await)))
+    }
+}
+
+impl Act for ViewportArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::ChangesPage, "Done", "browser_viewport", "value", r#"{"width": 1280, "height": 800}"#);
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        cx.b.client.set_window_size(self.width, self.height).await?;
+        let inner = crate::engine::viewport_size(&cx.b.client).await?;
+        Ok(Outcome::with(json!({"viewport": inner})))
+    }
+}
+
+impl Act for CookiesArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::ChangesPage, "Done", "browser_cookies", "value", r#"{"action": "list"}"#);
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        cookies(cx.b, self).await
+    }
+}
+
+impl Act for SaveStateArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_save_state", "value", r#""state.json" or {"path": "state.json", "sessionStorage": true}"#);
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        save_state(cx.b, self, cx.opts).await
+    }
+}
+
+impl Act for LoadStateArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_load_state", "value", r#""state.json" or {"path": "state.json"}"#);
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        load_state(cx.b, self, cx.opts).await
+    }
+}
+
+impl Act for SecretsArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_secrets", "value", "true");
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        Ok(secrets(cx.b))
+    }
 }

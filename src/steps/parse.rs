@@ -1,7 +1,7 @@
 //! Reading step files: JSON syntax errors with line and column, then every step validated
 //! before anything runs, with all problems listed (docs/reference/step-files.md#validation-and-errors).
 
-use super::check::STEP_KEYS;
+use super::action::STEP_KEYS;
 use super::explain::{Wrong, check, nested_problem, option_names, schema, suggest, what};
 use super::shared::looks_like_ref;
 use super::waiting::hook_from;
@@ -88,10 +88,7 @@ pub fn parse_step(v: &Value, index: usize) -> std::result::Result<Step, Vec<Stri
     one.insert(key.clone(), arg.clone());
     match serde_json::from_value::<Action>(Value::Object(one)) {
         Ok(action) => {
-            let mut more = super::check::problems(&action);
-            if let Err(why) = action.check() {
-                more.push(why);
-            }
+            let mut more = action.problems();
             // a word that is none of an option's choices (the schema takes any text)
             if let Some(p) = nested_problem(key, &arg).filter(|p| p.wrong == Wrong::Choice) {
                 more.push(p.text);
@@ -131,10 +128,10 @@ fn lift_target(
 ) -> std::result::Result<Option<super::locate::Locator>, Vec<String>> {
     let fail = |why: String| vec![format!("step {n} ({key}): {why}")];
     let own = option_names(key);
-    if obj.contains_key("target") && !super::locate::TARGETED.contains(&key) {
+    if obj.contains_key("target") && !super::action::targeted().contains(&key) {
         return Err(fail(format!(
             "{key} takes no \"target\" (locators name the target of: {})",
-            super::locate::TARGETED.join(", ")
+            super::action::targeted().join(", ")
         )));
     }
     if let Some(t) = obj
@@ -160,7 +157,12 @@ fn lift_target(
             }
         }
     }
-    super::locate::lift(key, arg, &own).map_err(fail)
+    super::locate::lift(
+        super::ActionKind::from_name(key).and_then(|k| k.located_by()),
+        arg,
+        &own,
+    )
+    .map_err(fail)
 }
 
 /// The step's hooks, beside the action or (cdp-skill's spelling) among its options, taken
@@ -225,7 +227,7 @@ fn empty_form(action: &str) -> Option<Value> {
     let parses = |v: &Value| {
         let mut one = serde_json::Map::new();
         one.insert(action.to_string(), v.clone());
-        serde_json::from_value::<Action>(Value::Object(one)).is_ok_and(|a| a.check().is_ok())
+        serde_json::from_value::<Action>(Value::Object(one)).is_ok_and(|a| a.problems().is_empty())
     };
     [Value::Object(Default::default()), Value::Null]
         .into_iter()

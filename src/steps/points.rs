@@ -5,6 +5,7 @@
 //! Owns: points and their checks, and `elementsAt`'s output. Must not: send input (input.rs
 //! and `actions` do).
 
+use super::act::{Act, Cx, Info, Kind, row};
 use super::shared::parse_xy;
 use crate::actions::Outcome;
 use crate::browser::Browser;
@@ -196,6 +197,19 @@ pub fn check_point(p: Point) -> std::result::Result<Point, String> {
             "point ({}, {}) is outside the viewport: coordinates are CSS pixels from its top-left corner, 0 or more",
             p.x, p.y
         ))
+    }
+}
+
+// The declarations of these actions (docs/contributing.md#adding-an-action).
+
+impl Act for ElementsAtArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_elements_at", "value", r#"{"x": 120, "y": 80}, [{"x": 1, "y": 2}, ...] or {"x": 120, "y": 80, "radius": 40}"#);
+    fn problems(&self) -> Vec<String> {
+        self.all_points().err().into_iter().collect()
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        elements_at(cx.b, self).await
     }
 }
 

@@ -5,8 +5,8 @@
 
 use super::action::{Action, Step};
 use super::changes::dialog_line;
-use super::navigation::DocMark;
 use super::result::StepResult;
+use super::shared::DocMark;
 use super::shared::strip_hash;
 use crate::browser::Browser;
 use crate::capture::{CaptureOptions, capture};
@@ -41,7 +41,7 @@ impl Baseline {
     pub(super) fn note_visual(&mut self, action: &Action, out: &crate::actions::Outcome) {
         self.last_verb = Some(action.info().verb);
         self.last_detail = match (action, out.output.as_ref()) {
-            (Action::Scroll(a), Some(o)) => super::input::scroll_words(a, o),
+            (Action::Scroll(a), Some(o)) => super::moving::scroll_words(a, o),
             _ => None,
         };
         self.last_target = action

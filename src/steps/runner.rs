@@ -1,27 +1,21 @@
 //! Running a step file: validated steps in order in one session, each timed, stopping at
-//! the first failing required step; one step is dispatched to its concept module.
+//! the first failing required step; each step's action runs its declaration (`Act::run`).
 //!
 //! Owns: the run result and the dispatch. Must not: parse files (parse.rs), render trees
 //! (snapshot/), or compose the reply after actions (reply.rs, changes/).
 
+use super::act::{Cx, Gate};
 use super::action::{Action, Step, StepFile};
-use super::files::{annotated_screenshot, pdf, read_notes, screenshot, write_notes};
-use super::input::{click, drag, fill, hover, scroll, select_text, submit};
-use super::looking::{inspect, query, query_all, search, snapshot_step};
-use super::navigation::{DocMark, frame, goto, wait_for_navigation};
-use super::page::{cookies, eval, load_state, save_state};
-use super::points::elements_at;
 use super::reply::{Baseline, changes_of, take_baseline};
 use super::result::{RunResult, StepResult};
 use super::shared::RunOptions;
-use super::waiting::{HookResults, after_hooks, assert_step, poll, ready_when, wait};
+use super::waiting::{HookResults, after_hooks, ready_when};
 use crate::actions;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
 use crate::engine::entry;
 use crate::error::{Error, Result};
-use crate::refs::parse_ref;
-use crate::wire::{ConsoleReply, GetReply};
+use crate::policy::Switch;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -40,27 +34,24 @@ async fn before_step(b: &Browser, step: &Step, remaining: Duration) -> Result<()
 /// refused by the actions that type, which know the field; origins by `goto` and the
 /// guard.)
 async fn policy_gate(b: &Browser, step: &Step) -> Result<()> {
-    use crate::policy::Switch;
     let Some(p) = b.policy() else {
         return Ok(());
     };
     let name = step.action.name();
-    match &step.action {
-        Action::Eval(_) | Action::Poll(_) => p.check(Switch::Eval, name)?,
-        Action::Upload(_) => p.check(Switch::Uploads, name)?,
-        Action::NewTab(a) if !p.allows(Switch::ForeignTabs) => {
-            if let Some(u) = &a.url {
-                let to = crate::browser::guard::origin_of(&crate::browser::normalize_url(u)?);
-                let from = crate::browser::guard::origin_of(&b.url().await);
-                // from a blank tab (an opaque origin) there is nothing to leave
-                if to != from && from != "null" && !from.is_empty() {
-                    return Err(crate::error::Error::Policy(format!(
-                        "newTab {u}: a new tab on another origin ({to}) than the current tab's ({from}) (--deny foreignTabs)"
-                    )));
-                }
+    match step.action.gate() {
+        Gate::Open => {}
+        Gate::Off(switch) => p.check(switch, name)?,
+        Gate::NewTab(u) if !p.allows(Switch::ForeignTabs) => {
+            let to = crate::browser::guard::origin_of(&crate::browser::normalize_url(u)?);
+            let from = crate::browser::guard::origin_of(&b.url().await);
+            // from a blank tab (an opaque origin) there is nothing to leave
+            if to != from && from != "null" && !from.is_empty() {
+                return Err(crate::error::Error::Policy(format!(
+                    "newTab {u}: a new tab on another origin ({to}) than the current tab's ({from}) (--deny foreignTabs)"
+                )));
             }
         }
-        _ => {}
+        Gate::NewTab(_) => {}
     }
     if !step.hooks.is_empty() {
         p.check(
@@ -157,11 +148,17 @@ async fn run_one(
             crate::engine::work_begin(&b.client, &base.work, false, true).await;
         }
         let acted_at = Instant::now();
-        let r = run_step(b, step, opts, artifacts, prev_doc).await;
+        let mut cx = Cx {
+            b: &mut *b,
+            opts,
+            artifacts: &mut *artifacts,
+            prev_doc,
+        };
+        let r = step.action.run(&mut cx).await;
         let mut effects = None;
         if acts && !r.as_ref().is_err_and(Error::is_timeout) {
             let _ = ask(b, entry::Invalidate {}).await;
-            let tail = super::effects::answer_tail(&step.action).map(|min| (acted_at, min));
+            let tail = step.action.tail().map(|min| (acted_at, min));
             let max = opts.settle_max.min(remaining());
             settle_step(b, follows.then_some(base.work.as_str()), tail, max).await;
             if let Some(w) = watch {
@@ -269,7 +266,7 @@ async fn locate_step(
     step: &Step,
     opts: &RunOptions,
 ) -> Result<Option<(Step, Option<String>)>> {
-    use super::input::DragEnd;
+    use super::moving::DragEnd;
     let ends: Vec<super::locate::Locator> = match &step.action {
         Action::Drag(d) => [&d.from, &d.to]
             .into_iter()
@@ -521,190 +518,4 @@ pub(super) async fn context(b: &Browser) -> Value {
         Err(_) => [0, 0],
     };
     json!({"url": url, "title": title, "scroll": scroll})
-}
-
-/// `network`, `route`, `unroute` and `audit` (run_step's one arm for them).
-async fn debugging_step(b: &mut Browser, a: &Action, opts: &RunOptions) -> Result<Outcome> {
-    use super::debugging::{network, route, unroute};
-    match a {
-        Action::Network(n) => network(b, n, opts).await,
-        Action::Route(r) => route(b, r, opts).await,
-        Action::Unroute(u) => unroute(b, u).await,
-        Action::Audit(x) => super::audit::audit(b, x).await,
-        other => Err(Error::Usage(format!(
-            "{} is not a debugging step",
-            other.name()
-        ))),
-    }
-}
-
-async fn run_step(
-    b: &mut Browser,
-    step: &Step,
-    opts: &RunOptions,
-    artifacts: &mut Vec<String>,
-    prev_doc: Option<DocMark>,
-) -> Result<Outcome> {
-    match &step.action {
-        // navigation and tabs
-        Action::Goto(u) => goto(b, u, opts, artifacts).await,
-        Action::Reload(_) => {
-            b.client.refresh().await?;
-            Ok(Outcome::default())
-        }
-        Action::Back(_) => {
-            b.client.back().await?;
-            Ok(Outcome::default())
-        }
-        Action::Forward(_) => {
-            b.client.forward().await?;
-            Ok(Outcome::default())
-        }
-        Action::NewTab(a) => {
-            let alias = b.new_tab().await?;
-            if let Some(u) = &a.url {
-                b.goto(u).await?;
-            }
-            Ok(Outcome::with(json!({"tab": alias})))
-        }
-        Action::SwitchTab(a) => {
-            b.use_tab(Some(&a.tab)).await?;
-            Ok(Outcome::with(json!({"tab": a.tab})))
-        }
-        Action::CloseTab(a) => {
-            let t = &a.tab;
-            let now = b.close_tab(t.as_deref()).await?;
-            Ok(Outcome::with(
-                json!({"closed": t.clone().unwrap_or_default(), "tab": now}),
-            ))
-        }
-        Action::ListTabs(_) => Ok(Outcome::with(b.list_tabs().await?)),
-        // looking at the page
-        Action::Snapshot(a) => snapshot_step(b, a, opts, artifacts).await,
-        Action::Search(a) => Ok(Outcome::with(search(b, a).await?)),
-        Action::Query(q) => query(b, q, opts, artifacts).await,
-        // input on refs
-        Action::Click(a) => click(b, a).await,
-        Action::Fill(f) => fill(b, f).await,
-        Action::Type(t) => super::input::type_step(b, t).await,
-        Action::Press(p) => actions::press(b, &p.key, p.ref_.as_deref()).await,
-        Action::Hover(h) => hover(b, h).await,
-        Action::Select(s) => actions::select(b, &s.ref_, &s.values.to_vec()).await,
-        Action::Set(s) => super::input::set_step(b, s).await,
-        Action::Check(t) => actions::set_checked(b, t.ref_str(), true).await,
-        Action::Uncheck(t) => actions::set_checked(b, t.ref_str(), false).await,
-        Action::Scroll(s) => scroll(b, s).await,
-        Action::Drag(d) => drag(b, d).await,
-        Action::Upload(u) => {
-            let files = u
-                .files
-                .to_vec()
-                .iter()
-                .map(|f| Ok(opts.user_path("upload", f)?.display().to_string()))
-                .collect::<Result<Vec<_>>>()?;
-            actions::upload(b, &u.ref_, &files).await
-        }
-        // waiting, checking, reading
-        Action::Wait(w) => wait(b, w, opts).await,
-        Action::Sleep(a) => {
-            tokio::time::sleep(Duration::from_millis(a.ms)).await;
-            Ok(Outcome::default())
-        }
-        Action::Eval(e) => eval(b, e).await,
-        Action::Assert(a) => assert_step(b, a).await,
-        Action::Get(g) => {
-            let get = entry::Get {
-                r#ref: parse_ref(&g.ref_)?,
-                what: g.what.clone().unwrap_or_else(|| "text".into()),
-            };
-            let v: GetReply = ask(b, get).await?;
-            Ok(Outcome::with(json!(v.value)))
-        }
-        Action::GetUrl(_) => Ok(Outcome::with(json!(b.url().await))),
-        Action::GetTitle(_) => Ok(Outcome::with(json!(b.title().await))),
-        _ => run_page_step(b, step, opts, artifacts, prev_doc).await,
-    }
-}
-
-/// The steps about the page's settings and artifacts, and issue 16's vocabulary (the rest
-/// of [`run_step`]'s dispatch).
-async fn run_page_step(
-    b: &mut Browser,
-    step: &Step,
-    opts: &RunOptions,
-    artifacts: &mut Vec<String>,
-    prev_doc: Option<DocMark>,
-) -> Result<Outcome> {
-    match &step.action {
-        // the page's settings and artifacts
-        Action::Viewport(v) => {
-            b.client.set_window_size(v.width, v.height).await?;
-            let inner = crate::engine::viewport_size(&b.client).await?;
-            Ok(Outcome::with(json!({"viewport": inner})))
-        }
-        Action::Frame(f) => frame(b, &f.target).await,
-        Action::Cookies(c) => cookies(b, c).await,
-        Action::SaveState(a) => save_state(b, a, opts).await,
-        Action::LoadState(a) => load_state(b, a, opts).await,
-        Action::Console(c) if b.client.isolated() => super::debugging::console(b, c).await,
-        Action::Secrets(_) => Ok(super::page::secrets(b)),
-        Action::Console(c) => {
-            // without BiDi the engine's own capture (it runs in the page's realm)
-            let v: ConsoleReply = ask(b, entry::Console { clear: c.clear }).await?;
-            Ok(Outcome::with(json!(v.messages)))
-        }
-        Action::Screenshot(s) if s.annotate => annotated_screenshot(b, s, opts, artifacts).await,
-        Action::Screenshot(s) => screenshot(b, s, opts, artifacts).await,
-        // seeing and pointing where the tree is blind (issue 16)
-        Action::ElementsAt(a) => elements_at(b, a).await,
-        Action::Pdf(p) => pdf(b, p, opts, artifacts).await,
-        Action::ReadSiteNotes(a) => read_notes(b, a, opts).await,
-        Action::WriteSiteNotes(a) => write_notes(b, a, opts).await,
-        // the step vocabulary of issue 16 (input.rs, navigation.rs, waiting.rs, looking.rs)
-        Action::Submit(s) => submit(b, s, opts).await,
-        Action::SelectText(s) => select_text(b, s).await,
-        Action::WaitForNavigation(w) => wait_for_navigation(b, w, opts, prev_doc).await,
-        Action::Poll(p) => poll(b, p, opts).await,
-        Action::QueryAll(q) => query_all(b, q).await,
-        Action::Inspect(i) => inspect(b, i).await,
-        // debugging: network, routes, audit
-        a @ (Action::Network(_) | Action::Route(_) | Action::Unroute(_) | Action::Audit(_)) => {
-            debugging_step(b, a, opts).await
-        }
-        // (dispatched by run_step: listed so that a new action is a compile error until
-        // one of the two has its arm)
-        Action::Goto(_)
-        | Action::Reload(_)
-        | Action::Back(_)
-        | Action::Forward(_)
-        | Action::NewTab(_)
-        | Action::SwitchTab(_)
-        | Action::CloseTab(_)
-        | Action::ListTabs(_)
-        | Action::Snapshot(_)
-        | Action::Search(_)
-        | Action::Query(_)
-        | Action::Click(_)
-        | Action::Fill(_)
-        | Action::Type(_)
-        | Action::Press(_)
-        | Action::Hover(_)
-        | Action::Select(_)
-        | Action::Set(_)
-        | Action::Check(_)
-        | Action::Uncheck(_)
-        | Action::Scroll(_)
-        | Action::Drag(_)
-        | Action::Upload(_)
-        | Action::Wait(_)
-        | Action::Sleep(_)
-        | Action::Eval(_)
-        | Action::Assert(_)
-        | Action::Get(_)
-        | Action::GetUrl(_)
-        | Action::GetTitle(_) => Err(Error::Step(format!(
-            "{} is run by run_step",
-            step.action.name()
-        ))),
-    }
 }

@@ -210,3 +210,22 @@ mod tests {
         }
     }
 }
+
+/// Argument types of actions that take none, one per action (each carries its action's
+/// declaration, `Act`); their schema is [`NoArgs`]'s.
+macro_rules! no_args {
+    ($($(#[$m:meta])* $T:ident),* $(,)?) => {$(
+        $(#[$m])*
+        #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize, clap::Args)]
+        #[serde(deny_unknown_fields)]
+        pub struct $T {}
+    )*};
+}
+pub(super) use no_args;
+
+/// Which document a tab shows: its time origin (a new document has another) and URL.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocMark {
+    pub origin: f64,
+    pub url: String,
+}

@@ -6,12 +6,14 @@
 //! `engine` (typed methods; a page function runs through `engine::poll_once`, in the page's
 //! main world like `eval`, with a typed reply).
 
+use super::act::{Act, Cx, Gate, Info, Kind, row};
 use super::shared::{Form, HOOK_LIMIT, RunOptions, truthy, within};
 use crate::actions;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
 use crate::engine::{Condition, entry};
 use crate::error::{Error, Result};
+use crate::policy::Switch;
 use crate::refs::parse_ref;
 use crate::safe::quote;
 use crate::snapshot::render::cut;
@@ -592,4 +594,53 @@ pub fn hook_problems(what: &str, p: &PollArgs) -> Vec<String> {
         out.push(format!("{what}: timeout must be at least 1 ms"));
     }
     out
+}
+
+// The declarations of these actions (docs/contributing.md#adding-an-action).
+
+impl Act for WaitArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_wait", "value", r#"{"text": "Saved"}"#);
+    const LOCATED_BY: Option<&'static str> = Some("ref");
+    fn target(&self) -> Option<&str> {
+        self.ref_.as_deref()
+    }
+    fn set_target(&mut self, r: String) -> bool {
+        self.ref_ = Some(r);
+        true
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        wait(cx.b, self, cx.opts).await
+    }
+}
+
+impl Act for SleepArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_sleep", "ms", "500 (milliseconds)");
+    async fn run(&self, _cx: &mut Cx<'_>) -> Result<Outcome> {
+        tokio::time::sleep(Duration::from_millis(self.ms)).await;
+        Ok(Outcome::default())
+    }
+}
+
+impl Act for AssertArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Reads, "Done", "browser_assert", "value", r#"{"text": "Saved"}"#);
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        assert_step(cx.b, self).await
+    }
+}
+
+impl Act for PollArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::ChangesPage, "Done", "browser_poll", "value", r#""() => window.ready" or {"fn": "() => window.ready", "interval": 100, "timeout": 5000}"#);
+    fn problems(&self) -> Vec<String> {
+        hook_problems("poll", self)
+    }
+    fn gate(&self) -> Gate<'_> {
+        Gate::Off(Switch::Eval)
+    }
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        poll(cx.b, self, cx.opts).await
+    }
 }

@@ -97,10 +97,22 @@ fn core_tool_list_is_small_and_all_is_complete() {
     let bytes = listed(&core).len();
     assert!(bytes < 4_500, "core tools/list is {bytes} bytes");
     let names: Vec<&str> = core.iter().map(|t| t.name.as_str()).collect();
-    let table: Vec<&str> = CORE_TOOLS.iter().map(|c| c.tool).collect();
+    let table: Vec<&str> = core_tools().iter().map(|c| c.tool).collect();
     assert_eq!(
         names, table,
         "a core tool of the table is not in the whole set"
+    );
+    // each place of the listing is one action's
+    let mut ranks: Vec<u8> = crate::steps::ActionKind::all()
+        .filter_map(|k| k.core().map(|c| c.rank))
+        .collect();
+    let n = ranks.len();
+    ranks.sort();
+    ranks.dedup();
+    assert_eq!(
+        ranks.len(),
+        n,
+        "two actions claim one place of the core set"
     );
     for n in [
         "browser_fill",

@@ -430,7 +430,11 @@ fn pw_line(step: &Value, line: &Value, h: &mut Helpers) -> String {
             "await page.waitForTimeout({});",
             a.as_u64().or_else(|| a["ms"].as_u64()).unwrap_or(0)
         ),
-        other => format!("// not exported: {other} {a}"),
+        // the call the action's declaration gives (`Act::PLAYWRIGHT`)
+        other => match crate::steps::ActionKind::from_name(other).and_then(|k| k.playwright()) {
+            Some(call) if located => call.replace("{loc}", &loc),
+            _ => format!("// not exported: {other} {a}"),
+        },
     }
 }
 
@@ -509,6 +513,29 @@ mod tests {
         let mut s = args.as_object().cloned().unwrap();
         s.extend(target.as_object().cloned().unwrap());
         (pw_line(&json!({ action: s }), &l, &mut h), h)
+    }
+
+    /// Every action that acts on an element a user sees is exported when a locator names
+    /// its target: written here, or by the call its declaration gives (`Act::PLAYWRIGHT`).
+    #[test]
+    fn every_input_on_a_located_element_is_exported() {
+        use crate::steps::{ActionKind, Kind};
+        // (drag names its two ends in its own arguments; submit and scroll are exported
+        // by their own arms, with the arguments they need)
+        let own_args = ["drag", "submit", "scroll", "goto"];
+        for k in ActionKind::all().filter(|k| k.info().kind == Kind::Visual) {
+            if own_args.contains(&k.name()) {
+                continue;
+            }
+            let line = step(
+                k.name(),
+                json!({}),
+                json!({"role": "button", "name": "Go"}),
+                json!({"tag": "button"}),
+            );
+            let pw = export_playwright(&[line], "t");
+            assert!(!pw.contains("// not exported"), "{}: {pw}", k.name());
+        }
     }
 
     #[test]

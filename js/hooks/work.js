@@ -105,6 +105,7 @@
     var prev = cur;
     flush(prev);
     cur = c;
+    chainIn(c);
     if (mine(c)) lastWork = now();
     try { return apply(fn, self, args); } finally { flush(c); after(c, prev); }
   };
@@ -113,15 +114,27 @@
   // (ECMA-262 NewPromiseResolveThenableJob), so the page's continuation of a request comes
   // after the hop that would end it at once.
   var HOPS = 8;
+  // Chains of two contexts may end in either order (a request's answer lands while an
+  // action's chain runs): a context's chain that ends gives back the context before it only
+  // while that one's own chain lasts, and never takes the context from a chain that began
+  // after it (the page's poll answered during a click's chain stays the page's).
+  var live = new M();
+  var count = function (c) { return apply(mget, live, [c]) || 0; };
+  var chainIn = function (c) { apply(mset, live, [c, count(c) + 1]); };
+  var chainOut = function (c, prev) {
+    var n = count(c) - 1;
+    if (n > 0) apply(mset, live, [c, n]); else apply(mdel, live, [c]);
+    if (cur === c && n <= 0) cur = prev !== 0 && count(prev) > 0 ? prev : 0;
+  };
   var after = function (c, prev) {
     var left = HOPS;
     var hop = function () {
       flush(c);
       if (--left > 0) { try { apply(qm, W, [hop]); return; } catch (e) {} }
-      cur = prev;
+      chainOut(c, prev);
     };
-    if (typeof qm !== 'function') { cur = prev; return; }
-    try { apply(qm, W, [hop]); } catch (e) { cur = prev; }
+    if (typeof qm !== 'function') { chainOut(c, prev); return; }
+    try { apply(qm, W, [hop]); } catch (e) { chainOut(c, prev); }
   };
   // a promise the page gets for work started by `c`: its reactions run as c's
   var follow = function (p, c, counted) {
@@ -131,6 +144,7 @@
       var prev = cur;
       flush(prev);
       cur = c;
+      chainIn(c);
       f(v);
       after(c, prev);
     };

@@ -12,8 +12,8 @@ use super::debugging::{ConsoleArgs, NetworkArgs, RouteArgs, UnrouteArgs};
 use super::files::{PdfArgs, ReadNotesArgs, ScreenshotArgs, WriteNotesArgs};
 use super::forms::{SelectTextArgs, SubmitArgs};
 use super::input::{
-    CheckArgs, FillArgs, HoverArgs, PressArgs, RefOnly, SelectArgs, SetArgs, TargetArgs, TypeArgs,
-    UncheckArgs, UploadArgs,
+    CheckArgs, FillArgs, FocusArgs, HoverArgs, PressArgs, RefOnly, SelectArgs, SetArgs, TargetArgs,
+    TypeArgs, UncheckArgs, UploadArgs,
 };
 use super::looking::{GetArgs, QueryArgs, SearchArgs, SnapshotArgs};
 use super::mapping::{InspectArgs, QueryAllArgs, QueryAllForm, QueryGroups};
@@ -191,6 +191,13 @@ actions! {
         #[serde(deserialize_with = "bare_or::<_, String, UncheckArgs>")]
         #[schemars(with = "Form<String, RefOnly>")]
         UncheckArgs,
+    ),
+    /// Move focus to an element without pointer input (its focus handlers run; a field a
+    /// click would open a picker on, a widget driven by keys next).
+    Focus(
+        #[serde(deserialize_with = "bare_or::<_, String, FocusArgs>")]
+        #[schemars(with = "Form<String, RefOnly>")]
+        FocusArgs,
     ),
     /// Scroll a ref into view, a ref's scroll container (with a direction), or the page
     /// (direction, dx/dy, to); says how far it moved and whether it reached the end.

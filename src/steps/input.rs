@@ -9,8 +9,9 @@ use super::act::{ANSWER_TAIL, Act, Core, Cx, Gate, Info, Kind, row};
 use super::points::{check_target, look_at};
 use super::shared::{OneOrMany, looks_like_ref, one_or_many};
 use crate::actions;
-use crate::actions::Outcome;
+use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
+use crate::engine::entry;
 use crate::error::{Error, Result};
 use crate::policy::Switch;
 use clap::Args;
@@ -80,8 +81,8 @@ impl From<String> for RefOnly {
     }
 }
 
-/// `check` and `uncheck`: a ref (their schema is [`RefOnly`]'s), one type each for its
-/// action's declaration.
+/// `check`, `uncheck` and `focus`: a ref (their schema is [`RefOnly`]'s), one type each for
+/// its action's declaration.
 macro_rules! ref_only {
     ($($T:ident),*) => {$(
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Args)]
@@ -100,7 +101,7 @@ macro_rules! ref_only {
         }
     )*};
 }
-ref_only!(CheckArgs, UncheckArgs);
+ref_only!(CheckArgs, UncheckArgs, FocusArgs);
 
 /// `fill`: clear a field and type a value; or several fields at once.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
@@ -684,6 +685,38 @@ impl Act for UncheckArgs {
     }
     async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
         actions::set_checked(cx.b, &self.ref_, false).await
+    }
+}
+
+impl Act for FocusArgs {
+    #[rustfmt::skip]
+    const INFO: Info = row(Kind::Visual, "Focused", "browser_focus", "ref", r#""s1e4" or {"ref": "s1e4"}"#);
+    const LOCATED_BY: Option<&'static str> = Some("ref");
+    const PLAYWRIGHT: Option<&'static str> = Some("await {loc}.focus();");
+    fn target(&self) -> Option<&str> {
+        Some(&self.ref_)
+    }
+    fn set_target(&mut self, r: String) -> bool {
+        self.ref_ = r;
+        true
+    }
+    /// The element's focus steps (HTML's focusing steps: focus, focusin), no pointer input.
+    async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
+        let r = crate::refs::parse_ref(&self.ref_)?;
+        let f = ask(
+            cx.b,
+            entry::Focus {
+                r#ref: r,
+                select: false,
+            },
+        )
+        .await?;
+        let mut o = Outcome::default();
+        if f.minor {
+            o.warnings
+                .push("Note: element may have changed; used its current state.".into());
+        }
+        Ok(o)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The step vocabulary of issue 16, part A: `submit`, `selectText`, `waitForNavigation`,
 //! `fill` with a fields map, `poll`, `queryAll`, `inspect`, and the `readyWhen` /
-//! `settledWhen` / `observe` hooks, each on a fixture where it makes the difference.
+//! `settledWhen` / `observe` hooks, each on a fixture where it makes the difference; and
+//! `focus`.
 
 use crate::common::{Ctx, Test, Text};
 use serde_json::{Value, json};
@@ -9,6 +10,7 @@ pub fn tests() -> Vec<Test> {
     trials![
         a_cdp_skill_style_step_file_runs_end_to_end,
         each_step_where_it_makes_the_difference,
+        focus_moves_focus_without_a_press,
         the_whole_vocabulary_in_one_step_file
     ]
 }
@@ -413,4 +415,36 @@ fn each_step_where_it_makes_the_difference(c: &Ctx) {
         "{}",
         w.stderr_text()
     );
+}
+
+/// `focus` moves focus to a field without pointer input: the field's focus handler runs (the
+/// reply names the list it showed), no pointer event reaches the page, and by a locator in a
+/// step file too.
+fn focus_moves_focus_without_a_press(c: &Ctx) {
+    c.ok(&["goto", &c.url("html/vocab/focus.html")]);
+    let t = c.ok(&["snapshot", "--detail", "interactive"]);
+    let q = crate::common::ref_of(&t, "searchbox \"Search\"");
+    let r: Value = serde_json::from_str(&c.ok(&["focus", &q])).unwrap();
+    let said = r["changes"]["summary"].as_str().unwrap_or_default();
+    assert!(
+        said.starts_with("Focused. Opened listbox \"Recent searches\": option \"running shoes\" s"),
+        "{r:#}"
+    );
+    assert_eq!(r["changes"]["focus"]["ref"], json!(q), "{r:#}");
+    let at: Value =
+        serde_json::from_str(&c.ok(&["eval", "[document.activeElement.id, !!window.pressed]"]))
+            .unwrap();
+    assert_eq!(at["steps"][0]["output"], json!(["q", false]), "{at:#}");
+    // by a locator, in a step file, after focus went elsewhere
+    let (code, r) = run(
+        c,
+        None,
+        &json!([
+            {"eval": "document.activeElement.blur()"},
+            {"focus": {"target": {"role": "searchbox", "name": "Search"}}},
+            {"eval": "document.activeElement.id"}
+        ]),
+    );
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["steps"][2]["output"], json!("q"), "{r:#}");
 }

@@ -395,7 +395,7 @@ async fn mcp_http(
     }
     // a bad saved state costs no agent a failed first call
     if let Some(s) = &bopts.state {
-        ariasnap::browser::state::read_file(s)?;
+        ariasnap::browser::logins::read_file(s)?;
     }
     if session_flag_given() || std::env::var_os("ARIASNAP_SESSION").is_some() {
         return Err(usage(

@@ -72,7 +72,7 @@ pub async fn capture(browser: &mut Browser, opts: &CaptureOptions) -> Result<Sna
     // for their next documents too
     browser.ensure_preload().await;
     let n = browser.next_snapshot()?;
-    let w = capture_context(&browser.client, opts, n, 0, 0, opts.max_nodes)
+    let w = capture_context(&browser.page, opts, n, 0, 0, opts.max_nodes)
         .instrument(info_span!("capture_snapshot", n))
         .await?;
     let mut w = w;

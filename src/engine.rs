@@ -146,9 +146,9 @@ async fn call_isolated(page: &Page, method: &str, args: &str) -> Result<String> 
             m = json!(method),
             a = json!(args),
         );
-        use cdp::direct::Outcome;
+        use cdp::direct::Evaluation;
         let mut outcome = page.evaluate_direct(&expr, &realm).await;
-        if matches!(outcome, Outcome::NoRealm) {
+        if matches!(outcome, Evaluation::NoRealm) {
             // a realm kept from an earlier command whose document has gone since: nothing
             // ran; the current document's realm is asked for, once
             page.forget_realm();
@@ -157,13 +157,13 @@ async fn call_isolated(page: &Page, method: &str, args: &str) -> Result<String> 
                     realm = r;
                     page.evaluate_direct(&expr, &realm).await
                 }
-                None => Outcome::Answered(None),
+                None => Evaluation::Answered(None),
             };
         }
         let got = match outcome {
-            Outcome::Answered(v) => v,
-            Outcome::Lost | Outcome::NoRealm => None,
-            Outcome::Unreachable => match page.client().await {
+            Evaluation::Answered(v) => v,
+            Evaluation::Lost | Evaluation::NoRealm => None,
+            Evaluation::Unreachable => match page.client().await {
                 Ok(c) => cdp::evaluate_in(&c, &expr, Some(&realm)).await,
                 Err(_) => None,
             },

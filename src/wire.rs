@@ -12,21 +12,21 @@ use std::borrow::Cow;
 use std::fmt;
 
 pub mod audit;
-mod page;
 pub mod points;
 mod reply;
+mod steps;
 
-pub use page::{
-    ConsentReply, Container, DescribeReply, DocStateReply, FieldPreview, FormPreview, InspectForm,
-    InspectReply, LocateReply, Located, Named, QueryAllReply, QueryGroupReply, SelectTextReply,
-    SubmitReply,
-};
 pub use reply::{
     Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, ControlReply,
     Cover, Covered, DragEndReply, DragStartReply, EffectsReply, EngineStats, FocusReply, GetReply,
     GetValue, HttpError, OptionPoint, OptionValue, PaintReply, PointReply, PollReply, Pong,
     RangeState, Reply, ScrollReply, SearchControl, SearchMatch, SearchReply, SelectReply, Target,
     ValueReply, WatchReply, WebRef, WireRoute, WireSince, decode_reply, is_success, reply_kind,
+};
+pub use steps::{
+    ConsentReply, Container, DescribeReply, DocStateReply, FieldPreview, FormPreview, InspectForm,
+    InspectReply, LocateReply, Located, Named, QueryAllReply, QueryGroupReply, SelectTextReply,
+    SubmitReply,
 };
 
 /// A tri-state flag: `true` or `"mixed"`.

@@ -358,7 +358,7 @@ const $idle = PRELOADED && typeof window.requestIdleCallback === "function"
   : null;
 const $setTimeout = PRELOADED && typeof window.setTimeout === "function" ? uncurry(window.setTimeout) : null;
 
-// Captures for 80_page.js (submit, selectText, docState): forms and constraint validation
+// Captures for 80_steps.js (submit, selectText, docState): forms and constraint validation
 // (HTML 4.10.20), text selection, the document's time origin.
 const FORM_TAGS = ["input", "select", "textarea", "button", "fieldset", "output", "object"];
 const FORM_IFACES = {

@@ -90,20 +90,20 @@ pub(super) async fn perform(b: &Browser, g: Gesture) -> Result<()> {
             actions: a.clone(),
         },
     };
-    match b.client.perform_input(vec![source]).await {
+    match b.page.perform_input(vec![source]).await {
         Ok(()) => return Ok(()),
         Err(Some(e)) => return Err(e),
         Err(None) => {}
     }
     match g {
-        Gesture::Mouse(a) => b.client.perform_mouse(&a).await,
-        Gesture::Keys(a) => b.client.perform_keys(&a).await,
+        Gesture::Mouse(a) => b.page.perform_mouse(&a).await,
+        Gesture::Keys(a) => b.page.perform_keys(&a).await,
     }
 }
 
 /// A real mouse click at (x, y) through DevTools, which needs no page script.
 async fn cdp_click(b: &Browser, x: f64, y: f64, button: &str, clicks: u32) -> bool {
-    if !engine::dispatch_mouse(&b.client, Mouse::Moved, x, y).await {
+    if !engine::dispatch_mouse(&b.page, Mouse::Moved, x, y).await {
         return false;
     }
     for c in 1..=clicks {
@@ -111,7 +111,7 @@ async fn cdp_click(b: &Browser, x: f64, y: f64, button: &str, clicks: u32) -> bo
             Mouse::Pressed { button, clicks: c },
             Mouse::Released { button, clicks: c },
         ] {
-            if !engine::dispatch_mouse(&b.client, event, x, y).await {
+            if !engine::dispatch_mouse(&b.page, event, x, y).await {
                 return false;
             }
         }
@@ -312,7 +312,7 @@ pub(super) async fn input_frame_of(
     if crate::engine::frame_chain_of_ref(&rr).is_empty() {
         return Ok(None);
     }
-    Ok(Some(crate::engine::enter_ref_frame(&b.client, &rr).await?))
+    Ok(Some(crate::engine::enter_ref_frame(&b.page, &rr).await?))
 }
 
 pub(super) async fn leave_input_frame(
@@ -320,7 +320,7 @@ pub(super) async fn leave_input_frame(
     inside: Option<crate::engine::FrameRoute>,
 ) -> Result<()> {
     match inside {
-        Some(i) => crate::engine::leave_frames(&b.client, i).await,
+        Some(i) => crate::engine::leave_frames(&b.page, i).await,
         None => Ok(()),
     }
 }

@@ -52,7 +52,7 @@ impl Outcome {
 /// refs of cross-origin frames (`f<k>` with k read by frame switching) are resolved inside
 /// their frame.
 pub async fn ask<E: Entry>(b: &Browser, call: E) -> Result<E::Reply> {
-    Ok(crate::engine::call_for_ref(&b.client, call).await?.0)
+    Ok(crate::engine::call_for_ref(&b.page, call).await?.0)
 }
 
 fn quote(s: &str) -> String {
@@ -72,7 +72,7 @@ fn minor_note(minor: bool) -> Vec<String> {
 async fn point(b: &Browser, r: &str, check: bool) -> Result<PointReply> {
     let r = parse_ref(r)?;
     let method = entry::Point { r#ref: r, check };
-    let (mut p, (dx, dy)) = crate::engine::call_for_ref(&b.client, method).await?;
+    let (mut p, (dx, dy)) = crate::engine::call_for_ref(&b.page, method).await?;
     p.x += dx;
     p.y += dy;
     Ok(p)
@@ -142,7 +142,7 @@ pub async fn drag_points(
     (x2, y2): (f64, f64),
 ) -> Result<Vec<String>> {
     let start: crate::wire::DragStartReply = engine::call(
-        &b.client,
+        &b.page,
         entry::DragStart {
             at: [x1.round(), y1.round()],
         },
@@ -153,7 +153,7 @@ pub async fn drag_points(
         return Ok(vec![]);
     }
     let end: crate::wire::DragEndReply = engine::call(
-        &b.client,
+        &b.page,
         entry::DragEnd {
             at: [x2.round(), y2.round()],
         },
@@ -247,7 +247,7 @@ pub async fn refuse_password(b: &Browser, r: Option<&str>, verb: &str) -> Result
         }
         None => {
             engine::call(
-                &b.client,
+                &b.page,
                 entry::Control {
                     r#ref: String::new(),
                 },
@@ -309,7 +309,7 @@ pub async fn type_into(b: &Browser, r: Option<&str>, text: &str, submit: bool) -
     } else if crate::vault::unusable(text).is_none() {
         // typing into whatever has focus: whether it is a password field
         let c: Result<crate::wire::ControlReply> = engine::call(
-            &b.client,
+            &b.page,
             entry::Control {
                 r#ref: String::new(),
             },
@@ -406,10 +406,10 @@ pub async fn upload(b: &Browser, r: &str, files: &[String]) -> Result<Outcome> {
         abs.push(a.display().to_string());
     }
     let id = element(b, r).await?;
-    match b.client.set_files(&id, abs.clone()).await {
+    match b.page.set_files(&id, abs.clone()).await {
         Ok(()) => {}
         Err(Some(e)) => return Err(e),
-        Err(None) => b.client.send_keys_to(&id, &abs.join("\n")).await?,
+        Err(None) => b.page.send_keys_to(&id, &abs.join("\n")).await?,
     }
     Ok(Outcome::with(json!({"files": abs})))
 }
@@ -420,8 +420,8 @@ pub async fn element(b: &Browser, r: &str) -> Result<String> {
     let rr = parse_ref(r)?;
     if !crate::engine::frame_chain_of_ref(&rr).is_empty() {
         // WebDriver element references are only valid in their own browsing context
-        let inside = crate::engine::enter_ref_frame(&b.client, &rr).await?;
-        crate::engine::leave_frames(&b.client, inside).await?;
+        let inside = crate::engine::enter_ref_frame(&b.page, &rr).await?;
+        crate::engine::leave_frames(&b.page, inside).await?;
         if inside.entered > 0 {
             return Err(Error::Step(format!(
                 "{rr} is inside a cross-origin frame: upload and element screenshots work only \
@@ -435,7 +435,7 @@ pub async fn element(b: &Browser, r: &str) -> Result<String> {
         check: false,
     };
     ask(b, resolve).await?;
-    let id = engine::element(&b.client, &rr)
+    let id = engine::element(&b.page, &rr)
         .await?
         .ok_or_else(|| Error::Ref {
             kind: crate::error::RefProblem::Unknown,
@@ -447,7 +447,7 @@ pub async fn element(b: &Browser, r: &str) -> Result<String> {
 /// Answers open dialogs by the `--dialog` policy; they are logged for the step's result
 /// (`crate::dialogs::drain`).
 pub async fn handle_dialogs(b: &Browser) {
-    b.client.answer_open().await;
+    b.page.answer_open().await;
 }
 
 fn is_transient(e: &Error) -> bool {
@@ -540,7 +540,7 @@ pub async fn settle_action(
     max: Duration,
 ) -> Settled {
     let start = Instant::now();
-    let Some(mut p) = engine::work_poll(&b.client, token).await else {
+    let Some(mut p) = engine::work_poll(&b.page, token).await else {
         settle(b, 120.0, tail, max).await;
         return Settled::Quiet;
     };
@@ -567,7 +567,7 @@ pub async fn settle_action(
         }
         let wait = Duration::from_micros((need.clamp(2.0, 50.0) * 1000.0) as u64);
         tokio::time::sleep(wait.min(max.saturating_sub(start.elapsed()))).await;
-        match engine::work_poll(&b.client, token).await {
+        match engine::work_poll(&b.page, token).await {
             Some(next) => p = next,
             None => {
                 // the document is going (a navigation in flight) or a dialog holds it

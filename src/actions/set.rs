@@ -430,7 +430,7 @@ async fn find_option(
     };
     let deadline = Instant::now() + wait;
     loop {
-        match crate::engine::call_for_ref(&t.b.client, pick.clone()).await {
+        match crate::engine::call_for_ref(&t.b.page, pick.clone()).await {
             Ok((mut p, (dx, dy))) => {
                 p.x += dx;
                 p.y += dy;

@@ -19,7 +19,7 @@ impl Browser {
         // refuse the request too, leaving the browser's error page)
         self.policy_check_url("goto", &url)?;
         self.ensure_preload().await;
-        match self.client.navigate(&url).await {
+        match self.page.navigate(&url).await {
             Ok(()) => {}
             Err(e) if e.is_dialog() => {
                 // the new page (or the one left, by beforeunload) opened a dialog while
@@ -78,7 +78,7 @@ impl Browser {
     /// when due; the caller's settling sees what they changed.
     async fn started_up(&self) {
         const HORIZON_MS: u64 = 1000;
-        if let Some(ms) = crate::engine::startup_timers(&self.client, HORIZON_MS).await {
+        if let Some(ms) = crate::engine::startup_timers(&self.page, HORIZON_MS).await {
             debug!(ms, "waiting for the page's start-up timers");
             tokio::time::sleep(std::time::Duration::from_millis(ms + 20)).await;
         }
@@ -91,7 +91,7 @@ impl Browser {
     /// per tab (an older build's registration is replaced); without DevTools nothing
     /// changes: the engine is installed on first use, as always.
     pub async fn ensure_preload(&mut self) {
-        if self.client.isolated() {
+        if self.page.isolated() {
             // docs/reference/browsers.md#the-page-channel-webdriver-bidi: one registration serves every document and frame of the session, in
             // the engine's sandbox realm
             let key = crate::engine::preload_key();
@@ -100,7 +100,7 @@ impl Browser {
                 Some(p) => p.id.split(' ').map(str::to_string).collect(),
                 None => Vec::new(),
             };
-            if let Some(ids) = crate::engine::preload_sandbox(&self.client, &old).await {
+            if let Some(ids) = crate::engine::preload_sandbox(&self.page, &old).await {
                 self.record.sandbox_preload = Some(session::Preload {
                     hash: key,
                     id: ids.join(" "),
@@ -120,7 +120,7 @@ impl Browser {
             Some(p) => Some(p.id.clone()),
             None => None,
         };
-        if let Some(id) = crate::engine::preload(&self.client, old.as_deref()).await {
+        if let Some(id) = crate::engine::preload(&self.page, old.as_deref()).await {
             self.record.tabs[i].preload = Some(session::Preload {
                 hash: crate::engine::ENGINE_HASH.to_string(),
                 id,
@@ -135,14 +135,14 @@ impl Browser {
     async fn cdp_navigate(&self, url: &str) -> bool {
         use crate::engine::{document_state, navigate};
         // a new document has a new time origin: that tells it from the one being left
-        let before = document_state(&self.client).await;
+        let before = document_state(&self.page).await;
         let origin_of = |s: &str| s.split(' ').nth(1).unwrap_or("").to_string();
-        if !navigate(&self.client, url).await {
+        if !navigate(&self.page, url).await {
             return false;
         }
         let start = std::time::Instant::now();
         while start.elapsed() < std::time::Duration::from_secs(30) {
-            let now = document_state(&self.client).await;
+            let now = document_state(&self.page).await;
             if now.starts_with("complete ") && origin_of(&now) != origin_of(&before) {
                 return true;
             }
@@ -155,8 +155,8 @@ impl Browser {
     /// which the caller enforces).
     async fn loaded_through_dialogs(&self) -> Result<()> {
         loop {
-            self.client.answer_open().await;
-            match crate::engine::ready_state(&self.client).await {
+            self.page.answer_open().await;
+            match crate::engine::ready_state(&self.page).await {
                 Ok(v) if v == "complete" => return Ok(()),
                 Ok(_) => {}
                 Err(e) if e.is_dialog() => continue,
@@ -174,7 +174,7 @@ impl Browser {
         use crate::engine::{Paint, call};
         use crate::wire::PaintReply;
         let start = std::time::Instant::now();
-        let first: Result<PaintReply> = call(&self.client, Paint::Start).await;
+        let first: Result<PaintReply> = call(&self.page, Paint::Start).await;
         let Ok(PaintReply { done: false, token }) = first else {
             return;
         };
@@ -183,7 +183,7 @@ impl Browser {
         };
         while start.elapsed() < std::time::Duration::from_secs(1) {
             tokio::time::sleep(std::time::Duration::from_millis(8)).await;
-            let r: Result<PaintReply> = call(&self.client, poll).await;
+            let r: Result<PaintReply> = call(&self.page, poll).await;
             if !matches!(r, Ok(PaintReply { done: false, .. })) {
                 return;
             }
@@ -197,7 +197,7 @@ impl Browser {
     /// without `browser.setDownloadBehavior`).
     pub async fn prepare_downloads(&self) -> bool {
         use std::sync::atomic::Ordering;
-        let Some(bidi) = self.client.bidi() else {
+        let Some(bidi) = self.page.bidi() else {
             return false;
         };
         if self.downloads_ready.load(Ordering::Relaxed) || !self.record.local() {

@@ -18,12 +18,15 @@ pub mod guard;
 pub mod launch;
 mod load;
 mod open;
+/// The turns of the agents of one shared browser on its WebDriver session's current window
+/// (mcp/fleet.rs holds one per browser).
+pub use crate::engine::WindowTurn;
 pub use open::{REAPER, reap};
+pub mod logins;
 mod recovery;
 pub mod routes;
 pub mod session;
 pub mod shared;
-pub mod state;
 mod tabs;
 pub mod watch;
 
@@ -82,7 +85,7 @@ impl BrowserOptions {
 pub struct Browser {
     /// The page channel: classic WebDriver, and BiDi when the session has it (the engine's
     /// calls go to its sandbox realm then); classic commands are its typed methods.
-    pub client: crate::engine::Page,
+    pub page: crate::engine::Page,
     pub record: SessionRecord,
     /// What the reply must tell besides its data (a tab replaced after it stopped
     /// answering...), as `#` note text without the `# `.
@@ -184,7 +187,7 @@ impl Browser {
     /// command does not try it first again.
     pub fn remember_realm(&mut self) {
         let known = self
-            .client
+            .page
             .top_realm_known()
             .map(|(context, realm)| session::TopRealm { context, realm });
         if known != self.record.top_realm {

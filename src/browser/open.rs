@@ -294,7 +294,7 @@ impl Browser {
         }
         // --state: read before a browser starts, so that a bad file costs none
         let state = match opts.state.as_deref().filter(|_| started) {
-            Some(p) => Some((p, super::state::read_file(p)?)),
+            Some(p) => Some((p, super::logins::read_file(p)?)),
             None => None,
         };
         // the browser a remote endpoint is asked for, as start() chooses it
@@ -315,7 +315,7 @@ impl Browser {
                     page_channel(client, &mut record, deadline, channels).await;
                 let client = client.taking_turns(opts.window_turn.clone());
                 let mut b = Browser {
-                    client,
+                    page: client,
                     record,
                     notes: restarted.into_iter().collect(),
                     timeout: deadline,
@@ -328,12 +328,12 @@ impl Browser {
                 b.unlock_secrets()?;
                 b.driver_timeouts(deadline).await?;
                 b.check_suspect().await?;
-                if b.client.isolated() && b.record.browser == launch::BrowserKind::Firefox {
+                if b.page.isolated() && b.record.browser == launch::BrowserKind::Firefox {
                     // Firefox runs sandbox calls while a dialog is open, so none fails on a
                     // dialog the page left open: answer it now, by the --dialog policy
                     // (Chromium's calls wait on it and answer it then; its driver's alert
                     // commands would wait on a page stuck in a loop)
-                    b.client.answer_open().await;
+                    b.page.answer_open().await;
                 }
                 Ok::<_, Error>(b)
             }
@@ -366,7 +366,7 @@ impl Browser {
     async fn apply_state_option(
         &mut self,
         opts: &BrowserOptions,
-        state: Option<(&std::path::Path, super::state::StorageState)>,
+        state: Option<(&std::path::Path, super::logins::StorageState)>,
     ) -> Result<()> {
         let name = self.record.name.clone();
         match (state, &opts.state) {
@@ -597,7 +597,7 @@ impl Browser {
         if self.record.driver_timeout_ms == Some(ms) {
             return Ok(());
         }
-        self.client.set_timeouts(limit).await?;
+        self.page.set_timeouts(limit).await?;
         self.record.driver_timeout_ms = Some(ms);
         session::save(&self.record)
     }

@@ -40,7 +40,7 @@ impl Browser {
         for _ in 0..4 {
             match tokio::time::timeout(
                 probe + std::time::Duration::from_millis(500),
-                crate::engine::answers(&self.client),
+                crate::engine::answers(&self.page),
             )
             .await
             {
@@ -49,13 +49,13 @@ impl Browser {
                     break;
                 }
                 Ok(Err(e)) if e.is_dialog() => {
-                    self.client.answer_open().await;
+                    self.page.answer_open().await;
                 }
                 _ => break,
             }
         }
         if !alive {
-            if self.record.browser == launch::BrowserKind::Firefox && !self.client.isolated() {
+            if self.record.browser == launch::BrowserKind::Firefox && !self.page.isolated() {
                 // the probe's classic script now holds geckodriver: only a restart frees it
                 // (see unblock_firefox), which the next command makes; with BiDi the probe
                 // ran in the sandbox and the tab is replaced like Chromium's
@@ -107,19 +107,19 @@ impl Browser {
         };
         let handle = match by_devtools {
             Some(h) => h,
-            None => self.client.new_tab().await?,
+            None => self.page.new_tab().await?,
         };
-        self.client.switch_to_window(&handle).await?;
+        self.page.switch_to_window(&handle).await?;
         if let Some(old) = old {
             let closed = match &self.record.debugger {
                 Some(addr) => devtools::close_tab(addr, &old).await.is_ok(),
                 None => false,
             };
             if !closed {
-                if self.client.switch_to_window(&old).await.is_ok() {
-                    let _ = self.client.close_window().await;
+                if self.page.switch_to_window(&old).await.is_ok() {
+                    let _ = self.page.close_window().await;
                 }
-                self.client.switch_to_window(&handle).await?;
+                self.page.switch_to_window(&handle).await?;
             }
         }
         for t in &mut self.record.tabs {

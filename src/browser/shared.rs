@@ -23,7 +23,7 @@ use tracing::debug;
 pub async fn add_agent(owner: &BrowserOptions, agent: &str) -> Result<()> {
     session::validate_name(agent)?;
     let b = Browser::open(owner).await?;
-    let Some(bidi) = b.client.bidi() else {
+    let Some(bidi) = b.page.bidi() else {
         return Err(Error::Browser(format!(
             "session {:?} has no WebDriver BiDi, which agents sharing its browser need (a user context each): run the server with --browser-per-agent",
             b.record.name

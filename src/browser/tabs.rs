@@ -33,7 +33,7 @@ impl Browser {
                 ))
             })?;
         if self.record.current != tab.alias {
-            self.client.switch_to_window(&tab.handle).await?;
+            self.page.switch_to_window(&tab.handle).await?;
             self.record.current = tab.alias.clone();
             session::save(&self.record)?;
         }
@@ -42,8 +42,8 @@ impl Browser {
 
     /// Opens a new tab, makes it current and returns its alias.
     pub async fn new_tab(&mut self) -> Result<String> {
-        let w = self.client.new_tab().await?;
-        self.client.switch_to_window(&w).await?;
+        let w = self.page.new_tab().await?;
+        self.page.switch_to_window(&w).await?;
         let alias = format!("t{}", self.record.next_tab);
         self.record.next_tab += 1;
         self.record.tabs.push(TabRecord {
@@ -77,12 +77,12 @@ impl Browser {
 
     /// The windows open in the browser (their handles), or empty when the driver cannot say.
     pub async fn window_handles(&self) -> Vec<String> {
-        self.client.windows().await.unwrap_or_default()
+        self.page.windows().await.unwrap_or_default()
     }
 
     /// The URL of top-level context `handle` without switching to it (BiDi), or "".
     pub async fn url_of_window(&self, handle: &str) -> String {
-        let Some(bidi) = self.client.bidi() else {
+        let Some(bidi) = self.page.bidi() else {
             return String::new();
         };
         let get = crate::engine::bidi::GetTree {
@@ -108,7 +108,7 @@ impl Browser {
             )));
         }
         self.use_tab(Some(&target)).await?;
-        self.client.close_window().await?;
+        self.page.close_window().await?;
         self.record.tabs.retain(|t| t.alias != target);
         self.record.snapshots.remove(&target);
         let next = self
@@ -123,7 +123,7 @@ impl Browser {
             .last()
             .map(|t| t.handle.clone())
             .unwrap_or_default();
-        self.client.switch_to_window(&handle).await?;
+        self.page.switch_to_window(&handle).await?;
         self.record.current = next.clone();
         session::save(&self.record)?;
         Ok(next)
@@ -132,7 +132,7 @@ impl Browser {
     /// Tabs with their URLs and titles (the current tab stays current).
     pub async fn list_tabs(&mut self) -> Result<serde_json::Value> {
         let current = self.record.current.clone();
-        let live: Vec<String> = self.client.windows().await?;
+        let live: Vec<String> = self.page.windows().await?;
         // Tabs the page closed by itself are dropped from the record.
         self.record.tabs.retain(|t| live.contains(&t.handle));
         let mut out = Vec::new();
@@ -152,10 +152,10 @@ impl Browser {
 
     /// The current tab's URL ("" when the driver cannot say).
     pub async fn url(&self) -> String {
-        match self.client.current_url().await {
+        match self.page.current_url().await {
             Ok(u) => u.to_string(),
             // the driver answers with a script, which a hostile page can break
-            Err(_) => crate::engine::history_entry(&self.client)
+            Err(_) => crate::engine::history_entry(&self.page)
                 .await
                 .map(|e| e.0)
                 .unwrap_or_default(),
@@ -164,9 +164,9 @@ impl Browser {
 
     /// The current tab's title ("" when none can be read).
     pub async fn title(&self) -> String {
-        match self.client.title().await {
+        match self.page.title().await {
             Ok(t) => t,
-            Err(_) => crate::engine::history_entry(&self.client)
+            Err(_) => crate::engine::history_entry(&self.page)
                 .await
                 .map(|e| e.1)
                 .unwrap_or_default(),

@@ -196,7 +196,7 @@ fn commands_and_steps_give_the_same_action() {
 
 /// Issue 16: points, PDF, annotated screenshots and site notes on the command line.
 #[test]
-fn eyes_commands_and_steps_give_the_same_action() {
+fn point_commands_and_steps_give_the_same_action() {
     use serde_json::json;
     let cases = vec![
         (

@@ -72,7 +72,7 @@ pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(30);
 const MAX_MESSAGE: usize = 256 << 20;
 
 /// The reply the reader task hands to a waiting command.
-enum Outcome {
+enum Answer {
     /// `result` of a success.
     Ok(Value),
     /// An error reply: code and message.
@@ -82,7 +82,7 @@ enum Outcome {
 /// What the reader task and the command senders share.
 struct Shared {
     /// Commands waiting for their reply, by id.
-    pending: StdMutex<HashMap<u64, oneshot::Sender<Outcome>>>,
+    pending: StdMutex<HashMap<u64, oneshot::Sender<Answer>>>,
     /// Event subscribers; closed ones are dropped on the next event.
     subscribers: StdMutex<Vec<mpsc::UnboundedSender<Event>>>,
     /// Set by the reader task when the socket ends; later commands fail at once.
@@ -230,8 +230,8 @@ impl Bidi {
                 deadline.as_millis()
             ))),
             Ok(Err(_)) => Err(lost(method, "the connection closed before the reply")),
-            Ok(Ok(Outcome::Ok(v))) => Ok(v),
-            Ok(Ok(Outcome::Err { code, message })) => Err(Error::Bidi {
+            Ok(Ok(Answer::Ok(v))) => Ok(v),
+            Ok(Ok(Answer::Err { code, message })) => Err(Error::Bidi {
                 command: method,
                 code,
                 message: crate::error::one_line(message.lines().next().unwrap_or("")),
@@ -314,9 +314,9 @@ fn route(text: &str, shared: &Shared) {
         }
     };
     match (env.kind.as_str(), env.id) {
-        ("success", Some(id)) => reply(shared, id, Outcome::Ok(env.result.unwrap_or_default())),
+        ("success", Some(id)) => reply(shared, id, Answer::Ok(env.result.unwrap_or_default())),
         ("error", Some(id)) => {
-            let outcome = Outcome::Err {
+            let outcome = Answer::Err {
                 code: env.error.unwrap_or_default(),
                 message: env.message.unwrap_or_default(),
             };
@@ -333,7 +333,7 @@ fn route(text: &str, shared: &Shared) {
 }
 
 /// Hands a reply to its waiter (gone when the caller timed out).
-fn reply(shared: &Shared, id: u64, outcome: Outcome) {
+fn reply(shared: &Shared, id: u64, outcome: Answer) {
     if let Some(tx) = lock(&shared.pending).remove(&id) {
         let _ = tx.send(outcome);
     }
@@ -572,7 +572,7 @@ mod tests {
             &shared,
         );
         match rx.try_recv() {
-            Ok(Outcome::Err { code, message }) => {
+            Ok(Answer::Err { code, message }) => {
                 assert_eq!(code, "no such frame");
                 assert!(message.starts_with("gone"));
             }

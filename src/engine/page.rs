@@ -68,7 +68,7 @@ pub struct Page {
     /// The current window of a WebDriver session agents share (see [`WindowTurn`]), and
     /// this page's hold on it: how many of its classic commands run, and the lock.
     turn: Option<WindowTurn>,
-    held: Mutex<Held>,
+    held: Mutex<TurnHold>,
 }
 
 /// The current window of a WebDriver session shared by the agents of `mcp --http` (one
@@ -80,7 +80,7 @@ pub type WindowTurn = Arc<tokio::sync::Mutex<String>>;
 
 /// A page's hold on its session's [`WindowTurn`].
 #[derive(Default)]
-struct Held {
+struct TurnHold {
     /// Its classic commands running now ([`Classic`] guards alive).
     commands: usize,
     lock: Option<tokio::sync::OwnedMutexGuard<String>>,
@@ -180,7 +180,7 @@ impl Page {
         if in_frame && let Some(l) = h.lock.as_mut() {
             l.clear();
         }
-        *h = Held::default();
+        *h = TurnHold::default();
     }
 
     /// Keeps this command inside user context `uc` (an agent of a shared browser).
@@ -489,7 +489,7 @@ impl Page {
             .answering_dialogs(self.direct.evaluate_main(addr, &target, expr))
             .await
         {
-            super::cdp::direct::Outcome::Answered(v) => v,
+            super::cdp::direct::Evaluation::Answered(v) => v,
             _ => None,
         }
     }
@@ -501,10 +501,10 @@ impl Page {
         &self,
         expr: &str,
         realm: &str,
-    ) -> super::cdp::direct::Outcome {
-        use super::cdp::direct::Outcome;
+    ) -> super::cdp::direct::Evaluation {
+        use super::cdp::direct::Evaluation;
         let Some((addr, target)) = self.direct_target() else {
-            return Outcome::Unreachable;
+            return Evaluation::Unreachable;
         };
         self.answering_dialogs(self.direct.evaluate_in(addr, &target, expr, realm))
             .await

@@ -145,7 +145,7 @@ fn failure<T>(reply: Reply<T>, raw: &str) -> Error {
         r @ (Reply::NoForm(_)
         | Reply::NoMatch { .. }
         | Reply::BadRange { .. }
-        | Reply::NoSelectionApi { .. }) => vocab_failure(r, raw),
+        | Reply::NoSelectionApi { .. }) => step_failure(r, raw),
         Reply::Exception { message } => threw(message.as_deref()),
         Reply::BadMethod { .. } => threw(None),
         Reply::NotFocusable(_) => unexpected("not_focusable", raw),
@@ -154,8 +154,8 @@ fn failure<T>(reply: Reply<T>, raw: &str) -> Error {
     }
 }
 
-/// The failures of the step vocabulary's entry points (`submit`, `selectText`).
-fn vocab_failure<T>(reply: Reply<T>, raw: &str) -> Error {
+/// The failures of the entry points of single steps (`submit`, `selectText`).
+fn step_failure<T>(reply: Reply<T>, raw: &str) -> Error {
     match reply {
         Reply::NoForm(t) => Error::Step(format!(
             "{} {}{} is neither a form nor inside one: give the form's ref (or a control \

@@ -1,4 +1,4 @@
-//! The page side of saved logins (browser/state.rs): a document's localStorage and
+//! The page side of saved logins (browser/logins.rs): a document's localStorage and
 //! sessionStorage read, and an origin's storage written back, through WebDriver BiDi.
 //!
 //! localStorage needs a document of its origin, and loading one must not reach the site:
@@ -13,7 +13,7 @@
 //!
 //! Owns: those scripts (run in the `ariasnap` sandbox, out of the page's reach), the
 //! temporary tab's life. Must not: decide what is saved or restored, read or write files,
-//! or print a value (browser/state.rs does the first two; nothing does the last).
+//! or print a value (browser/logins.rs does the first two; nothing does the last).
 
 use super::bidi::{
     AddIntercept, AddPreloadScript, Bidi, BytesValue, CallFunction, CloseContext, CreateContext,
@@ -168,7 +168,7 @@ pub async fn restore_session_storage(
 /// What the temporary tab holds until it is closed: the intercept and the subscription to
 /// remove after it.
 #[derive(Default)]
-struct Held {
+struct TabSetup {
     intercept: Option<String>,
     subscription: Option<String>,
 }
@@ -187,7 +187,7 @@ pub async fn fill_local_storage(
         .send(&CreateContext::background_tab().within(uc))
         .await?
         .context;
-    let mut held = Held::default();
+    let mut held = TabSetup::default();
     // the rest of the deadline, less what closing the tab may take
     let work = limit
         .saturating_sub(Duration::from_secs(2))
@@ -227,7 +227,7 @@ async fn fill_origins(
     bidi: &Bidi,
     tab: &str,
     origins: &[(String, Vec<Pair>)],
-    held: &mut Held,
+    held: &mut TabSetup,
 ) -> Result<()> {
     let mut events = bidi.events();
     let sub = Subscribe {

@@ -4,7 +4,7 @@
 //! (up to `--max-browsers`) when they are full; a browser with no agent left is closed.
 //!
 //! A browser's WebDriver session has one current window, which classic commands work in:
-//! the agents of one browser take turns on it command by command (engine::WindowTurn, one
+//! the agents of one browser take turns on it command by command (browser::WindowTurn, one
 //! per browser), while their BiDi and DevTools calls, which name their browsing context,
 //! run side by side. Each browser also has a generation: a browser found dead is closed and
 //! a new one started; each agent on it learns it once, by an error (its tabs, cookies and
@@ -27,10 +27,10 @@ pub struct Host {
     pub owner: String,
     /// The number of times the browser was found dead and replaced; locked while an agent
     /// is added, ended, or the browser replaced.
-    turn: Mutex<u64>,
+    generation: Mutex<u64>,
     /// The current window of the browser's WebDriver session, which the agents' classic
     /// commands take turns on.
-    pub window: crate::engine::WindowTurn,
+    pub window: crate::browser::WindowTurn,
     /// Agents placed on it (made or being made).
     agents: AtomicUsize,
 }
@@ -95,7 +95,7 @@ impl Fleet {
                     let n = self.next.fetch_add(1, Ordering::Relaxed);
                     let h = Arc::new(Host {
                         owner: format!("mcp-{}-b{n}", std::process::id()),
-                        turn: Mutex::new(0),
+                        generation: Mutex::new(0),
                         window: Default::default(),
                         agents: AtomicUsize::new(0),
                     });
@@ -112,7 +112,7 @@ impl Fleet {
             host.agents.fetch_add(1, Ordering::Relaxed);
             host
         };
-        let turn = host.turn.lock().await;
+        let turn = host.generation.lock().await;
         let generation = *turn;
         match self.add(&host, &turn, agent).await {
             Ok(()) => Ok(Placement {
@@ -154,7 +154,7 @@ impl Fleet {
     /// Before a call: when the agent's browser was replaced since its context was made, the
     /// agent is placed again in the new one and told so (the call is not run).
     pub async fn current(&self, host: &Host, generation: &mut u64, agent: &str) -> Result<()> {
-        let turn = host.turn.lock().await;
+        let turn = host.generation.lock().await;
         self.current_locked(host, turn, generation, agent).await
     }
 
@@ -181,7 +181,7 @@ impl Fleet {
     /// one started with this agent's user context in it, and the error to give the agent
     /// instead of the call's (None: the browser is fine, the call's own error stands).
     pub async fn check(&self, host: &Host, generation: &mut u64, agent: &str) -> Option<Error> {
-        let mut turn = host.turn.lock().await;
+        let mut turn = host.generation.lock().await;
         if *turn != *generation {
             // another agent's call found it dead and replaced it meanwhile
             return self
@@ -213,7 +213,7 @@ impl Fleet {
     /// when no agent is left on it.
     pub async fn end(&self, p: Placement, agent: &str) {
         {
-            let turn = p.host.turn.lock().await;
+            let turn = p.host.generation.lock().await;
             if *turn == p.generation {
                 let _ = crate::browser::Browser::close_session(agent, self.bopts.deadline()).await;
                 self.counts.contexts.fetch_sub(1, Ordering::Relaxed);
@@ -233,7 +233,7 @@ impl Fleet {
         }
         hosts.retain(|h| !Arc::ptr_eq(h, host));
         drop(hosts);
-        let _turn = host.turn.lock().await;
+        let _turn = host.generation.lock().await;
         if let Ok(true) =
             crate::browser::Browser::close_session(&host.owner, self.bopts.deadline()).await
         {
@@ -246,7 +246,7 @@ impl Fleet {
     pub async fn close_all(&self) {
         let hosts: Vec<Arc<Host>> = self.hosts.lock().await.drain(..).collect();
         for h in hosts {
-            let _turn = h.turn.lock().await;
+            let _turn = h.generation.lock().await;
             let _ = crate::browser::Browser::close_session(&h.owner, self.bopts.deadline()).await;
         }
     }

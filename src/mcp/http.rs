@@ -1,7 +1,7 @@
 //! MCP over streamable HTTP (`ariasnap mcp --http [ADDR]`, docs/reference/mcp.md#over-http):
 //! the transport of the MCP specification (rmcp's streamable HTTP server: sessions for the 2025
 //! protocols, stateless requests for 2026-07-28), at `/mcp`, beside `/healthz` and `/metrics`.
-//! Each agent (an MCP session, or a handle: door.rs) has a user context of its own in a
+//! Each agent (an MCP session, or a handle: routing.rs) has a user context of its own in a
 //! browser it shares with other agents (fleet.rs), or a browser of its own
 //! (`--browser-per-agent`), closed when the agent ends (the client's DELETE, the idle
 //! timeout, the server's shutdown).
@@ -14,11 +14,11 @@
 //! tabs, refs and files (each agent is its own session record and user context).
 //!
 //! Owns: the listener, the routes, the token check, the counts, and shutdown. Must not: run
-//! steps itself (the `Server` of mod.rs does, one per agent).
+//! steps itself (the `Agent` of mod.rs does, one per agent).
 
-use super::Server;
+use super::Agent;
 use super::counts::Counts;
-use super::door::{Door, Hall};
+use super::routing::{Handles, Router};
 use crate::browser::BrowserOptions;
 use crate::error::{Error, Result};
 use crate::steps::RunOptions;
@@ -104,7 +104,7 @@ impl Idle {
     /// A message of the agent (`extensions`: its request's, which carry the HTTP request and
     /// so the session id).
     pub fn seen(&self, extensions: &rmcp::model::Extensions) {
-        if let Some(id) = super::door::session_of(extensions)
+        if let Some(id) = super::routing::session_of(extensions)
             && let Ok(mut s) = self.session.lock()
             && s.is_none()
         {
@@ -187,7 +187,7 @@ pub async fn serve(
     session.keep_alive = Some(h.idle.max(Duration::from_secs(3600)));
     manager.session_config = session;
     let manager = Arc::new(manager);
-    let agents: Arc<std::sync::Mutex<Vec<std::sync::Weak<Server>>>> = Default::default();
+    let agents: Arc<std::sync::Mutex<Vec<std::sync::Weak<Agent>>>> = Default::default();
     let fleet = shared_browsers(&bopts, &h, &counts);
     let make = {
         let counts = counts.clone();
@@ -204,7 +204,7 @@ pub async fn serve(
             let mut b = bopts.clone();
             b.session.clear();
             let mut server =
-                Server::new(b, ropts.clone(), set, structured).with_counts(counts.clone());
+                Agent::new(b, ropts.clone(), set, structured).with_counts(counts.clone());
             // the operator's handle on what the agent did: its session's journal
             // (docs/reference/mcp.md#each-agents-journal)
             info!(
@@ -222,15 +222,15 @@ pub async fn serve(
             Ok(server)
         }
     };
-    let hall = Arc::new(Hall::new(Box::new(make), &super::tool_defs(set), h.idle));
+    let handles = Arc::new(Handles::new(Box::new(make), &super::tool_defs(set), h.idle));
     let factory = {
-        let hall = hall.clone();
-        move || Ok(Door::new(hall.clone()))
+        let handles = handles.clone();
+        move || Ok(Router::new(handles.clone()))
     };
     let mcp = StreamableHttpService::new(factory, manager.clone(), config);
     tokio::spawn(reap_idle(
         agents.clone(),
-        hall,
+        handles,
         manager,
         h.idle,
         shutdown.clone(),
@@ -336,12 +336,12 @@ fn shared_browsers(
 /// Shutdown: every agent's context (or browser) closed, the closes of agents that ended
 /// before waited for, then the shared browsers closed.
 async fn close_everything(
-    agents: &std::sync::Mutex<Vec<std::sync::Weak<Server>>>,
+    agents: &std::sync::Mutex<Vec<std::sync::Weak<Agent>>>,
     fleet: Option<&super::fleet::Fleet>,
     counts: &Counts,
 ) {
     info!("shutting down: closing every agent's context and browser");
-    let open: Vec<Arc<Server>> = agents
+    let open: Vec<Arc<Agent>> = agents
         .lock()
         .map(|a| a.iter().filter_map(std::sync::Weak::upgrade).collect())
         .unwrap_or_default();
@@ -364,8 +364,8 @@ async fn close_everything(
 /// Closes the MCP sessions of agents idle for `limit` ([`Idle`]), checking every second
 /// (or every half limit, when shorter), until shutdown.
 async fn reap_idle(
-    agents: Arc<std::sync::Mutex<Vec<std::sync::Weak<Server>>>>,
-    hall: Arc<Hall>,
+    agents: Arc<std::sync::Mutex<Vec<std::sync::Weak<Agent>>>>,
+    handles: Arc<Handles>,
     manager: Arc<LocalSessionManager>,
     limit: Duration,
     shutdown: CancellationToken,
@@ -393,7 +393,7 @@ async fn reap_idle(
             );
             let _ = manager.close_session(&id.into()).await;
         }
-        let ended = hall.reap(limit);
+        let ended = handles.reap(limit);
         if ended > 0 {
             info!(ended, "idle agents without a session closed");
         }
@@ -416,7 +416,7 @@ async fn shutdown_signal() {
     }
 }
 
-type McpService = StreamableHttpService<Door, LocalSessionManager>;
+type McpService = StreamableHttpService<Router, LocalSessionManager>;
 
 /// One request: `/healthz`, `/metrics`, or `/mcp` after the token check.
 async fn route(
@@ -454,7 +454,7 @@ async fn route(
             }
             let session = req
                 .headers()
-                .get(super::door::SESSION_HEADER)
+                .get(super::routing::SESSION_HEADER)
                 .and_then(|v| v.to_str().ok())
                 .map(|s| s.chars().take(8).collect::<String>())
                 .unwrap_or_default();

@@ -8,11 +8,11 @@
 //! its session is closed when the client disconnects (unless it was an existing session).
 
 pub mod counts;
-pub mod door;
 pub mod elicit;
 pub mod fleet;
 pub mod http;
 pub mod reference;
+pub mod routing;
 pub mod tools;
 
 use crate::browser::{Browser, BrowserOptions};
@@ -36,8 +36,9 @@ use tools::ToolDef;
 /// Tokens an explicit `browser_snapshot` fits in unless the call says otherwise (docs/reference/mcp.md#results).
 pub const DEFAULT_BUDGET: u64 = 4000;
 
-/// The MCP server's state.
-pub struct Server {
+/// One agent of the MCP server: its tools, its browser (or its place on a shared one), its
+/// run options. The stdio server has one; over HTTP, one per MCP session or handle.
+pub struct Agent {
     /// What `tools/list` offers (the chosen set).
     tools: Vec<ToolDef>,
     /// What a call may name: every tool with its whole schema, listed or not.
@@ -75,7 +76,7 @@ pub fn tool_defs(set: tools::ToolSet) -> Vec<ToolDef> {
     )
 }
 
-impl Server {
+impl Agent {
     /// A server using `bopts` (session name empty: a private session `mcp-<pid>-<n>`);
     /// `structured`: results carry the step result JSON as `structuredContent` too.
     pub fn new(
@@ -89,7 +90,7 @@ impl Server {
             let n = PRIVATE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             bopts.session = format!("mcp-{}-{n}", std::process::id());
         }
-        Server {
+        Agent {
             tools: tool_defs(set),
             callable: tool_defs(tools::ToolSet::All),
             browser: Mutex::new(None),
@@ -187,7 +188,7 @@ impl Server {
     }
 
     /// A call of an agent of a shared browser: placed on its first call; its classic
-    /// commands take turns on the browser's current window (engine::WindowTurn); a browser
+    /// commands take turns on the browser's current window (browser::WindowTurn); a browser
     /// found dead replaced (fleet.rs).
     async fn run_shared(
         &self,
@@ -227,7 +228,7 @@ impl Server {
                 .as_mut()
                 .ok_or_else(|| Error::Browser("no browser".into()))?;
             let r = run(b, file, ropts).await;
-            b.client.end_turn();
+            b.page.end_turn();
             Ok::<_, Error>(r)
         }
         .await;
@@ -259,7 +260,7 @@ impl Server {
             return Ok(());
         }
         let shown = path.display().to_string();
-        let state = crate::browser::state::read_file(path)?;
+        let state = crate::browser::logins::read_file(path)?;
         let done = b.restore_state(&state, b.timeout).await.map_err(|e| {
             Error::Step(format!(
                 "--state {shown}: {} (this agent's context was made without it: `browser_load_state` tries again)",
@@ -303,7 +304,7 @@ fn agent_files(name: &str) -> std::path::PathBuf {
     crate::private::home().join("agents-v1").join(name)
 }
 
-impl Drop for Server {
+impl Drop for Agent {
     /// An agent of the HTTP server whose MCP session ended (the client's DELETE, the idle
     /// timeout): its browser session is closed, on the runtime, without waiting here.
     fn drop(&mut self) {
@@ -349,7 +350,7 @@ pub(crate) fn server_info() -> InitializeResult {
         )
 }
 
-impl ServerHandler for Server {
+impl ServerHandler for Agent {
     fn get_info(&self) -> InitializeResult {
         server_info()
     }
@@ -447,8 +448,8 @@ pub async fn serve(
     set: tools::ToolSet,
     structured: bool,
 ) -> Result<()> {
-    let server = Arc::new(Server::new(bopts, ropts, set, structured));
-    let handler = ArcServer(server.clone());
+    let server = Arc::new(Agent::new(bopts, ropts, set, structured));
+    let handler = ArcAgent(server.clone());
     let running = handler
         .serve(rmcp::transport::stdio())
         .await
@@ -472,9 +473,9 @@ fn give_back_memory() {
 }
 
 /// A cheap handle so the server's state outlives the protocol service.
-struct ArcServer(Arc<Server>);
+struct ArcAgent(Arc<Agent>);
 
-impl ServerHandler for ArcServer {
+impl ServerHandler for ArcAgent {
     fn get_info(&self) -> InitializeResult {
         self.0.get_info()
     }
@@ -570,7 +571,7 @@ mod tests {
     /// callable by name and takes every option, listed or not.
     #[test]
     fn unlisted_tools_and_options_are_callable() {
-        let server = Server::new(
+        let server = Agent::new(
             BrowserOptions::default(),
             RunOptions::default(),
             tools::ToolSet::Core,

@@ -239,7 +239,7 @@ pub struct CoreTool {
 
 /// The core set (`--tools core`, the default): an agent's loop of open, look, find, act on
 /// refs (`set` covers every control, text fields included), keys, tabs and script, and
-/// `browser_run_steps` as the door to every other action. An action is in it when its
+/// `browser_run_steps` as the way to every other action. An action is in it when its
 /// declaration says where (`Act::CORE`); `browser_run_steps` comes last.
 pub fn core_tools() -> Vec<CoreTool> {
     let mut ranked: Vec<(u8, CoreTool)> = ActionKind::all()

@@ -7,7 +7,7 @@ pub mod budget;
 pub mod detail;
 pub mod diff;
 pub mod guarded;
-pub mod page;
+pub mod header;
 pub mod render;
 pub mod secrets;
 pub mod urgent;
@@ -123,7 +123,7 @@ pub struct Snapshot {
     /// Served from the engine's snapshot cache, without a walk.
     pub cached: bool,
     /// The page header (docs/reference/output.md#page-header); None when the engine sent no page signals.
-    pub page: Option<page::PageHeader>,
+    pub page: Option<header::PageHeader>,
     /// Values and texts whose secret-shaped parts were masked (docs/reference/output.md#secrets).
     pub secrets_masked: usize,
     /// Nodes `--drop-unseen` left out (docs/reference/output.md#unseen-text).
@@ -181,12 +181,12 @@ impl Snapshot {
             })
             .collect();
         let page = w.page.as_ref().map(|signals| {
-            let facts = page::PageFacts {
+            let facts = header::PageFacts {
                 url: &w.url,
                 title: &w.title,
                 text_fields: nodes.iter().filter(|n| n.role == "textbox").count(),
             };
-            page::header(signals, &facts)
+            header::header(signals, &facts)
         });
         let live = w
             .live

@@ -5,7 +5,7 @@
 //! Owns: `Act`, `Info`, `Kind`, `Core`, `Gate`, `Cx`. Must not: name any action (action.rs
 //! lists them; each concept module declares its own).
 
-use super::shared::{DocMark, RunOptions};
+use super::options::{DocMark, RunOptions};
 use crate::actions::Outcome;
 use crate::browser::Browser;
 use crate::error::Result;

@@ -7,6 +7,7 @@
 //! action's own facts or code (its declaration does).
 
 use super::act::{Act, Core, Cx, Gate, Info, Kind};
+use super::args::{Form, NoArgs, bare_or};
 use super::audit::AuditArgs;
 use super::debugging::{ConsoleArgs, NetworkArgs, RouteArgs, UnrouteArgs};
 use super::files::{PdfArgs, ReadNotesArgs, ScreenshotArgs, WriteNotesArgs};
@@ -22,12 +23,11 @@ use super::navigation::{
     BackArgs, CloseTabArgs, ForwardArgs, FrameArg, FrameArgs, GotoArgs, ListTabsArgs, NewTabArgs,
     ReloadArgs, TabArgs, WaitForNavigationArgs,
 };
-use super::page::{
+use super::points::{ElementsAtArgs, ElementsAtForm, points_or_args};
+use super::settings::{
     CookiesArgs, EvalArgs, GetTitleArgs, GetUrlArgs, LoadStateArgs, SaveStateArgs, SecretsArgs,
     ViewportArgs,
 };
-use super::points::{ElementsAtArgs, ElementsAtForm, points_or_args};
-use super::shared::{Form, NoArgs, bare_or};
 use super::waiting::{AssertArgs, Hooks, PollArgs, SleepArgs, WaitArgs};
 use crate::actions::Outcome;
 use crate::error::Result;

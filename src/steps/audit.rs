@@ -141,7 +141,7 @@ pub(super) async fn audit(b: &mut Browser, a: &AuditArgs) -> Result<Outcome> {
         .find(|t| t.alias == b.record.current)
         .map(|t| t.handle.clone())
         .unwrap_or_default();
-    let run = crate::engine::audit::run_axe(&b.client, &tab).await?;
+    let run = crate::engine::audit::run_axe(&b.page, &tab).await?;
     let wanted: Option<Vec<&str>> = a
         .rules
         .as_deref()
@@ -161,7 +161,7 @@ pub(super) async fn audit(b: &mut Browser, a: &AuditArgs) -> Result<Outcome> {
         .flat_map(|v| v["nodes"].as_array().into_iter().flatten())
         .map(|n| n["target"].clone())
         .collect();
-    let named = crate::engine::audit::name_targets(&b.client, &run, &targets).await;
+    let named = crate::engine::audit::name_targets(&b.page, &run, &targets).await;
     let mut violations = Map::new();
     let (mut k, mut elements) = (0, 0);
     for v in &rules {

@@ -13,7 +13,7 @@
 use super::action::{Action, Step};
 pub use super::ask::{Answer, Asker, AskerRef, Question, Terminal, WAIT};
 use super::ask::{cut, masked};
-use super::shared::RunOptions;
+use super::options::RunOptions;
 use crate::actions::ask;
 use crate::browser::Browser;
 use crate::engine::entry;

@@ -141,7 +141,7 @@ impl From<String> for UnrouteArgs {
 
 /// The session whose watcher serves this one (an agent of a shared browser: its owner's).
 fn watcher_of(b: &Browser) -> Result<String> {
-    if b.record.bidi.is_none() || !b.client.isolated() {
+    if b.record.bidi.is_none() || !b.page.isolated() {
         return Err(Error::Usage(
             "network, route and console stacks need WebDriver BiDi (this session runs without it: ARIASNAP_BIDI=0, or a driver without BiDi)".into(),
         ));
@@ -736,7 +736,7 @@ impl Act for ConsoleArgs {
         props: &[("level", "debug, info, warn or error")],
     });
     async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
-        if cx.b.client.isolated() {
+        if cx.b.page.isolated() {
             return console(cx.b, self).await;
         }
         // without BiDi the engine's own capture (it runs in the page's realm)

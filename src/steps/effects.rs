@@ -8,7 +8,7 @@
 //! Owns: taking the "before" of an action and turning the page's answers into the
 //! `effects` object and its summary words. Must not: act on the page.
 
-use super::shared::DocMark;
+use super::options::DocMark;
 use crate::actions::ask;
 use crate::browser::Browser;
 use crate::engine::bidi::{DownloadEnd, DownloadWillBegin, Event, Events, LogEntry};
@@ -258,8 +258,8 @@ fn strip_fragment(u: &str) -> &str {
 /// Before an action: starts the page's recording, notes the URL and the open windows.
 pub async fn before(b: &Browser) -> Before {
     // the action's dialogs, downloads and navigations are heard from here on
-    b.client.events_ready().await;
-    let (events, downloads) = match b.client.bidi() {
+    b.page.events_ready().await;
+    let (events, downloads) = match b.page.bidi() {
         Some(bidi) => (Some(bidi.events()), b.prepare_downloads().await),
         None => (None, false),
     };
@@ -350,7 +350,7 @@ async fn downloads(
 ) -> Vec<Download> {
     let mut begun = Vec::new();
     let mut ended = Vec::new();
-    let tab = b.client.context();
+    let tab = b.page.context();
     let mut navigated = false;
     let take = |e: Event, begun: &mut Vec<DownloadWillBegin>, ended: &mut Vec<DownloadEnd>| match e
     {
@@ -454,7 +454,7 @@ async fn console_errors(b: &Browser, logs: Vec<LogEntry>) -> Vec<ConsoleError> {
     if errors
         .iter()
         .any(|l| l.source.context.as_deref() != Some(&tab))
-        && let Some(bidi) = b.client.bidi()
+        && let Some(bidi) = b.page.bidi()
         && let Ok(t) = bidi
             .send(&crate::engine::bidi::GetTree {
                 max_depth: None,
@@ -575,7 +575,7 @@ pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) ->
     if listened {
         // the console entries the browser sent while the action ran (log.entryAdded)
         out.console_errors = console_errors(b, logs).await;
-    } else if let Ok(c) = crate::engine::console_messages(&b.client, false).await {
+    } else if let Ok(c) = crate::engine::console_messages(&b.page, false).await {
         // no BiDi: the engine's own capture, since recording started (all of a new
         // document's)
         let since = if reply.fresh { None } else { before.since };

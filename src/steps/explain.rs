@@ -97,7 +97,7 @@ const DETAILS: &[&str] = &["full", "interactive", "summary"];
 
 /// Text options that take one of a few words (the schema says text, and names the words in
 /// the option's description), by the schema definition and the option that holds them.
-/// (`waitUntil` is checked with the vocabulary, `check::problems`.)
+/// (`waitUntil` is checked by its declaration, `Act::problems`.)
 const CHOICES: &[(&str, &str, &[&str])] = &[
     ("SnapshotArgs", "detail", DETAILS),
     ("GotoArgs", "snapshot", DETAILS),

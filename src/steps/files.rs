@@ -5,7 +5,7 @@
 //! disk (notes.rs).
 
 use super::act::{Act, Cx, Info, Kind, row};
-use super::shared::RunOptions;
+use super::options::RunOptions;
 use crate::actions::Outcome;
 use crate::browser::Browser;
 use crate::capture::{CaptureOptions, capture};
@@ -77,7 +77,7 @@ async fn boxes_of(b: &Browser, refs: &[String]) -> Result<(Vec<Option<[f64; 4]>>
         let method = entry::RefBoxes {
             refs: ix.iter().map(|&i| refs[i].clone()).collect(),
         };
-        let (r, (dx, dy)): (RefBoxesReply, _) = call_for_ref(&b.client, method).await?;
+        let (r, (dx, dy)): (RefBoxesReply, _) = call_for_ref(&b.page, method).await?;
         if chain.is_empty() {
             viewport = r.viewport;
         }
@@ -86,7 +86,7 @@ async fn boxes_of(b: &Browser, refs: &[String]) -> Result<(Vec<Option<[f64; 4]>>
         }
     }
     if viewport == [0.0, 0.0] {
-        let [w, h] = crate::engine::viewport_size(&b.client).await?;
+        let [w, h] = crate::engine::viewport_size(&b.page).await?;
         viewport = [w as f64, h as f64];
     }
     Ok((boxes, viewport))
@@ -113,9 +113,9 @@ pub async fn annotated_screenshot(
     let png = match &s.ref_ {
         Some(r) => {
             let id = actions::element(b, r).await?;
-            b.client.element_screenshot(&id).await?
+            b.page.element_screenshot(&id).await?
         }
-        None => b.client.screenshot().await?,
+        None => b.page.screenshot().await?,
     };
     // the refs of what is on screen now (a viewport snapshot mints them)
     let snap = capture(
@@ -260,7 +260,7 @@ pub async fn pdf(
             .collect();
         params.insert("pageRanges".into(), Value::Array(list));
     }
-    let body = crate::engine::print_page(&b.client, Value::Object(params)).await?;
+    let body = crate::engine::print_page(&b.page, Value::Object(params)).await?;
     if !body.starts_with(b"%PDF") {
         return Err(Error::Engine(
             "WebDriver Print Page did not answer a PDF".into(),
@@ -446,9 +446,9 @@ pub(super) async fn screenshot(
     let png = match &s.ref_ {
         Some(r) => {
             let id = actions::element(b, r).await?;
-            b.client.element_screenshot(&id).await?
+            b.page.element_screenshot(&id).await?
         }
-        None => b.client.screenshot().await?,
+        None => b.page.screenshot().await?,
     };
     let path = match &s.path {
         Some(p) => {

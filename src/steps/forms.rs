@@ -6,8 +6,9 @@
 //! `actions`.
 
 use super::act::{Act, Cx, Info, Kind, row};
+use super::args::looks_like_ref;
 use super::navigation::{doc_state, new_document};
-use super::shared::{DocMark, RunOptions, SUBMIT_NAV_LIMIT, looks_like_ref, within};
+use super::options::{DocMark, RunOptions, SUBMIT_NAV_LIMIT, within};
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
 use crate::engine::entry;

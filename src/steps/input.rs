@@ -6,8 +6,8 @@
 //! through `actions`.
 
 use super::act::{ANSWER_TAIL, Act, Core, Cx, Gate, Info, Kind, row};
+use super::args::{OneOrMany, looks_like_ref, one_or_many};
 use super::points::{check_target, look_at};
-use super::shared::{OneOrMany, looks_like_ref, one_or_many};
 use crate::actions;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;

@@ -6,7 +6,7 @@
 //! Must not: render (query::view and snapshot/ do).
 
 use super::act::{Act, Core, Cx, Info, Kind, row};
-use super::shared::RunOptions;
+use super::options::RunOptions;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
 use crate::capture::{CaptureOptions, capture};
@@ -254,7 +254,7 @@ pub async fn view(b: &mut Browser, a: &SnapshotArgs, extra: &CaptureOptions) -> 
                     "since {since:?}: expected a snapshot number like \"s3\""
                 ))
             })?;
-        let v: WireSince = crate::engine::call(&b.client, entry::Since { n }).await?;
+        let v: WireSince = crate::engine::call(&b.page, entry::Since { n }).await?;
         if v.unchanged {
             return Ok(View::Data(json!({"unchanged": true, "since": since})));
         }
@@ -423,9 +423,10 @@ pub(super) async fn snapshot_step(
 
 const SPILLED_HINT: &str = "the full reply is in the file; narrow it with detail \"interactive\", root, viewport, a query or search";
 
-/// A snapshot step's output when the body went to a file.
+/// A snapshot step's output when the body went to a file (`output::Spilled`, the one spill,
+/// wrote it): where, and what it holds.
 #[derive(Serialize)]
-struct Spilled {
+struct SpilledStep {
     spilled: SpilledFile,
     hint: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -474,7 +475,7 @@ fn snapshot_body(
         if let Some(r) = &sp.refs_file {
             artifacts.push(r.display().to_string());
         }
-        let reply = Spilled {
+        let reply = SpilledStep {
             spilled: SpilledFile {
                 path: sp.body.path.clone(),
                 bytes: sp.body.bytes,

@@ -5,7 +5,7 @@
 //! Owns: these steps' arguments, their checks and their outputs.
 
 use super::act::{Act, Cx, Info, Kind, row};
-use super::shared::Form;
+use super::args::Form;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
 use crate::engine::{QueryGroup, entry};

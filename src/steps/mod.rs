@@ -3,11 +3,11 @@
 //!
 //! The modules, from the leaf up (none names one above it; `lib.rs` checks it):
 //! - `ask`: a question for a person and who asks it (the terminal; mcp/ gives another).
-//! - `shared`: argument forms, run options, deadlines.
+//! - `args` and `options`: the forms of arguments; the run's options and the limits of waits.
 //! - `act`: what an action is: the `Act` trait (an action's declaration) and its facts' types.
 //! - the concepts, each with its actions' arguments and their declarations (`impl Act`):
 //!   `navigation`, `looking`, `mapping`, `points`, `input`, `moving`, `forms`, `waiting`,
-//!   `page`, `files`, `debugging`, `audit`.
+//!   `settings`, `files`, `debugging`, `audit`.
 //! - `action`: the list of actions (`actions!`: the `Action` enum and its dispatch to each
 //!   declaration); `parse` reads step files into it.
 //! - `effects` and `changes`: what an action did (navigations, dialogs, downloads...) and
@@ -20,6 +20,7 @@
 
 mod act;
 mod action;
+mod args;
 mod ask;
 mod audit;
 pub mod changes;
@@ -37,17 +38,18 @@ pub mod looking;
 mod mapping;
 mod moving;
 mod navigation;
-mod page;
+mod options;
 pub mod parse;
 mod points;
 mod reply;
 mod result;
 pub mod runner;
-mod shared;
+mod settings;
 mod waiting;
 
 pub use act::{Core, Info, Kind};
 pub use action::{Action, ActionKind, Step, StepFile, step_schema, steps_schema, targeted};
+pub use args::NoArgs;
 pub use audit::AuditArgs;
 pub use debugging::{ConsoleArgs, NetworkArgs, RouteArgs, UnrouteArgs};
 pub use files::{PdfArgs, ReadNotesArgs, ScreenshotArgs, WriteNotesArgs, pdf_object_text};
@@ -60,8 +62,8 @@ pub use mapping::{InspectArgs, QueryAllArgs, QueryGroups, QuerySpec};
 pub use moving::{DragArgs, DragEnd, ScrollArgs};
 pub use navigation::WaitForNavigationArgs;
 pub use navigation::{CloseTabArgs, FrameArg, FrameArgs, GotoArgs, NewTabArgs, TabArgs};
-pub use page::{CookiesArgs, EvalArgs, LoadStateArgs, SaveStateArgs, ViewportArgs};
+pub use options::RunOptions;
 pub use points::{ElementsAtArgs, Point};
 pub use result::{RunResult, StepResult};
-pub use shared::{NoArgs, RunOptions};
+pub use settings::{CookiesArgs, EvalArgs, LoadStateArgs, SaveStateArgs, ViewportArgs};
 pub use waiting::{AssertArgs, Hooks, PollArgs, SleepArgs, WaitArgs};

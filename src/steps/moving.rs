@@ -5,8 +5,8 @@
 //! than through `actions`.
 
 use super::act::{Act, Cx, Info, Kind, row};
+use super::args::parse_xy;
 use super::points::{Point, check_point, look_at, point_arg};
-use super::shared::parse_xy;
 use crate::actions;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;

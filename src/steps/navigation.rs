@@ -4,9 +4,10 @@
 //! through `engine` and `browser`.
 
 use super::act::{Act, Core, Cx, Gate, Info, Kind, row};
+use super::args::no_args;
 use super::files::notes_hint;
 use super::looking::{SnapshotArgs, SnapshotOptForm, snapshot_detail, snapshot_opt, snapshot_step};
-use super::shared::{DocMark, RunOptions, no_args, strip_hash, within};
+use super::options::{DocMark, RunOptions, strip_hash, within};
 use crate::actions;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
@@ -158,17 +159,17 @@ pub(super) async fn frame(b: &mut Browser, f: &FrameArg) -> Result<Outcome> {
     match f {
         FrameArg::Name(n) if n == "main" || n == "top" => {
             for _ in 0..16 {
-                b.client.enter_parent_frame().await?;
+                b.page.enter_parent_frame().await?;
             }
             Ok(Outcome::with(json!({"frame": "main"})))
         }
         FrameArg::Name(r) => {
             let id = actions::element(b, r).await?;
-            b.client.enter_frame_element(&id).await?;
+            b.page.enter_frame_element(&id).await?;
             Ok(Outcome::with(json!({"frame": r})))
         }
         FrameArg::Index(i) => {
-            b.client.enter_frame(*i).await?;
+            b.page.enter_frame(*i).await?;
             Ok(Outcome::with(json!({"frame": i})))
         }
     }
@@ -333,7 +334,7 @@ impl Act for ReloadArgs {
     #[rustfmt::skip]
     const INFO: Info = row(Kind::ChangesPage, "Done", "browser_reload", "value", "true");
     async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
-        cx.b.client.refresh().await?;
+        cx.b.page.refresh().await?;
         Ok(Outcome::default())
     }
 }
@@ -342,7 +343,7 @@ impl Act for BackArgs {
     #[rustfmt::skip]
     const INFO: Info = row(Kind::ChangesPage, "Done", "browser_navigate_back", "value", "true");
     async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
-        cx.b.client.back().await?;
+        cx.b.page.back().await?;
         Ok(Outcome::default())
     }
 }
@@ -351,7 +352,7 @@ impl Act for ForwardArgs {
     #[rustfmt::skip]
     const INFO: Info = row(Kind::ChangesPage, "Done", "browser_navigate_forward", "value", "true");
     async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
-        cx.b.client.forward().await?;
+        cx.b.page.forward().await?;
         Ok(Outcome::default())
     }
 }

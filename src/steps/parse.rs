@@ -2,8 +2,8 @@
 //! before anything runs, with all problems listed (docs/reference/step-files.md#validation-and-errors).
 
 use super::action::STEP_KEYS;
+use super::args::looks_like_ref;
 use super::explain::{Wrong, check, nested_problem, option_names, schema, suggest, what};
-use super::shared::looks_like_ref;
 use super::waiting::hook_from;
 use super::{Action, ActionKind, Hooks, Step, StepFile};
 use crate::error::{Error, Result};

@@ -6,7 +6,7 @@
 //! and `actions` do).
 
 use super::act::{Act, Cx, Info, Kind, row};
-use super::shared::parse_xy;
+use super::args::parse_xy;
 use crate::actions::Outcome;
 use crate::browser::Browser;
 use crate::engine::entry;
@@ -33,7 +33,7 @@ pub(super) async fn look_at(
         radius,
         limit: limit.unwrap_or(10),
     };
-    let r: ElementsAtReply = crate::engine::call(&b.client, method).await?;
+    let r: ElementsAtReply = crate::engine::call(&b.page, method).await?;
     if let Some(p) = r.points.iter().find(|p| p.outside) {
         let [w, h] = r.viewport;
         return Err(Error::Usage(format!(

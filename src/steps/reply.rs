@@ -5,9 +5,9 @@
 
 use super::action::{Action, Step};
 use super::changes::dialog_line;
+use super::options::DocMark;
+use super::options::strip_hash;
 use super::result::StepResult;
-use super::shared::DocMark;
-use super::shared::strip_hash;
 use crate::browser::Browser;
 use crate::capture::{CaptureOptions, capture};
 use crate::error::Result;
@@ -180,11 +180,11 @@ pub(super) async fn changes_of(
 /// own work touched nothing (or the document has no hook).
 async fn own_work(b: &Browser, base: &Baseline) -> Option<diff::OwnWork> {
     use crate::engine::{touched_identities, work_stop, work_touched};
-    if work_stop(&b.client, &base.work).await.unwrap_or(0) == 0 {
+    if work_stop(&b.page, &base.work).await.unwrap_or(0) == 0 {
         return None;
     }
-    let lists = work_touched(&b.client, &base.work).await?;
-    let t = touched_identities(&b.client, lists).await?;
+    let lists = work_touched(&b.page, &base.work).await?;
+    let t = touched_identities(&b.page, lists).await?;
     tracing::debug!(?t, "the page's own work and the actions' touched");
     Some(diff::OwnWork {
         bg_up: t.bg_up.into_iter().collect(),

@@ -6,9 +6,9 @@
 
 use super::act::{Cx, Gate};
 use super::action::{Action, Step, StepFile};
+use super::options::RunOptions;
 use super::reply::{Baseline, changes_of, take_baseline};
 use super::result::{RunResult, StepResult};
-use super::shared::RunOptions;
 use super::waiting::{HookResults, after_hooks, ready_when};
 use crate::actions;
 use crate::actions::{Outcome, ask};
@@ -128,7 +128,7 @@ async fn run_one(
         let acts = step.action.modifies_page();
         if acts && step.action.is_visual() && base.before.is_none() {
             // what touches the page is recorded from before the diff's baseline on
-            crate::engine::work_begin(&b.client, &base.work, true, false).await;
+            crate::engine::work_begin(&b.page, &base.work, true, false).await;
         }
         take_baseline(b, step, base).await;
         let watch = if acts {
@@ -145,7 +145,7 @@ async fn run_one(
         // agent's scripts and navigations settle on the page's quiet
         let follows = step.action.is_visual() && !matches!(step.action, Action::Goto(_));
         if follows {
-            crate::engine::work_begin(&b.client, &base.work, false, true).await;
+            crate::engine::work_begin(&b.page, &base.work, false, true).await;
         }
         let acted_at = Instant::now();
         let mut cx = Cx {
@@ -513,7 +513,7 @@ async fn stuck_context(b: &Browser) -> Value {
 pub(super) async fn context(b: &Browser) -> Value {
     let url = b.url().await;
     let title = b.title().await;
-    let scroll = match crate::engine::call(&b.client, entry::Fingerprint {}).await {
+    let scroll = match crate::engine::call(&b.page, entry::Fingerprint {}).await {
         Ok(fp) => fp.scroll,
         Err(_) => [0, 0],
     };

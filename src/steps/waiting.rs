@@ -7,7 +7,8 @@
 //! main world like `eval`, with a typed reply).
 
 use super::act::{Act, Cx, Gate, Info, Kind, row};
-use super::shared::{Form, HOOK_LIMIT, RunOptions, truthy, within};
+use super::args::{Form, truthy};
+use super::options::{HOOK_LIMIT, RunOptions, within};
 use crate::actions;
 use crate::actions::{Outcome, ask};
 use crate::browser::Browser;
@@ -423,7 +424,7 @@ pub fn hook_from(key: &str, v: &serde_json::Value) -> std::result::Result<PollAr
 /// One run of `src` in the page: its value, or what it threw. A script that cannot run at
 /// all (a syntax error) is an error.
 async fn run_once(b: &Browser, src: &str) -> Result<std::result::Result<Value, String>> {
-    Ok(match crate::engine::poll_once(&b.client, src).await? {
+    Ok(match crate::engine::poll_once(&b.page, src).await? {
         PollReply::Value(v) => Ok(v),
         PollReply::Threw(t) => Err(t),
     })

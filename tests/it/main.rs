@@ -26,26 +26,26 @@ mod cache;
 mod clickables;
 mod common;
 mod debugging;
-mod eyes;
 mod faults;
 mod fidelity;
 mod forge;
 mod foundation;
 mod grid;
 mod hostile;
+mod logins;
 mod mcp;
 mod mcp_http;
+mod more_steps;
 mod pointer;
+mod points;
 mod policy;
 mod replay;
 mod reply;
 mod settle;
 mod skills;
-mod state;
 mod steps;
 mod trust;
 mod views;
-mod vocab;
 mod widgets;
 
 use common::Ctx;
@@ -253,13 +253,13 @@ fn main() {
         agent::tests(),
         budget::tests(),
         grid::tests(),
-        eyes::tests(),
-        vocab::tests(),
+        points::tests(),
+        more_steps::tests(),
         widgets::tests(),
         clickables::tests(),
         pointer::tests(),
         policy::tests(),
-        state::tests(),
+        logins::tests(),
         trust::tests(),
         skills::tests(),
         debugging::tests(),

@@ -4,7 +4,7 @@
 //! without loading a page of it.
 //!
 //! Owns: method and field names on the wire. Must not: send anything (bidi.rs does) or
-//! decide which cookies are saved or restored (browser/state.rs does).
+//! decide which cookies are saved or restored (browser/logins.rs does).
 
 use super::network::BytesValue;
 use super::types::Command;

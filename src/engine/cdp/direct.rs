@@ -31,7 +31,7 @@ pub struct Direct {
 }
 
 /// What a direct evaluation came to.
-pub enum Outcome {
+pub enum Evaluation {
     /// The page answered: the value (None for undefined, or when the page threw).
     Answered(Option<Value>),
     /// Nothing was sent: no connection could be made. The driver's path may be used.
@@ -85,7 +85,7 @@ impl Direct {
         }
     }
 
-    async fn evaluate(&mut self, params: &Evaluate<'_>) -> Outcome {
+    async fn evaluate(&mut self, params: &Evaluate<'_>) -> Evaluation {
         use futures_util::{SinkExt, StreamExt};
         let id = self.next;
         self.next += 1;
@@ -94,7 +94,7 @@ impl Direct {
         self.busy = true;
         if let Err(e) = self.ws.send(Message::text(text)).await {
             debug!(error = %e, "DevTools page connection: send failed");
-            return Outcome::Lost;
+            return Evaluation::Lost;
         }
         while let Some(m) = self.ws.next().await {
             let text = match m {
@@ -116,21 +116,21 @@ impl Direct {
             if let Some(err) = msg.error {
                 debug!(error = %err, "Runtime.evaluate refused");
                 if no_realm(&err) {
-                    return Outcome::NoRealm;
+                    return Evaluation::NoRealm;
                 }
-                return Outcome::Answered(None);
+                return Evaluation::Answered(None);
             }
             let Some(e) = msg.result else {
-                return Outcome::Answered(None);
+                return Evaluation::Answered(None);
             };
             if let Some(details) = e.exception_details {
                 debug!(details = %details, "page threw under Runtime.evaluate");
-                return Outcome::Answered(None);
+                return Evaluation::Answered(None);
             }
-            return Outcome::Answered(e.result.value);
+            return Evaluation::Answered(e.result.value);
         }
         debug!("DevTools page connection closed before the reply");
-        Outcome::Lost
+        Evaluation::Lost
     }
 }
 
@@ -158,20 +158,26 @@ impl Slot {
 
     /// `Runtime.evaluate` of `expr` in realm `realm` (a unique execution context id) of page
     /// target `target`, on DevTools HTTP address `addr`.
-    pub async fn evaluate_in(&self, addr: &str, target: &str, expr: &str, realm: &str) -> Outcome {
+    pub async fn evaluate_in(
+        &self,
+        addr: &str,
+        target: &str,
+        expr: &str,
+        realm: &str,
+    ) -> Evaluation {
         self.run(addr, target, expr, Some(realm)).await
     }
 
     /// Evaluates `expr` in the main world of target `target`'s top-level document.
-    pub async fn evaluate_main(&self, addr: &str, target: &str, expr: &str) -> Outcome {
+    pub async fn evaluate_main(&self, addr: &str, target: &str, expr: &str) -> Evaluation {
         self.run(addr, target, expr, None).await
     }
 
-    async fn run(&self, addr: &str, target: &str, expr: &str, realm: Option<&str>) -> Outcome {
+    async fn run(&self, addr: &str, target: &str, expr: &str, realm: Option<&str>) -> Evaluation {
         let mut slot = self.0.lock().await;
         Self::ensure(&mut slot, addr, target).await;
         let Some(d) = slot.as_mut() else {
-            return Outcome::Unreachable;
+            return Evaluation::Unreachable;
         };
         let params = Evaluate {
             expression: expr,
@@ -180,7 +186,7 @@ impl Slot {
             unique_context_id: realm,
         };
         let r = d.evaluate(&params).await;
-        if matches!(r, Outcome::Lost) {
+        if matches!(r, Evaluation::Lost) {
             *slot = None;
         }
         r

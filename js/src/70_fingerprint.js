@@ -1,4 +1,4 @@
-//! 70_state.js: the page fingerprint (docs/reference/detail.md#unchanged): URL, scroll, DOM size, interactive count and a
+//! 70_fingerprint.js: the page fingerprint (docs/reference/detail.md#unchanged): URL, scroll, DOM size, interactive count and a
 //! state checksum, so "unchanged since s3" is answered without a walk.
 //!
 //! Owns: a mutation epoch, bumped by a MutationObserver (attributes, children, text) and by

@@ -1,4 +1,4 @@
-//! The replies of the step vocabulary's entry points (js/src/80_page.js): `submit`,
+//! The replies of the step vocabulary's entry points (js/src/80_steps.js): `submit`,
 //! `selectText`, `queryAll`, `inspect` and `docState`.
 //!
 //! Owns: those shapes. Must not: turn failures into errors (the engine does).

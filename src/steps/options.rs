@@ -1,75 +1,11 @@
-//! Small things every step module uses: the short-or-object form of arguments, the run's
-//! options, a step's plain output, and deadline arithmetic.
+//! What a run gives its steps: the run's options, the limits of waits within a step's
+//! deadline, and which document a tab shows (a step's mark for navigations).
 //!
-//! Owns: nothing with behaviour of its own. Must not: name any other step module (it is
-//! the leaf of `steps/`).
+//! Owns: these. Must not: name any other step module (a leaf of `steps/`).
 
 use crate::output::OutputOptions;
 use crate::spill;
-use clap::Args;
-use schemars::JsonSchema;
-use serde::{Deserialize, Deserializer, Serialize};
 use std::time::Duration;
-
-// docs/reference/step-files.md#short-forms short forms: an action's argument written bare (`"s1e4"`, `500`, `"Enter"`)
-// stands for its object form with one field set. Only step files and MCP tools see this;
-// the command line takes the object form's fields as arguments. (No doc comments here:
-// schemars would repeat them in every tool's schema.)
-#[derive(Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub(super) enum Form<B, F> {
-    Bare(B),
-    Full(F),
-}
-
-/// Deserializes an argument in its short or its object form (see [`Form`]).
-pub(super) fn bare_or<'de, D, B, F>(d: D) -> std::result::Result<F, D::Error>
-where
-    D: Deserializer<'de>,
-    B: Deserialize<'de>,
-    F: Deserialize<'de> + From<B>,
-{
-    Ok(match Form::<B, F>::deserialize(d)? {
-        Form::Bare(b) => F::from(b),
-        Form::Full(f) => f,
-    })
-}
-
-/// `X,Y` as two numbers (CSS pixels), for `scroll --to` on the command line.
-pub(super) fn parse_xy(s: &str) -> std::result::Result<[f64; 2], String> {
-    let bad = || format!("expected two numbers X,Y such as 0,800, got {s:?}");
-    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
-    match parts.as_slice() {
-        [x, y] => match (x.parse::<f64>(), y.parse::<f64>()) {
-            (Ok(x), Ok(y)) => Ok([x, y]),
-            _ => Err(bad()),
-        },
-        _ => Err(bad()),
-    }
-}
-
-/// An argument that may be absent, `null` or `{}` (actions without arguments).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, Args)]
-#[serde(deny_unknown_fields)]
-pub struct NoArgs {}
-
-// A string or a list of strings (the step file's spellings of a list).
-#[derive(Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub(super) enum OneOrMany {
-    One(String),
-    Many(Vec<String>),
-}
-
-/// Deserializes one string or a list of strings as a list.
-pub(super) fn one_or_many<'de, D: Deserializer<'de>>(
-    d: D,
-) -> std::result::Result<Vec<String>, D::Error> {
-    Ok(match OneOrMany::deserialize(d)? {
-        OneOrMany::One(s) => vec![s],
-        OneOrMany::Many(v) => v,
-    })
-}
 
 /// How a run behaves.
 #[derive(Debug, Clone)]
@@ -167,23 +103,6 @@ pub(super) fn strip_hash(u: &str) -> &str {
     u.split('#').next().unwrap_or(u)
 }
 
-/// True for text written as a ref (`s1e4`, `f1s2e3`, `@s1e4`, `[ref=s1e4]`).
-pub fn looks_like_ref(s: &str) -> bool {
-    crate::refs::parse_ref(s).is_ok()
-}
-
-/// JSON truthiness of a page value (JavaScript's: null, false, 0, "" are falsy; every
-/// object and list is truthy).
-pub fn truthy(v: &serde_json::Value) -> bool {
-    match v {
-        serde_json::Value::Null => false,
-        serde_json::Value::Bool(b) => *b,
-        serde_json::Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0 && !x.is_nan()),
-        serde_json::Value::String(s) => !s.is_empty(),
-        _ => true,
-    }
-}
-
 /// What a wait may take of the step's deadline: it keeps 500 ms (a quarter of short
 /// deadlines) for the rest of the step, so that the wait's own message (not the deadline's)
 /// is the one reported.
@@ -194,34 +113,6 @@ pub(super) fn within(deadline: Duration) -> Duration {
 pub(super) const HOOK_LIMIT: Duration = Duration::from_secs(10);
 /// How long `submit` waits for the page a navigating form loads.
 pub(super) const SUBMIT_NAV_LIMIT: Duration = Duration::from_secs(10);
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn truthiness_is_javascripts() {
-        for v in [json!(null), json!(false), json!(0), json!(0.0), json!("")] {
-            assert!(!truthy(&v), "{v}");
-        }
-        for v in [json!(true), json!(1), json!("0"), json!([]), json!({})] {
-            assert!(truthy(&v), "{v}");
-        }
-    }
-}
-
-/// Argument types of actions that take none, one per action (each carries its action's
-/// declaration, `Act`); their schema is [`NoArgs`]'s.
-macro_rules! no_args {
-    ($($(#[$m:meta])* $T:ident),* $(,)?) => {$(
-        $(#[$m])*
-        #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize, clap::Args)]
-        #[serde(deny_unknown_fields)]
-        pub struct $T {}
-    )*};
-}
-pub(super) use no_args;
 
 /// Which document a tab shows: its time origin (a new document has another) and URL.
 #[derive(Debug, Clone, PartialEq)]

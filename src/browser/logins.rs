@@ -319,8 +319,8 @@ impl Browser {
     /// document's of it; sessionStorage, a tab's own, is merged key by key), and the
     /// documents whose storage could not be read (a page that does not answer), by URL.
     pub async fn save_state(&self, session_storage: bool) -> Result<(StorageState, Vec<String>)> {
-        let bidi = storage_channel(&self.client, "saveState")?;
-        let uc = self.client.user_context();
+        let bidi = storage_channel(&self.page, "saveState")?;
+        let uc = self.page.user_context();
         let get = GetCookies {
             partition: Partition::of(uc),
         };
@@ -390,8 +390,8 @@ impl Browser {
     /// within `limit`.
     pub async fn restore_state(&self, state: &StorageState, limit: Duration) -> Result<Restored> {
         let t0 = Instant::now();
-        let bidi = storage_channel(&self.client, "loadState")?;
-        let uc = self.client.user_context();
+        let bidi = storage_channel(&self.page, "loadState")?;
+        let uc = self.page.user_context();
         let mut done = Restored::default();
         let now = now_secs();
         let mut set = Vec::new();

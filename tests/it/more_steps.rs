@@ -19,7 +19,7 @@ pub fn tests() -> Vec<Test> {
 /// uses every step and hook of the issue (parts A and B), runs end to end in a fresh
 /// session; each of them ran and did what it is for.
 fn the_whole_vocabulary_in_one_step_file(c: &Ctx) {
-    let session = "it-vocab-all";
+    let session = "it-more-steps-all";
     c.track_session(session);
     let _ = c.run(&["session", "close", session]);
     let text = std::fs::read_to_string(c.fixtures.join("steps/cdp-skill.json")).unwrap();
@@ -113,14 +113,14 @@ fn run(c: &Ctx, session: Option<&str>, steps: &Value) -> (i32, Value) {
     (code, v)
 }
 
-/// fixtures/steps/vocab-a.json, as a cdp-skill user would write it (hooks among a step's
+/// fixtures/steps/more-steps-a.json, as a cdp-skill user would write it (hooks among a step's
 /// options or beside them, the bare fields map, selectors), against this suite's server in
 /// a fresh session: the refs its queryAll mints are the ones later steps name.
 fn a_cdp_skill_style_step_file_runs_end_to_end(c: &Ctx) {
-    let session = "it-vocab";
+    let session = "it-more-steps";
     c.track_session(session);
     let _ = c.run(&["session", "close", session]);
-    let text = std::fs::read_to_string(c.fixtures.join("steps/vocab-a.json")).unwrap();
+    let text = std::fs::read_to_string(c.fixtures.join("steps/more-steps-a.json")).unwrap();
     let steps: Value = serde_json::from_str(&text.replace("http://127.0.0.1:8080/", &c.base))
         .expect("the step file is JSON");
     let (code, r) = run(c, Some(session), &steps);
@@ -139,7 +139,7 @@ fn a_cdp_skill_style_step_file_runs_end_to_end(c: &Ctx) {
     assert_eq!(
         inspect["forms"][0],
         json!({"name": "Sign up", "fields": 4, "required": 2, "method": "get",
-            "action": "/html/vocab/form.html"})
+            "action": "/html/more-steps/form.html"})
     );
     assert_eq!(
         inspect["headings"],
@@ -230,7 +230,7 @@ fn a_cdp_skill_style_step_file_runs_end_to_end(c: &Ctx) {
     );
     // waitForNavigation: the navigation the click started 1.5 s later (after the click's own settling, up to its 500 ms tail)
     let w = step(12, "waitForNavigation");
-    let done = c.url("html/vocab/done.html?via=later");
+    let done = c.url("html/more-steps/done.html?via=later");
     assert_eq!(w["output"]["url"], done, "{w:#}");
     assert_eq!(w["output"]["ready"], "complete");
     assert!(w["output"]["waited_ms"].as_u64().unwrap() >= 100, "{w:#}");
@@ -245,7 +245,7 @@ fn each_step_where_it_makes_the_difference(c: &Ctx) {
         c,
         None,
         &json!([
-            {"goto": c.url("html/vocab/timers.html")},
+            {"goto": c.url("html/more-steps/timers.html")},
             {"poll": {"fn": "() => window.flag && window.flag.ready && window.flag", "interval": 50}},
             {"poll": {"fn": "window.never", "timeout": 300}}
         ]),
@@ -276,7 +276,7 @@ fn each_step_where_it_makes_the_difference(c: &Ctx) {
     // readyWhen: without it the click lands while Pay is disabled; when it stays falsy
     // the step fails and the click is not made
     // (Pay is ready 5 s after load here: the run starts long before)
-    let t = c.snapshot("html/vocab/form.html?ready=5000");
+    let t = c.snapshot("html/more-steps/form.html?ready=5000");
     let pay = crate::common::ref_of(&t, "button \"Pay\"");
     let load = crate::common::ref_of(&t, "button \"Load results\"");
     let code_ref = crate::common::ref_of(&t, "textbox \"Code\"");
@@ -350,7 +350,7 @@ fn each_step_where_it_makes_the_difference(c: &Ctx) {
             .contains("is neither a form nor inside one"),
         "{r:#}"
     );
-    let done = c.url("html/vocab/done.html?q=owls&page=2");
+    let done = c.url("html/more-steps/done.html?q=owls&page=2");
     assert_eq!(s(9)["output"]["url"], done, "{r:#}");
     // the navigation's URL in its effects only when the run did not end there
     let to = &s(9)["effects"]["navigation"]["to"];
@@ -363,7 +363,7 @@ fn each_step_where_it_makes_the_difference(c: &Ctx) {
     assert_eq!(r["status"], "ok", "every failing step was optional: {r:#}");
 
     // the same steps as commands (docs/reference/cli.md#commands)
-    c.ok(&["goto", &c.url("html/vocab/form.html")]);
+    c.ok(&["goto", &c.url("html/more-steps/form.html")]);
     let q: Value = serde_json::from_str(&c.ok(&[
         "query-all",
         "--queries",
@@ -421,7 +421,7 @@ fn each_step_where_it_makes_the_difference(c: &Ctx) {
 /// reply names the list it showed), no pointer event reaches the page, and by a locator in a
 /// step file too.
 fn focus_moves_focus_without_a_press(c: &Ctx) {
-    c.ok(&["goto", &c.url("html/vocab/focus.html")]);
+    c.ok(&["goto", &c.url("html/more-steps/focus.html")]);
     let t = c.ok(&["snapshot", "--detail", "interactive"]);
     let q = crate::common::ref_of(&t, "searchbox \"Search\"");
     let r: Value = serde_json::from_str(&c.ok(&["focus", &q])).unwrap();

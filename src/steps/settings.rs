@@ -3,10 +3,10 @@
 //!
 //! Owns: these steps' arguments and outputs (a saved state's reply gives counts and the
 //! path, never a value). Must not: reach the browser other than through `engine` and
-//! `browser` (browser/state.rs saves and restores).
+//! `browser` (browser/logins.rs saves and restores).
 
 use super::act::{Act, Core, Cx, Gate, Info, Kind, row};
-use super::shared::no_args;
+use super::args::no_args;
 use crate::actions::Outcome;
 use crate::browser::Browser;
 use crate::error::{Error, Result};
@@ -165,7 +165,7 @@ impl From<String> for LoadStateArgs {
 
 pub(super) async fn eval(b: &Browser, e: &EvalArgs) -> Result<Outcome> {
     let (expr, offset, limit) = (&e.expression, e.offset, e.limit);
-    let v = crate::engine::evaluate_user(&b.client, expr).await?;
+    let v = crate::engine::evaluate_user(&b.page, expr).await?;
     if offset.is_none() && limit.is_none() {
         return Ok(Outcome::with(v));
     }
@@ -189,7 +189,7 @@ pub(super) async fn eval(b: &Browser, e: &EvalArgs) -> Result<Outcome> {
 pub(super) async fn cookies(b: &Browser, c: &super::CookiesArgs) -> Result<Outcome> {
     match c.action.as_deref().unwrap_or("list") {
         "list" => {
-            let all = b.client.cookies().await?;
+            let all = b.page.cookies().await?;
             let list: Vec<Value> = all
                 .iter()
                 .map(|k| json!({"name": k.name, "value": k.value, "domain": k.domain, "path": k.path}))
@@ -200,11 +200,11 @@ pub(super) async fn cookies(b: &Browser, c: &super::CookiesArgs) -> Result<Outco
             let (Some(name), Some(value)) = (&c.name, &c.value) else {
                 return Err(Error::Usage("cookies set needs name and value".into()));
             };
-            crate::engine::set_page_cookie(&b.client, name, value).await?;
+            crate::engine::set_page_cookie(&b.page, name, value).await?;
             Ok(Outcome::with(json!({"set": name})))
         }
         "clear" => {
-            b.client.delete_all_cookies().await?;
+            b.page.delete_all_cookies().await?;
             Ok(Outcome::with(json!({"cleared": true})))
         }
         other => Err(Error::Usage(format!(
@@ -219,12 +219,12 @@ pub(super) async fn save_state(
     a: &SaveStateArgs,
     opts: &super::RunOptions,
 ) -> Result<Outcome> {
-    use crate::browser::state;
+    use crate::browser::logins;
     let to = opts.user_path("saveState", &a.path)?;
     let (mut s, unread) = b.save_state(a.session_storage).await?;
     // docs/reference/policy.md#secrets: a secret the page kept is saved masked
     let masked = s.mask_secrets();
-    state::write_file(&to, &s)?;
+    logins::write_file(&to, &s)?;
     let mut o = Outcome::with(json!(s.saved_sentence(&a.path)));
     if !masked.is_empty() {
         o.warnings.push(format!(
@@ -249,9 +249,9 @@ pub(super) async fn load_state(
     opts: &super::RunOptions,
 ) -> Result<Outcome> {
     let from = opts.user_path("loadState", &a.path)?;
-    let s = crate::browser::state::read_file(&from)?;
+    let s = crate::browser::logins::read_file(&from)?;
     let done = b
-        .restore_state(&s, super::shared::within(b.timeout))
+        .restore_state(&s, super::options::within(b.timeout))
         .await?;
     let mut o = Outcome::with(json!(done.sentence(&a.path)));
     if !done.skipped.is_empty() {
@@ -329,8 +329,8 @@ impl Act for ViewportArgs {
     #[rustfmt::skip]
     const INFO: Info = row(Kind::ChangesPage, "Done", "browser_viewport", "value", r#"{"width": 1280, "height": 800}"#);
     async fn run(&self, cx: &mut Cx<'_>) -> Result<Outcome> {
-        cx.b.client.set_window_size(self.width, self.height).await?;
-        let inner = crate::engine::viewport_size(&cx.b.client).await?;
+        cx.b.page.set_window_size(self.width, self.height).await?;
+        let inner = crate::engine::viewport_size(&cx.b.page).await?;
         Ok(Outcome::with(json!({"viewport": inner})))
     }
 }

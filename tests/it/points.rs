@@ -13,11 +13,11 @@ pub fn tests() -> Vec<Test> {
         click_at_a_point_without_bidi_uses_classic_actions,
         pdf_through_webdriver_print_page,
         site_notes_per_domain_and_goto_mentions_them,
-        vocab_b_step_file_end_to_end
+        more_steps_b_step_file_end_to_end
     ]
 }
 
-const PAGE: &str = "html/eyes/canvas.html";
+const PAGE: &str = "html/points/canvas.html";
 
 /// Runs a command that is one step; returns that step's output.
 fn output(c: &Ctx, args: &[&str]) -> Value {
@@ -144,7 +144,7 @@ fn click_hover_and_drag_at_points_reach_a_canvas(c: &Ctx) {
 }
 
 fn click_at_a_point_without_bidi_uses_classic_actions(c: &Ctx) {
-    const S: &str = "eyes-nobidi";
+    const S: &str = "points-nobidi";
     c.track_session(S);
     let run = |args: &[&str]| {
         let o = c
@@ -363,8 +363,8 @@ fn site_notes_per_domain_and_goto_mentions_them(c: &Ctx) {
     assert!(output(c, &["goto", &url]).get("siteNotes").is_none());
 }
 
-fn vocab_b_step_file_end_to_end(c: &Ctx) {
-    let text = std::fs::read_to_string(c.fixtures.join("steps/vocab-b.json")).unwrap();
+fn more_steps_b_step_file_end_to_end(c: &Ctx) {
+    let text = std::fs::read_to_string(c.fixtures.join("steps/more-steps-b.json")).unwrap();
     // the example file's server is the suite's fixture server
     let text = text.replace("http://127.0.0.1:8080/", &c.base);
     let steps: Value = serde_json::from_str(&text).unwrap();

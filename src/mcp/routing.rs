@@ -10,10 +10,10 @@
 //! client use that agent's context, so agents sharing the token still cannot reach each
 //! other's. An agent with a handle ends after `--idle-timeout` without a call, or at shutdown.
 //!
-//! Owns: the door (which agent serves a call, a new one made when none is named) and the
-//! handles. Must not: run steps (the agent's `Server` does).
+//! Owns: the routing (which agent serves a call, a new one made when none is named) and the
+//! handles. Must not: run steps (the `Agent` does).
 
-use super::Server;
+use super::Agent;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ContentBlock, InitializeResult, ListToolsResult,
@@ -26,13 +26,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Makes a new agent (counted, placed later), or says why the server takes no more.
-pub type MakeAgent = dyn Fn() -> Result<Arc<Server>, String> + Send + Sync;
+pub type MakeAgent = dyn Fn() -> Result<Arc<Agent>, String> + Send + Sync;
 
-/// What every door of one HTTP server shares: how agents are made, the agents known by
+/// What every router of one HTTP server shares: how agents are made, the agents known by
 /// handle, and the tool list (with the `agent` argument).
-pub struct Hall {
+pub struct Handles {
     make: Box<MakeAgent>,
-    handles: std::sync::Mutex<HashMap<String, Arc<Server>>>,
+    handles: std::sync::Mutex<HashMap<String, Arc<Agent>>>,
     tools: Vec<Tool>,
     idle: Duration,
 }
@@ -40,8 +40,8 @@ pub struct Hall {
 /// The argument that names an agent without a session.
 const AGENT: &str = "agent";
 
-impl Hall {
-    /// A hall making agents with `make`, listing `tools` (the `agent` argument added to
+impl Handles {
+    /// A handles making agents with `make`, listing `tools` (the `agent` argument added to
     /// each); `idle`: the idle timeout, said to new agents.
     pub fn new(make: Box<MakeAgent>, tools: &[super::tools::ToolDef], idle: Duration) -> Self {
         let tools = tools
@@ -60,7 +60,7 @@ impl Hall {
                 Tool::new(t.name.clone(), t.description.clone(), Arc::new(schema))
             })
             .collect();
-        Hall {
+        Handles {
             make,
             handles: Default::default(),
             tools,
@@ -69,7 +69,7 @@ impl Hall {
     }
 
     /// Ends the agents known by handle that were idle for `limit`: their contexts closed
-    /// (Server's Drop, which removes the agent's folder: after the lock is let go, so that
+    /// (Agent's Drop, which removes the agent's folder: after the lock is let go, so that
     /// other agents' calls do not wait on it). Returns how many.
     pub fn reap(&self, limit: Duration) -> usize {
         let mut ended = Vec::new();
@@ -86,7 +86,7 @@ impl Hall {
     }
 
     /// The agent of `handle`, or the error that says what to do.
-    fn agent(&self, handle: &str) -> Result<Arc<Server>, String> {
+    fn agent(&self, handle: &str) -> Result<Arc<Agent>, String> {
         self.handles
             .lock()
             .ok()
@@ -101,7 +101,7 @@ impl Hall {
     }
 
     /// A new agent and its handle.
-    fn new_agent(&self) -> Result<(String, Arc<Server>), String> {
+    fn new_agent(&self) -> Result<(String, Arc<Agent>), String> {
         let server = (self.make)()?;
         let handle = format!("a-{}", uuid::Uuid::new_v4().simple());
         if let Ok(mut h) = self.handles.lock() {
@@ -113,23 +113,23 @@ impl Hall {
 
 /// The handler of one MCP session (2025 protocols: its agent, made once) or of one request
 /// without a session (2026-07-28: the agent its `agent` argument names, or a new one).
-pub struct Door {
-    hall: Arc<Hall>,
-    own: tokio::sync::OnceCell<Arc<Server>>,
+pub struct Router {
+    handles: Arc<Handles>,
+    own: tokio::sync::OnceCell<Arc<Agent>>,
 }
 
-impl Door {
-    pub fn new(hall: Arc<Hall>) -> Self {
-        Door {
-            hall,
+impl Router {
+    pub fn new(handles: Arc<Handles>) -> Self {
+        Router {
+            handles,
             own: Default::default(),
         }
     }
 
     /// This session's agent, made on its first use.
-    async fn session_agent(&self) -> Result<&Arc<Server>, String> {
+    async fn session_agent(&self) -> Result<&Arc<Agent>, String> {
         self.own
-            .get_or_try_init(|| async { (self.hall.make)() })
+            .get_or_try_init(|| async { (self.handles.make)() })
             .await
     }
 }
@@ -164,7 +164,7 @@ pub fn handle_line(handle: &str, idle: Duration) -> String {
     )
 }
 
-impl ServerHandler for Door {
+impl ServerHandler for Router {
     fn get_info(&self) -> InitializeResult {
         super::server_info()
     }
@@ -179,7 +179,7 @@ impl ServerHandler for Door {
         {
             s.idle.seen(&context.extensions);
         }
-        Ok(ListToolsResult::with_all_items(self.hall.tools.clone()))
+        Ok(ListToolsResult::with_all_items(self.handles.tools.clone()))
     }
 
     async fn call_tool(
@@ -205,11 +205,11 @@ impl ServerHandler for Door {
             return ServerHandler::call_tool(&*server, request, context).await;
         }
         let (new, server) = match named {
-            Some(h) => match self.hall.agent(&h) {
+            Some(h) => match self.handles.agent(&h) {
                 Ok(s) => (None, s),
                 Err(e) => return Ok(refused(e)),
             },
-            None => match self.hall.new_agent() {
+            None => match self.handles.new_agent() {
                 Ok((h, s)) => (Some(h), s),
                 Err(e) => return Ok(refused(e)),
             },
@@ -217,7 +217,7 @@ impl ServerHandler for Door {
         let mut r = ServerHandler::call_tool(&*server, request, context).await?;
         if let (Some(h), CallToolResponse::Complete(c)) = (new, &mut r) {
             c.content
-                .insert(0, ContentBlock::text(handle_line(&h, self.hall.idle)));
+                .insert(0, ContentBlock::text(handle_line(&h, self.handles.idle)));
             if let Some(Value::Object(o)) = &mut c.structured_content {
                 o.insert(AGENT.into(), Value::String(h));
             }
@@ -238,8 +238,8 @@ impl ServerHandler for Door {
 mod tests {
     use super::*;
 
-    fn hall(make: Box<MakeAgent>) -> Hall {
-        Hall::new(
+    fn handles(make: Box<MakeAgent>) -> Handles {
+        Handles::new(
             make,
             &super::super::tool_defs(super::super::tools::ToolSet::Core),
             Duration::from_secs(300),
@@ -250,7 +250,7 @@ mod tests {
     /// tool requires it.
     #[test]
     fn every_tool_takes_an_optional_agent() {
-        let h = hall(Box::new(|| Err("none".into())));
+        let h = handles(Box::new(|| Err("none".into())));
         assert!(!h.tools.is_empty());
         for t in &h.tools {
             assert_eq!(
@@ -271,8 +271,8 @@ mod tests {
     /// do; agents idle for the limit end, busy or recent ones stay.
     #[test]
     fn handles_name_agents_until_they_idle_out() {
-        let h = hall(Box::new(|| {
-            Ok(Arc::new(Server::new(
+        let h = handles(Box::new(|| {
+            Ok(Arc::new(Agent::new(
                 crate::browser::BrowserOptions::default(),
                 crate::steps::RunOptions::default(),
                 super::super::tools::ToolSet::Core,
@@ -310,7 +310,7 @@ mod tests {
     /// A refusal (the server full) reaches the caller as the reason.
     #[test]
     fn a_full_server_says_so() {
-        let h = hall(Box::new(|| Err("the server has 2 agents already".into())));
+        let h = handles(Box::new(|| Err("the server has 2 agents already".into())));
         assert_eq!(
             h.new_agent().err().unwrap(),
             "the server has 2 agents already"

@@ -38,7 +38,7 @@ struct Site {
 
 impl Site {
     fn start(fixtures: &Path) -> Site {
-        let dir = fixtures.join("html/state");
+        let dir = fixtures.join("html/logins");
         Site {
             server: HttpServer::start(move |r| answer(r, &dir)),
         }

@@ -1,4 +1,4 @@
-//! 80_page.js: the page side of the commands that work on a form, a stretch of text or the
+//! 80_steps.js: the page side of the commands that work on a form, a stretch of text or the
 //! page as a whole rather than on one ref: submitting a form with the browser's constraint
 //! validation (HTML 4.10.21, `submit`), selecting text (`selectText`), named groups of
 //! queries in one walk (`queryAll`), a small map of the page (`inspect`), and the document's

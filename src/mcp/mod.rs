@@ -11,8 +11,8 @@ pub mod counts;
 pub mod elicit;
 pub mod fleet;
 pub mod http;
+mod lifecycle;
 pub mod reference;
-pub mod routing;
 pub mod tools;
 
 use crate::browser::{Browser, BrowserOptions};
@@ -185,97 +185,6 @@ impl Agent {
             .as_mut()
             .ok_or_else(|| Error::Browser("no browser".into()))?;
         Ok(run(b, &file, &ropts).await)
-    }
-
-    /// A call of an agent of a shared browser: placed on its first call; its classic
-    /// commands take turns on the browser's current window (browser::WindowTurn); a browser
-    /// found dead replaced (fleet.rs).
-    async fn run_shared(
-        &self,
-        fleet: &fleet::Fleet,
-        file: &StepFile,
-        ropts: &RunOptions,
-    ) -> Result<RunResult> {
-        let agent = self.bopts.session.as_str();
-        let mut guard = self.browser.lock().await;
-        let mut place = self.place.lock().await;
-        if place.is_none() {
-            *place = Some(fleet.place(agent).await?);
-        }
-        let p = place
-            .as_mut()
-            .ok_or_else(|| Error::Browser("no browser".into()))?;
-        let host = p.host.clone();
-        if let Err(e) = fleet.current(&host, &mut p.generation, agent).await {
-            // (the agent's Browser belonged to the browser that was replaced)
-            guard.take();
-            return Err(e);
-        }
-        let generation = p.generation;
-        let ran = async {
-            if guard.is_none() {
-                let opts = BrowserOptions {
-                    window_turn: Some(host.window.clone()),
-                    // restored below, into this agent's own user context
-                    state: None,
-                    ..self.bopts.clone()
-                };
-                let mut b = Browser::open(&opts).await?;
-                self.restore_state(&mut b, generation).await?;
-                *guard = Some(b);
-            }
-            let b = guard
-                .as_mut()
-                .ok_or_else(|| Error::Browser("no browser".into()))?;
-            let r = run(b, file, ropts).await;
-            b.page.end_turn();
-            Ok::<_, Error>(r)
-        }
-        .await;
-        if ran.as_ref().is_ok_and(|r| r.status == "ok") {
-            return ran;
-        }
-        match fleet.check(&host, &mut p.generation, agent).await {
-            Some(lost) => {
-                guard.take();
-                Err(lost)
-            }
-            None => ran,
-        }
-    }
-
-    /// `--state FILE` for an agent of a shared browser: restored into its user context once
-    /// per context (a browser replaced gives it a new one), with the note a session started
-    /// with `--state` gets.
-    async fn restore_state(&self, b: &mut Browser, generation: u64) -> Result<()> {
-        let Some(path) = &self.bopts.state else {
-            return Ok(());
-        };
-        if self
-            .restored
-            .lock()
-            .map(|r| *r == Some(generation))
-            .unwrap_or(false)
-        {
-            return Ok(());
-        }
-        let shown = path.display().to_string();
-        let state = crate::browser::logins::read_file(path)?;
-        let done = b.restore_state(&state, b.timeout).await.map_err(|e| {
-            Error::Step(format!(
-                "--state {shown}: {} (this agent's context was made without it: `browser_load_state` tries again)",
-                crate::error::one_line(&e.to_string())
-            ))
-        })?;
-        b.notes.push(format!("--state: {}", done.sentence(&shown)));
-        if !done.skipped.is_empty() {
-            b.notes
-                .push(format!("--state: left out {}", done.skipped.join(", ")));
-        }
-        if let Ok(mut r) = self.restored.lock() {
-            *r = Some(generation);
-        }
-        Ok(())
     }
 
     /// Closes the browser session when this server made it.

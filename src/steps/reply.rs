@@ -129,8 +129,12 @@ pub(super) async fn changes_of(
             if strip_hash(&final_url) != strip_hash(burl) {
                 return Some(navigated(burl));
             }
+            // the page after, then what its own work touched up to then: recording stops after
+            // the walk, so a poll landing between the two is known as the page's (stopping
+            // first left that change unrecorded, and it read as the action's)
+            let after = page_snapshot(b, true).await;
             let own = own_work(b, base).await;
-            let after = page_snapshot(b, true).await.ok()?;
+            let after = after.ok()?;
             let mut d = diff::diff(bs, &after);
             if let Some(w) = &own {
                 diff::drop_own_work(&mut d, bs, &after, w);

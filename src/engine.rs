@@ -92,11 +92,15 @@ pub async fn call<E: Entry>(page: &Page, call: E) -> Result<E::Reply> {
 /// [`call`] of a method already made, decoded as `T` (the engine's own callers, which keep
 /// the entry's reply type).
 async fn call_method<T: DeserializeOwned>(page: &Page, method: Method) -> Result<T> {
-    let (name, args) = (method.name(), method.args_json());
+    call_args(page, method.name(), &method.args_json()).await
+}
+
+/// [`call_method`] with its arguments serialized already (`frames::call_for_ref`).
+async fn call_args<T: DeserializeOwned>(page: &Page, name: &'static str, args: &str) -> Result<T> {
     let raw = if page.isolated() {
-        call_isolated(page, name, &args).await?
+        call_isolated(page, name, args).await?
     } else {
-        call_raw_top(page, name, &args).await?
+        call_raw_top(page, name, args).await?
     };
     tracing::trace!(method = name, reply = %raw, "engine reply");
     reply::decode(&raw)
@@ -105,15 +109,20 @@ async fn call_method<T: DeserializeOwned>(page: &Page, method: Method) -> Result
 /// Like [`call`], in the browsing context WebDriver is switched to (a frame): only the
 /// script endpoint reaches it on the classic path; with BiDi, its context's sandbox.
 pub async fn call_in_frame<E: Entry>(page: &Page, call: E) -> Result<E::Reply> {
-    call_method_in_frame(page, call.into()).await
+    let method: Method = call.into();
+    call_in_frame_args(page, method.name(), &method.args_json()).await
 }
 
-async fn call_method_in_frame<T: DeserializeOwned>(page: &Page, method: Method) -> Result<T> {
-    let (name, args) = (method.name(), method.args_json());
+/// [`call_in_frame`] with its arguments serialized already (`frames::call_for_ref`).
+async fn call_in_frame_args<T: DeserializeOwned>(
+    page: &Page,
+    name: &'static str,
+    args: &str,
+) -> Result<T> {
     let raw = if page.isolated() {
-        call_isolated(page, name, &args).await?
+        call_isolated(page, name, args).await?
     } else {
-        call_raw(page, name, &args).await?
+        call_raw(page, name, args).await?
     };
     tracing::trace!(method = name, reply = %raw, "engine reply");
     reply::decode(&raw)

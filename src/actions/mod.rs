@@ -59,7 +59,9 @@ fn quote(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
-fn minor_note(minor: bool) -> Vec<String> {
+/// The note a step gets when its ref's element changed since the snapshot and its current state
+/// was used.
+pub fn minor_note(minor: bool) -> Vec<String> {
     if minor {
         vec!["Note: element may have changed; used its current state.".into()]
     } else {

@@ -156,12 +156,16 @@ pub async fn enter_ref_frame(page: &Page, r: &str) -> Result<FrameRoute> {
 /// document and of same-origin frames, or about no ref, need no switch (offset 0, 0).
 pub async fn call_for_ref<E: Entry>(page: &Page, call: E) -> Result<(E::Reply, (f64, f64))> {
     let method: Method = call.into();
-    let r = method.target_ref().unwrap_or_default();
+    let (args, r) = method.args_and_target();
+    let r = r.unwrap_or_default();
     if frame_chain_of_ref(&r).is_empty() {
-        return Ok((super::call_method(page, method).await?, (0.0, 0.0)));
+        return Ok((
+            super::call_args(page, method.name(), &args).await?,
+            (0.0, 0.0),
+        ));
     }
     let route = enter_ref_frame(page, &r).await?;
-    let res = super::call_method_in_frame(page, method).await;
+    let res = super::call_in_frame_args(page, method.name(), &args).await;
     leave_frames(page, route).await?;
     let reply = res?;
     if route.entered == 0 {

@@ -195,12 +195,25 @@ impl Method {
     /// It is read from the arguments the page gets (a `ref`, or the first of `refs`), so a
     /// new entry point about a ref is routed to its frame without a list to keep.
     pub fn target_ref(&self) -> Option<String> {
-        let v = serde_json::to_value(self).ok()?;
-        let r = v
-            .get("ref")
-            .or_else(|| v.get("refs").and_then(|r| r.get(0)))?;
-        r.as_str().map(str::to_string)
+        target_ref_in(&serde_json::to_value(self).ok()?)
     }
+
+    /// The arguments as JSON text and the ref the call is about, from one serialization (a
+    /// call about a ref is routed by it, then sent).
+    pub fn args_and_target(&self) -> (String, Option<String>) {
+        match serde_json::to_value(self) {
+            Ok(v) => (v.to_string(), target_ref_in(&v)),
+            Err(_) => ("{}".into(), None),
+        }
+    }
+}
+
+/// A call's `ref`, or the first of its `refs`.
+fn target_ref_in(v: &serde_json::Value) -> Option<String> {
+    let r = v
+        .get("ref")
+        .or_else(|| v.get("refs").and_then(|r| r.get(0)))?;
+    r.as_str().map(str::to_string)
 }
 
 /// `snapshot` options.

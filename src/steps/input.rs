@@ -711,12 +711,10 @@ impl Act for FocusArgs {
             },
         )
         .await?;
-        let mut o = Outcome::default();
-        if f.minor {
-            o.warnings
-                .push("Note: element may have changed; used its current state.".into());
-        }
-        Ok(o)
+        Ok(Outcome {
+            warnings: actions::minor_note(f.minor),
+            ..Outcome::default()
+        })
     }
 }
 

@@ -221,13 +221,14 @@ fn lift_hooks(
     }
 }
 
-/// The form an action's argument takes when no option is given (`{}` or `null`), when it
-/// can run with no options at all (all of them optional); None otherwise.
+/// The form an action's argument takes when no option is given (`{}` or `null`), when its
+/// schema makes every option optional; None otherwise. (What the options must say together
+/// is the action's `problems`, reported after, in its own words.)
 fn empty_form(action: &str) -> Option<Value> {
     let parses = |v: &Value| {
         let mut one = serde_json::Map::new();
         one.insert(action.to_string(), v.clone());
-        serde_json::from_value::<Action>(Value::Object(one)).is_ok_and(|a| a.problems().is_empty())
+        serde_json::from_value::<Action>(Value::Object(one)).is_ok()
     };
     [Value::Object(Default::default()), Value::Null]
         .into_iter()

@@ -35,6 +35,9 @@ pub struct CaptureOptions {
     pub container_refs: bool,
     /// Skip the engine's short-lived snapshot cache.
     pub no_cache: bool,
+    /// The engine's last walk may serve when the page has not changed since it (the walk
+    /// before an action: js/src/72_memo.js).
+    pub reuse: bool,
     /// Print secret-shaped values as they are (also for the whole process:
     /// `secrets::set_reveal`).
     pub reveal_secrets: bool,
@@ -53,6 +56,7 @@ impl Default for CaptureOptions {
             boxes: false,
             container_refs: false,
             no_cache: false,
+            reuse: false,
             reveal_secrets: false,
             ids: false,
         }
@@ -118,7 +122,7 @@ fn capture_context<'a>(
             let taken = engine::adopt_closed_roots(page, &hosts, &roots, false).await?;
             debug!(frame, taken, "closed roots from the page's hook");
         }
-        let mut w = walk(page, opts, n, frame, budget, opts.no_cache).await?;
+        let mut w = walk(page, opts, n, frame, budget, opts.no_cache, opts.reuse).await?;
         let mut rounds = 0;
         while w.stats.closed_pending > 0 && rounds < MAX_PROBE_ROUNDS {
             rounds += 1;
@@ -132,7 +136,7 @@ fn capture_context<'a>(
             );
             if p.adopted > 0 || w.stats.closed_pending > p.probed {
                 // the closed roots' content (or the next hosts to probe) needs a new walk
-                w = walk(page, opts, n, frame, budget, true).await?;
+                w = walk(page, opts, n, frame, budget, true, false).await?;
             } else {
                 // nothing new to show: account for what was probed without walking again
                 w.stats.closed_pending -= p.probed;
@@ -155,6 +159,7 @@ async fn walk(
     frame: u32,
     budget: u64,
     no_cache: bool,
+    reuse: bool,
 ) -> Result<WireSnapshot> {
     let walk = Walk {
         n,
@@ -167,6 +172,7 @@ async fn walk(
         boxes: opts.boxes,
         container_refs: opts.container_refs,
         no_cache,
+        reuse,
         frame,
         ids: opts.ids,
     };

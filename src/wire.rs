@@ -19,7 +19,7 @@ mod steps;
 pub use reply::{
     Ack, ActivityReply, CheckedReply, ConditionReply, ConsoleMessage, ConsoleReply, ControlReply,
     Cover, Covered, DragEndReply, DragStartReply, EffectsReply, EngineStats, FocusReply, GetReply,
-    GetValue, HttpError, OptionPoint, OptionValue, PaintReply, PointReply, PollReply, Pong,
+    GetValue, Here, HttpError, OptionPoint, OptionValue, PaintReply, PointReply, PollReply, Pong,
     RangeState, Reply, ScrollReply, SearchControl, SearchMatch, SearchReply, SelectReply, Target,
     ValueReply, WatchReply, WebRef, WireRoute, WireSince, decode_reply, is_success, reply_kind,
 };

@@ -262,6 +262,9 @@ const innerHeightOf = getter(R, "innerHeight");
 const scrollXOf = getter(R, "scrollX");
 const scrollYOf = getter(R, "scrollY");
 const $MutationObserver = R.MutationObserver;
+// running animations and transitions (72_memo: a walk is not kept while one runs)
+const docGetAnimations = DocumentP.getAnimations ? method(DocumentP, "getAnimations") : null;
+const animPlayStateOf = R.Animation ? getter(R.Animation.prototype, "playState") : null;
 const addListener = method(R.EventTarget.prototype, "addEventListener");
 
 const ELEMENT_NODE = 1;

@@ -51,6 +51,8 @@ function newWalk(rootDoc, opts) {
     cands: [],
     frames: [],
     notes: [],
+    // the shadow roots walked into
+    shadows: [],
     // per output node, the index of its last emitted child (-1: none), for text merging
     lastKid: [],
     maxNodes: opts.maxNodes > 0 ? opts.maxNodes : 0,

@@ -90,6 +90,8 @@ function finishWalk(w) {
     els: w.els,
     cands: w.cands,
     frames: w.frames,
+    // the shadow roots it read (72_memo watches them)
+    shadows: w.shadows,
     notes: w.notes,
     runHolders: holders,
     // each text run's first and last piece, and its frame (search: the element a match is in)

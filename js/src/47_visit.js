@@ -466,6 +466,7 @@ function pushFlatChildren(w, el, tag, out, ctx, elScope, hostRoot) {
 
 /** Pushes the children of a host's shadow root (open, or closed and handed over), last first. */
 function pushShadowRoot(w, sr, out, ctx) {
+  push(w.shadows, sr);
   if (w.ariaNone && scopeHasAriaDisabled(sr)) w.ariaNone = false;
   for (let c = lastChildOf(sr); c; c = previousSiblingOf(c)) spush(w, c, out, ctx, sr);
 }

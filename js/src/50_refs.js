@@ -41,6 +41,18 @@ function sameRefName(a, b) {
  */
 function mintRefs(walked, n, allRefs) {
   const cands = walked.cands;
+  // a kept walk (72_memo) is minted again: the refs of its last minting go first
+  if (walked.minted) {
+    for (let i = 0; i < cands.length; i++) {
+      // (a dropped candidate's node may be gone)
+      const nd = walked.nodes[cands[i].i];
+      if (nd) {
+        nd.ref = undefined;
+        nd.c = undefined;
+      }
+    }
+  }
+  walked.minted = true;
   let real = 0;
   for (let i = 0; i < cands.length; i++) if (!cands[i].container && !cands[i].dropped) real++;
   const compact = !allRefs && real > 100;

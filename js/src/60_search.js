@@ -258,14 +258,18 @@ function doSearch(a) {
   const n = a.n | 0;
   const test = textTest(text, rx);
   const cands = liveCands(walked);
-  // an item's text is told once, with its first match, and so are a container's controls
+  // an item's text is told once, with its first match, and so are a container's controls;
+  // the same words are not told twice either (a match inside a matched article: the
+  // article's text is the context of both)
   const told = new $Set();
+  const toldWords = new $Set();
   const toldControls = new $Set();
   for (let k = 0; k < matches.length && k < limit; k++) {
     const m = searchMatch(walked, matches[k], test, n, !!a.near);
     const ctx = contextOf(nodes, matches[k].i, matches[k].run);
-    if (ctx && !setHas(told, ctx[0])) {
+    if (ctx && !setHas(told, ctx[0]) && !setHas(toldWords, ctx[1])) {
       setAdd(told, ctx[0]);
+      setAdd(toldWords, ctx[1]);
       m.out.context = ctx[1];
     }
     const at = matches[k].run || matches[k].i;

@@ -35,6 +35,18 @@ function observeDoc(doc) {
   }
 }
 
+/** Watches a shadow root's subtree too: a document's observer does not see into it. */
+function observeRoot(root) {
+  if (wmHas(observed, root)) return;
+  wmSet(observed, root, true);
+  try {
+    const mo = new $MutationObserver(bump);
+    mo.observe(root, { attributes: true, childList: true, characterData: true, subtree: true });
+  } catch (_) {
+    epoch = -1;
+  }
+}
+
 function currentFingerprint(interactive) {
   const doc = document;
   return {

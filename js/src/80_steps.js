@@ -271,7 +271,7 @@ function queryAll(a) {
         push(matches, d);
       }
     } else {
-      if (!walked) walked = walk(document, { maxNodes: 0 });
+      if (!walked) walked = memoWalk(document, { maxNodes: 0 });
       const nodes = walked.nodes;
       const els = walked.els;
       for (let i = 1; i < nodes.length; i++) {
@@ -334,7 +334,7 @@ function pathOf(u, origin) {
 function inspectPage(a) {
   // a map, not an act: it mints no refs
   const doc = document;
-  const walked = walk(doc, { maxNodes: 0 });
+  const walked = memoWalk(doc, { maxNodes: 0 });
   const nodes = walked.nodes;
   const els = walked.els;
   const roles = new $Map();

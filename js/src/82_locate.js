@@ -103,7 +103,7 @@ function textMatches(walked, a, w, n) {
 function locate(q) {
   const n = q.n | 0;
   const a = q.locator || {};
-  const walked = walk(document, { maxNodes: 0 });
+  const walked = memoWalk(document, { maxNodes: 0 });
   const nodes = walked.nodes;
   const els = walked.els;
   let w = a.within || null;
@@ -207,7 +207,7 @@ function textNth(walked, words, role, c, el) {
 function describeRef(a) {
   const res = resolveRef(a.ref, true);
   if (res.kind !== "ok") return res;
-  const walked = walk(document, { maxNodes: 0 });
+  const walked = memoWalk(document, { maxNodes: 0 });
   const nodes = walked.nodes;
   const idx = nodeIndexOf(walked.els, res.el);
   if (idx < 0 && res.words) return { kind: "ok", role: res.role, name: "", text: clean(res.name || "", 200), count: 1 };

@@ -78,7 +78,7 @@ function holderRefs(walked, n) {
  * repeat their parent's name are left out (every output drops them), and URLs of the
  * document's own origin lose it. Frame insertion indexes are moved with the nodes.
  */
-function encodeNodes(nodes, frames, docUrl, els, frameBase) {
+function encodeNodes(nodes, frames, docUrl, els, frameBase, noBoxes) {
   const len = nodes.length;
   if (prototypesTampered()) {
     // absent fields must not be answered by the page's prototypes: make them own
@@ -163,8 +163,9 @@ function encodeNodes(nodes, frames, docUrl, els, frameBase) {
     const f6 = nd.s || 0;
     // arrays of their final length (trimming one afterwards is slow in V8)
     let a;
-    if (nd.d || nd.ph || nd.b) {
-      a = [p, ri, f2, f3, f4, u, f6, nd.d || 0, nd.ph || 0, nd.b || 0];
+    const box = noBoxes ? 0 : nd.b || 0;
+    if (nd.d || nd.ph || box) {
+      a = [p, ri, f2, f3, f4, u, f6, nd.d || 0, nd.ph || 0, box];
       let end = 10;
       while (a[end - 1] === 0) end--;
       if (end < 10) a = arrSlice(a, 0, end);
@@ -393,13 +394,20 @@ function pageSignals(doc) {
     redirects: redirects, captcha: captcha };
 }
 
+// How old a kept walk a snapshot command may be served from (an action's walk before it
+// takes any kept walk: the page stood still since)
+const SNAPSHOT_REUSE_MS = 5000;
+
 function doSnapshot(opts) {
   const doc = document;
   observeDoc(doc);
   const n = opts.n | 0;
   const rootRes = findRoot(doc, opts.root);
   if (rootRes.error) return rootRes.error;
-  const walked = walk(doc, {
+  // a snapshot asked with noCache walks anew (the reply's walk after an action); the one
+  // before an action (reuse) may be the walk of the call before it (72_memo), and any other
+  // a walk of the last SNAPSHOT_REUSE_MS, as the short-lived snapshot cache
+  const walked = memoWalk(doc, {
     maxNodes: opts.maxNodes | 0,
     verbose: !!opts.verbose,
     viewport: !!opts.viewport,
@@ -409,9 +417,14 @@ function doSnapshot(opts) {
     frame: opts.frame | 0,
     // the diff of an action's changes (ids): what a modal dialog hides is still the page's
     behindModal: !!opts.ids,
-  });
+  }, !!opts.noCache && !opts.reuse, opts.reuse ? 0 : SNAPSHOT_REUSE_MS);
+  // the frames' places are moved by encodeNodes: a copy, the walk may be kept (72_memo)
+  const frames = [];
   for (let i = 0; i < walked.frames.length; i++) {
     const f = walked.frames[i];
+    const c = { k: f.k, i: f.i, url: f.url };
+    if (f.unreadable) c.unreadable = f.unreadable;
+    push(frames, c);
     if (!f.unreadable) {
       // observe same-origin frames so their changes count too
       const fe = walked.els[f.i];
@@ -426,7 +439,7 @@ function doSnapshot(opts) {
   rememberFingerprint(n, fp);
   const url = clean(docURLOf(doc), 4096);
   const live = opts.containerRefs ? liveNodes(doc, walked) : [];
-  const wire = encodeNodes(walked.nodes, walked.frames, url, opts.ids ? walked.els : null, opts.frame | 0);
+  const wire = encodeNodes(walked.nodes, frames, url, opts.ids ? walked.els : null, opts.frame | 0, !opts.boxes && !opts.viewport);
   // live marks follow the nodes to their wire indexes (a dropped text run takes its mark along)
   const liveIx = [];
   for (let j = 0; j < live.length; j++) {
@@ -443,7 +456,7 @@ function doSnapshot(opts) {
     count: wire.nodes.length,
     nodes: wire.nodes,
     ids: wire.ids,
-    frames: walked.frames,
+    frames: frames,
     viewport: [innerWidthOf(window), innerHeightOf(window)],
     page: pageSignals(doc),
     live: liveIx,

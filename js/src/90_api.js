@@ -41,16 +41,24 @@ const ENTRY = {
   snapshot: snapshotCached,
   invalidate: function () {
     cached = null;
+    forgetWalk();
     return { kind: "ok" };
   },
   stats: function () {
-    return { kind: "stats", walks: walks, cache_hits: cacheHits, warmed: warmed, warm_end: warmEnd, away_slices: awaySlices };
+    return { kind: "stats", walks: walks, cache_hits: cacheHits, memo_hits: memoHits, warmed: warmed, warm_end: warmEnd, away_slices: awaySlices };
   },
   since: function (a) {
     return unchangedSince(a.n | 0);
   },
   fingerprint: function () {
     return currentFingerprint(-1);
+  },
+  here: function () {
+    return {
+      url: clean(docURLOf(document), 4096),
+      title: clean(docTitleOf(document), NAME_CAP),
+      scroll: [$Math.round(scrollXOf(window)), $Math.round(scrollYOf(window))],
+    };
   },
   search: doSearch,
   point: pointFor,
@@ -349,6 +357,7 @@ function startWarmUp() {
     $defineProperty(publicRefs, "adoptClosedRoots", {
       value: function (hosts, roots, failed) {
         cached = null;
+        forgetWalk();
         return adoptClosedRoots(hosts, roots, !!failed);
       },
       enumerable: false,

@@ -150,9 +150,10 @@ A.tasks = {
   products(a, url) {
     a.run(A.act(a, 'goto', url));
     const s = a.run(A.act(a, 'search', 'Product 137'));
-    // the card's own controls, when search hands them over; else the page, read whole
-    let r = null;
-    try {
+    // the card's own controls, when search hands them over (its lines: a match, then
+    // `controls: ... [ref=...]`); else the page, read whole
+    let r = refAfter(s, /Product 137/, /button "Add to cart" \[ref=(s\d+e\d+)\]/);
+    if (!r) try {
       // the short reply: `search: {"matches": [...]}` (the JSON result of a build before it)
       const j = JSON.parse(s.slice(s.indexOf('{')));
       for (const m of j.matches || (j.steps && j.steps[0].output.matches) || []) {

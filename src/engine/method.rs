@@ -84,6 +84,8 @@ methods! {
     Since { n: u64 } -> wire::WireSince;
     /// The page fingerprint now.
     Fingerprint {} -> wire::Fingerprint;
+    /// The document's URL, title and scroll (a reply's `context`).
+    Here {} -> wire::Here;
     /// Text / pattern / role / near search; matches get refs of snapshot `n`.
     Search(SearchQuery) -> wire::SearchReply;
     /// Where to act on a ref, after scrolling it into view; with `check`, what is at that point
@@ -237,6 +239,9 @@ pub struct Walk {
     pub container_refs: bool,
     /// Neither read nor replace the short-lived snapshot cache.
     pub no_cache: bool,
+    /// With `no_cache`: the engine's last walk may serve when the page has not changed
+    /// since it (js/src/72_memo.js); without, `no_cache` always walks.
+    pub reuse: bool,
     /// The cross-origin frame being read (0 for the tab's document): its refs get `f<k>`.
     pub frame: u32,
     /// Each element node's identity (`ids`), for comparing two snapshots element by element.
@@ -340,7 +345,7 @@ mod tests {
                     ..Walk::default()
                 }),
                 "snapshot",
-                r#"{"n":2,"maxNodes":5,"allRefs":false,"verbose":false,"viewport":false,"root":null,"boxes":false,"containerRefs":false,"noCache":false,"frame":0,"ids":false}"#,
+                r#"{"n":2,"maxNodes":5,"allRefs":false,"verbose":false,"viewport":false,"root":null,"boxes":false,"containerRefs":false,"noCache":false,"reuse":false,"frame":0,"ids":false}"#,
             ),
             (
                 Method::Condition(Condition::Url {

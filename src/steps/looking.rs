@@ -289,6 +289,7 @@ pub async fn view(b: &mut Browser, a: &SnapshotArgs, extra: &CaptureOptions) -> 
         boxes: detail == Detail::Summary || extra.boxes || budget.is_some(),
         container_refs: budget.is_some(),
         no_cache: a.no_cache || extra.no_cache,
+        reuse: false,
         reveal_secrets: a.reveal_secrets || extra.reveal_secrets,
         ids: false,
     };

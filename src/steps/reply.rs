@@ -10,8 +10,10 @@ use super::options::strip_hash;
 use super::result::StepResult;
 use crate::browser::Browser;
 use crate::capture::{CaptureOptions, capture};
+use crate::engine::entry;
 use crate::error::Result;
 use crate::snapshot::{Snapshot, diff};
+use crate::wire::Here;
 use serde_json::{Value, json};
 
 /// What the run's `changes` compare: the whole page before the first visual action, where
@@ -99,14 +101,21 @@ fn said_besides(dialogs: &[(String, String)], effects: &super::effects::Effects)
 }
 
 /// The page's changes between the whole page before the first and after the last visual
-/// action (docs/reference/replies.md#effects), with the run's effects and dialogs, or the navigation the run made.
+/// action (docs/reference/replies.md#effects), with the run's effects and dialogs, or the
+/// navigation the run made; and where the tab is then (the reply's `context`), when the
+/// engine could say (None: the caller asks the driver).
 pub(super) async fn changes_of(
     b: &mut Browser,
     base: &Baseline,
     results: &[StepResult],
-) -> Option<Value> {
+) -> (Option<Value>, Option<Here>) {
     let (effects, dialogs) = effects_of(results);
-    let final_url = b.url().await;
+    // one engine call for where the tab is (the driver's URL when the engine cannot answer)
+    let here = crate::engine::call(&b.page, entry::Here {}).await.ok();
+    let final_url = match &here {
+        Some(h) => h.url.clone(),
+        None => b.url().await,
+    };
     let navigated = |from: &str| {
         let mut v = diff::navigated(from, &final_url);
         // the navigation is said already
@@ -125,58 +134,93 @@ pub(super) async fn changes_of(
         v
     };
     match (&base.before, &base.start_url) {
-        (Some((bs, burl)), start) => {
+        (Some((_, burl)), start) => {
             if strip_hash(&final_url) != strip_hash(burl) {
-                return Some(navigated(burl));
+                return (Some(navigated(burl)), here);
             }
             // the page after, then what its own work touched up to then: recording stops after
             // the walk, so a poll landing between the two is known as the page's (stopping
             // first left that change unrecorded, and it read as the action's)
             let after = page_snapshot(b, true).await;
             let own = own_work(b, base).await;
-            let after = after.ok()?;
-            let mut d = diff::diff(bs, &after);
-            if let Some(w) = &own {
-                diff::drop_own_work(&mut d, bs, &after, w);
-            }
-            let run = super::changes::Run {
-                before: bs,
-                after: &after,
-                diff: &d,
-                verb: base.last_verb,
-                detail: base.last_detail.as_deref(),
-                target: base.last_target.as_deref(),
-                to_focused: base.to_focused,
-                effects: &effects,
-                dialogs: &dialogs,
-                scroll: (bs.fingerprint.scroll, after.fingerprint.scroll),
+            let Ok(after) = after else {
+                return (None, here);
             };
-            let mut v = super::changes::report(&run);
-            if let Some(from) = start
-                .as_deref()
-                .filter(|f| strip_hash(f) != strip_hash(&final_url))
-            {
-                v["summary"] = Value::String(format!(
-                    "Navigated to {final_url}. {}",
-                    v["summary"].as_str().unwrap_or("")
-                ));
-                v["navigated"] = json!({ "from": from });
-            }
-            // nothing ran and nothing happened: no changes to report (a failed step says
-            // its error)
-            if v["summary"].as_str() == Some("") {
-                return None;
-            }
-            Some(v)
+            // the walk after is the latest word on where the tab is
+            let here = Some(Here {
+                url: after.url.clone(),
+                title: after.title.clone(),
+                scroll: after.fingerprint.scroll,
+            });
+            (
+                diffed(
+                    base,
+                    &after,
+                    own.as_ref(),
+                    start.as_deref(),
+                    &final_url,
+                    &effects,
+                    &dialogs,
+                ),
+                here,
+            )
         }
-        (None, Some(from)) if strip_hash(from) != strip_hash(&final_url) => Some(navigated(from)),
+        (None, Some(from)) if strip_hash(from) != strip_hash(&final_url) => {
+            (Some(navigated(from)), here)
+        }
         // no visual action, or a navigation that left the tab where it was (a `goto` the
         // policy refused, a site that did not answer): what the steps did besides
         (None, _) => {
             let said = said_besides(&dialogs, &effects);
-            (!said.is_empty()).then(|| json!({"summary": said.join(" ")}))
+            (
+                (!said.is_empty()).then(|| json!({"summary": said.join(" ")})),
+                here,
+            )
         }
     }
+}
+
+/// The changes between the run's baseline and the page after, worded (None: nothing ran and
+/// nothing happened).
+fn diffed(
+    base: &Baseline,
+    after: &Snapshot,
+    own: Option<&diff::OwnWork>,
+    start: Option<&str>,
+    final_url: &str,
+    effects: &super::effects::Effects,
+    dialogs: &[(String, String)],
+) -> Option<Value> {
+    let (bs, _) = base.before.as_ref()?;
+    let mut d = diff::diff(bs, after);
+    if let Some(w) = own {
+        diff::drop_own_work(&mut d, bs, after, w);
+    }
+    let run = super::changes::Run {
+        before: bs,
+        after,
+        diff: &d,
+        verb: base.last_verb,
+        detail: base.last_detail.as_deref(),
+        target: base.last_target.as_deref(),
+        to_focused: base.to_focused,
+        effects,
+        dialogs,
+        scroll: (bs.fingerprint.scroll, after.fingerprint.scroll),
+    };
+    let mut v = super::changes::report(&run);
+    if let Some(from) = start.filter(|f| strip_hash(f) != strip_hash(final_url)) {
+        v["summary"] = Value::String(format!(
+            "Navigated to {final_url}. {}",
+            v["summary"].as_str().unwrap_or("")
+        ));
+        v["navigated"] = json!({ "from": from });
+    }
+    // nothing ran and nothing happened: no changes to report (a failed step says its error)
+    if v["summary"].as_str() == Some("") {
+        return None;
+    }
+    Some(v)
 }
 
 /// What the page's own background work touched while the run's actions settled (and what
@@ -206,6 +250,9 @@ async fn page_snapshot(b: &mut Browser, after: bool) -> Result<Snapshot> {
         b,
         &CaptureOptions {
             no_cache: true,
+            // before: the walk of the journal's describe, or the last reply's, when the page
+            // has not changed since
+            reuse: !after,
             max_nodes: 0,
             ids: true,
             boxes: after,

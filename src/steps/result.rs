@@ -135,6 +135,13 @@ impl RunResult {
                 rest.remove("snapshot");
                 parts.push(format!("{}: {}", s.action, Value::Object(rest)));
                 parts.push(snap.clone());
+            } else if let Some(t) = s
+                .output
+                .as_ref()
+                .filter(|_| s.action == "search")
+                .and_then(crate::query::search::search_text)
+            {
+                parts.push(t);
             } else if let Some(o) = &s.output {
                 parts.push(format!("{}: {o}", s.action));
             }

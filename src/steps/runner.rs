@@ -430,8 +430,12 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
     }
     // what changed and where the tab is now, within one more step deadline
     let tail = tokio::time::timeout(opts.timeout, async {
-        let changes = changes_of(b, &base, &results).await;
-        (changes, context(b).await)
+        let (changes, here) = changes_of(b, &base, &results).await;
+        let context = match here {
+            Some(h) => here_context(&h),
+            None => context(b).await,
+        };
+        (changes, context)
     })
     .await;
     let (changes, context) = match tail {
@@ -510,12 +514,21 @@ async fn stuck_context(b: &Browser) -> Value {
     json!({"url": url, "title": title, "scroll": null, "answering": false})
 }
 
+/// Where the tab is: its document's URL, title and scroll, read by the engine in one call
+/// (the driver's URL and title when the engine cannot answer: a browser's error page).
 pub(super) async fn context(b: &Browser) -> Value {
-    let url = b.url().await;
-    let title = b.title().await;
-    let scroll = match crate::engine::call(&b.page, entry::Fingerprint {}).await {
-        Ok(fp) => fp.scroll,
-        Err(_) => [0, 0],
+    let here = match crate::engine::call(&b.page, entry::Here {}).await {
+        Ok(h) => h,
+        Err(_) => crate::wire::Here {
+            url: b.url().await,
+            title: b.title().await,
+            scroll: [0, 0],
+        },
     };
-    json!({"url": url, "title": title, "scroll": scroll})
+    here_context(&here)
+}
+
+/// The reply's `context` of where the tab is.
+pub(super) fn here_context(h: &crate::wire::Here) -> Value {
+    json!({"url": h.url, "title": h.title, "scroll": h.scroll})
 }

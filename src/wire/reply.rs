@@ -197,6 +197,14 @@ impl Default for Cover {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
 pub struct Ack {}
 
+/// `here`: where the tab's document is, read in the engine's realm (the reply's `context`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct Here {
+    pub url: String,
+    pub title: String,
+    pub scroll: [i64; 2],
+}
+
 /// `stats`: the engine's walks and snapshot cache hits in this document.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
 pub struct EngineStats {

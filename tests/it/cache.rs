@@ -1,6 +1,8 @@
 //! The short-lived snapshot cache: served without a walk while nothing changed, bypassed by
-//! --all-refs and --no-cache, dropped by any change to the page. And the engine's warm-up
-//! (js/src/90_api.js): a loaded page is walked in idle time, and nothing of it shows.
+//! --all-refs and --no-cache, dropped by any change to the page. The kept walk
+//! (js/src/72_memo.js): an action on a page that stood still walks it once, and a change the
+//! page made meanwhile, in a shadow root too, is not read as the action's. And the engine's
+//! warm-up (js/src/90_api.js): a loaded page is walked in idle time, and nothing of it shows.
 
 use crate::common::{Ctx, Test, eval, line_with, walks};
 use serde_json::Value;
@@ -8,6 +10,8 @@ use serde_json::Value;
 pub fn tests() -> Vec<Test> {
     trials![
         repeat_snapshot_is_served_without_a_walk,
+        an_action_on_a_page_that_stood_still_walks_it_once,
+        a_change_in_a_shadow_root_between_commands_is_not_the_actions,
         the_warm_up_leaves_no_trace,
         the_warm_up_uses_the_hosts_settle_sleep
     ]
@@ -54,6 +58,58 @@ fn repeat_snapshot_is_served_without_a_walk(c: &Ctx) {
         "the page changed: walked again"
     );
     assert!(d.to_string().contains("\"pressed\":true"));
+}
+
+fn memo_hits(c: &Ctx) -> u64 {
+    eval(c, "JSON.parse(window.__ariaRefs.stats)")["memo_hits"]
+        .as_u64()
+        .expect("memo counter")
+}
+
+fn an_action_on_a_page_that_stood_still_walks_it_once(c: &Ctx) {
+    let url = c.url("html/cache/stood-still.html");
+    c.ok(&["goto", &url]);
+    let t = c.ok(&["snapshot", "--inline-limit", "0"]);
+    let press = crate::common::ref_of(&t, "button \"Press\"");
+    // reading the counter is an `eval`, an action: it drops the kept walk
+    let before = memo_hits(c);
+    let r = c.ok(&["--format", "text", "click", &press]);
+    assert!(r.contains("Pressed 1"), "{r}");
+    // the journal's locator of the target and the walk before the click: one walk
+    assert_eq!(memo_hits(c), before + 1, "one walk before the first click");
+    let before = memo_hits(c);
+    c.ok(&["click", &press]);
+    let r = c.ok(&["--format", "text", "click", &press]);
+    assert!(r.contains("Pressed 3"), "{r}");
+    // each later click on a page that stood still since the last reply: no walk before it
+    // (the locator and the walk before both are the last reply's walk)
+    assert_eq!(
+        memo_hits(c),
+        before + 1 + 2,
+        "no walk before the third click"
+    );
+}
+
+fn a_change_in_a_shadow_root_between_commands_is_not_the_actions(c: &Ctx) {
+    let url = c.url("html/cache/stood-still.html");
+    c.ok(&["goto", &url]);
+    let t = c.ok(&["snapshot", "--inline-limit", "0"]);
+    let press = crate::common::ref_of(&t, "button \"Press\"");
+    let first = c.ok(&["--format", "text", "click", &press]);
+    assert!(
+        first.contains("Pressed 1") && !first.contains("Tick"),
+        "the component ticks after this reply: {first}"
+    );
+    // the component ticks in its shadow root, by itself, while no command runs
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    let second = c.ok(&["--format", "text", "click", &press]);
+    assert!(second.contains("Pressed 2"), "{second}");
+    assert!(
+        !second.contains("Tick"),
+        "the tick came before the click, not from it: {second}"
+    );
+    let t = c.ok(&["snapshot", "--inline-limit", "0"]);
+    assert!(t.contains("Tick 1"), "{t}");
 }
 
 fn the_warm_up_leaves_no_trace(c: &Ctx) {

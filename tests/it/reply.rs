@@ -96,8 +96,8 @@ fn the_mcp_reply_to_that_click_is_under_200_bytes(c: &Ctx) {
         .await
         .unwrap();
         let found = text(&r);
-        let at = found.find("\"ref\":\"").expect("a ref") + 7;
-        let rf = &found[at..at + found[at..].find('"').unwrap()];
+        let at = found.find("[ref=").expect("a ref") + 5;
+        let rf = &found[at..at + found[at..].find(']').unwrap()];
         let r = call("browser_click", json!({"ref": rf})).await.unwrap();
         let t = text(&r);
         assert!(t.len() <= 200, "{} bytes: {t}", t.len());

@@ -16,6 +16,8 @@
 // {walked, key, boxes, state, at}, or null
 const memos = [null, null];
 let memoHits = 0;
+// whether the last memoWalk handed out a kept walk (88_snapshot: its walk_ms is 0 then)
+let lastKept = false;
 
 // the options that change what a walk yields, besides boxes (a walk with boxes answers one
 // without) and behindModal (the same walk when no modal dialog is open)
@@ -88,10 +90,12 @@ function keptWalk(doc, opts, state, maxAge) {
  */
 function memoWalk(doc, opts, fresh, maxAge) {
   if (doc !== document || opts.rootEl || opts.frame > 0 || opts.viewport || opts.warm) {
+    lastKept = false;
     return walk(doc, opts);
   }
   const now = memoState(doc);
   const kept = !fresh && now ? keptWalk(doc, opts, now, maxAge | 0) : null;
+  lastKept = !!kept;
   if (kept) {
     memoHits++;
     return kept;

@@ -461,7 +461,8 @@ function doSnapshot(opts) {
     page: pageSignals(doc),
     live: liveIx,
     stats: {
-      walk_ms: walked.stats.ms,
+      // a kept walk (72_memo) cost this call nothing
+      walk_ms: lastKept ? 0 : walked.stats.ms,
       refs_ms: $now() - t1,
       elements: walked.stats.elements,
       nodes: walked.nodes.length,

@@ -249,7 +249,10 @@ function clickablesTasks({ ref, AS, PW, TaskError }) {
         await a.call('browser_navigate', { url });
         // a match hands over the controls of its card
         const t = await AS.find(a, 'Product 137');
-        const m = new RegExp(`"name":"Product 137"[^\\n]*?"controls":\\[\\{"ref":"${AREF}","role":"button","name":"Add to cart"`).exec(t);
+        // its lines (the match, then `  controls: button "Add to cart" [ref=...]`), or its
+        // JSON (a build before the lines)
+        const m = new RegExp(`"Product 137"[^\\n]*\\n {2}controls: [^\\n]*?button "Add to cart" \\[ref=${AREF}\\]`).exec(t) ||
+          new RegExp(`"name":"Product 137"[^\\n]*?"controls":\\[\\{"ref":"${AREF}","role":"button","name":"Add to cart"`).exec(t);
         if (!m) throw new TaskError('ariasnap: no Add to cart control with Product 137 in its search');
         await a.act('browser_click', { ref: m[1] }, { named: ['Cart: Product 137'] });
       },
@@ -303,7 +306,8 @@ function clickablesTasks({ ref, AS, PW, TaskError }) {
         // the rest (`get`, as a cut snapshot line says: `[cut: +777 chars, get s1e1]`)
         const t = await AS.find(a, 'Terms of use');
         if (t.includes('Rule 7:')) return;
-        const m = new RegExp(`"ref":"${AREF}","role":"paragraph"`).exec(t);
+        const m = new RegExp(`^- paragraph(?= |$)[^\\n]*?\\[ref=${AREF}\\]`, 'm').exec(t) ||
+          new RegExp(`"ref":"${AREF}","role":"paragraph"`).exec(t);
         if (!m) throw new TaskError('ariasnap: no paragraph with the terms in its search');
         await a.call('browser_run_steps', { steps: [{ get: m[1] }] });
       },

@@ -84,6 +84,10 @@ function refOf(text, role, name) {
   const re = new RegExp(`^\\s*- ${escapeRe(role)} "(?:${nameRe})"[^\\n]*?\\[ref=([a-z0-9]+)\\]`, 'm');
   const m = re.exec(text);
   if (m) return m[1];
+  // ariasnap's search controls: `  controls: button "Add to cart" [ref=s1e2], ...`
+  const ctl = new RegExp(`^ {2}controls: (?:[^\\n]*?, )?${escapeRe(role)} "(?:${nameRe})" \\[ref=(${ARIASNAP_REF})\\]`, 'm');
+  const c = ctl.exec(text);
+  if (c) return c[1];
   // ariasnap's search matches: {"ref":"s1e2","role":"textbox","name":"Promo code",...}
   const js = new RegExp(`"ref":"([a-z0-9]+)","role":"${escapeRe(role)}","name":"(?:${nameRe})"`);
   const j = js.exec(text);

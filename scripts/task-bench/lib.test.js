@@ -23,6 +23,12 @@ const ARIASNAP = `# page: http://127.0.0.1:1/ status=200 ready=complete
   - button "Apply" [disabled] [ref=s3e59]
   - button "Say \\"hi\\"" [ref=f1s2e3]`;
 
+// search's short reply since its lines (docs/reference/search.md#search)
+const SEARCH_LINES = `search: 2 matches
+- form [ref=s1e1] in "main"
+- textbox "Promo code" [ref=s1e2] in "main > form": "Promo code Apply"
+  controls: button "Apply" [ref=s1e3]`;
+
 const SEARCH = 'search: {"matches":[{"ref":"s1e1","role":"form","name":"","path":"main"},{"ref":"s1e2","role":"textbox","name":"Promo code","path":"main > form"}],"total":2}';
 
 test('refs out of Playwright snapshot lines', () => {
@@ -40,6 +46,9 @@ test('refs out of ariasnap lines and search replies', () => {
   assert.strictEqual(refOf(ARIASNAP, 'button', 'Say "hi"'), 'f1s2e3', 'a quoted name');
   assert.strictEqual(refOf(SEARCH, 'textbox', 'Promo code'), 's1e2');
   assert.strictEqual(refOf(SEARCH, 'button', 'Promo code'), null);
+  assert.strictEqual(refOf(SEARCH_LINES, 'textbox', 'Promo code'), 's1e2');
+  assert.strictEqual(refOf(SEARCH_LINES, 'button', 'Apply'), 's1e3', 'a control of the match');
+  assert.strictEqual(refOf(SEARCH_LINES, 'button', 'Promo code'), null);
 });
 
 test('refs of ariasnap generics by their words: content lines, summaries, search text', () => {

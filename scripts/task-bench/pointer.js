@@ -25,7 +25,9 @@ function pointerTasks({ widgetTask, ref, AS, PW, stateRe, TaskError }) {
   // finds; a list item's text is its match's context, not a name)
   const searched = async (a, text, role) => {
     const t = await AS.find(a, text, role);
-    const m = new RegExp(`"ref":"((?:f\\d+)?s\\d+e\\d+)","role":"${role}"`).exec(t);
+    // a match's line (`- listitem [ref=s1e4] ...`), or its JSON (a build before the lines)
+    const m = new RegExp(`^- ${role}(?= |$)[^\\n]*?\\[ref=((?:f\\d+)?s\\d+e\\d+)\\]`, 'm').exec(t) ||
+      new RegExp(`"ref":"((?:f\\d+)?s\\d+e\\d+)","role":"${role}"`).exec(t);
     if (!m) throw new TaskError(`${a.tool}: no ${role} "${text}" in its search`);
     return m[1];
   };

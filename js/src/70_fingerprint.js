@@ -11,8 +11,16 @@ const fingerprints = new $Map();
 /** Called with the mutation records while an action is watched (75_effects.js sets it). */
 let mutationHook = null;
 
+// what a higher layer drops at every change (72_memo: the kept walk, so that a page that
+// changed holds no walk of its old elements)
+const bumpHooks = [];
+function onBump(fn) {
+  push(bumpHooks, fn);
+}
+
 function bump(records) {
   epoch++;
+  for (let i = 0; i < bumpHooks.length; i++) bumpHooks[i]();
   noteMutation();
   if (mutationHook && records) mutationHook(records);
 }

@@ -121,3 +121,6 @@ function forgetWalk() {
   memos[0] = null;
   memos[1] = null;
 }
+// a change drops them at once: a kept walk of a page that changed is never handed out, and
+// its elements (some removed from the page by now) are not held
+onBump(forgetWalk);

@@ -263,6 +263,17 @@ async fn read_cross_origin_frames(
     let mut failed = std::collections::HashSet::new();
     if let Some(tree) = &tree {
         failed_urls_of(tree, &mut failed);
+        // cross-site frames under site isolation are not in the tab's frame tree: each is a
+        // DevTools target of its own, which says whether its document failed to load (one
+        // connection each, at once: a few ms, where entering a frame costs ~20)
+        if let Some((addr, top)) = page.devtools_target().filter(|_| depth == 0) {
+            let targets = crate::browser::devtools::frame_targets(&addr, &top)
+                .await
+                .unwrap_or_default();
+            for u in engine::unreachable_frames(page, &targets).await {
+                failed.insert(strip_fragment(&u).to_string());
+            }
+        }
     }
     todo.retain(|&j| {
         let f = &mut w.frames[j];

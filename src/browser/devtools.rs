@@ -1,10 +1,11 @@
 //! Chromium's DevTools HTTP endpoint (`/json/new`, `/json/close/ID`, `/json/list`): tabs made
-//! and closed by the browser process itself. Used only to replace a tab whose page stopped
-//! answering: the driver runs one command at a time per session, and a page in an endless
-//! loop holds that queue, while the browser process still answers here. A speed-up of
-//! recovery on Chromium, never required: without it the driver's own commands are used.
+//! and closed by the browser process itself. Used to replace a tab whose page stopped
+//! answering (the driver runs one command at a time per session, and a page in an endless
+//! loop holds that queue, while the browser process still answers here), and to list a tab's
+//! out-of-process frames (capture.rs asks each whether its document failed to load). A
+//! speed-up on Chromium, never required: without it the driver's own commands are used.
 //!
-//! Owns: those three calls. Must not: touch pages (engine.rs does).
+//! Owns: those calls. Must not: touch pages (engine.rs does).
 
 use crate::error::{Error, Result};
 use http_body_util::{BodyExt, Empty};
@@ -95,6 +96,34 @@ pub async fn close_tab(addr: &str, id: &str) -> Result<()> {
     }
     request(addr, http::Method::GET, &format!("/json/close/{id}")).await?;
     Ok(())
+}
+
+/// The out-of-process frames under page target `page` (`"type": "iframe"` targets, nested
+/// ones too: cross-site frames under site isolation), their target ids.
+pub async fn frame_targets(addr: &str, page: &str) -> Result<Vec<String>> {
+    #[derive(Deserialize)]
+    struct Listed {
+        id: String,
+        #[serde(rename = "type", default)]
+        kind: String,
+        #[serde(rename = "parentId", default)]
+        parent: Option<String>,
+    }
+    let listed: Vec<Listed> = decode(&request(addr, http::Method::GET, "/json/list").await?)?;
+    let mut under = vec![page.to_string()];
+    let mut out: Vec<String> = Vec::new();
+    loop {
+        let found = listed.iter().find(|t| {
+            t.kind == "iframe"
+                && t.parent.as_ref().is_some_and(|p| under.contains(p))
+                && !out.contains(&t.id)
+        });
+        let Some(t) = found else {
+            return Ok(out);
+        };
+        out.push(t.id.clone());
+        under.push(t.id.clone());
+    }
 }
 
 /// The URL and title of the tab with this target id, as the browser process knows them

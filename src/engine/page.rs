@@ -464,6 +464,11 @@ impl Page {
         tokio::join!(self.top_realm(), open);
     }
 
+    /// The DevTools address and the tab's page target, when direct calls may go there.
+    pub fn devtools_target(&self) -> Option<(String, String)> {
+        self.direct_target().map(|(a, t)| (a.to_string(), t))
+    }
+
     /// The DevTools address and page target a direct call goes to, when it may go there.
     fn direct_target(&self) -> Option<(&str, String)> {
         let target = lock(&self.top).clone()?;

@@ -474,7 +474,10 @@ fn unread_frames_are_named(c: &Ctx) {
         // both frames settle on their own: the live one loads, the broken one shows the
         // error page once the connection is refused (Firefox may still hold its initial
         // about:blank when the other is done)
-        if t.contains("button \"Order\"") && t.contains("# frame f1 (") {
+        if t.contains("button \"Order\"")
+            && t.contains("# frame f1 (")
+            && t.contains("# frame f3 (")
+        {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
@@ -485,6 +488,12 @@ fn unread_frames_are_named(c: &Ctx) {
         "{t}"
     );
     assert!(!t.contains("# frame f2"), "{t}");
+    // a failed frame of another site is named the same way, and not entered either
+    let far = crate::common::line_with(&t, "# frame f3 (");
+    assert!(
+        far.contains("(http://localhost:9/far.html) could not be read: it did not load"),
+        "{t}"
+    );
     let tree: Vec<&str> = t.lines().filter(|l| !l.starts_with('#')).collect();
     let broken = tree
         .iter()
@@ -498,6 +507,16 @@ fn unread_frames_are_named(c: &Ctx) {
         "{t}"
     );
     assert!(t.contains("button \"Order\" [ref=f2s"), "{t}");
+    let far = tree
+        .iter()
+        .position(|l| l.trim_start() == "- iframe \"Far\"")
+        .unwrap_or_else(|| panic!("{t}"));
+    let depth = |l: &str| l.len() - l.trim_start().len();
+    assert!(
+        tree.get(far + 1)
+            .is_none_or(|l| depth(l) <= depth(tree[far])),
+        "nothing of the error page under it: {t}"
+    );
 }
 
 /// aria-owns as Chromium's tree has it (checked with Accessibility.getFullAXTree): owned

@@ -134,6 +134,37 @@ impl Direct {
     }
 }
 
+/// The URL the document of target `target` (an out-of-process frame) failed to load: its
+/// `Page.getFrameTree` says `unreachableUrl` when the browser shows its error page there.
+/// Asked on a connection of its own, closed after; None when it loaded, or when it could not
+/// be asked within a second.
+pub async fn unreachable_url(addr: &str, target: &str) -> Option<String> {
+    use futures_util::{SinkExt, StreamExt};
+    let ask = async {
+        let mut d = Direct::connect(addr, target).await?;
+        let text = serde_json::json!({"id": 1, "method": "Page.getFrameTree"}).to_string();
+        d.ws.send(Message::text(text)).await.ok()?;
+        while let Some(Ok(m)) = d.ws.next().await {
+            let Message::Text(t) = m else { continue };
+            let v: Value = serde_json::from_str(t.as_str()).ok()?;
+            if v.get("id").and_then(Value::as_u64) != Some(1) {
+                continue;
+            }
+            let _ = d.ws.close(None).await;
+            return v
+                .pointer("/result/frameTree/frame/unreachableUrl")
+                .and_then(Value::as_str)
+                .filter(|u| !u.is_empty())
+                .map(str::to_string);
+        }
+        None
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(1), ask)
+        .await
+        .ok()
+        .flatten()
+}
+
 /// The process's connection, opened on first use.
 #[derive(Default)]
 pub struct Slot(tokio::sync::Mutex<Option<Direct>>);

@@ -270,7 +270,7 @@ async fn read_cross_origin_frames(
             let targets = crate::browser::devtools::frame_targets(&addr, &top)
                 .await
                 .unwrap_or_default();
-            for u in engine::unreachable_frames(page, &targets).await {
+            for u in engine::unreachable_frames(&addr, &targets).await {
                 failed.insert(strip_fragment(&u).to_string());
             }
         }

@@ -254,16 +254,13 @@ pub async fn dispatch_mouse(page: &Page, event: Mouse<'_>, x: f64, y: f64) -> bo
     }
 }
 
-/// The URLs the tab's out-of-process frames failed to load (each frame's DevTools target
-/// `targets` asked on its own connection, all at once): the tab's frame tree does not hold
-/// them. Empty without a DevTools connection.
-pub async fn unreachable_frames(page: &Page, targets: &[String]) -> Vec<String> {
-    let Some((addr, _)) = page.devtools_target() else {
-        return Vec::new();
-    };
+/// The URLs the tab's out-of-process frames failed to load (each frame's DevTools target in
+/// `targets`, on DevTools address `addr`, asked on its own connection, all at once): the
+/// tab's frame tree does not hold them.
+pub async fn unreachable_frames(addr: &str, targets: &[String]) -> Vec<String> {
     let asks = targets
         .iter()
-        .map(|t| cdp::direct::unreachable_url(&addr, t));
+        .map(|t| cdp::direct::unreachable_url(addr, t));
     futures_util::future::join_all(asks)
         .await
         .into_iter()

@@ -29,37 +29,47 @@ function bumpOnEvent() {
   bump(null);
 }
 
-function observeDoc(doc) {
-  if (wmHas(observed, doc)) return;
-  wmSet(observed, doc, true);
-  try {
-    const mo = new $MutationObserver(bump);
-    mo.observe(doc, { attributes: true, childList: true, characterData: true, subtree: true });
-    addListener(doc, "input", bumpOnEvent, true);
-    addListener(doc, "change", bumpOnEvent, true);
-  } catch (_) {
-    // a document we cannot observe is always reported as changed
-    epoch = -1;
-  }
-}
-
-/** Watches a shadow root's subtree too: a document's observer does not see into it. */
-function observeRoot(root) {
+/**
+ * Watches the subtree of a document or a shadow root (a document's observer does not see
+ * into its shadow roots), once; a document's `input` and `change` events too (values show up
+ * as no mutation; they cross shadow boundaries to it). A tree that cannot be watched is
+ * always reported as changed.
+ */
+function observeTree(root) {
   if (wmHas(observed, root)) return;
   wmSet(observed, root, true);
   try {
     const mo = new $MutationObserver(bump);
     mo.observe(root, { attributes: true, childList: true, characterData: true, subtree: true });
+    if (nodeType(root) === DOCUMENT_NODE) {
+      addListener(root, "input", bumpOnEvent, true);
+      addListener(root, "change", bumpOnEvent, true);
+    }
   } catch (_) {
     epoch = -1;
   }
+}
+
+/** Watches the same-origin frames a walk read (their changes count too). */
+function observeFrames(walked) {
+  for (let i = 0; i < walked.frames.length; i++) {
+    const f = walked.frames[i];
+    const fe = f.unreadable ? null : walked.els[f.i];
+    const fd = fe ? frameDocument(fe, tagOf(fe)) : null;
+    if (fd) observeTree(fd);
+  }
+}
+
+/** The window's scroll position, in whole CSS pixels. */
+function scrollNow() {
+  return [$Math.round(scrollXOf(window)), $Math.round(scrollYOf(window))];
 }
 
 function currentFingerprint(interactive) {
   const doc = document;
   return {
     url: clean(docURLOf(doc), 4096),
-    scroll: [$Math.round(scrollXOf(window)), $Math.round(scrollYOf(window))],
+    scroll: scrollNow(),
     dom: htmlCollectionLength(docGetElementsByTagName(doc, "*")),
     interactive: interactive,
     epoch: epoch,

@@ -50,7 +50,7 @@ function animating(doc) {
 function memoState(doc) {
   if (epoch < 0 || animating(doc)) return null;
   return {
-    epoch: epoch,
+    // the mutation epoch is the fingerprint's
     fp: currentFingerprint(-1),
     active: deepActiveElement(doc),
     win: [innerWidthOf(window), innerHeightOf(window)],
@@ -58,7 +58,7 @@ function memoState(doc) {
 }
 
 function sameState(a, b) {
-  return a.epoch === b.epoch && sameFingerprint(a.fp, b.fp) && a.active === b.active &&
+  return sameFingerprint(a.fp, b.fp) && a.active === b.active &&
     a.win[0] === b.win[0] && a.win[1] === b.win[1];
 }
 
@@ -67,13 +67,17 @@ function sameState(a, b) {
 function keptWalk(doc, opts, state, maxAge) {
   const key = memoKey(opts);
   const max = opts.maxNodes > 0 ? opts.maxNodes : 0;
-  // behind an open modal dialog, a walk that goes behind it is another walk
-  const modal = openModal(doc) !== null;
+  // behind an open modal dialog, a walk that goes behind it is another walk (asked only
+  // when a kept walk of the other kind would do: a query of the whole document)
+  let modal = null;
   for (let b = 0; b < 2; b++) {
     const m = memos[b];
     if (!m || m.key !== key || (opts.boxes && !m.boxes) || !sameState(m.state, state)) continue;
     if (maxAge > 0 && $now() - m.at > maxAge) continue;
-    if (modal && b !== (opts.behindModal ? 1 : 0)) continue;
+    if (b !== (opts.behindModal ? 1 : 0)) {
+      if (modal === null) modal = openModal(doc) !== null;
+      if (modal) continue;
+    }
     // a walk cut at a node budget is another walk (a kept one was never cut)
     if (max && m.walked.nodes.length > max) continue;
     return m.walked;
@@ -105,13 +109,8 @@ function memoWalk(doc, opts, fresh, maxAge) {
   const walked = walk(doc, opts);
   if (!now || walked.stats.leftOut > 0) return walked;
   // what the walk read is watched from now on: its same-origin frames and shadow roots
-  for (let i = 0; i < walked.frames.length; i++) {
-    const f = walked.frames[i];
-    const fe = f.unreadable ? null : walked.els[f.i];
-    const fd = fe ? frameDocument(fe, tagOf(fe)) : null;
-    if (fd) observeDoc(fd);
-  }
-  for (let i = 0; i < walked.shadows.length; i++) observeRoot(walked.shadows[i]);
+  observeFrames(walked);
+  for (let i = 0; i < walked.shadows.length; i++) observeTree(walked.shadows[i]);
   memos[slot] = { walked: walked, key: memoKey(opts), boxes: !!opts.boxes, state: now, at: $now() };
   return walked;
 }

@@ -141,7 +141,7 @@ function watchEffects() {
   }
   readLiveRegions();
   mutationHook = noteAnnouncements;
-  observeDoc(document);
+  observeTree(document);
   return { kind: "ok", since: watchSince, url: clean(docURLOf(document), 4096),
     origin: perfTimeOriginOf ? perfTimeOriginOf(mainPerformance) : 0 };
 }

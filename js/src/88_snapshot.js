@@ -400,7 +400,7 @@ const SNAPSHOT_REUSE_MS = 5000;
 
 function doSnapshot(opts) {
   const doc = document;
-  observeDoc(doc);
+  observeTree(doc);
   const n = opts.n | 0;
   const rootRes = findRoot(doc, opts.root);
   if (rootRes.error) return rootRes.error;
@@ -418,6 +418,7 @@ function doSnapshot(opts) {
     // the diff of an action's changes (ids): what a modal dialog hides is still the page's
     behindModal: !!opts.ids,
   }, !!opts.noCache && !opts.reuse, opts.reuse ? 0 : SNAPSHOT_REUSE_MS);
+  observeFrames(walked);
   // the frames' places are moved by encodeNodes: a copy, the walk may be kept (72_memo)
   const frames = [];
   for (let i = 0; i < walked.frames.length; i++) {
@@ -425,12 +426,6 @@ function doSnapshot(opts) {
     const c = { k: f.k, i: f.i, url: f.url };
     if (f.unreadable) c.unreadable = f.unreadable;
     push(frames, c);
-    if (!f.unreadable) {
-      // observe same-origin frames so their changes count too
-      const fe = walked.els[f.i];
-      const fd = fe ? frameDocument(fe, tagOf(fe)) : null;
-      if (fd) observeDoc(fd);
-    }
   }
   const t1 = $now();
   const minted = mintRefs(walked, n, !!opts.allRefs);

@@ -37,11 +37,16 @@ function snapshotCached(opts) {
   return reply;
 }
 
+/** Drops the cached reply and the kept walk (72_memo): the page may show what no walk saw. */
+function dropWalks() {
+  cached = null;
+  forgetWalk();
+}
+
 const ENTRY = {
   snapshot: snapshotCached,
   invalidate: function () {
-    cached = null;
-    forgetWalk();
+    dropWalks();
     return { kind: "ok" };
   },
   stats: function () {
@@ -57,7 +62,7 @@ const ENTRY = {
     return {
       url: clean(docURLOf(document), 4096),
       title: clean(docTitleOf(document), NAME_CAP),
-      scroll: [$Math.round(scrollXOf(window)), $Math.round(scrollYOf(window))],
+      scroll: scrollNow(),
     };
   },
   search: doSearch,
@@ -164,7 +169,7 @@ function asciiJson(s) {
 
 function call(method, argsJson) {
   const t0 = $now();
-  observeDoc(document);
+  observeTree(document);
   let result;
   try {
     const fn = ENTRY[method];
@@ -356,8 +361,7 @@ function startWarmUp() {
     });
     $defineProperty(publicRefs, "adoptClosedRoots", {
       value: function (hosts, roots, failed) {
-        cached = null;
-        forgetWalk();
+        dropWalks();
         return adoptClosedRoots(hosts, roots, !!failed);
       },
       enumerable: false,
@@ -386,7 +390,7 @@ function startWarmUp() {
     captureConsole();
     // preloaded, the document is still being parsed: watching it from the first call on
     // spares the page a mutation record per parsed node
-    if (!PRELOADED) observeDoc(document);
+    if (!PRELOADED) observeTree(document);
     // a preloaded top-level document warms the engine up once it has loaded (a frame's
     // document is walked with its top-level one's, whose realm is warm by then)
     if ($idle && $setTimeout && window === window.top) {

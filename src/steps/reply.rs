@@ -102,20 +102,15 @@ fn said_besides(dialogs: &[(String, String)], effects: &super::effects::Effects)
 
 /// The page's changes between the whole page before the first and after the last visual
 /// action (docs/reference/replies.md#effects), with the run's effects and dialogs, or the
-/// navigation the run made; and where the tab is then (the reply's `context`), when the
-/// engine could say (None: the caller asks the driver).
+/// navigation the run made; and where the tab is then (the reply's `context`).
 pub(super) async fn changes_of(
     b: &mut Browser,
     base: &Baseline,
     results: &[StepResult],
-) -> (Option<Value>, Option<Here>) {
+) -> (Option<Value>, Here) {
     let (effects, dialogs) = effects_of(results);
-    // one engine call for where the tab is (the driver's URL when the engine cannot answer)
-    let here = crate::engine::call(&b.page, entry::Here {}).await.ok();
-    let final_url = match &here {
-        Some(h) => h.url.clone(),
-        None => b.url().await,
-    };
+    let here = here(b).await;
+    let final_url = here.url.clone();
     let navigated = |from: &str| {
         let mut v = diff::navigated(from, &final_url);
         // the navigation is said already
@@ -147,11 +142,11 @@ pub(super) async fn changes_of(
                 return (None, here);
             };
             // the walk after is the latest word on where the tab is
-            let here = Some(Here {
+            let here = Here {
                 url: after.url.clone(),
                 title: after.title.clone(),
                 scroll: after.fingerprint.scroll,
-            });
+            };
             (
                 diffed(
                     base,
@@ -177,6 +172,19 @@ pub(super) async fn changes_of(
                 here,
             )
         }
+    }
+}
+
+/// Where the tab is: its document's URL, title and scroll, read by the engine in one call
+/// (the driver's URL and title when the engine cannot answer: a browser's error page).
+pub(super) async fn here(b: &Browser) -> Here {
+    match crate::engine::call(&b.page, entry::Here {}).await {
+        Ok(h) => h,
+        Err(_) => Here {
+            url: b.url().await,
+            title: b.title().await,
+            scroll: [0, 0],
+        },
     }
 }
 

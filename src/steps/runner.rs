@@ -431,11 +431,7 @@ pub async fn run(b: &mut Browser, file: &StepFile, opts: &RunOptions) -> RunResu
     // what changed and where the tab is now, within one more step deadline
     let tail = tokio::time::timeout(opts.timeout, async {
         let (changes, here) = changes_of(b, &base, &results).await;
-        let context = match here {
-            Some(h) => here_context(&h),
-            None => context(b).await,
-        };
-        (changes, context)
+        (changes, here_context(&here))
     })
     .await;
     let (changes, context) = match tail {
@@ -512,20 +508,6 @@ async fn stuck_context(b: &Browser) -> Value {
         None => Default::default(),
     };
     json!({"url": url, "title": title, "scroll": null, "answering": false})
-}
-
-/// Where the tab is: its document's URL, title and scroll, read by the engine in one call
-/// (the driver's URL and title when the engine cannot answer: a browser's error page).
-pub(super) async fn context(b: &Browser) -> Value {
-    let here = match crate::engine::call(&b.page, entry::Here {}).await {
-        Ok(h) => h,
-        Err(_) => crate::wire::Here {
-            url: b.url().await,
-            title: b.title().await,
-            scroll: [0, 0],
-        },
-    };
-    here_context(&here)
 }
 
 /// The reply's `context` of where the tab is.

@@ -23,8 +23,7 @@
 // Read through a non-enumerable function under Symbol.for('ariasnap.work'):
 //   ('begin', token, reset, open)  starts recording mutations (reset: forget what was
 //                                  touched), and with open, a new action's window
-//   ('poll', token)                closes the window; the action's pending work as JSON
-//                                  (framed: the page rendered a frame since that work):
+//   ('poll', token)                closes the window; the action's pending work as JSON:
 //                                  {fresh} when this document saw no begin of token
 //   ('touched', token)             the nodes the page's own work and the action touched,
 //                                  [bgUp, bgDown, actUp, actDown] (targets and the nodes
@@ -70,10 +69,6 @@
   var timingOf = W.AnimationEffect && W.AnimationEffect.prototype.getComputedTiming;
 
   var gen = 0, open = false, openedAt = 0, token = '', HORIZON = 1000;
-  // the last animation frame the hook asked for itself ran at frameAt: the page rendered once
-  // after the work before it (poll's `framed`)
-  var raf0 = typeof W.requestAnimationFrame === 'function' ? W.requestAnimationFrame : null;
-  var frameAt = 0, frameAsked = false;
   // the context of the callback running now: an action's number, -1 (the page's own), 0 (none)
   var cur = 0;
   var timers = new M(), frames = new M(), requests = 0, lastWork = 0;
@@ -378,16 +373,9 @@
       if (t - at > HORIZON) apply(mdel, frames, [id]);
       else frame++;
     }]);
-    var since = max(lastWork, openedAt);
-    if (frameAt <= since && !frameAsked && raf0) {
-      frameAsked = true;
-      try {
-        apply(raf0, W, [function () { frameAsked = false; frameAt = now(); }]);
-      } catch (e) { frameAsked = false; }
-    }
     return {
       fresh: false, ready: ready, timer: timer, frames: frame, requests: max(requests, 0),
-      anims: animsLeft(t), quiet: t - since, framed: frameAt > since,
+      anims: animsLeft(t), quiet: t - max(lastWork, openedAt),
       bg: size(bgUp) + size(bgDown), act: size(actUp) + size(actDown),
     };
   };

@@ -293,9 +293,6 @@ pub struct WorkPoll {
     /// Ms since the action's work last ran or changed the DOM (or since it began).
     #[serde(default)]
     pub quiet: f64,
-    /// The page rendered a frame since then (an animation frame ran).
-    #[serde(default)]
-    pub framed: bool,
     /// Nodes the page's own work touched, and nodes the action's touched, since recording began.
     #[serde(default)]
     pub bg: u64,

@@ -49,8 +49,8 @@ pub use helpers::{
 };
 pub use hold::{Held, Judged, Verdict, hold_requests};
 pub use hooks::{
-    WorkPoll, console_messages, hooked_closed_roots, preload_key, preload_sandbox, startup_timers,
-    work_begin, work_poll, work_stop, work_touched,
+    Startup, WorkPoll, console_messages, hooked_closed_roots, preload_key, preload_sandbox,
+    startup_timers, startup_work, work_begin, work_poll, work_stop, work_touched,
 };
 pub use method::{Condition, Entry, Method, Paint, QueryGroup, ScrollTo, SearchQuery, Walk, entry};
 pub use page::{DevtoolsSlot, Page, SANDBOX, WindowTurn, subscribe};

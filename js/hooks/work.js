@@ -23,16 +23,20 @@
 // Read through a non-enumerable function under Symbol.for('ariasnap.work'):
 //   ('begin', token, reset, open)  starts recording mutations (reset: forget what was
 //                                  touched), and with open, a new action's window
-//   ('poll', token)                closes the window; the action's pending work as JSON:
+//   ('poll', token)                closes the window; the action's pending work as JSON
+//                                  (framed: the page rendered a frame since that work;
+//                                  nav: a navigation to another document the action
+//                                  started is in flight; navs: the hook sees navigations):
 //                                  {fresh} when this document saw no begin of token
 //   ('touched', token)             the nodes the page's own work and the action touched,
 //                                  [bgUp, bgDown, actUp, actDown] (targets and the nodes
 //                                  they gained or lost); recording stops
 //   ('stop', token)                recording stops; how many nodes the page's own work
 //                                  touched (-1: no such recording)
-// and under Symbol.for('ariasnap.timers') the start-up timers of a navigation (the timers
-// the page set before its load event and for a second after it: ms until the last one due
-// within `horizon`, or -1).
+// and under Symbol.for('ariasnap.timers') the start-up work of a navigation: (horizon) the
+// timers the page set before its load event and for a second after it, ms until the last one
+// due within `horizon` or -1; (horizon, true) as JSON with the start-up requests still
+// running that began within `horizon` ms, and the ready state.
 // A page that reaches the hook can only make a reply wait longer (within its limit) or
 // shorter, or make its own changes read as the action's: it could have made them anyway.
 (function () {
@@ -69,12 +73,32 @@
   var timingOf = W.AnimationEffect && W.AnimationEffect.prototype.getComputedTiming;
 
   var gen = 0, open = false, openedAt = 0, token = '', HORIZON = 1000;
+  // the last animation frame the hook asked for itself ran at frameAt: the page rendered once
+  // after the work before it (poll's `framed`)
+  var raf0 = typeof W.requestAnimationFrame === 'function' ? W.requestAnimationFrame : null;
+  var frameAt = 0, frameAsked = false;
   // the context of the callback running now: an action's number, -1 (the page's own), 0 (none)
   var cur = 0;
   var timers = new M(), frames = new M(), requests = 0, lastWork = 0;
   var mo = null, bgUp = new S(), bgDown = new S(), actUp = new S(), actDown = new S();
   var TOUCHED_MAX = 20000, animsBefore = null;
   var startDue = new M(), loadedAt = -1, startCount = 0, AFTER_LOAD = 1000, START_MAX = 1000;
+  // the document's start-up requests (fetch, XMLHttpRequest and body reads begun before any
+  // action, before its load event or up to a second after it) still running: key -> start
+  var startReqs = new M(), startKey = 0;
+  var inStart = function () { return gen === 0 && (loadedAt < 0 || now() - loadedAt <= AFTER_LOAD); };
+  var startReq = function () {
+    if (!inStart() || apply(msize, startReqs, []) >= START_MAX) return 0;
+    startKey++;
+    apply(mset, startReqs, [startKey, now()]);
+    return startKey;
+  };
+  var endReq = function (k) { if (k) apply(mdel, startReqs, [k]); };
+  var endOn = function (p, k) {
+    if (!k) return;
+    var end = function () { endReq(k); };
+    try { apply(pthen, p, [end, end]); } catch (e) { endReq(k); }
+  };
 
   var sched = function () { return cur !== 0 ? cur : (open ? gen : -1); };
   var mine = function (c) { return gen > 0 && c === gen; };
@@ -220,6 +244,7 @@
         var c = sched(), p = apply(fetch0, this == null ? W : this, arguments);
         var counted = mine(c);
         if (counted) requests++;
+        else endOn(p, startReq());
         return follow(p, c, counted);
       } }.fetch;
     } catch (e) {}
@@ -235,6 +260,7 @@
         if (c === undefined) c = sched();
         var p = apply(orig, this, arguments), counted = mine(c);
         if (counted) requests++;
+        else endOn(p, startReq());
         return follow(p, c, counted);
       } }[k], writable: d.writable, enumerable: d.enumerable, configurable: d.configurable });
     } catch (e) {}
@@ -260,13 +286,14 @@
       if (!s) return;
       if (s.counted && s.g === gen) { requests--; lastWork = now(); }
       s.counted = false;
+      endReq(s.su); s.su = 0;
       if (s.inside) { flush(s.c); s.inside = false; cur = s.prev; }
     };
     try {
       XP.open = { open: function (method, url) {
         var x = this, s = apply(wget, xs, [x]);
         if (!s) {
-          s = { c: -1, g: 0, counted: false, inside: false, prev: 0, ends: false };
+          s = { c: -1, g: 0, counted: false, inside: false, prev: 0, ends: false, su: 0 };
           apply(wset, xs, [x, s]);
           try {
             apply(addL, x, ['readystatechange', function () { if (apply(xready, x, []) === 4) enter(x); }]);
@@ -286,6 +313,7 @@
           if (s.counted && s.g === gen) requests--;
           s.counted = mine(s.c);
           if (s.counted) requests++;
+          else if (!s.su) s.su = startReq();
           if (!s.ends) {
             s.ends = true;
             try { apply(addL, x, ['loadend', function () { leave(x); }]); } catch (e) {}
@@ -332,6 +360,61 @@
     return left;
   };
 
+  // Navigations (the Navigation API's `navigate` event, HTML "navigate" step "fire a
+  // navigate event"): fired in the document, synchronously, when a navigation of its own
+  // navigable begins from it (a link followed, a form submitted, `location` set), long
+  // before the browser's own navigation events reach the host (15 to 25 ms on Chromium).
+  // One the action started that leaves the document (not same-document, not a download,
+  // not cancelled, not intercepted by the page's router) is in flight until this document
+  // goes: the host then waits for the new one (or for the browser to say it failed, a 204
+  // or a download) instead of replying on the old. The hook's listener is the document's
+  // first: the page's own come after it.
+  var NAV = W.navigation, navEv = null, navGen = 0, navDone = false, navs = false;
+  var NE = W.NavigateEvent && W.NavigateEvent.prototype;
+  var navDest = getter(NE, 'destination'), navDl = getter(NE, 'downloadRequest');
+  var destSame = getter(W.NavigationDestination && W.NavigationDestination.prototype, 'sameDocument');
+  var evPrevented = getter(W.Event && W.Event.prototype, 'defaultPrevented');
+  var navTransition = getter(W.Navigation && W.Navigation.prototype, 'transition');
+  if (NAV && addL && navDest && destSame && evPrevented) {
+    try {
+      apply(addL, NAV, ['navigate', function (e) {
+        // the action's, or nobody known's (a form's submission navigates in a task of its
+        // own, HTML "plan to navigate", which may run after the host's first poll closed
+        // the window); never the page's own background work's
+        if (gen === 0 || (cur !== 0 && !mine(cur))) return;
+        try {
+          if (apply(destSame, apply(navDest, e, []), []) || (navDl && apply(navDl, e, []) != null)) return;
+        } catch (x) { return; }
+        navEv = e; navGen = gen; navDone = false;
+      }]);
+      var ended = function () { navDone = true; };
+      apply(addL, NAV, ['navigatesuccess', ended]);
+      apply(addL, NAV, ['navigateerror', ended]);
+      navs = true;
+    } catch (e) {}
+  }
+  // a document restored from the back/forward cache (HTML "reactivate a document": its
+  // pageshow's `persisted`) came back by a navigation: to the host it is a new document,
+  // not the one whose action (and its navigation away) the hook remembers
+  var PTE = W.PageTransitionEvent && W.PageTransitionEvent.prototype;
+  var persistedOf = getter(PTE, 'persisted');
+  if (addL && persistedOf) {
+    try {
+      apply(addL, W, ['pageshow', function (e) {
+        try { if (apply(persistedOf, e, [])) { token = ''; navEv = null; } } catch (x) {}
+      }, true]);
+    } catch (e) {}
+  }
+  var navPending = function () {
+    if (!navEv || navDone || navGen !== gen) return false;
+    try {
+      if (apply(evPrevented, navEv, [])) return false;
+      // the page's router took it over: it stays in this document
+      if (navTransition && apply(navTransition, NAV, []) != null) return false;
+    } catch (e) { return false; }
+    return true;
+  };
+
   var begin = function (tok, reset, opening) {
     if (tok !== token || reset) {
       bgUp = new S(); bgDown = new S(); actUp = new S(); actDown = new S();
@@ -373,9 +456,16 @@
       if (t - at > HORIZON) apply(mdel, frames, [id]);
       else frame++;
     }]);
+    var since = max(lastWork, openedAt);
+    if (frameAt <= since && !frameAsked && raf0) {
+      frameAsked = true;
+      try {
+        apply(raf0, W, [function () { frameAsked = false; frameAt = now(); }]);
+      } catch (e) { frameAsked = false; }
+    }
     return {
       fresh: false, ready: ready, timer: timer, frames: frame, requests: max(requests, 0),
-      anims: animsLeft(t), quiet: t - max(lastWork, openedAt),
+      anims: animsLeft(t), quiet: t - since, framed: frameAt > since, nav: navPending(), navs: navs,
       bg: size(bgUp) + size(bgDown), act: size(actUp) + size(actDown),
     };
   };
@@ -401,12 +491,18 @@
     if (what === 'stop') return stop('' + tok);
     return null;
   }, enumerable: false, configurable: false });
-  defineProperty(W, KT, { value: function (horizon) {
-    var n = now(), last = -1;
+  defineProperty(W, KT, { value: function (horizon, all) {
+    var n = now(), last = -1, reqs = 0;
     apply(mfor, startDue, [function (at) {
       var left = at - n;
       if (left > 0 && left <= horizon && left > last) last = left;
     }]);
-    return last;
+    if (!all) return last;
+    // a start-up request running longer than the horizon (a long poll, a stream) is the
+    // page's life, not its start: not counted
+    apply(mfor, startReqs, [function (at) { if (n - at <= horizon) reqs++; }]);
+    var ready = '';
+    try { ready = '' + apply(readyOf, doc, []); } catch (e) {}
+    return apply(stringify, JSON0, [{ timer: last, requests: reqs, ready: ready }]);
   }, enumerable: false, configurable: false });
 })();

@@ -239,7 +239,9 @@ function searchMatches(a, nodes, text, rx) {
   return matches;
 }
 
-function doSearch(a) {
+/** search: a, and walkPage(opts) the walk it reads (90_api: a fresh walk that 72_memo keeps;
+ * a plain walk by default). */
+function doSearch(a, walkPage) {
   let rx = null;
   if (a.pattern) {
     try {
@@ -249,7 +251,8 @@ function doSearch(a) {
     }
   }
   const text = a.text ? strLower(normalizeWS("" + a.text)) : null;
-  const walked = walk(document, { boxes: true, maxNodes: 0 });
+  const opts = { boxes: true, maxNodes: 0 };
+  const walked = walkPage ? walkPage(opts) : walk(document, opts);
   const nodes = walked.nodes;
   const matches = searchMatches(a, nodes, text, rx);
   const total = matches.length;

@@ -65,7 +65,12 @@ const ENTRY = {
       scroll: scrollNow(),
     };
   },
-  search: doSearch,
+  // walked afresh (the boxes are read now), and kept: the command after a search (a click on
+  // what it found) locates its target and takes its baseline from this walk while the page
+  // stands still (72_memo)
+  search: function (a) {
+    return doSearch(a, function (opts) { return memoWalk(document, opts, true, 0); });
+  },
   point: pointFor,
   focus: focusRef,
   get: getInfo,

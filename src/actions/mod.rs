@@ -9,6 +9,7 @@
 //! DevTools input `engine::dispatch_mouse`).
 
 use crate::browser::Browser;
+use crate::engine::bidi::{Event, Events};
 use crate::engine::{self, Condition, Entry, Key, entry};
 use crate::error::{Error, Result};
 use crate::refs::parse_ref;
@@ -511,13 +512,86 @@ pub async fn settle(b: &Browser, quiet_ms: f64, tail: Option<(Instant, Duration)
     }
 }
 
-/// How long an action's work must have been quiet for its reply (docs/reference/replies.md#settling):
-/// the tasks a framework runs right after the work it follows (a render batched in a
-/// message task, a microtask chain deeper than the hook follows) come within a few ms; a
-/// frame is 16 ms. It also covers a navigation the action started (a form's submit) until
-/// the new document commits on a fast server: the hook does not see navigations, and 20 ms
-/// with a rendered frame let a step file's next step run on the old document (seen once in
-/// CI, `trust::a_typed_password_is_never_written`).
+/// How long a document a navigation loaded must have been quiet (no DOM mutation, no new
+/// network resource) once its start-up work is done (docs/reference/replies.md#settling).
+pub const LOADED_QUIET_MS: f64 = 40.0;
+
+/// Settles a document a navigation loaded (docs/reference/replies.md#settling): its load
+/// event (HTML "completely finish loading": `readyState` complete), the start-up work its
+/// page began (timers due within a second, requests begun within the last second: the work
+/// hook's `Symbol.for('ariasnap.timers')`), then [`LOADED_QUIET_MS`] without a DOM mutation
+/// or a new network resource; at most `max`. A document without the work hook settles on
+/// 120 ms of quiet, with `tail` as [`settle`] has it.
+pub async fn settle_loaded(b: &Browser, tail: Option<(Instant, Duration)>, max: Duration) {
+    const HORIZON_MS: u64 = 1000;
+    let start = Instant::now();
+    loop {
+        let mut need: f64 = match engine::startup_work(&b.page, HORIZON_MS).await {
+            Ok(None) => return settle(b, 120.0, tail, max.saturating_sub(start.elapsed())).await,
+            // the document is not there yet (a navigation in flight) or a dialog holds it
+            Err(_) => {
+                handle_dialogs(b).await;
+                -1.0
+            }
+            Ok(Some(s)) if s.timer >= 0.0 => s.timer + 1.0,
+            Ok(Some(s)) if s.ready != "complete" || s.requests > 0 => 10.0,
+            Ok(Some(_)) => 0.0,
+        };
+        if need >= 0.0 {
+            // the quiet after what the start-up work changed and loaded; the page is told
+            // how long the host sleeps if it is not there yet (its warm-up uses that time)
+            let sleep = need.clamp(10.0, 50.0);
+            let poll = if start.elapsed() + Duration::from_millis(sleep as u64) < max {
+                sleep as u64
+            } else {
+                0
+            };
+            let asked = entry::Activity {
+                quiet: LOADED_QUIET_MS,
+                poll,
+            };
+            match ask(b, asked).await {
+                Ok(a)
+                    if a.ready == "complete"
+                        && !a.new_resources
+                        && a.quiet_ms >= LOADED_QUIET_MS =>
+                {
+                    if need <= 0.0 {
+                        return;
+                    }
+                }
+                Ok(a) => need = need.max((LOADED_QUIET_MS - a.quiet_ms).max(10.0)),
+                Err(e) if is_transient(&e) => {
+                    handle_dialogs(b).await;
+                    need = need.max(10.0);
+                }
+                Err(_) => return,
+            }
+        }
+        if start.elapsed() >= max {
+            return;
+        }
+        let ms = if need < 0.0 {
+            10.0
+        } else {
+            need.clamp(2.0, 50.0)
+        };
+        let wait = Duration::from_micros((ms * 1000.0) as u64);
+        tokio::time::sleep(wait.min(max.saturating_sub(start.elapsed()))).await;
+    }
+}
+
+/// How long an action's work must have been quiet for its reply when the page has rendered a
+/// frame since and the hook sees the document's navigations (docs/reference/replies.md#settling):
+/// the tasks a framework runs right after the work it follows (a render batched in a message
+/// task, a microtask chain deeper than the hook follows) come within a few ms, and before the
+/// next frame; a frame is 16.7 ms at 60 Hz.
+pub const FRAME_QUIET_MS: f64 = 20.0;
+
+/// How long it must have been quiet when no frame is rendered (a hidden tab), or when the hook
+/// cannot see navigations (no Navigation API): then it also covers a navigation the action
+/// started (a form's submit) until the new document commits on a fast server, which 20 ms
+/// did not (`trust::a_typed_password_is_never_written`, once in CI).
 pub const WORK_QUIET_MS: f64 = 40.0;
 
 /// How a settled action ended (what the caller reports of its wait).
@@ -535,7 +609,9 @@ pub enum Settled {
 /// Settles after an action begun with the work hook's `token` (docs/reference/replies.md#settling):
 /// until the work the action started has ended (its timers due within the horizon, its
 /// requests, its animation frames and animations, the DOM changes they make) and has then
-/// been quiet for [`WORK_QUIET_MS`], at most `max`. The page's own background work (polls,
+/// been quiet for [`FRAME_QUIET_MS`] with a frame rendered since ([`WORK_QUIET_MS`] without
+/// one, or where the hook cannot see navigations), and a navigation it started has left the
+/// document, at most `max`. The page's own background work (polls,
 /// tickers) is not waited for. A document without the hook settles on quiet (with `tail`
 /// as [`settle`] has it); a document the action replaced, as a load.
 pub async fn settle_action(
@@ -543,15 +619,28 @@ pub async fn settle_action(
     token: &str,
     tail: Option<(Instant, Duration)>,
     max: Duration,
+    mut events: Option<&mut Events>,
 ) -> Settled {
     let start = Instant::now();
     let Some(mut p) = engine::work_poll(&b.page, token).await else {
         settle(b, 120.0, tail, max).await;
         return Settled::Quiet;
     };
+    let tab = b.page.context();
+    // the browser said a navigation of the tab ended without a new document (a 204, a
+    // download, an error, another navigation): the one in flight is not awaited any more
+    let nav_ended = |events: &mut Option<&mut Events>| {
+        events.as_mut().is_some_and(|ev| {
+            ev.seen(|e| {
+                matches!(e, Event::NavigationFailed(n) | Event::NavigationAborted(n)
+                    if Some(&n.context) == tab.as_ref())
+                    || matches!(e, Event::DownloadWillBegin(d) if Some(&d.context) == tab.as_ref())
+            })
+        })
+    };
     loop {
         if p.fresh {
-            settle(b, 120.0, None, max.saturating_sub(start.elapsed())).await;
+            settle_loaded(b, None, max.saturating_sub(start.elapsed())).await;
             return Settled::Navigated;
         }
         let mut need: f64 = 0.0;
@@ -564,8 +653,20 @@ pub async fn settle_action(
         if p.frames > 0 || p.requests > 0 || p.ready != "complete" {
             need = need.max(10.0);
         }
-        if p.quiet < WORK_QUIET_MS {
-            need = need.max(WORK_QUIET_MS - p.quiet);
+        // a navigation the action started leaves this document: the reply waits for the
+        // next one (as Playwright's actions wait for the navigation they start to commit)
+        if p.nav && !nav_ended(&mut events) {
+            need = need.max(10.0);
+        }
+        if !p.navs {
+            if p.quiet < WORK_QUIET_MS {
+                need = need.max(WORK_QUIET_MS - p.quiet);
+            }
+        } else if p.quiet < FRAME_QUIET_MS {
+            need = need.max(FRAME_QUIET_MS - p.quiet);
+        } else if !p.framed && p.quiet < WORK_QUIET_MS {
+            // quiet long enough, and a frame asked for: it comes within a few ms
+            need = need.max((WORK_QUIET_MS - p.quiet).min(4.0));
         }
         if need <= 0.0 || start.elapsed() >= max {
             return Settled::Work;
@@ -577,7 +678,7 @@ pub async fn settle_action(
             None => {
                 // the document is going (a navigation in flight) or a dialog holds it
                 handle_dialogs(b).await;
-                settle(b, 120.0, None, max.saturating_sub(start.elapsed())).await;
+                settle_loaded(b, None, max.saturating_sub(start.elapsed())).await;
                 return Settled::Navigated;
             }
         }

@@ -244,7 +244,10 @@ impl Bidi {
     pub fn events(&self) -> Events {
         let (tx, rx) = mpsc::unbounded_channel();
         lock(&self.shared.subscribers).push(tx);
-        Events(rx)
+        Events {
+            rx,
+            held: std::collections::VecDeque::new(),
+        }
     }
 
     /// Closes the socket politely (the session stays: BiDi sessions made over classic
@@ -349,6 +352,11 @@ pub enum Event {
     ContextDestroyed(ContextInfo),
     /// `browsingContext.navigationStarted`.
     NavigationStarted(NavigationInfo),
+    /// `browsingContext.navigationFailed`: a navigation ended without a new document (a
+    /// network error, a 204 answer, a response that became a download).
+    NavigationFailed(NavigationInfo),
+    /// `browsingContext.navigationAborted`: a navigation was replaced or stopped.
+    NavigationAborted(NavigationInfo),
     /// `browsingContext.domContentLoaded`.
     DomContentLoaded(NavigationInfo),
     /// `browsingContext.load`.
@@ -384,6 +392,10 @@ impl Event {
     pub const CONTEXT_DESTROYED: &'static str = "browsingContext.contextDestroyed";
     /// Method name of [`Event::NavigationStarted`].
     pub const NAVIGATION_STARTED: &'static str = "browsingContext.navigationStarted";
+    /// Method name of [`Event::NavigationFailed`].
+    pub const NAVIGATION_FAILED: &'static str = "browsingContext.navigationFailed";
+    /// Method name of [`Event::NavigationAborted`].
+    pub const NAVIGATION_ABORTED: &'static str = "browsingContext.navigationAborted";
     /// Method name of [`Event::DomContentLoaded`].
     pub const DOM_CONTENT_LOADED: &'static str = "browsingContext.domContentLoaded";
     /// Method name of [`Event::Load`].
@@ -414,6 +426,8 @@ impl Event {
             Self::CONTEXT_CREATED => de(params, Event::ContextCreated),
             Self::CONTEXT_DESTROYED => de(params, Event::ContextDestroyed),
             Self::NAVIGATION_STARTED => de(params, Event::NavigationStarted),
+            Self::NAVIGATION_FAILED => de(params, Event::NavigationFailed),
+            Self::NAVIGATION_ABORTED => de(params, Event::NavigationAborted),
             Self::DOM_CONTENT_LOADED => de(params, Event::DomContentLoaded),
             Self::LOAD => de(params, Event::Load),
             Self::USER_PROMPT_OPENED => de(params, Event::UserPromptOpened),
@@ -435,9 +449,11 @@ impl Event {
     pub fn context(&self) -> Option<&str> {
         match self {
             Event::ContextCreated(c) | Event::ContextDestroyed(c) => Some(&c.context),
-            Event::NavigationStarted(n) | Event::DomContentLoaded(n) | Event::Load(n) => {
-                Some(&n.context)
-            }
+            Event::NavigationStarted(n)
+            | Event::NavigationFailed(n)
+            | Event::NavigationAborted(n)
+            | Event::DomContentLoaded(n)
+            | Event::Load(n) => Some(&n.context),
             Event::UserPromptOpened(p) => Some(&p.context),
             Event::DownloadWillBegin(d) => Some(&d.context),
             Event::DownloadEnd(d) => Some(&d.context),
@@ -451,13 +467,28 @@ impl Event {
 }
 
 /// A subscriber's stream of events (see [`Bidi::events`]); ends when the connection does.
+/// Events looked at ([`Events::seen`]) stay in it for the reads after.
 #[derive(Debug)]
-pub struct Events(mpsc::UnboundedReceiver<Event>);
+pub struct Events {
+    rx: mpsc::UnboundedReceiver<Event>,
+    held: std::collections::VecDeque<Event>,
+}
 
 impl Events {
     /// The next event, or None once the connection ended.
     pub async fn next(&mut self) -> Option<Event> {
-        self.0.recv().await
+        match self.held.pop_front() {
+            Some(e) => Some(e),
+            None => self.rx.recv().await,
+        }
+    }
+
+    /// Whether an event `want` accepts was received so far, without waiting or taking it.
+    pub fn seen(&mut self, want: impl Fn(&Event) -> bool) -> bool {
+        while let Ok(e) = self.rx.try_recv() {
+            self.held.push_back(e);
+        }
+        self.held.iter().any(want)
     }
 
     /// Waits up to `within` for the first event `want` accepts, dropping the others.
@@ -467,7 +498,7 @@ impl Events {
         mut want: impl FnMut(&Event) -> bool,
     ) -> Result<Event> {
         let found = tokio::time::timeout(within, async {
-            while let Some(e) = self.0.recv().await {
+            while let Some(e) = self.next().await {
                 if want(&e) {
                     return Some(e);
                 }
@@ -487,8 +518,8 @@ impl Events {
 
     /// Every event already received, without waiting.
     pub fn drain(&mut self) -> Vec<Event> {
-        let mut out = Vec::new();
-        while let Ok(e) = self.0.try_recv() {
+        let mut out: Vec<Event> = self.held.drain(..).collect();
+        while let Ok(e) = self.rx.try_recv() {
             out.push(e);
         }
         out
@@ -510,6 +541,34 @@ pub fn websocket_url(caps: &serde_json::Map<String, Value>) -> Option<String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[tokio::test]
+    async fn events_looked_at_stay_for_the_reads_after() {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let mut ev = Events {
+            rx,
+            held: std::collections::VecDeque::new(),
+        };
+        let failed = |c: &str| {
+            Event::decode(
+                Event::NAVIGATION_FAILED,
+                json!({"context": c, "navigation": "n1", "timestamp": 1, "url": "http://a/x"}),
+            )
+        };
+        let other = Event::Other {
+            method: "x.y".into(),
+        };
+        tx.send(other.clone()).unwrap();
+        let is_failed = |e: &Event| matches!(e, Event::NavigationFailed(n) if n.context == "T");
+        assert!(!ev.seen(is_failed));
+        tx.send(failed("T")).unwrap();
+        assert!(ev.seen(is_failed));
+        // still there, in the order they came, for next() and drain()
+        assert_eq!(ev.next().await, Some(other));
+        tx.send(failed("U")).unwrap();
+        assert_eq!(ev.drain(), vec![failed("T"), failed("U")]);
+        assert!(!ev.seen(is_failed));
+    }
 
     #[test]
     fn events_decode_by_method() {

@@ -269,6 +269,36 @@ pub async fn startup_timers(page: &Page, horizon: u64) -> Option<u64> {
     (ms > 0.0).then_some(ms.ceil() as u64)
 }
 
+/// A new document's start-up work, as the work hook saw it (`startup_work`).
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+pub struct Startup {
+    /// Ms until the last start-up timer due within the horizon (-1: none).
+    #[serde(default = "none_due")]
+    pub timer: f64,
+    /// Start-up requests still running that began within the horizon.
+    #[serde(default)]
+    pub requests: u32,
+    /// The document's ready state.
+    #[serde(default)]
+    pub ready: String,
+}
+
+/// The start-up work of the tab's document (timers and requests the page began before its
+/// load event or up to a second after it, before any action), within `horizon` ms. None
+/// when the document has no work hook (a classic session, a document older than the
+/// session's preload); an error when it could not be asked (a navigation in flight).
+pub async fn startup_work(page: &Page, horizon: u64) -> Result<Option<Startup>> {
+    if !page.isolated() {
+        return Ok(None);
+    }
+    let f = "function(h){ var f = window[Symbol.for('ariasnap.timers')]; \
+         return typeof f === 'function' ? f(h, true) : null; }";
+    let v = page
+        .call_main_world(f, vec![bidi::LocalValue::Number(horizon as f64)])
+        .await?;
+    Ok(v.as_str().and_then(|t| serde_json::from_str(t).ok()))
+}
+
 /// What the work hook says of the action in progress (`work_poll`).
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
 pub struct WorkPoll {
@@ -293,6 +323,16 @@ pub struct WorkPoll {
     /// Ms since the action's work last ran or changed the DOM (or since it began).
     #[serde(default)]
     pub quiet: f64,
+    /// The page rendered a frame since then (an animation frame the hook asked for ran).
+    #[serde(default)]
+    pub framed: bool,
+    /// A navigation to another document the action started is in flight (the Navigation
+    /// API's `navigate` event fired for it, and this document is still the tab's).
+    #[serde(default)]
+    pub nav: bool,
+    /// The hook sees the document's navigations (the Navigation API is there).
+    #[serde(default)]
+    pub navs: bool,
     /// Nodes the page's own work touched, and nodes the action's touched, since recording began.
     #[serde(default)]
     pub bg: u64,

@@ -563,7 +563,8 @@ impl Page {
     /// the innermost frame entered), with points in that context's viewport; the driver
     /// dispatches it from the browser, so no page script is involved (chromedriver's
     /// classic actions run helper scripts in the page's main world, which a page that
-    /// replaced built-ins breaks). Every button and key still pressed is released after.
+    /// replaced built-ins breaks). Every button and key pressed is released: by the
+    /// sequence itself, or by `input.releaseActions` when it was cut part way.
     /// A dialog the input opens is answered by the `--dialog` policy. Err(None) without
     /// BiDi: the caller uses classic actions.
     pub async fn perform_input(
@@ -582,11 +583,15 @@ impl Page {
                 },
             )
             .await;
-        let released = self
-            .send_answering_dialogs(bidi, &bidi::ReleaseActions { context })
-            .await;
-        r.map_err(Some)?;
-        released.map_err(Some)?;
+        // every sequence the actions build lets go of what it presses (a pointerUp for each
+        // pointerDown, a keyUp for each keyDown), so a sequence that ran whole left nothing
+        // pressed; one cut part way (an error, a dialog) may have: release it then
+        if let Err(e) = r {
+            let _ = self
+                .send_answering_dialogs(bidi, &bidi::ReleaseActions { context })
+                .await;
+            return Err(Some(e));
+        }
         Ok(())
     }
 
@@ -729,17 +734,17 @@ pub async fn subscribe(b: &Bidi, uc: Option<&str>) -> bool {
         Event::NAVIGATION_STARTED,
         // the console errors an action caused (its effects)
         Event::LOG_ENTRY,
+        // a navigation the action started that ended without a new document (a 204, a
+        // download, an error): its reply stops waiting for one (actions::settle_action)
+        Event::NAVIGATION_FAILED,
+        Event::NAVIGATION_ABORTED,
     ];
-    let mut sub = b.send(&bidi::Subscribe::to(&all).within(uc)).await;
-    if let Err(e) = &sub {
-        debug!(error = %e, "no download events");
-        sub = b.send(&bidi::Subscribe::to(&all[..1]).within(uc)).await;
-    }
-    match sub {
-        Ok(_) => true,
-        Err(e) => {
-            debug!(error = %e, "no dialog events");
-            false
+    // a driver that does not know an event refuses the whole list: fewer, then dialogs alone
+    for n in [all.len(), all.len() - 2, 1] {
+        match b.send(&bidi::Subscribe::to(&all[..n]).within(uc)).await {
+            Ok(_) => return true,
+            Err(e) => debug!(error = %e, events = n, "subscription refused"),
         }
     }
+    false
 }

@@ -23,6 +23,9 @@ use std::time::{Duration, Instant};
 const DOWNLOAD_WAIT: Duration = Duration::from_secs(10);
 /// How long a navigation that left the tab on its document is given to turn into a download.
 const DOWNLOAD_DECIDED: Duration = Duration::from_secs(2);
+/// How long after the browser said that navigation failed (Chromium says so a few ms before
+/// `downloadWillBegin` when the response is a file; a 204 answer or a network error has none).
+const DOWNLOAD_AFTER_FAILED: Duration = Duration::from_millis(150);
 
 /// What is known before an action: where the page was and which windows were open.
 #[derive(Debug, Default)]
@@ -43,6 +46,12 @@ pub struct Before {
 }
 
 impl Before {
+    /// The BiDi events heard since before the action (the settle looks at them; what it
+    /// looked at stays for the effects).
+    pub fn events(&mut self) -> Option<&mut Events> {
+        self.events.as_mut()
+    }
+
     /// Which document was shown before the action (`waitForNavigation`).
     pub fn mark(&self) -> DocMark {
         DocMark {
@@ -257,13 +266,20 @@ fn strip_fragment(u: &str) -> &str {
 
 /// Before an action: starts the page's recording, notes the URL and the open windows.
 pub async fn before(b: &Browser) -> Before {
-    // the action's dialogs, downloads and navigations are heard from here on
-    b.page.events_ready().await;
-    let (events, downloads) = match b.page.bidi() {
-        Some(bidi) => (Some(bidi.events()), b.prepare_downloads().await),
-        None => (None, false),
-    };
-    let watch = ask(b, entry::Watch {}).await.ok();
+    // the action's dialogs, downloads and navigations are heard from here on: the stream
+    // opens once the subscription is answered (Chromium replays the console entries of the
+    // page's past before that answer: they are not the action's). The subscription, the
+    // download folder, the page's recording and the windows are asked together: none depends
+    // on another, and all are done before the action.
+    let (events, downloads, watch, windows) = tokio::join!(
+        async {
+            b.page.events_ready().await;
+            b.page.bidi().map(|bidi| bidi.events())
+        },
+        async { b.page.bidi().is_some() && b.prepare_downloads().await },
+        async { ask(b, entry::Watch {}).await.ok() },
+        b.window_handles(),
+    );
     let url = match &watch {
         Some(w) if !w.url.is_empty() => w.url.clone(),
         _ => b.url().await,
@@ -272,7 +288,7 @@ pub async fn before(b: &Browser) -> Before {
         since: watch.as_ref().map(|w| w.since),
         origin: watch.map_or(0.0, |w| w.origin),
         url,
-        windows: b.window_handles().await,
+        windows,
         events,
         downloads,
         routes_from: routes_mark(b).await,
@@ -352,6 +368,7 @@ async fn downloads(
     let mut ended = Vec::new();
     let tab = b.page.context();
     let mut navigated = false;
+    let mut failed = false;
     let take = |e: Event, begun: &mut Vec<DownloadWillBegin>, ended: &mut Vec<DownloadEnd>| match e
     {
         Event::DownloadWillBegin(d) => begun.push(d),
@@ -360,6 +377,7 @@ async fn downloads(
     };
     for e in events.drain() {
         navigated |= matches!(&e, Event::NavigationStarted(n) if Some(&n.context) == tab.as_ref());
+        failed |= matches!(&e, Event::NavigationFailed(n) | Event::NavigationAborted(n) if Some(&n.context) == tab.as_ref());
         match e {
             Event::LogEntry(l) => logs.push(*l),
             e => take(e, &mut begun, &mut ended),
@@ -376,7 +394,12 @@ async fn downloads(
         && !page.fresh
         && strip_fragment(&b.url().await) == strip_fragment(before_url);
     let decided = |e: &Event| matches!(e, Event::DownloadWillBegin(_));
-    if stayed && let Some(e) = next_keeping_logs(events, DOWNLOAD_DECIDED, decided, logs).await {
+    let within = if failed {
+        DOWNLOAD_AFTER_FAILED
+    } else {
+        DOWNLOAD_DECIDED
+    };
+    if stayed && let Some(e) = next_keeping_logs(events, within, decided, logs).await {
         take(e, &mut begun, &mut ended);
     }
     let until = Instant::now() + DOWNLOAD_WAIT;
@@ -430,6 +453,39 @@ async fn next_keeping_logs(
             Event::LogEntry(l) => logs.push(*l),
             e if want(&e) => return Some(e),
             _ => {}
+        }
+    }
+}
+
+/// How long the console entries the page's record says were made may take to arrive.
+const CONSOLE_WAIT: Duration = Duration::from_millis(300);
+
+/// Waits for the `console.error` entries still on their way: the browser sends each as a
+/// BiDi event some ms after the page made the call (15 to 25 ms on Chromium, more on a
+/// loaded machine), which can be after the action settled. The page's own record (the
+/// console hook, synchronous with the call) says how many came since the action's recording
+/// began (`since`, the page's clock); those not heard yet are waited for, at most
+/// [`CONSOLE_WAIT`].
+async fn console_in_flight(b: &Browser, ev: &mut Events, logs: &mut Vec<LogEntry>, since: f64) {
+    let made = match crate::engine::console_messages(&b.page, false).await {
+        Ok(c) => c
+            .messages
+            .iter()
+            .filter(|m| m.level == "error" && m.at.as_f64().unwrap_or(0.0) >= since)
+            .count(),
+        Err(_) => return,
+    };
+    let heard = |logs: &[LogEntry]| {
+        logs.iter()
+            .filter(|l| l.kind == "console" && l.level == "error")
+            .count()
+    };
+    let until = tokio::time::Instant::now() + CONSOLE_WAIT;
+    while heard(logs) < made {
+        match tokio::time::timeout_at(until, ev.next()).await {
+            Ok(Some(Event::LogEntry(l))) => logs.push(*l),
+            Ok(Some(_)) => {}
+            _ => break,
         }
     }
 }
@@ -546,6 +602,11 @@ pub async fn after(b: &mut Browser, before: Before, artifacts: Option<&Path>) ->
             if let Event::LogEntry(l) = e {
                 logs.push(*l);
             }
+        }
+        if !reply.fresh
+            && let Some(since) = before.since
+        {
+            console_in_flight(b, &mut ev, &mut logs, since).await;
         }
         // docs/reference/policy.md#actions-off: the browser canceled it for the operator
         if !b

@@ -148,7 +148,7 @@ pub(super) async fn goto(
         o["siteNotes"] = n;
     }
     if let Some(sa) = u.snapshot() {
-        actions::settle(b, 120.0, None, opts.settle_max).await;
+        actions::settle_loaded(b, None, opts.settle_max).await;
         let snap = snapshot_step(b, sa, opts, artifacts).await?;
         o["snapshot"] = snap.output.unwrap_or(Value::Null);
     }

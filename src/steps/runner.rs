@@ -85,18 +85,22 @@ async fn bounded<O, E>(
 }
 
 /// Settles after a step that may change the page (docs/reference/replies.md#settling): on
-/// the work its input started (`work`: the run's token for the page's work hook), or, for
-/// the agent's scripts and navigations, on the page's quiet.
+/// the work its input started (`work`: the run's token for the page's work hook), on the
+/// start-up work of the document a navigation of the agent's loaded (`loads`), or, for the
+/// agent's scripts, on the page's quiet.
 async fn settle_step(
     b: &Browser,
     work: Option<&str>,
     tail: Option<(Instant, Duration)>,
     max: Duration,
+    events: Option<&mut crate::engine::bidi::Events>,
+    loads: bool,
 ) {
     match work {
         Some(token) => {
-            actions::settle_action(b, token, tail, max).await;
+            actions::settle_action(b, token, tail, max, events).await;
         }
+        None if loads => actions::settle_loaded(b, tail, max).await,
         None => actions::settle(b, 120.0, tail, max).await,
     }
 }
@@ -156,11 +160,19 @@ async fn run_one(
         };
         let r = step.action.run(&mut cx).await;
         let mut effects = None;
+        let mut watch = watch;
         if acts && !r.as_ref().is_err_and(Error::is_timeout) {
             let _ = ask(b, entry::Invalidate {}).await;
             let tail = step.action.tail().map(|min| (acted_at, min));
             let max = opts.settle_max.min(remaining());
-            settle_step(b, follows.then_some(base.work.as_str()), tail, max).await;
+            let events = watch.as_mut().and_then(|w| w.events());
+            // a navigation of the agent's settles on the document it loaded
+            let loads = matches!(
+                step.action,
+                Action::Goto(_) | Action::Reload(_) | Action::Back(_) | Action::Forward(_)
+            );
+            let work = follows.then_some(base.work.as_str());
+            settle_step(b, work, tail, max, events, loads).await;
             if let Some(w) = watch {
                 let e = super::effects::after(b, w, opts.output.artifacts.as_deref()).await;
                 artifacts.extend(e.download.iter().filter_map(|d| d.path.clone()));

@@ -1,8 +1,8 @@
 //! Settling on the work an action started (docs/reference/replies.md#settling): the reply
 //! waits for what the action scheduled (a submenu's hover timer, an autocomplete's debounce
 //! and its request), names what a re-render replaced with the new refs, and neither waits
-//! for nor reports the page's own background work (a poll). Asserted on what the reply
-//! says, never on how long it took.
+//! for nor reports the page's own background work (a poll), and follows a navigation it
+//! started to the new document. Asserted on what the reply says, never on how long it took.
 
 use crate::common::{Ctx, Test, ref_of};
 use serde_json::Value;
@@ -12,7 +12,9 @@ pub fn tests() -> Vec<Test> {
         a_hover_names_the_submenu_its_timer_opens,
         typing_names_the_suggestions_its_debounce_brings,
         a_re_rendered_calendar_is_named_with_its_new_refs,
-        a_click_does_not_report_the_pages_own_poll
+        a_click_does_not_report_the_pages_own_poll,
+        a_form_posted_to_a_slow_server_replies_on_its_answer,
+        a_page_that_loads_its_content_by_a_request_is_read_with_it
     ]
 }
 
@@ -111,4 +113,102 @@ fn a_click_does_not_report_the_pages_own_poll(c: &Ctx) {
         assert!(!s.contains("Checked") && !s.contains("tick"), "{s}");
         assert!(!r.to_string().contains("Order 1042"), "{r:#}");
     }
+}
+
+/// A server whose form posts to `/sent`, answered 700 ms later (far longer than any quiet
+/// period), and whose link `/empty` is answered 204 (No Content) 100 ms later: a navigation
+/// that ends without a new document.
+fn slow_form_server() -> crate::common::HttpServer {
+    use crate::common::Answer;
+    crate::common::HttpServer::start(|r| match r.path.as_str() {
+        "/" => Answer::html(
+            "<!doctype html><title>Form</title><form method=\"post\" action=\"/sent\">\
+             <label>Name <input name=\"name\" value=\"Ada\"></label>\
+             <button>Send</button></form><a href=\"/empty\">Check</a>",
+        ),
+        "/sent" => {
+            std::thread::sleep(std::time::Duration::from_millis(700));
+            Answer::html("<!doctype html><title>Sent</title><h1>Thanks, Ada</h1>")
+        }
+        "/empty" => {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            Answer::new("204 No Content", "text/plain", "")
+        }
+        _ => Answer::not_found(),
+    })
+}
+
+/// A click whose form posts to a slow server replies on the answer's page, so the next
+/// command reads the new document, not the old one that stays shown while the request is
+/// out (the page's `navigate` event said a navigation left it). A link answered 204 starts
+/// a navigation that never gets a document: its click replies on the same page, and the
+/// page still works.
+fn a_form_posted_to_a_slow_server_replies_on_its_answer(c: &Ctx) {
+    let server = slow_form_server();
+    let t = c.ok(&["snapshot", &server.url("/"), "--detail", "interactive"]);
+    let r = json(&c.ok(&["click", &ref_of(&t, "button \"Send\"")]));
+    assert_eq!(r["status"], "ok", "{r:#}");
+    assert_eq!(r["context"]["url"], server.url("/sent"), "{r:#}");
+    let title = json(&c.ok(&["eval", "document.title"]));
+    assert_eq!(title["steps"][0]["output"], "Sent", "{title:#}");
+    assert!(server.paths().iter().any(|p| p == "/sent"));
+
+    // what the reply waits on: the work hook sees the navigation in the page, where it
+    // begins, even when the form's navigation task runs after the host's first poll closed
+    // the action's window (the browser's own event reaches the host 15 to 25 ms later)
+    c.ok(&["goto", &server.url("/")]);
+    let probe = "(async () => { const w = window[Symbol.for('ariasnap.work')]; \
+                 w('begin', 'probe', true, true); w('poll', 'probe'); \
+                 document.forms[0].requestSubmit(); \
+                 await new Promise((r) => setTimeout(r, 50)); \
+                 return JSON.parse(w('poll', 'probe')); })()";
+    let polled = json(&c.ok(&["eval", probe]));
+    let p = &polled["steps"][0]["output"];
+    assert_eq!(
+        (&p["navs"], &p["nav"]),
+        (&Value::Bool(true), &Value::Bool(true)),
+        "{polled:#}"
+    );
+
+    let t = c.ok(&["snapshot", &server.url("/"), "--detail", "interactive"]);
+    let r = json(&c.ok(&["click", &ref_of(&t, "link \"Check\"")]));
+    assert_eq!(r["status"], "ok", "{r:#}");
+    assert_eq!(r["context"]["url"], server.url("/"), "{r:#}");
+    assert!(r["steps"][0]["effects"]["download"].is_null(), "{r:#}");
+    assert!(server.paths().iter().any(|p| p == "/empty"));
+    let t = c.ok(&["snapshot", "--detail", "interactive"]);
+    assert!(t.contains("button \"Send\""), "{t}");
+    drop(server);
+}
+
+/// A page whose script asks the server for its content when it starts, answered 400 ms
+/// later (longer than any quiet period): the snapshot of its `goto` has the content, since a
+/// navigation settles on the start-up requests of the document it loaded; and so does the
+/// reply of a click on a link to it.
+fn a_page_that_loads_its_content_by_a_request_is_read_with_it(c: &Ctx) {
+    use crate::common::Answer;
+    let page = "<!doctype html><title>Late</title><main><h1>Orders</h1>\
+        <p id=\"st\">Loading</p></main><a href=\"/again\">Again</a>\
+        <script>fetch('/data').then((r) => r.json()).then((d) => {\
+        document.getElementById('st').textContent = d.text; });</script>";
+    let server = crate::common::HttpServer::start(move |r| match r.path.as_str() {
+        "/" | "/again" => Answer::html(page),
+        "/data" => {
+            std::thread::sleep(std::time::Duration::from_millis(400));
+            Answer::new(
+                "200 OK",
+                "application/json",
+                "{\"text\": \"3 orders shipped\"}",
+            )
+        }
+        _ => Answer::not_found(),
+    });
+    let t = c.ok(&["snapshot", &server.url("/")]);
+    assert!(t.contains("3 orders shipped"), "{t}");
+    let again = ref_of(&t, "link \"Again\"");
+    let r = json(&c.ok(&["click", &again]));
+    assert_eq!(r["context"]["url"], server.url("/again"), "{r:#}");
+    let t = c.ok(&["snapshot"]);
+    assert!(t.contains("3 orders shipped"), "{t}");
+    drop(server);
 }

@@ -446,8 +446,7 @@ async fn snapshot_cmd(
     if let Some(u) = &args.url {
         b.goto(u).await?;
         // the page as its start-up work leaves it (docs/reference/replies.md#settling)
-        let max = ariasnap::steps::RunOptions::default().settle_max;
-        ariasnap::actions::settle_loaded(b, None, max).await;
+        ariasnap::actions::settle_loaded(b, None, ariasnap::steps::SETTLE_MAX).await;
     } else if b.started {
         b.note_blank_start();
     }

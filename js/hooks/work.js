@@ -439,9 +439,11 @@
     }
     return true;
   };
+  var readyNow = function () {
+    try { return '' + apply(readyOf, doc, []); } catch (e) { return ''; }
+  };
   var poll = function (tok) {
-    var ready = '';
-    try { ready = '' + apply(readyOf, doc, []); } catch (e) {}
+    var ready = readyNow();
     if (tok !== token || gen === 0) return { fresh: true, ready: ready };
     flush(cur);
     open = false;
@@ -501,8 +503,6 @@
     // a start-up request running longer than the horizon (a long poll, a stream) is the
     // page's life, not its start: not counted
     apply(mfor, startReqs, [function (at) { if (n - at <= horizon) reqs++; }]);
-    var ready = '';
-    try { ready = '' + apply(readyOf, doc, []); } catch (e) {}
-    return apply(stringify, JSON0, [{ timer: last, requests: reqs, ready: ready }]);
+    return apply(stringify, JSON0, [{ timer: last, requests: reqs, ready: readyNow() }]);
   }, enumerable: false, configurable: false });
 })();

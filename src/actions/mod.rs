@@ -13,7 +13,7 @@ use crate::engine::bidi::{Event, Events};
 use crate::engine::{self, Condition, Entry, Key, entry};
 use crate::error::{Error, Result};
 use crate::refs::parse_ref;
-use crate::wire::{CheckedReply, FocusReply, GetReply, PointReply, SelectReply};
+use crate::wire::{ActivityReply, CheckedReply, FocusReply, GetReply, PointReply, SelectReply};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -465,6 +465,11 @@ fn is_transient(e: &Error) -> bool {
         || s.contains("unload")
 }
 
+/// The page is loaded and has had no DOM mutation and no new resource for `quiet_ms`.
+fn quiet_for(a: &ActivityReply, quiet_ms: f64) -> bool {
+    a.ready == "complete" && a.quiet_ms >= quiet_ms && !a.new_resources
+}
+
 /// Waits until the page is quiet: loaded, no DOM mutation and no new resource for
 /// `quiet_ms`, at most `max` (then it just goes on). With `tail` `(since, min)`: when the
 /// DOM changed after `since` (the page reacted to the action), also until `min` has gone by
@@ -495,8 +500,7 @@ pub async fn settle(b: &Browser, quiet_ms: f64, tail: Option<(Instant, Duration)
                     Some((_, min)) if reacted => start.elapsed() >= min,
                     _ => true,
                 };
-                if a.ready == "complete" && a.quiet_ms >= quiet_ms && !a.new_resources && tail_done
-                {
+                if quiet_for(&a, quiet_ms) && tail_done {
                     break;
                 }
             }
@@ -526,18 +530,20 @@ pub async fn settle_loaded(b: &Browser, tail: Option<(Instant, Duration)>, max: 
     const HORIZON_MS: u64 = 1000;
     let start = Instant::now();
     loop {
-        let mut need: f64 = match engine::startup_work(&b.page, HORIZON_MS).await {
+        // ms until the start-up work is done (0: done); None: the document could not be asked
+        let work = match engine::startup_work(&b.page, HORIZON_MS).await {
             Ok(None) => return settle(b, 120.0, tail, max.saturating_sub(start.elapsed())).await,
             // the document is not there yet (a navigation in flight) or a dialog holds it
             Err(_) => {
                 handle_dialogs(b).await;
-                -1.0
+                None
             }
-            Ok(Some(s)) if s.timer >= 0.0 => s.timer + 1.0,
-            Ok(Some(s)) if s.ready != "complete" || s.requests > 0 => 10.0,
-            Ok(Some(_)) => 0.0,
+            Ok(Some(s)) if s.timer >= 0.0 => Some(s.timer + 1.0),
+            Ok(Some(s)) if s.ready != "complete" || s.requests > 0 => Some(10.0),
+            Ok(Some(_)) => Some(0.0),
         };
-        if need >= 0.0 {
+        let mut need = work.unwrap_or(10.0);
+        if work.is_some() {
             // the quiet after what the start-up work changed and loaded; the page is told
             // how long the host sleeps if it is not there yet (its warm-up uses that time)
             let sleep = need.clamp(10.0, 50.0);
@@ -551,11 +557,7 @@ pub async fn settle_loaded(b: &Browser, tail: Option<(Instant, Duration)>, max: 
                 poll,
             };
             match ask(b, asked).await {
-                Ok(a)
-                    if a.ready == "complete"
-                        && !a.new_resources
-                        && a.quiet_ms >= LOADED_QUIET_MS =>
-                {
+                Ok(a) if quiet_for(&a, LOADED_QUIET_MS) => {
                     if need <= 0.0 {
                         return;
                     }
@@ -571,12 +573,7 @@ pub async fn settle_loaded(b: &Browser, tail: Option<(Instant, Duration)>, max: 
         if start.elapsed() >= max {
             return;
         }
-        let ms = if need < 0.0 {
-            10.0
-        } else {
-            need.clamp(2.0, 50.0)
-        };
-        let wait = Duration::from_micros((ms * 1000.0) as u64);
+        let wait = Duration::from_micros((need.clamp(2.0, 50.0) * 1000.0) as u64);
         tokio::time::sleep(wait.min(max.saturating_sub(start.elapsed()))).await;
     }
 }
@@ -632,9 +629,8 @@ pub async fn settle_action(
     let nav_ended = |events: &mut Option<&mut Events>| {
         events.as_mut().is_some_and(|ev| {
             ev.seen(|e| {
-                matches!(e, Event::NavigationFailed(n) | Event::NavigationAborted(n)
-                    if Some(&n.context) == tab.as_ref())
-                    || matches!(e, Event::DownloadWillBegin(d) if Some(&d.context) == tab.as_ref())
+                e.context() == tab.as_deref()
+                    && (e.is_navigation_end() || matches!(e, Event::DownloadWillBegin(_)))
             })
         })
     };

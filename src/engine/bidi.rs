@@ -445,6 +445,14 @@ impl Event {
         })
     }
 
+    /// A navigation ended without a new document (`navigationFailed`, `navigationAborted`).
+    pub fn is_navigation_end(&self) -> bool {
+        matches!(
+            self,
+            Event::NavigationFailed(_) | Event::NavigationAborted(_)
+        )
+    }
+
     /// The browsing context the event is about, when it names one.
     pub fn context(&self) -> Option<&str> {
         match self {

@@ -376,8 +376,9 @@ async fn downloads(
         _ => {}
     };
     for e in events.drain() {
-        navigated |= matches!(&e, Event::NavigationStarted(n) if Some(&n.context) == tab.as_ref());
-        failed |= matches!(&e, Event::NavigationFailed(n) | Event::NavigationAborted(n) if Some(&n.context) == tab.as_ref());
+        let ours = e.context() == tab.as_deref();
+        navigated |= ours && matches!(e, Event::NavigationStarted(_));
+        failed |= ours && e.is_navigation_end();
         match e {
             Event::LogEntry(l) => logs.push(*l),
             e => take(e, &mut begun, &mut ended),

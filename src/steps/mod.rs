@@ -62,7 +62,7 @@ pub use mapping::{InspectArgs, QueryAllArgs, QueryGroups, QuerySpec};
 pub use moving::{DragArgs, DragEnd, ScrollArgs};
 pub use navigation::WaitForNavigationArgs;
 pub use navigation::{CloseTabArgs, FrameArg, FrameArgs, GotoArgs, NewTabArgs, TabArgs};
-pub use options::RunOptions;
+pub use options::{RunOptions, SETTLE_MAX};
 pub use points::{ElementsAtArgs, Point};
 pub use result::{RunResult, StepResult};
 pub use settings::{CookiesArgs, EvalArgs, LoadStateArgs, SaveStateArgs, ViewportArgs};

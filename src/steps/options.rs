@@ -7,6 +7,10 @@ use crate::output::OutputOptions;
 use crate::spill;
 use std::time::Duration;
 
+/// The default upper bound of the wait for the page to settle after an action or a
+/// navigation (docs/reference/replies.md#settling).
+pub const SETTLE_MAX: Duration = Duration::from_millis(3_000);
+
 /// How a run behaves.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
@@ -88,7 +92,7 @@ impl Default for RunOptions {
                 inline_limit: spill::DEFAULT_INLINE_LIMIT,
                 artifacts: None,
             },
-            settle_max: Duration::from_millis(3_000),
+            settle_max: SETTLE_MAX,
             verbose: false,
             files: None,
             cancel: None,

@@ -515,6 +515,39 @@ impl Page {
             .await
     }
 
+    /// Real mouse input through the DevTools page connection, for a gesture that
+    /// `cdp::mouse::mouse_events` can say as DevTools events, in the tab's top-level
+    /// context: the events go out together and the browser handles them in turn, one round
+    /// trip for the gesture (the driver's `input.performActions` waits for each event's
+    /// answer before the next). Dialogs the input opens are answered as during any call.
+    /// None when nothing was sent (no DevTools connection, a frame entered, a gesture it
+    /// does not take): the caller sends it through the driver.
+    pub async fn mouse_direct(&self, actions: &[bidi::PointerAction]) -> Option<Result<()>> {
+        use super::cdp::direct::Sent;
+        if !super::cdp::enabled() || !self.at_top() {
+            return None;
+        }
+        let events = super::cdp::mouse::mouse_events(actions)?;
+        let (addr, target) = self.direct_target()?;
+        let cmds: Vec<(&str, Value)> = events
+            .into_iter()
+            .map(|e| ("Input.dispatchMouseEvent", e))
+            .collect();
+        match self
+            .answering_dialogs(self.direct.commands(addr, &target, &cmds))
+            .await
+        {
+            Sent::Done => Some(Ok(())),
+            Sent::Unreachable => None,
+            Sent::Refused(m) => Some(Err(Error::Step(format!(
+                "the browser refused the mouse input: {m}"
+            )))),
+            Sent::Lost => Some(Err(Error::Step(
+                "the connection to the tab was lost during the mouse input: whether it reached the page is unknown; take a snapshot to see".into(),
+            ))),
+        }
+    }
+
     /// Runs `work` (a call into the page), answering page dialogs that open before it ends.
     pub(super) async fn answering_dialogs<T>(
         &self,

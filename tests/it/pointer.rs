@@ -20,7 +20,8 @@ pub fn tests() -> Vec<Test> {
         library_slider_and_spinner_are_set_with_keys,
         an_icon_close_button_is_seen,
         bootstrap_widgets_work_by_ref,
-        a_vue_app_works_by_ref
+        a_vue_app_works_by_ref,
+        clicks_make_the_events_a_users_hand_makes
     ]
 }
 
@@ -388,4 +389,80 @@ fn a_vue_app_works_by_ref(c: &Ctx) {
         "{b}"
     );
     assert!(b.contains("status: 2 of 3 items left to get"), "{b}");
+}
+
+/// The logged mouse events of the events fixture.
+fn mouse_log(c: &Ctx) -> Vec<String> {
+    let v = eval(
+        c,
+        "JSON.stringify([...document.querySelectorAll('#log li')].map((l) => l.textContent))",
+    );
+    serde_json::from_str(v.as_str().unwrap()).unwrap()
+}
+
+/// A click is the events a user's hand makes, whichever way the input goes (DevTools events
+/// sent together on Chromium, the driver's `input.performActions` on Firefox): a double
+/// click counts its presses in `detail` and ends with `dblclick`; a right click presses and
+/// releases button 2 with its mask and opens the context menu; a dialog opened on
+/// `mousedown` is answered and the release still comes; a target below the fold is
+/// scrolled to and gets the same events. Every event is the browser's own (`isTrusted`).
+fn clicks_make_the_events_a_users_hand_makes(c: &Ctx) {
+    let t = c.snapshot("html/pointer/events.html");
+    let one = ref_of(&t, "button \"Log me\"");
+    step_ok(c, &["click", &one, "--double"]);
+    assert_eq!(
+        mouse_log(c),
+        [
+            "one mousedown b0 m1 d1",
+            "one mouseup b0 m0 d1",
+            "one click b0 m0 d1",
+            "one mousedown b0 m1 d2",
+            "one mouseup b0 m0 d2",
+            "one click b0 m0 d2",
+            "one dblclick b0 m0 d2",
+        ]
+    );
+    eval(c, "document.getElementById('log').textContent = ''");
+    step_ok(c, &["click", &one, "--button", "right"]);
+    let log = mouse_log(c);
+    let at = |e: &str| log.iter().position(|l| l.starts_with(e));
+    let (down, up) = (at("one mousedown"), at("one mouseup"));
+    assert_eq!(log[down.unwrap()], "one mousedown b2 m2 d1", "{log:?}");
+    assert_eq!(log[up.unwrap()], "one mouseup b2 m0 d1", "{log:?}");
+    assert!(down < up, "{log:?}");
+    assert!(at("one contextmenu").is_some(), "{log:?}");
+    assert!(
+        !log.iter()
+            .any(|l| l.contains("untrusted") || l.contains(" click ")),
+        "{log:?}"
+    );
+
+    eval(c, "document.getElementById('log').textContent = ''");
+    let ask = ref_of(&t, "button \"Ask first\"");
+    let r = result(c, &["click", &ask]);
+    assert_eq!(r["status"], "ok", "{r:#}");
+    assert!(
+        r.to_string().contains("Sure?"),
+        "the reply names the dialog: {r:#}"
+    );
+    assert_eq!(
+        mouse_log(c),
+        [
+            "ask mousedown b0 m1 d1",
+            "ask mouseup b0 m0 d1",
+            "ask click b0 m0 d1"
+        ]
+    );
+
+    eval(c, "document.getElementById('log').textContent = ''");
+    let far = ref_of(&t, "button \"Far below\"");
+    step_ok(c, &["click", &far]);
+    assert_eq!(
+        mouse_log(c),
+        [
+            "far mousedown b0 m1 d1",
+            "far mouseup b0 m0 d1",
+            "far click b0 m0 d1"
+        ]
+    );
 }

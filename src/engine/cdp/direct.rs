@@ -20,6 +20,19 @@ use tracing::debug;
 /// The largest reply read (a snapshot of a very large page is tens of MB).
 const MAX_MESSAGE: usize = 512 << 20;
 
+/// What commands sent together came to ([`Slot::commands`]).
+#[derive(Debug)]
+pub enum Sent {
+    /// Every command was answered without an error.
+    Done,
+    /// The browser refused one (its message); those before it ran.
+    Refused(String),
+    /// Nothing was sent: no connection could be made. The driver's path may be used.
+    Unreachable,
+    /// The connection was lost before every answer came: what ran is unknown.
+    Lost,
+}
+
 /// One open connection to a page target.
 pub struct Direct {
     target: String,
@@ -134,6 +147,66 @@ impl Direct {
     }
 }
 
+impl Direct {
+    /// Sends `cmds` (method, parameters) one after the other without waiting, then reads
+    /// their answers: the browser runs a target's commands in the order they come.
+    async fn send_all(&mut self, cmds: &[(&str, Value)]) -> Sent {
+        use futures_util::{SinkExt, StreamExt};
+        let first = self.next;
+        self.busy = true;
+        for (method, params) in cmds {
+            let id = self.next;
+            self.next += 1;
+            let text = serde_json::json!({"id": id, "method": method, "params": params});
+            if let Err(e) = self.ws.feed(Message::text(text.to_string())).await {
+                debug!(error = %e, "DevTools page connection: send failed");
+                return Sent::Lost;
+            }
+        }
+        if let Err(e) = self.ws.flush().await {
+            debug!(error = %e, "DevTools page connection: send failed");
+            return Sent::Lost;
+        }
+        let mut waiting = cmds.len();
+        let mut refused = None;
+        while let Some(m) = self.ws.next().await {
+            let text = match m {
+                Ok(Message::Text(t)) => t,
+                Ok(Message::Close(_)) | Err(_) => break,
+                Ok(_) => continue,
+            };
+            let Ok(msg) = serde_json::from_str::<Acked>(text.as_str()) else {
+                continue;
+            };
+            if !msg.id.is_some_and(|id| id >= first && id < self.next) {
+                continue; // an event, or the reply to a call that was given up
+            }
+            if let (None, Some(err)) = (&refused, msg.error) {
+                debug!(error = %err, "DevTools command refused");
+                refused = Some(
+                    err.get("message")
+                        .and_then(Value::as_str)
+                        .map_or_else(|| err.to_string(), str::to_string),
+                );
+            }
+            waiting -= 1;
+            if waiting == 0 {
+                self.busy = false;
+                return refused.map_or(Sent::Done, Sent::Refused);
+            }
+        }
+        debug!("DevTools page connection closed before the replies");
+        Sent::Lost
+    }
+}
+
+/// A command's answer, read for its id and error only.
+#[derive(Deserialize)]
+struct Acked {
+    id: Option<u64>,
+    error: Option<Value>,
+}
+
 /// The URL the document of target `target` (an out-of-process frame) failed to load: its
 /// `Page.getFrameTree` says `unreachableUrl` when the browser shows its error page there.
 /// Asked on a connection of its own, closed after; None when it loaded, or when it could not
@@ -202,6 +275,20 @@ impl Slot {
     /// Evaluates `expr` in the main world of target `target`'s top-level document.
     pub async fn evaluate_main(&self, addr: &str, target: &str, expr: &str) -> Evaluation {
         self.run(addr, target, expr, None).await
+    }
+
+    /// Sends `cmds` to page target `target` together ([`Direct::send_all`]).
+    pub async fn commands(&self, addr: &str, target: &str, cmds: &[(&str, Value)]) -> Sent {
+        let mut slot = self.0.lock().await;
+        Self::ensure(&mut slot, addr, target).await;
+        let Some(d) = slot.as_mut() else {
+            return Sent::Unreachable;
+        };
+        let r = d.send_all(cmds).await;
+        if matches!(r, Sent::Lost) {
+            *slot = None;
+        }
+        r
     }
 
     async fn run(&self, addr: &str, target: &str, expr: &str, realm: Option<&str>) -> Evaluation {

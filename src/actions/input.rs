@@ -77,16 +77,18 @@ pub(super) fn move_to(x: f64, y: f64, duration: Option<u64>) -> PointerAction {
 }
 
 /// Sends a gesture as real input in the current context, then releases what is still
-/// pressed: a mouse gesture through the DevTools page connection when it can go that way
-/// (`Page::mouse_direct`), else through BiDi (dispatched by the browser, no page script
+/// pressed: through the DevTools page connection when it can go that way
+/// (`Page::mouse_direct`, `Page::keys_direct`), else through BiDi (dispatched by the browser, no page script
 /// involved), else through classic WebDriver actions.
 pub(super) async fn perform(b: &Browser, g: Gesture) -> Result<()> {
-    // a mouse gesture without pacing goes as DevTools events sent together when the tab's
-    // page connection is open (Chromium launched here): one round trip, where the driver
-    // waits for each event's answer before the next
-    if let Gesture::Mouse(a) = &g
-        && let Some(r) = b.page.mouse_direct(a).await
-    {
+    // a gesture without pacing goes as DevTools events sent together when the tab's page
+    // connection is open (Chromium launched here): one round trip, where the driver waits
+    // for each event's answer before the next
+    let direct = match &g {
+        Gesture::Mouse(a) => b.page.mouse_direct(a).await,
+        Gesture::Keys(a) => b.page.keys_direct(a).await,
+    };
+    if let Some(r) = direct {
         return r;
     }
     let source = match &g {

@@ -9,6 +9,7 @@
 //! command: without DevTools every function answers None / false and callers fall back.
 
 pub(super) mod direct;
+pub(super) mod keys;
 pub(super) mod mouse;
 
 use super::{ENGINE_JS, RawCommand};

@@ -26,6 +26,7 @@ use std::sync::{Arc, Mutex};
 use tracing::debug;
 use values::{json_of, local_of};
 
+mod input;
 mod values;
 pub(super) use values::SHADOW_KEY;
 
@@ -515,39 +516,6 @@ impl Page {
             .await
     }
 
-    /// Real mouse input through the DevTools page connection, for a gesture that
-    /// `cdp::mouse::mouse_events` can say as DevTools events, in the tab's top-level
-    /// context: the events go out together and the browser handles them in turn, one round
-    /// trip for the gesture (the driver's `input.performActions` waits for each event's
-    /// answer before the next). Dialogs the input opens are answered as during any call.
-    /// None when nothing was sent (no DevTools connection, a frame entered, a gesture it
-    /// does not take): the caller sends it through the driver.
-    pub async fn mouse_direct(&self, actions: &[bidi::PointerAction]) -> Option<Result<()>> {
-        use super::cdp::direct::Sent;
-        if !super::cdp::enabled() || !self.at_top() {
-            return None;
-        }
-        let events = super::cdp::mouse::mouse_events(actions)?;
-        let (addr, target) = self.direct_target()?;
-        let cmds: Vec<(&str, Value)> = events
-            .into_iter()
-            .map(|e| ("Input.dispatchMouseEvent", e))
-            .collect();
-        match self
-            .answering_dialogs(self.direct.commands(addr, &target, &cmds))
-            .await
-        {
-            Sent::Done => Some(Ok(())),
-            Sent::Unreachable => None,
-            Sent::Refused(m) => Some(Err(Error::Step(format!(
-                "the browser refused the mouse input: {m}"
-            )))),
-            Sent::Lost => Some(Err(Error::Step(
-                "the connection to the tab was lost during the mouse input: whether it reached the page is unknown; take a snapshot to see".into(),
-            ))),
-        }
-    }
-
     /// Runs `work` (a call into the page), answering page dialogs that open before it ends.
     pub(super) async fn answering_dialogs<T>(
         &self,
@@ -590,42 +558,6 @@ impl Page {
                 }
             }
         }
-    }
-
-    /// Real input through BiDi `input.performActions` in the current context (the tab, or
-    /// the innermost frame entered), with points in that context's viewport; the driver
-    /// dispatches it from the browser, so no page script is involved (chromedriver's
-    /// classic actions run helper scripts in the page's main world, which a page that
-    /// replaced built-ins breaks). Every button and key pressed is released: by the
-    /// sequence itself, or by `input.releaseActions` when it was cut part way.
-    /// A dialog the input opens is answered by the `--dialog` policy. Err(None) without
-    /// BiDi: the caller uses classic actions.
-    pub async fn perform_input(
-        &self,
-        actions: Vec<bidi::SourceActions>,
-    ) -> std::result::Result<(), Option<Error>> {
-        let (Some(bidi), Some(context)) = (&self.bidi, self.context()) else {
-            return Err(None);
-        };
-        let r = self
-            .send_answering_dialogs(
-                bidi,
-                &bidi::PerformActions {
-                    context: context.clone(),
-                    actions,
-                },
-            )
-            .await;
-        // every sequence the actions build lets go of what it presses (a pointerUp for each
-        // pointerDown, a keyUp for each keyDown), so a sequence that ran whole left nothing
-        // pressed; one cut part way (an error, a dialog) may have: release it then
-        if let Err(e) = r {
-            let _ = self
-                .send_answering_dialogs(bidi, &bidi::ReleaseActions { context })
-                .await;
-            return Err(Some(e));
-        }
-        Ok(())
     }
 
     /// Sets the files of file input `element` (a shared id) in the current context through

@@ -2,7 +2,8 @@
 //! covered target, scroll containers brought into view, `scroll REF --direction`, drags
 //! along a pointer path (a jQuery UI sortable list, HTML drag and drop), sliders and spinners
 //! of widget libraries set with keys, an icon close button that is not unseen, and pages built
-//! on Bootstrap and Vue. Fixtures: fixtures/html/pointer/ (the libraries from /vendor/:
+//! on Bootstrap and Vue; clicks and keys that make the events a user's hand makes, whichever
+//! way the input goes. Fixtures: fixtures/html/pointer/ (the libraries from /vendor/:
 //! docs/contributing.md#widget-libraries).
 
 use crate::common::{Ctx, Test, Text, eval, line_with, need_vendor, ref_of};
@@ -21,7 +22,8 @@ pub fn tests() -> Vec<Test> {
         an_icon_close_button_is_seen,
         bootstrap_widgets_work_by_ref,
         a_vue_app_works_by_ref,
-        clicks_make_the_events_a_users_hand_makes
+        clicks_make_the_events_a_users_hand_makes,
+        keys_make_the_events_a_users_hand_makes
     ]
 }
 
@@ -465,4 +467,77 @@ fn clicks_make_the_events_a_users_hand_makes(c: &Ctx) {
             "far click b0 m0 d1"
         ]
     );
+}
+
+/// Empties the fixture's event log.
+fn clear_log(c: &Ctx) {
+    eval(c, "document.getElementById('log').textContent = ''");
+}
+
+/// The value of a field of the page, by id.
+fn value_of(c: &Ctx, id: &str) -> String {
+    let v = eval(c, &format!("document.getElementById('{id}').value"));
+    v.as_str().unwrap_or_default().to_string()
+}
+
+/// Keys are the events a user's hand makes, whichever way the input goes (DevTools events
+/// sent together on Chromium, the driver's `input.performActions` on Firefox): typed
+/// characters carry their key, physical code and key code; a chord holds its modifier over
+/// the key (Control+a selects all, and Backspace then empties the field); Shift+Tab moves
+/// the focus back; Enter in a text area is a new line; characters off the US layout and
+/// shifted ones are typed as they are. Every event is the browser's own (`isTrusted`).
+fn keys_make_the_events_a_users_hand_makes(c: &Ctx) {
+    let t = c.snapshot("html/pointer/keys.html");
+    let name = ref_of(&t, "textbox \"Name\"");
+    step_ok(c, &["type", "hi 7", "--ref", &name]);
+    assert_eq!(
+        mouse_log(c),
+        [
+            "name keydown \"h\" KeyH 72 -",
+            "name keyup \"h\" KeyH 72 -",
+            "name keydown \"i\" KeyI 73 -",
+            "name keyup \"i\" KeyI 73 -",
+            "name keydown \" \" Space 32 -",
+            "name keyup \" \" Space 32 -",
+            "name keydown \"7\" Digit7 55 -",
+            "name keyup \"7\" Digit7 55 -",
+        ]
+    );
+    assert_eq!(value_of(c, "name"), "hi 7");
+
+    clear_log(c);
+    step_ok(c, &["press", "Control+a", "--ref", &name]);
+    assert_eq!(
+        mouse_log(c),
+        [
+            "name keydown \"Control\" ControlLeft 17 C",
+            "name keydown \"a\" KeyA 65 C",
+            "name keyup \"a\" KeyA 65 C",
+            "name keyup \"Control\" ControlLeft 17 -",
+        ]
+    );
+    step_ok(c, &["press", "Backspace"]);
+    assert_eq!(value_of(c, "name"), "", "Control+a selected all of it");
+
+    let after = ref_of(&t, "button \"After\"");
+    clear_log(c);
+    step_ok(c, &["press", "Shift+Tab", "--ref", &after]);
+    let focused = eval(c, "document.activeElement.id");
+    assert_eq!(focused, "notes", "Shift+Tab went back");
+    assert_eq!(
+        mouse_log(c),
+        [
+            "after keydown \"Shift\" ShiftLeft 16 S",
+            "after keydown \"Tab\" Tab 9 S",
+            "notes keyup \"Tab\" Tab 9 S",
+            "notes keyup \"Shift\" ShiftLeft 16 -",
+        ]
+    );
+
+    let notes = ref_of(&t, "textbox \"Notes\"");
+    step_ok(c, &["type", "one\ntwo", "--ref", &notes]);
+    assert_eq!(value_of(c, "notes"), "one\ntwo");
+    step_ok(c, &["fill", &name, "Ada Lovelace! Ünïcode é 😀 {x}"]);
+    assert_eq!(value_of(c, "name"), "Ada Lovelace! Ünïcode é 😀 {x}");
+    assert!(!mouse_log(c).iter().any(|l| l.contains("untrusted")));
 }

@@ -461,14 +461,28 @@ async fn next_keeping_logs(
 /// How long the console entries the page's record says were made may take to arrive.
 const CONSOLE_WAIT: Duration = Duration::from_millis(300);
 
-/// Waits for the `console.error` entries still on their way: the browser sends each as a
+/// Takes in the `console.error` entries still on their way: the browser sends each as a
 /// BiDi event some ms after the page made the call (15 to 25 ms on Chromium, more on a
-/// loaded machine), which can be after the action settled. The page's own record (the
-/// console hook, synchronous with the call) says how many came since the action's recording
-/// began (`since`, the page's clock); those not heard yet are waited for, at most
-/// [`CONSOLE_WAIT`].
+/// loaded machine), which can be after the action settled.
+///
+/// - The page's record is read with a BiDi call in the tab's document (the engine's own
+///   calls go through DevTools, outside the BiDi stream). ChromeDriver's BiDi mapper sends
+///   its events and its answers in the order it took them in (chromium-bidi's one outgoing
+///   queue), and it takes in the page's console entry before the answer of a call that ran
+///   after it (one DevTools session per target, in order): when the answer is here, so
+///   are the entries the tab's document made before it, and they are taken in then.
+/// - The page's own record (the console hook, synchronous with the call, once a call
+///   installed it in this document) says how many came since the action's recording began
+///   (`since`, the page's clock); those still not heard are waited for, at most
+///   [`CONSOLE_WAIT`] (a driver that keeps no such order).
 async fn console_in_flight(b: &Browser, ev: &mut Events, logs: &mut Vec<LogEntry>, since: f64) {
-    let made = match crate::engine::console_messages(&b.page, false).await {
+    let record = crate::engine::console_messages(&b.page, false).await;
+    for e in ev.drain() {
+        if let Event::LogEntry(l) = e {
+            logs.push(*l);
+        }
+    }
+    let made = match record {
         Ok(c) => c
             .messages
             .iter()

@@ -62,11 +62,7 @@ impl Browser {
     /// document shown now, fragment aside).
     pub fn asked_for(&self, url: &str) -> Option<String> {
         let plain = |u: &str| u.split('#').next().unwrap_or(u).to_string();
-        let t = self
-            .record
-            .tabs
-            .iter()
-            .find(|t| t.alias == self.record.current)?;
+        let t = self.record.current_tab()?;
         let a = t.asked.as_ref()?;
         (plain(&a.landed) == plain(url)).then(|| a.url.clone())
     }

@@ -446,13 +446,7 @@ impl Browser {
             fill_local_storage(bidi, &local, left, uc).await?;
         }
         if !session.is_empty() {
-            let tab = self
-                .record
-                .tabs
-                .iter()
-                .find(|t| t.alias == self.record.current)
-                .map(|t| t.handle.clone())
-                .unwrap_or_default();
+            let tab = self.record.current_handle();
             restore_session_storage(bidi, &tab, &serde_json::Value::Object(session)).await?;
         }
         done.origins = restored.len();

@@ -58,7 +58,7 @@ impl Channels {
         };
         let devtools = rec.debugger.clone().filter(|_| devtools_direct_wanted());
         let chromium = rec.browser == launch::BrowserKind::Chromium;
-        let top = top_handle(rec);
+        let top = rec.current_handle();
         let (connected, direct) = tokio::join!(
             bidi::Bidi::connect(url),
             Page::devtools_ahead(devtools.as_deref().filter(|_| chromium), &top)
@@ -69,15 +69,6 @@ impl Channels {
             direct,
         }
     }
-}
-
-/// The window handle of the session's current tab ("" when the record has none).
-fn top_handle(rec: &SessionRecord) -> String {
-    rec.tabs
-        .iter()
-        .find(|t| t.alias == rec.current)
-        .map(|t| t.handle.clone())
-        .unwrap_or_default()
 }
 
 /// Cleans up what a dead or closed session left (see [`cleanup_blocking`]), on the blocking
@@ -189,7 +180,7 @@ async fn page_channel(
     channels: Option<Channels>,
 ) -> (crate::engine::Page, Option<String>) {
     use crate::engine::Page;
-    let top = top_handle(rec);
+    let top = rec.current_handle();
     // opened already when the session was attached (attach), else now
     let channels = match channels {
         Some(c) => c,

@@ -138,6 +138,18 @@ pub struct SharedIn {
 }
 
 impl SessionRecord {
+    /// The current tab's record.
+    pub fn current_tab(&self) -> Option<&TabRecord> {
+        self.tabs.iter().find(|t| t.alias == self.current)
+    }
+
+    /// The window handle of the current tab ("" when the record has none).
+    pub fn current_handle(&self) -> String {
+        self.current_tab()
+            .map(|t| t.handle.clone())
+            .unwrap_or_default()
+    }
+
     /// The agent's user context, for an agent of a shared browser.
     pub fn user_context(&self) -> Option<&str> {
         self.shared.as_ref().map(|s| s.user_context.as_str())

@@ -134,13 +134,7 @@ pub(super) async fn audit(b: &mut Browser, a: &AuditArgs) -> Result<Outcome> {
         View::Data(_) => 0,
     };
     let text = render_view(&v, ViewFormat::Text, false, false)?;
-    let tab = b
-        .record
-        .tabs
-        .iter()
-        .find(|t| t.alias == b.record.current)
-        .map(|t| t.handle.clone())
-        .unwrap_or_default();
+    let tab = b.record.current_handle();
     let run = crate::engine::audit::run_axe(&b.page, &tab).await?;
     let wanted: Option<Vec<&str>> = a
         .rules

@@ -152,16 +152,6 @@ fn watcher_of(b: &Browser) -> Result<String> {
     })
 }
 
-/// The current tab's BiDi context.
-fn tab_of(b: &Browser) -> String {
-    b.record
-        .tabs
-        .iter()
-        .find(|t| t.alias == b.record.current)
-        .map(|t| t.handle.clone())
-        .unwrap_or_default()
-}
-
 /// The request id `r12` as its seq.
 fn seq_of(id: &str) -> Result<u64> {
     id.trim()
@@ -186,7 +176,7 @@ pub(super) async fn network(
         let r = ipc::ask(&name, &Query::Request { seq, bodies: true }, ASK).await?;
         return Ok(Outcome::with(detail(&r, seq)?));
     }
-    let tab = tab_of(b);
+    let tab = b.record.current_handle();
     if let Some(file) = &a.har {
         let to = opts.user_path("network --har", file)?;
         let q = Query::Har {
@@ -621,7 +611,7 @@ pub(super) async fn console(b: &mut Browser, a: &ConsoleArgs) -> Result<Outcome>
     };
     let after = if a.all { 0 } else { b.record.console_seen };
     let q = Query::Console {
-        tab: tab_of(b),
+        tab: b.record.current_handle(),
         after,
     };
     let r = ipc::ask(&name, &q, ASK).await?;

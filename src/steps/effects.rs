@@ -308,13 +308,7 @@ fn routes_watch(b: &Browser) -> Option<(String, String)> {
         Some(s) => s.owner.clone(),
         None => b.record.name.clone(),
     };
-    let tab = b
-        .record
-        .tabs
-        .iter()
-        .find(|t| t.alias == b.record.current)?
-        .handle
-        .clone();
+    let tab = b.record.current_tab()?.handle.clone();
     Some((name, tab))
 }
 

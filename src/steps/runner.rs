@@ -506,13 +506,7 @@ pub fn note_refusals(b: &mut Browser) {
 /// remote driver) the URL and title are left empty: the driver would queue the question
 /// behind the command that ran out of time.
 async fn stuck_context(b: &Browser) -> Value {
-    let handle = b
-        .record
-        .tabs
-        .iter()
-        .find(|t| t.alias == b.record.current)
-        .map(|t| t.handle.clone())
-        .unwrap_or_default();
+    let handle = b.record.current_handle();
     let (url, title) = match &b.record.debugger {
         Some(addr) => crate::browser::devtools::tab_info(addr, &handle)
             .await

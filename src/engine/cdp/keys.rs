@@ -44,6 +44,14 @@ const fn named(key: &'static str, code: &'static str, key_code: u32) -> Named {
     }
 }
 
+/// A left modifier key (location 1).
+const fn modifier(key: &'static str, code: &'static str, key_code: u32) -> Named {
+    Named {
+        modifier: true,
+        ..named(key, code, key_code)
+    }
+}
+
 /// The WebDriver key codes ariasnap presses (`actions::input::key_for`), by code point.
 fn named_key(c: char) -> Option<Named> {
     let k = |key: Key| char::from(key);
@@ -62,22 +70,10 @@ fn named_key(c: char) -> Option<Named> {
         _ if c == k(Key::PageUp) => named("PageUp", "PageUp", 33),
         _ if c == k(Key::PageDown) => named("PageDown", "PageDown", 34),
         _ if c == k(Key::Insert) => named("Insert", "Insert", 45),
-        _ if c == k(Key::Shift) => Named {
-            modifier: true,
-            ..named("Shift", "ShiftLeft", 16)
-        },
-        _ if c == k(Key::Control) => Named {
-            modifier: true,
-            ..named("Control", "ControlLeft", 17)
-        },
-        _ if c == k(Key::Alt) => Named {
-            modifier: true,
-            ..named("Alt", "AltLeft", 18)
-        },
-        _ if c == k(Key::Meta) => Named {
-            modifier: true,
-            ..named("Meta", "MetaLeft", 91)
-        },
+        _ if c == k(Key::Shift) => modifier("Shift", "ShiftLeft", 16),
+        _ if c == k(Key::Control) => modifier("Control", "ControlLeft", 17),
+        _ if c == k(Key::Alt) => modifier("Alt", "AltLeft", 18),
+        _ if c == k(Key::Meta) => modifier("Meta", "MetaLeft", 91),
         _ => {
             // F1 to F12 are consecutive code points (U+E031 to U+E03C)
             let f1 = k(Key::F1) as u32;

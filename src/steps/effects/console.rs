@@ -70,13 +70,7 @@ pub(super) async fn console_errors(b: &Browser, logs: Vec<LogEntry>) -> Vec<Cons
     if errors.is_empty() {
         return Vec::new();
     }
-    let tab = b
-        .record
-        .tabs
-        .iter()
-        .find(|t| t.alias == b.record.current)
-        .map(|t| t.handle.clone())
-        .unwrap_or_default();
+    let tab = b.record.current_handle();
     // the tab's frames, asked only when an entry came from another context than the tab
     let mut contexts = vec![tab.clone()];
     if errors

@@ -299,6 +299,17 @@ impl Error {
         }
     }
 
+    /// True when the step was refused before it did anything to the page: a ref that could
+    /// not be used (each action resolves its refs, and checks what covers them, before its
+    /// first input), an option in error, or an action no person allowed. Its page is as it
+    /// was, so there is nothing to settle and no effect to look for.
+    pub fn left_page_alone(&self) -> bool {
+        matches!(
+            self,
+            Error::Ref { .. } | Error::Usage(_) | Error::Consent(_)
+        )
+    }
+
     /// True for errors in the user's input.
     pub fn is_usage(&self) -> bool {
         self.exit_code() == 2

@@ -26,7 +26,8 @@
 //   ('poll', token)                closes the window; the action's pending work as JSON
 //                                  (framed: the page rendered a frame since that work;
 //                                  nav: a navigation to another document the action
-//                                  started is in flight; navs: the hook sees navigations):
+//                                  started is in flight; navs: the hook sees navigations;
+//                                  worked: the action's work ran or changed the DOM):
 //                                  {fresh} when this document saw no begin of token
 //   ('touched', token)             the nodes the page's own work and the action touched,
 //                                  [bgUp, bgDown, actUp, actDown] (targets and the nodes
@@ -467,7 +468,7 @@
     }
     return {
       fresh: false, ready: ready, timer: timer, frames: frame, requests: max(requests, 0),
-      anims: animsLeft(t), quiet: t - since, framed: frameAt > since, nav: navPending(), navs: navs,
+      anims: animsLeft(t), quiet: t - since, framed: frameAt > since, nav: navPending(), navs: navs, worked: lastWork > 0,
       bg: size(bgUp) + size(bgDown), act: size(actUp) + size(actDown),
     };
   };

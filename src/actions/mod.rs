@@ -611,18 +611,27 @@ pub enum Settled {
 /// document, at most `max`. The page's own background work (polls,
 /// tickers) is not waited for. A document without the hook settles on quiet (with `tail`
 /// as [`settle`] has it); a document the action replaced, as a load.
+///
+/// With `idle_ends` (the agent's script, `eval`, whose work ran before its reply came):
+/// an action that started nothing at all (no DOM change, no timer, request, frame,
+/// animation or navigation) by the first poll is settled then, with no quiet time: input
+/// still has events on their way when that poll comes, a script that returned does not.
 pub async fn settle_action(
     b: &Browser,
     token: &str,
     tail: Option<(Instant, Duration)>,
     max: Duration,
     mut events: Option<&mut Events>,
+    idle_ends: bool,
 ) -> Settled {
     let start = Instant::now();
     let Some(mut p) = engine::work_poll(&b.page, token).await else {
         settle(b, 120.0, tail, max).await;
         return Settled::Quiet;
     };
+    if idle_ends && !p.fresh && p.idle() {
+        return Settled::Work;
+    }
     let tab = b.page.context();
     // the browser said a navigation of the tab ended without a new document (a 204, a
     // download, an error, another navigation): the one in flight is not awaited any more

@@ -333,11 +333,32 @@ pub struct WorkPoll {
     /// The hook sees the document's navigations (the Navigation API is there).
     #[serde(default)]
     pub navs: bool,
+    /// The action's work ran or changed the DOM since it began (an older hook that does not
+    /// say: taken as yes).
+    #[serde(default = "yes")]
+    pub worked: bool,
     /// Nodes the page's own work touched, and nodes the action's touched, since recording began.
     #[serde(default)]
     pub bg: u64,
     #[serde(default)]
     pub act: u64,
+}
+
+impl WorkPoll {
+    /// The action started nothing that is pending or ran: no DOM change, timer, request,
+    /// animation frame, animation or navigation.
+    pub fn idle(&self) -> bool {
+        !self.worked
+            && self.timer < 0.0
+            && self.frames == 0
+            && self.requests == 0
+            && self.anims <= 0.0
+            && !self.nav
+    }
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn none_due() -> f64 {
@@ -471,4 +492,33 @@ pub async fn console_messages(page: &Page, clear: bool) -> Result<crate::wire::C
         source,
     })?;
     Ok(crate::wire::ConsoleReply { messages })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WorkPoll;
+
+    /// A poll of the hook with `fields` beside a loaded document's (the rest default to
+    /// nothing pending).
+    fn poll(fields: &str) -> WorkPoll {
+        let json = format!(r#"{{"ready":"complete","quiet":3,"navs":true,{fields}}}"#);
+        serde_json::from_str(&json).unwrap()
+    }
+
+    #[test]
+    fn only_an_action_that_started_nothing_is_idle() {
+        assert!(poll(r#""worked":false"#).idle());
+        // an older hook that does not say whether work ran: taken as work
+        assert!(!poll(r#""framed":false"#).idle());
+        for pending in [
+            r#""worked":true"#,
+            r#""worked":false,"timer":250"#,
+            r#""worked":false,"frames":1"#,
+            r#""worked":false,"requests":1"#,
+            r#""worked":false,"anims":120"#,
+            r#""worked":false,"nav":true"#,
+        ] {
+            assert!(!poll(pending).idle(), "{pending}");
+        }
+    }
 }

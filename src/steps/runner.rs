@@ -85,20 +85,21 @@ async fn bounded<O, E>(
 }
 
 /// Settles after a step that may change the page (docs/reference/replies.md#settling): on
-/// the work its input started (`work`: the run's token for the page's work hook), on the
-/// start-up work of the document a navigation of the agent's loaded (`loads`), or, for the
-/// agent's scripts, on the page's quiet.
+/// the work its input or script started (`work`: the run's token for the page's work hook;
+/// `script`: an `eval`, settled at once when it started nothing), on the start-up work of
+/// the document a navigation of the agent's loaded (`loads`), or, for the other steps that
+/// may change the page, on its quiet.
 async fn settle_step(
     b: &Browser,
     work: Option<&str>,
     tail: Option<(Instant, Duration)>,
     max: Duration,
     events: Option<&mut crate::engine::bidi::Events>,
-    loads: bool,
+    (loads, script): (bool, bool),
 ) {
     match work {
         Some(token) => {
-            actions::settle_action(b, token, tail, max, events).await;
+            actions::settle_action(b, token, tail, max, events, script).await;
         }
         None if loads => actions::settle_loaded(b, tail, max).await,
         None => actions::settle(b, 120.0, tail, max).await,
@@ -145,9 +146,11 @@ async fn run_one(
         if let Some(w) = &watch {
             base.doc = Some(w.mark());
         }
-        // docs/reference/replies.md#settling: the work input starts is the action's; the
-        // agent's scripts and navigations settle on the page's quiet
-        let follows = step.action.is_visual() && !matches!(step.action, Action::Goto(_));
+        // docs/reference/replies.md#settling: the work input or the agent's script starts is
+        // the action's; navigations settle on the new document's start-up work
+        let script = matches!(step.action, Action::Eval(_));
+        let follows =
+            script || (step.action.is_visual() && !matches!(step.action, Action::Goto(_)));
         if follows {
             crate::engine::work_begin(&b.page, &base.work, false, true).await;
         }
@@ -161,7 +164,13 @@ async fn run_one(
         let r = step.action.run(&mut cx).await;
         let mut effects = None;
         let mut watch = watch;
-        if acts && !r.as_ref().is_err_and(Error::is_timeout) {
+        // a step cut at its deadline is not waited for; one refused before it touched the
+        // page has nothing to wait for
+        if acts
+            && !r
+                .as_ref()
+                .is_err_and(|e| e.is_timeout() || e.left_page_alone())
+        {
             let _ = ask(b, entry::Invalidate {}).await;
             let tail = step.action.tail().map(|min| (acted_at, min));
             let max = opts.settle_max.min(remaining());
@@ -172,7 +181,7 @@ async fn run_one(
                 Action::Goto(_) | Action::Reload(_) | Action::Back(_) | Action::Forward(_)
             );
             let work = follows.then_some(base.work.as_str());
-            settle_step(b, work, tail, max, events, loads).await;
+            settle_step(b, work, tail, max, events, (loads, script)).await;
             if let Some(w) = watch {
                 let e = super::effects::after(b, w, opts.output.artifacts.as_deref()).await;
                 artifacts.extend(e.download.iter().filter_map(|d| d.path.clone()));

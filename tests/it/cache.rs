@@ -42,16 +42,17 @@ fn repeat_snapshot_is_served_without_a_walk(c: &Ctx) {
     let n = json_snapshot(c, &["--no-cache"]);
     assert_eq!(n["stats"]["cached"], false);
     assert_eq!(walks(c), before + 4);
-    // a change the page makes by itself (no action in between) drops the cache
+    // a change the page makes by itself (no action in between) drops the cache: a timer
+    // due after the 1 s an action's reply waits for its timers (replies.md#settling)
     c.ok(&[
         "eval",
-        "(setTimeout(function(){ document.getElementById('other').setAttribute('aria-pressed', 'true') }, 400), 1)",
+        "(setTimeout(function(){ document.getElementById('other').setAttribute('aria-pressed', 'true') }, 1200), 1)",
     ]);
     let e = json_snapshot(c, &[]);
     assert!(!e.to_string().contains("\"pressed\":true"));
     let f = json_snapshot(c, &[]);
     assert_eq!(f["stats"]["cached"], true);
-    c.ok(&["sleep", "600"]);
+    c.ok(&["sleep", "1400"]);
     let d = json_snapshot(c, &[]);
     assert_eq!(
         d["stats"]["cached"], false,

@@ -150,11 +150,11 @@ fn replaced_timers_do_not_stall(c: &Ctx) {
     plain_works(c);
 }
 
-/// Opens the endless-loop page and arms its loop, which starts 100 ms later.
+/// Opens the endless-loop page and arms its loop, which starts 1.2 s later.
 fn freeze(c: &Ctx) {
     c.ok(&["goto", &c.url("html/faults/endless-loop.html")]);
     c.ok(&["eval", "freezeSoon()"]);
-    std::thread::sleep(Duration::from_millis(600));
+    std::thread::sleep(Duration::from_millis(1700));
 }
 
 fn endless_loop_ends_at_the_deadline(c: &Ctx) {

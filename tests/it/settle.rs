@@ -1,8 +1,9 @@
 //! Settling on the work an action started (docs/reference/replies.md#settling): the reply
 //! waits for what the action scheduled (a submenu's hover timer, an autocomplete's debounce
-//! and its request), names what a re-render replaced with the new refs, and neither waits
-//! for nor reports the page's own background work (a poll), and follows a navigation it
-//! started to the new document. Asserted on what the reply says, never on how long it took.
+//! and its request), names what a re-render replaced with the new refs, neither waits for
+//! nor reports the page's own background work (a poll), follows the agent's script (`eval`)
+//! as it follows input, and follows a navigation it started to the new document. Asserted
+//! on what the reply says, never on how long it took.
 
 use crate::common::{Ctx, Test, ref_of};
 use serde_json::Value;
@@ -13,6 +14,7 @@ pub fn tests() -> Vec<Test> {
         typing_names_the_suggestions_its_debounce_brings,
         a_re_rendered_calendar_is_named_with_its_new_refs,
         a_click_does_not_report_the_pages_own_poll,
+        an_agents_script_is_followed_as_input_is,
         a_form_posted_to_a_slow_server_replies_on_its_answer,
         a_page_that_loads_its_content_by_a_request_is_read_with_it
     ]
@@ -113,6 +115,40 @@ fn a_click_does_not_report_the_pages_own_poll(c: &Ctx) {
         assert!(!s.contains("Checked") && !s.contains("tick"), "{s}");
         assert!(!r.to_string().contains("Order 1042"), "{r:#}");
     }
+}
+
+/// The agent's own script is followed as input is: an `eval` that sets a timer (300 ms) or
+/// starts a request replies once that work has run, so the next step reads what it made
+/// (before, an `eval` settled on 120 ms of quiet, and the timer had not run by its reply).
+/// The page's own poll runs meanwhile, as in the test above.
+fn an_agents_script_is_followed_as_input_is(c: &Ctx) {
+    c.snapshot("html/settle/poll.html");
+    let read = |what: &str| -> Value {
+        let r = json(&c.ok(&["eval", what]));
+        r["steps"][0]["output"].clone()
+    };
+    for i in 1..=3 {
+        let timer = format!(
+            "(setTimeout(function () {{ var li = document.createElement('li'); \
+             li.textContent = 'Scripted {i}'; document.getElementById('notes').appendChild(li); }}, 300), 1)"
+        );
+        c.ok(&["eval", &timer]);
+        let notes = read("document.getElementById('notes').textContent");
+        assert!(
+            notes
+                .as_str()
+                .is_some_and(|t| t.contains(&format!("Scripted {i}"))),
+            "the eval replied before its timer ran: {notes}"
+        );
+    }
+    let request = "(fetch('poll.json?scripted').then(function (r) { return r.json(); }) \
+         .then(function (d) { document.body.dataset.scripted = d.latest; }), 1)";
+    c.ok(&["eval", request]);
+    let got = read("document.body.dataset.scripted || null");
+    assert!(
+        got.is_string(),
+        "the eval replied before its request's answer: {got}"
+    );
 }
 
 /// A server whose form posts to `/sent`, answered 700 ms later (far longer than any quiet

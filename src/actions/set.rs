@@ -58,6 +58,9 @@ fn value_bool(v: &Value) -> Result<bool> {
     }
 }
 
+/// How long a control may take to show an option's click ([`Target::read_updated`]).
+const UPDATE_LIMIT: Duration = Duration::from_millis(150);
+
 /// One `set` call: the session, the ref and what the control is.
 struct Target<'a> {
     b: &'a Browser,
@@ -81,6 +84,21 @@ impl Target<'_> {
             },
         )
         .await
+    }
+
+    /// The control after an option's click, read until `holds` says it shows what was asked
+    /// or [`UPDATE_LIMIT`] has passed (the last read either way): a framework updates the
+    /// control in the click's handler, on the next task after it or a frame later, so the
+    /// reply waits for the update itself rather than a fixed time.
+    async fn read_updated(&self, holds: impl Fn(&ControlReply) -> bool) -> Result<ControlReply> {
+        let start = Instant::now();
+        loop {
+            let now = self.read().await?;
+            if holds(&now) || start.elapsed() >= UPDATE_LIMIT {
+                return Ok(now);
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
 
     /// The read-back error: what was asked and what the control holds.
@@ -329,9 +347,10 @@ async fn set_listbox(t: &Target<'_>, value: &Value) -> Result<Outcome> {
             }
         }
     }
-    // frameworks update the selection on the next task after the click
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    let got = selection(&t.read().await?);
+    let got = selection(
+        &t.read_updated(|c| same_options(&names, &selection(c)))
+            .await?,
+    );
     if !same_options(&names, &got) {
         return Err(t.differs(&names.join(", "), &got.join(", "), ""));
     }
@@ -481,14 +500,13 @@ async fn set_combobox(t: &Target<'_>, value: &Value) -> Result<Outcome> {
         }
     };
     click_at(t.b, Some(t.r), opt.x, opt.y, 0, 1).await?;
-    // frameworks update the field on the next task after the option's click
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    let now = t.read().await?.value;
-    let (n, o) = (
-        norm_ws(&now).to_lowercase(),
-        norm_ws(&opt.name).to_lowercase(),
-    );
-    if !n.contains(&o) {
+    let shows = |value: &str| {
+        norm_ws(value)
+            .to_lowercase()
+            .contains(&norm_ws(&opt.name).to_lowercase())
+    };
+    let now = t.read_updated(|c| shows(&c.value)).await?.value;
+    if !shows(&now) {
         return Err(t.differs(&opt.name, &now, ""));
     }
     Ok(Outcome::with(json!({"value": now, "option": opt.name})))

@@ -16,7 +16,10 @@ srv_pid=""
 cleanup() {
   "$bin" session close host >/dev/null 2>&1 || true
   [ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null || true
-  rm -rf "$ARIASNAP_HOME"
+  # the closed session's browser may still be ending (session close ends it behind the
+  # command): its profile folder is removed once it has
+  for _ in 1 2 3 4 5 6 7 8 9 10; do rm -rf "$ARIASNAP_HOME" 2>/dev/null && return 0; sleep 0.3; done
+  rm -rf "$ARIASNAP_HOME" || true
 }
 trap cleanup EXIT
 url="${1:-}"

@@ -387,6 +387,7 @@ async fn work_call(
         serde_json::json!(token)
     );
     if let Some(v) = page.evaluate_main_direct(&expr).await {
+        page.note_answered();
         return Some(v).filter(|v| !v.is_null());
     }
     let args = vec![
@@ -397,6 +398,7 @@ async fn work_call(
     ];
     page.call_main_world(f, args)
         .await
+        .inspect(|_| page.note_answered())
         .ok()
         .filter(|v| !v.is_null())
 }

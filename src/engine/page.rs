@@ -70,6 +70,9 @@ pub struct Page {
     /// this page's hold on it: how many of its classic commands run, and the lock.
     turn: Option<WindowTurn>,
     held: Mutex<TurnHold>,
+    /// When the tab's document last answered a call in its main world (the work hook's), so
+    /// that a step right after it need not probe the page again.
+    answered: Mutex<Option<std::time::Instant>>,
 }
 
 /// The current window of a WebDriver session shared by the agents of `mcp --http` (one
@@ -153,7 +156,18 @@ impl Page {
             user_context: None,
             turn: None,
             held: Default::default(),
+            answered: Mutex::new(None),
         }
+    }
+
+    /// Notes that the tab's top-level document just answered a call.
+    pub(super) fn note_answered(&self) {
+        *lock(&self.answered) = Some(std::time::Instant::now());
+    }
+
+    /// The tab's top-level document answered a call within `d`.
+    pub(super) fn answered_within(&self, d: std::time::Duration) -> bool {
+        lock(&self.answered).is_some_and(|t| t.elapsed() <= d)
     }
 
     /// Takes turns with other agents on the session's current window (`ariasnap mcp

@@ -17,13 +17,16 @@ use tracing::debug;
 /// value (arbitrary JSON, passed on as it is). The driver's script endpoint first; on a page
 /// whose replaced built-ins break the driver's own wrapper, DevTools' `Runtime.evaluate`
 /// (awaiting a promise result). With BiDi the page is reached through it first: the ref
-/// mirror's update when the expression names it (see [`names_mirror`]), else a probe. A page
+/// mirror's update when the expression names it (see [`names_mirror`]), else a probe, unless
+/// the document answered a call just before (the work hook's `begin` of the step). A page
 /// that stopped answering then holds that call until the step's deadline, not a classic
 /// command that the driver would queue the step's later commands behind (geckodriver).
 pub async fn evaluate_user(page: &Page, expr: &str) -> Result<Value> {
     if page.isolated() {
         let first = if names_mirror(expr) {
             sync_mirror(page).await
+        } else if page.at_top() && page.answered_within(JUST_ANSWERED) {
+            Ok(())
         } else {
             answers(page).await
         };
@@ -44,6 +47,10 @@ pub async fn evaluate_user(page: &Page, expr: &str) -> Result<Value> {
         },
     }
 }
+
+/// How recent a call the tab's document answered spares `eval` its probe: the step's own
+/// `begin` of the work hook comes a round trip before it.
+const JUST_ANSWERED: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Runs the function (or expression) `src` of a `poll`, `wait` or step hook once in the
 /// page's main world, as [`evaluate_user`] runs an `eval`: a function's source is called; its

@@ -86,19 +86,31 @@ impl Target<'_> {
         .await
     }
 
-    /// The control after an option's click, read until `holds` says it shows what was asked
-    /// or [`UPDATE_LIMIT`] has passed (the last read either way): a framework updates the
-    /// control in the click's handler, on the next task after it or a frame later, so the
-    /// reply waits for the update itself rather than a fixed time.
-    async fn read_updated(&self, holds: impl Fn(&ControlReply) -> bool) -> Result<ControlReply> {
+    /// The control read now, and again every `every` while `holds` says it does not show
+    /// what the input asked for yet, until `limit` has passed (the last read either way): the
+    /// reply waits for the page's update itself rather than a fixed time.
+    async fn read_until(
+        &self,
+        holds: impl Fn(&ControlReply) -> bool,
+        limit: Duration,
+        every: Duration,
+    ) -> Result<ControlReply> {
         let start = Instant::now();
         loop {
             let now = self.read().await?;
-            if holds(&now) || start.elapsed() >= UPDATE_LIMIT {
+            if holds(&now) || start.elapsed() >= limit {
                 return Ok(now);
             }
-            tokio::time::sleep(Duration::from_millis(10)).await;
+            tokio::time::sleep(every).await;
         }
+    }
+
+    /// The control after an option's click, read until `holds` says it shows what was asked
+    /// or [`UPDATE_LIMIT`] has passed: a framework updates the control in the click's
+    /// handler, on the next task after it or a frame later.
+    async fn read_updated(&self, holds: impl Fn(&ControlReply) -> bool) -> Result<ControlReply> {
+        self.read_until(holds, UPDATE_LIMIT, Duration::from_millis(10))
+            .await
     }
 
     /// The read-back error: what was asked and what the control holds.

@@ -84,24 +84,32 @@ async fn bounded<O, E>(
     }
 }
 
-/// Settles after a step that may change the page (docs/reference/replies.md#settling): on
-/// the work its input or script started (`work`: the run's token for the page's work hook;
-/// `script`: an `eval`, settled at once when it started nothing), on the start-up work of
-/// the document a navigation of the agent's loaded (`loads`), or, for the other steps that
-/// may change the page, on its quiet.
+/// Settles after `action`, a step that may change the page (docs/reference/replies.md#settling):
+/// on the work its input or script started (`work`: the run's token for the page's work
+/// hook; an `eval` that started nothing is settled at once), on the start-up work of the
+/// document a navigation of the agent's loaded, or, for the other steps that may change the
+/// page, on its quiet.
 async fn settle_step(
     b: &Browser,
+    action: &Action,
     work: Option<&str>,
     tail: Option<(Instant, Duration)>,
     max: Duration,
     events: Option<&mut crate::engine::bidi::Events>,
-    (loads, script): (bool, bool),
 ) {
     match work {
         Some(token) => {
+            let script = matches!(action, Action::Eval(_));
             actions::settle_action(b, token, tail, max, events, script).await;
         }
-        None if loads => actions::settle_loaded(b, tail, max).await,
+        // a navigation of the agent's settles on the document it loaded
+        None if matches!(
+            action,
+            Action::Goto(_) | Action::Reload(_) | Action::Back(_) | Action::Forward(_)
+        ) =>
+        {
+            actions::settle_loaded(b, tail, max).await
+        }
         None => actions::settle(b, 120.0, tail, max).await,
     }
 }
@@ -148,9 +156,8 @@ async fn run_one(
         }
         // docs/reference/replies.md#settling: the work input or the agent's script starts is
         // the action's; navigations settle on the new document's start-up work
-        let script = matches!(step.action, Action::Eval(_));
-        let follows =
-            script || (step.action.is_visual() && !matches!(step.action, Action::Goto(_)));
+        let follows = matches!(step.action, Action::Eval(_))
+            || (step.action.is_visual() && !matches!(step.action, Action::Goto(_)));
         if follows {
             crate::engine::work_begin(&b.page, &base.work, false, true).await;
         }
@@ -175,13 +182,8 @@ async fn run_one(
             let tail = step.action.tail().map(|min| (acted_at, min));
             let max = opts.settle_max.min(remaining());
             let events = watch.as_mut().and_then(|w| w.events());
-            // a navigation of the agent's settles on the document it loaded
-            let loads = matches!(
-                step.action,
-                Action::Goto(_) | Action::Reload(_) | Action::Back(_) | Action::Forward(_)
-            );
             let work = follows.then_some(base.work.as_str());
-            settle_step(b, work, tail, max, events, (loads, script)).await;
+            settle_step(b, &step.action, work, tail, max, events).await;
             if let Some(w) = watch {
                 let e = super::effects::after(b, w, opts.output.artifacts.as_deref()).await;
                 artifacts.extend(e.download.iter().filter_map(|d| d.path.clone()));

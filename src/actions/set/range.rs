@@ -10,7 +10,7 @@ use super::{Outcome, Target, Value, json, quote, value_text};
 use crate::actions::{focus, press_times};
 use crate::engine::Key;
 use crate::error::{Error, Result};
-use crate::wire::RangeState;
+use crate::wire::{ControlReply, RangeState};
 use std::time::Duration;
 
 /// The most single steps a text target (an `aria-valuetext` such as "Tuesday") is looked
@@ -149,25 +149,23 @@ struct Ranger<'a, 'b> {
 }
 
 impl Ranger<'_, '_> {
-    /// The range's state now, read again (up to ~1 s) while it still equals `before`: a
-    /// page may update aria-valuenow a frame after the key, and a frame of a busy machine
-    /// can take longer than 300 ms (seen: a probe that waited 300 ms took the late update
-    /// for no move, pressed the other arrow too, and the slider ended a step past the
-    /// value asked for). Only a key that moves nothing (the range's end) waits it all.
+    /// The range's state now, read again (every 30 ms, up to about 1 s) while it still
+    /// equals `before`: a page may update aria-valuenow a frame after the key, and a frame
+    /// of a busy machine can take longer than 300 ms (seen: a probe that waited 300 ms took
+    /// the late update for no move, pressed the other arrow too, and the slider ended a step
+    /// past the value asked for). Only a key that moves nothing (the range's end) waits it
+    /// all.
     async fn read_after(&self, before: Option<f64>) -> Result<RangeState> {
-        let mut s = self.read().await?;
-        for _ in 0..33 {
-            if s.now != before {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(30)).await;
-            s = self.read().await?;
-        }
-        Ok(s)
-    }
-
-    async fn read(&self) -> Result<RangeState> {
-        Ok(self.t.read().await?.range.unwrap_or_default())
+        let moved = |c: &ControlReply| c.range.as_ref().and_then(|r| r.now) != before;
+        let c = self
+            .t
+            .read_until(
+                moved,
+                Duration::from_millis(1100),
+                Duration::from_millis(30),
+            )
+            .await?;
+        Ok(c.range.unwrap_or_default())
     }
 
     async fn press(&self, key: char, times: usize) -> Result<()> {
